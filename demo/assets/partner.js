@@ -1,0 +1,3 @@
+import { logEvents } from './event-log.js';
+
+logEvents(['acct-signed-in', 'acct-signed-out', 'acct-navigate', 'acct-language-change']);

@@ -1,0 +1,3 @@
+import { logEvents } from './event-log.js';
+
+logEvents(['acct-signed-out', 'acct-theme-change', 'acct-language-change', 'acct-navigate']);

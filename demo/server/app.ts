@@ -1,0 +1,87 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyCors from '@fastify/cors';
+import fastifyFormbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config';
+import type { Db } from './db/connect';
+import type { Clock } from './lib/clock';
+import type { ServerKeys } from './lib/keys';
+import { PasswordHasher } from './lib/password';
+import { SessionService } from './lib/sessions';
+import { TokenService } from './lib/tokens';
+import { XsrfService } from './lib/xsrf';
+import { registerSecurity } from './plugins/security';
+import { pageRoutes } from './plugins/pages';
+import { accountRoutes } from './routes/account';
+import { discoveryRoutes } from './routes/discovery';
+import { switcherRoutes } from './routes/switcher';
+import { teamRoutes } from './routes/team';
+import { tokenRoutes } from './routes/token';
+import { userinfoRoutes } from './routes/userinfo';
+import type { Services } from './services';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  keys: ServerKeys;
+  clock: Clock;
+  hasher?: PasswordHasher;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Log lines never carry secrets: cookies, tokens and passwords are redacted. */
+export const REDACT = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-xsrf-token"]',
+  'res.headers["set-cookie"]',
+];
+
+/** Build the identity server (not listening yet). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db, keys, clock } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel, redact: REDACT },
+    trustProxy: false,
+    bodyLimit: 64 * 1024,
+    // Strict schemas: unknown fields are errors, not silently dropped; no type coercion of JSON bodies.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+
+  const services: Services = {
+    config,
+    db: db.kysely,
+    clock,
+    keys,
+    hasher: deps.hasher ?? new PasswordHasher(config.hashConcurrency, config.hashQueue),
+    sessions: new SessionService(db.kysely, clock),
+    tokens: new TokenService(keys, config.publicUrl, config.accessTokenAudience, clock),
+    xsrf: new XsrfService(keys.hmacSecret),
+  };
+  app.decorate('services', services);
+
+  // JSON and url-encoded forms only: text/plain and everything else get 415.
+  app.removeContentTypeParser('text/plain');
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
+  await app.register(fastifyCors, {
+    origin: (origin, callback) => callback(null, !!origin && config.corsOrigins.includes(origin)),
+    credentials: true,
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-XSRF-TOKEN'],
+    maxAge: 600,
+  });
+  registerSecurity(app, config);
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  await app.register(discoveryRoutes);
+  await app.register(userinfoRoutes);
+  await app.register(teamRoutes);
+  await app.register(switcherRoutes);
+  await app.register(accountRoutes);
+  await app.register(tokenRoutes);
+  await app.register(pageRoutes);
+  return app;
+}

@@ -1,0 +1,170 @@
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+
+export const BRAND_NAMES = ['intoware', 'onsight', 'schenck'] as const;
+export type BrandName = (typeof BRAND_NAMES)[number];
+
+/** The server's configuration, read from environment variables and validated at start (see README). */
+export interface Config {
+  /** Port of the portal (default 8080; 0 picks a free one). */
+  port: number;
+  host: string;
+  /** The public address of the portal: the issuer, and the base of every link in mail. */
+  publicUrl: string;
+  /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path. */
+  databaseUrl: string;
+  dataDir: string;
+  /** JSON file holding the signing key and the server's HMAC secret; created on first start. */
+  signingKeyFile: string;
+  smtpUrl: string | null;
+  /** Origins allowed to call the API with credentials (suite apps, partner sites). */
+  corsOrigins: string[];
+  /** Demo mode: seed data, the partner origin, demo pages. */
+  demo: boolean;
+  /** Port of the demo's second origin (partner and suite-app pages); 0 disables it. */
+  partnerPort: number;
+  brand: BrandName;
+  logLevel: string;
+  /** The suite dashboard address given by /api/switcher, if any. */
+  dashboardUrl: string | null;
+  /** The sign-up address offered on the team screen, if any. */
+  signUpUrl: string | null;
+  /** The fixed client id of the portal's session → token exchange. */
+  portalClientId: string;
+  /** `aud` of the access tokens this server issues. */
+  accessTokenAudience: string;
+  /** Password hashes computed at once, and how many may wait; beyond that → 503. */
+  hashConcurrency: number;
+  hashQueue: number;
+  /** Where the built bundle and the demo pages are. */
+  distDir: string;
+  demoDir: string;
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** Parse and validate the environment; every problem is reported at once. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const value = (name: string) => {
+    const raw = env[name]?.trim();
+    return raw ? raw : undefined;
+  };
+
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    const parsed = Number(raw);
+    if (!/^\d+$/.test(raw) || parsed < min || parsed > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return parsed;
+  };
+
+  const url = (name: string, fallback: string | null): string | null => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    try {
+      const parsed = new URL(raw);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+      return parsed.href.replace(/\/$/, '');
+    } catch {
+      problems.push(`${name} must be an absolute http(s) URL (got "${raw}")`);
+      return fallback;
+    }
+  };
+
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = value(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+
+  const port = int('PORT', 8080, 0, 65535);
+  const partnerPort = int('PARTNER_PORT', 8081, 0, 65535);
+  const demo = bool('DEMO', true);
+  const host = value('HOST') ?? 'localhost';
+  const publicUrl = url('PUBLIC_URL', `http://localhost:${port}`) ?? `http://localhost:${port}`;
+  const dataDir = resolve(value('DATA_DIR') ?? resolve(ROOT, 'data'));
+
+  const corsOrigins: string[] = [];
+  const rawOrigins = value('CORS_ORIGINS');
+  const origins =
+    rawOrigins !== undefined
+      ? rawOrigins
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)
+      : demo && partnerPort
+        ? [`http://localhost:${partnerPort}`]
+        : [];
+  for (const origin of origins) {
+    try {
+      const parsed = new URL(origin);
+      if (parsed.origin !== origin.replace(/\/$/, '') || !/^https?:$/.test(parsed.protocol))
+        throw new Error();
+      corsOrigins.push(parsed.origin);
+    } catch {
+      problems.push(`CORS_ORIGINS entries must be origins like https://app.example.com (got "${origin}")`);
+    }
+  }
+
+  const brand = (value('BRAND') ?? 'intoware').toLowerCase();
+  if (!(BRAND_NAMES as readonly string[]).includes(brand)) {
+    problems.push(`BRAND must be one of ${BRAND_NAMES.join(', ')} (got "${brand}")`);
+  }
+  const logLevel = (value('LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const smtpUrl = value('SMTP_URL') ?? null;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) problems.push('SMTP_URL must start with smtp:// or smtps://');
+
+  const databaseUrl = value('DATABASE_URL') ?? resolve(dataDir, 'portal.db');
+  if (/^[a-z]+:\/\//i.test(databaseUrl) && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be postgres://… or a SQLite file path');
+  }
+
+  const config: Config = {
+    port,
+    host,
+    publicUrl,
+    databaseUrl,
+    dataDir,
+    signingKeyFile: resolve(value('SIGNING_KEY_FILE') ?? resolve(dataDir, 'keys.json')),
+    smtpUrl,
+    corsOrigins,
+    demo,
+    partnerPort: demo ? partnerPort : 0,
+    brand: brand as BrandName,
+    logLevel,
+    dashboardUrl: url(
+      'DASHBOARD_URL',
+      demo && partnerPort ? `http://localhost:${partnerPort}/suite-app.html` : null,
+    ),
+    signUpUrl: url('SIGN_UP_URL', null),
+    portalClientId: value('PORTAL_CLIENT_ID') ?? 'acct-portal',
+    accessTokenAudience: value('ACCESS_TOKEN_AUDIENCE') ?? 'acct-api',
+    hashConcurrency: int('HASH_CONCURRENCY', Math.max(1, availableParallelism()), 1, 64),
+    hashQueue: int('HASH_QUEUE', 64, 0, 10000),
+    distDir: resolve(value('DIST_DIR') ?? resolve(ROOT, 'dist')),
+    demoDir: resolve(ROOT, 'demo'),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,88 @@
+import type { Insertable, Selectable } from 'kysely';
+
+/**
+ * The database schema as Kysely sees it. Times are milliseconds since the epoch (bigint on PostgreSQL,
+ * integer on SQLite); flags are 0/1 integers, so the same queries run on both.
+ */
+export interface TeamsTable {
+  id: string;
+  /** Lower-case, unique: what users type on the team screen. */
+  name: string;
+  display_name: string;
+  disabled: number;
+  local_enabled: number;
+  google_enabled: number;
+  azure_enabled: number;
+  auth0_enabled: number;
+  auth0_display_name: string | null;
+  created_at: number;
+}
+
+export interface UsersTable {
+  id: string;
+  team_id: string;
+  /** Normalised: trimmed and lower-cased. */
+  email: string;
+  name: string;
+  password_hash: string | null;
+  password_changed_at: number | null;
+  /** Locked by an administrator: sign-in refused (403) until unlocked. */
+  locked: number;
+  /** The user's language for mail, when known. */
+  language: string | null;
+  created_at: number;
+}
+
+export interface UserPermissionsTable {
+  user_id: string;
+  permission: string;
+}
+
+export interface ExternalAccountsTable {
+  id: string;
+  user_id: string;
+  team_id: string;
+  /** Google | AzureAD | Auth0 */
+  provider: string;
+  /** The provider's subject identifier. */
+  subject: string;
+  /** Shown as 'connected as {username}'. */
+  user_name: string;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie value; the value itself is never stored. */
+  id_hash: string;
+  /** The public handle returned by /account/check and exchanged at /connect/token. */
+  public_id: string;
+  user_id: string;
+  created_at: number;
+  last_seen_at: number;
+  /** Absolute expiry (7 days after creation). */
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface PoliciesTable {
+  name: string;
+  description: string;
+  internal: number;
+  /** Comma-separated permissions allowed to request this policy as a scope. */
+  permissions: string;
+  sort_order: number;
+}
+
+export interface Database {
+  teams: TeamsTable;
+  users: UsersTable;
+  user_permissions: UserPermissionsTable;
+  external_accounts: ExternalAccountsTable;
+  sessions: SessionsTable;
+  policies: PoliciesTable;
+}
+
+export type Team = Selectable<TeamsTable>;
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type Session = Selectable<SessionsTable>;

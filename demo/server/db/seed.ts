@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../lib/clock';
+import type { PasswordHasher } from '../lib/password';
+import type { Database } from './schema';
+
+/** The password of every seeded user that has one (README, design §4). */
+export const DEMO_PASSWORD = 'portal-demo-pass';
+
+export const PERMISSIONS = ['OWNER', 'ADMIN', 'EDITOR', 'APPROVER', 'SPOKE'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+interface TeamSeed {
+  name: string;
+  display_name: string;
+  disabled?: boolean;
+  local?: boolean;
+  google?: boolean;
+  azure?: boolean;
+  auth0?: string;
+}
+
+interface UserSeed {
+  team: string;
+  email: string;
+  name: string;
+  password: boolean;
+  permissions: Permission[];
+  locked?: boolean;
+  external?: Array<{ provider: 'Google' | 'AzureAD' | 'Auth0'; subject: string }>;
+}
+
+export const DEMO_TEAMS: TeamSeed[] = [
+  { name: 'acme', display_name: 'Acme', local: true, google: true, azure: true, auth0: 'Acme SSO' },
+  { name: 'globex', display_name: 'Globex', local: true },
+  { name: 'initech', display_name: 'Initech', local: true, disabled: true },
+  { name: 'umbrella', display_name: 'Umbrella', local: false, azure: true },
+];
+
+export const DEMO_USERS: UserSeed[] = [
+  {
+    team: 'acme',
+    email: 'ada@acme.test',
+    name: 'Ada Lovelace',
+    password: true,
+    permissions: ['OWNER'],
+    external: [{ provider: 'Google', subject: 'google-ada' }],
+  },
+  {
+    team: 'acme',
+    email: 'bob@acme.test',
+    name: 'Bob Stone',
+    password: false,
+    permissions: ['EDITOR'],
+    external: [{ provider: 'Google', subject: 'google-bob' }],
+  },
+  { team: 'globex', email: 'carol@globex.test', name: 'Carol Diaz', password: true, permissions: ['ADMIN'] },
+  {
+    team: 'acme',
+    email: 'locked@acme.test',
+    name: 'Lee Locke',
+    password: true,
+    permissions: ['SPOKE'],
+    locked: true,
+  },
+  {
+    team: 'umbrella',
+    email: 'dan@umbrella.test',
+    name: 'Dan Okafor',
+    password: false,
+    permissions: ['EDITOR'],
+    external: [{ provider: 'AzureAD', subject: 'azure-dan' }],
+  },
+];
+
+const ALL: Permission[] = [...PERMISSIONS];
+const MAKERS: Permission[] = ['OWNER', 'ADMIN', 'EDITOR'];
+
+/** Policy definitions after the public product's; a policy lists the permissions that may request it. */
+export const DEMO_POLICIES: Array<{
+  name: string;
+  description: string;
+  internal?: boolean;
+  permissions: Permission[];
+}> = [
+  { name: 'Job_Read', description: 'Read jobs', permissions: ALL },
+  { name: 'Job_Modify', description: 'Create and modify jobs', permissions: MAKERS },
+  { name: 'Query_Read', description: 'Run saved queries', permissions: ALL },
+  { name: 'Query_Admin', description: 'Manage saved queries', permissions: ['OWNER', 'ADMIN'] },
+  { name: 'Reports_Read', description: 'Read reports', permissions: ALL },
+  { name: 'Reports_Create', description: 'Create reports', permissions: [...MAKERS, 'APPROVER'] },
+  { name: 'Workflow_Read', description: 'Read workflows', permissions: ALL },
+  { name: 'Workflow_Execute', description: 'Execute workflows', permissions: [...MAKERS, 'SPOKE'] },
+  { name: 'Team_Admin', description: 'Administer the team', permissions: ['OWNER'] },
+  {
+    name: 'Internal_Sync',
+    description: 'Internal: device synchronisation',
+    internal: true,
+    permissions: ['OWNER'],
+  },
+  { name: 'Internal_Audit', description: 'Internal: audit export', internal: true, permissions: ['OWNER'] },
+];
+
+/**
+ * Seed the demo data. Idempotent: rows that exist are left alone (including users' changed passwords),
+ * so it runs on every start of the demo.
+ */
+export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clock: Clock): Promise<number> {
+  const now = clock.now();
+  let inserted = 0;
+
+  for (const team of DEMO_TEAMS) {
+    const result = await db
+      .insertInto('teams')
+      .values({
+        id: randomUUID(),
+        name: team.name,
+        display_name: team.display_name,
+        disabled: team.disabled ? 1 : 0,
+        local_enabled: team.local ? 1 : 0,
+        google_enabled: team.google ? 1 : 0,
+        azure_enabled: team.azure ? 1 : 0,
+        auth0_enabled: team.auth0 ? 1 : 0,
+        auth0_display_name: team.auth0 ?? null,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .executeTakeFirst();
+    inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
+  }
+
+  const teams = new Map(
+    (await db.selectFrom('teams').select(['id', 'name']).execute()).map((t) => [t.name, t.id]),
+  );
+  const missing: Array<{ user: UserSeed; teamId: string }> = [];
+  for (const user of DEMO_USERS) {
+    const teamId = teams.get(user.team)!;
+    const existing = await db
+      .selectFrom('users')
+      .select('id')
+      .where('team_id', '=', teamId)
+      .where('email', '=', user.email)
+      .executeTakeFirst();
+    if (!existing) missing.push({ user, teamId });
+  }
+  // Hash the missing users' passwords in parallel (the hasher bounds the concurrency).
+  const hashes = await Promise.all(
+    missing.map(({ user }) => (user.password ? hasher.hash(DEMO_PASSWORD) : Promise.resolve(null))),
+  );
+
+  await db.transaction().execute(async (trx) => {
+    for (const [index, { user, teamId }] of missing.entries()) {
+      const id = randomUUID();
+      await trx
+        .insertInto('users')
+        .values({
+          id,
+          team_id: teamId,
+          email: user.email,
+          name: user.name,
+          password_hash: hashes[index] ?? null,
+          password_changed_at: hashes[index] ? now : null,
+          locked: user.locked ? 1 : 0,
+          language: null,
+          created_at: now,
+        })
+        .execute();
+      for (const permission of user.permissions) {
+        await trx.insertInto('user_permissions').values({ user_id: id, permission }).execute();
+      }
+      for (const link of user.external ?? []) {
+        await trx
+          .insertInto('external_accounts')
+          .values({
+            id: randomUUID(),
+            user_id: id,
+            team_id: teamId,
+            provider: link.provider,
+            subject: link.subject,
+            user_name: user.email,
+            created_at: now,
+          })
+          .execute();
+      }
+      inserted++;
+    }
+    for (const [order, policy] of DEMO_POLICIES.entries()) {
+      const result = await trx
+        .insertInto('policies')
+        .values({
+          name: policy.name,
+          description: policy.description,
+          internal: policy.internal ? 1 : 0,
+          permissions: policy.permissions.join(','),
+          sort_order: order,
+        })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .executeTakeFirst();
+      inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
+    }
+  });
+  return inserted;
+}

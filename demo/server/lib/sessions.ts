@@ -1,0 +1,86 @@
+import type { Kysely } from 'kysely';
+import type { Database, Session } from '../db/schema';
+import type { Clock } from './clock';
+import { randomToken, sha256 } from './crypto';
+
+/** Design §4: sessions end after 8 idle hours, and 7 days after sign-in at the latest. */
+export const SESSION_IDLE_MS = 8 * 3600_000;
+export const SESSION_MAX_MS = 7 * 24 * 3600_000;
+/** `last_seen_at` is written at most this often, so reads stay reads. */
+const TOUCH_EVERY_MS = 60_000;
+
+export const SESSION_COOKIE = 'acct_session';
+
+export interface NewSession {
+  /** The cookie value (256 random bits); only its hash is stored. */
+  token: string;
+  session: Session;
+}
+
+export class SessionService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(userId: string): Promise<NewSession> {
+    const now = this.clock.now();
+    const token = randomToken(32);
+    const session: Session = {
+      id_hash: sha256(token),
+      public_id: randomToken(24),
+      user_id: userId,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + SESSION_MAX_MS,
+      revoked_at: null,
+    };
+    await this.db.insertInto('sessions').values(session).execute();
+    return { token, session };
+  }
+
+  /** The live session for a cookie value: not revoked, not expired, not idle too long. */
+  async resolve(token: string | undefined): Promise<Session | null> {
+    if (!token || token.length > 200) return null;
+    const now = this.clock.now();
+    const session = await this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id_hash', '=', sha256(token))
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .where('last_seen_at', '>', now - SESSION_IDLE_MS)
+      .executeTakeFirst();
+    if (!session) return null;
+    if (now - session.last_seen_at > TOUCH_EVERY_MS) {
+      await this.db
+        .updateTable('sessions')
+        .set({ last_seen_at: now })
+        .where('id_hash', '=', session.id_hash)
+        .execute();
+      session.last_seen_at = now;
+    }
+    return session;
+  }
+
+  async revoke(idHash: string): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: this.clock.now() })
+      .where('id_hash', '=', idHash)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  /** Revoke every session of a user, except `keep` (the caller's own, when it should survive). */
+  async revokeAllForUser(userId: string, keep?: string): Promise<number> {
+    let query = this.db
+      .updateTable('sessions')
+      .set({ revoked_at: this.clock.now() })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null);
+    if (keep) query = query.where('id_hash', '!=', keep);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+}

@@ -1,0 +1,92 @@
+import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
+import type { Clock } from './clock';
+import { randomToken } from './crypto';
+import { SIGNING_ALG, type ServerKeys } from './keys';
+
+/** Access and id tokens live one hour (design §4). */
+export const TOKEN_TTL_SECONDS = 3600;
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
+
+export interface TokenSubject {
+  userId: string;
+  teamId: string;
+  teamName: string;
+  name: string;
+  email: string;
+}
+
+export interface AccessClaims extends JWTPayload {
+  sub: string;
+  team_id: string;
+  client_id: string;
+  scope: string;
+}
+
+export class TokenService {
+  constructor(
+    private readonly keys: ServerKeys,
+    private readonly issuer: string,
+    private readonly audience: string,
+    private readonly clock: Clock,
+  ) {}
+
+  private base(payload: JWTPayload, typ: string) {
+    const now = Math.floor(this.clock.now() / 1000);
+    return new SignJWT(payload)
+      .setProtectedHeader({ alg: SIGNING_ALG, kid: this.keys.kid, typ })
+      .setIssuer(this.issuer)
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(now + TOKEN_TTL_SECONDS)
+      .setJti(randomToken(16));
+  }
+
+  /** An access token for the API: `typ: at+jwt`, audience the API, the user's team and the scopes. */
+  accessToken(subject: TokenSubject, clientId: string, scopes: readonly string[]): Promise<string> {
+    return this.base(
+      { team_id: subject.teamId, client_id: clientId, scope: scopes.join(' ') },
+      ACCESS_TOKEN_TYPE,
+    )
+      .setSubject(subject.userId)
+      .setAudience(this.audience)
+      .sign(this.keys.privateKey);
+  }
+
+  /** An id token for the client: `typ: JWT`, audience the client id. */
+  idToken(subject: TokenSubject, clientId: string): Promise<string> {
+    return this.base(
+      { name: subject.name, email: subject.email, team: subject.teamName, team_id: subject.teamId },
+      'JWT',
+    )
+      .setSubject(subject.userId)
+      .setAudience(clientId)
+      .sign(this.keys.privateKey);
+  }
+
+  /**
+   * Verify an access token: signature, `alg`, `typ: at+jwt`, issuer, audience and lifetime. Id tokens and
+   * anything else are refused (null).
+   */
+  async verifyAccessToken(token: string): Promise<AccessClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.keys.publicKey, {
+        algorithms: [SIGNING_ALG],
+        typ: ACCESS_TOKEN_TYPE,
+        issuer: this.issuer,
+        audience: this.audience,
+        currentDate: new Date(this.clock.now()),
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
+      if (typeof payload.sub !== 'string' || typeof payload.team_id !== 'string') return null;
+      return {
+        ...payload,
+        sub: payload.sub,
+        team_id: payload.team_id,
+        client_id: typeof payload.client_id === 'string' ? payload.client_id : '',
+        scope: typeof payload.scope === 'string' ? payload.scope : '',
+      };
+    } catch {
+      return null;
+    }
+  }
+}

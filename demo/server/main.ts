@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { buildApp, REDACT } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase, type Db } from './db/connect';
+import { migrate } from './db/migrations';
+import { seedDemo } from './db/seed';
+import { systemClock, type Clock } from './lib/clock';
+import { loadOrCreateKeys } from './lib/keys';
+import { buildPartnerApp } from './partner';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  partner: FastifyInstance | null;
+  db: Db;
+  url: string;
+  partnerUrl: string | null;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Start the identity server: open and migrate the database, load or create the keys, seed the demo
+ * data (demo mode), listen, and start the demo's partner origin.
+ */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const clock = options.clock ?? systemClock;
+  const db = await openDatabase(config.databaseUrl);
+  try {
+    await migrate(db.kysely);
+    const keys = await loadOrCreateKeys(config.signingKeyFile);
+    const app = await buildApp({ config, db, keys, clock, logger: options.logger });
+    if (config.demo) {
+      const added = await seedDemo(db.kysely, app.services.hasher, clock);
+      if (added) app.log.info({ rows: added }, 'demo data seeded');
+    }
+    await app.listen({ port: config.port, host: config.host });
+    let partner: FastifyInstance | null = null;
+    if (config.demo && config.partnerPort) {
+      partner = await buildPartnerApp(config);
+      await partner.listen({ port: config.partnerPort, host: config.host });
+    }
+    const partnerUrl = partner ? `http://localhost:${config.partnerPort}` : null;
+    return {
+      app,
+      partner,
+      db,
+      url: config.publicUrl,
+      partnerUrl,
+      async close() {
+        await partner?.close();
+        await app.close();
+        await db.close();
+      },
+    };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const server = await startServer(config, { logger: { level: config.logLevel, redact: REDACT } });
+  server.app.log.info(`portal: ${server.url}/  (brand ${config.brand})`);
+  if (server.partnerUrl) {
+    server.app.log.info(`partner page (another origin): ${server.partnerUrl}/partner.html`);
+    server.app.log.info(`suite app page (another origin): ${server.partnerUrl}/suite-app.html`);
+  }
+
+  // Graceful shutdown: stop accepting, let in-flight requests finish, close the database; give up
+  // after 15 s.
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    server.app.log.info(`${signal}: shutting down`);
+    const force = setTimeout(() => {
+      server.app.log.error('shutdown took longer than 15 s; exiting');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

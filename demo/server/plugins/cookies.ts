@@ -1,0 +1,54 @@
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import type { Session } from '../db/schema';
+import { SESSION_COOKIE, SESSION_MAX_MS } from '../lib/sessions';
+import { XSRF_COOKIE } from '../lib/xsrf';
+
+/**
+ * Cookies are `Secure; SameSite=None` (design §4: the elements are embedded cross-site). Browsers accept
+ * Secure cookies from http://localhost, so the demo works without TLS; on any other plain-http address
+ * they would be dropped, so there the server falls back to `SameSite=Lax` without Secure (and says so).
+ */
+export function secureCookies(config: Config): boolean {
+  const url = new URL(config.publicUrl);
+  return url.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
+export function cookieOptions(config: Config, httpOnly: boolean): CookieSerializeOptions {
+  const secure = secureCookies(config);
+  return { path: '/', httpOnly, secure, sameSite: secure ? 'none' : 'lax' };
+}
+
+const sessionCache = new WeakMap<FastifyRequest, Promise<Session | null>>();
+
+/** The caller's live session (resolved once per request). */
+export function sessionOf(request: FastifyRequest): Promise<Session | null> {
+  let cached = sessionCache.get(request);
+  if (!cached) {
+    cached = request.server.services.sessions.resolve(request.cookies[SESSION_COOKIE]);
+    sessionCache.set(request, cached);
+  }
+  return cached;
+}
+
+/** Forget the cached session (after sign-in or sign-out within the same request). */
+export function setSessionOf(request: FastifyRequest, session: Session | null): void {
+  sessionCache.set(request, Promise.resolve(session));
+}
+
+/** Set the `XSRF-TOKEN` cookie the caller should hold, if it does not hold it already. */
+export async function issueXsrfCookie(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const { xsrf, config } = request.server.services;
+  const current = request.cookies[XSRF_COOKIE];
+  const expected = xsrf.expectedCookie(await sessionOf(request), current);
+  if (expected !== current) reply.setCookie(XSRF_COOKIE, expected, cookieOptions(config, false));
+}
+
+export function setSessionCookie(reply: FastifyReply, config: Config, token: string): void {
+  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(config, true), maxAge: SESSION_MAX_MS / 1000 });
+}
+
+export function clearSessionCookies(reply: FastifyReply, config: Config): void {
+  reply.clearCookie(SESSION_COOKIE, cookieOptions(config, true));
+}

@@ -1,0 +1,87 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { issueXsrfCookie } from './cookies';
+
+/** Paths of the portal's own routes: the portal page is served at each so any address opens directly. */
+export const PORTAL_PREFIXES = ['/login', '/manage', '/search', '/home/token'];
+/** Prefixes that are never the portal page (unknown addresses there are JSON 404s). */
+const API_PREFIXES = ['/api/', '/account/', '/connect/', '/.well-known/', '/dist/', '/demo/', '/healthz'];
+
+/** Script-safe JSON for a `<script type="application/json">` block. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+}
+
+/** Render an HTML template: `<!--acct-env-->` becomes the runtime settings block, `%ISSUER%` the issuer. */
+export function renderPage(template: string, env: Record<string, unknown>, issuer: string): string {
+  return template
+    .replace(
+      '<!--acct-env-->',
+      `<script type="application/json" id="acct-env">${jsonForScript(env)}</script>`,
+    )
+    .replaceAll('%ISSUER%', issuer);
+}
+
+/**
+ * The bundle (`/dist/…`), the demo's assets (`/demo/…`, never the server's own files), and the portal
+ * page at every portal route, with the XSRF-TOKEN cookie set on each page.
+ */
+export async function pageRoutes(app: FastifyInstance): Promise<void> {
+  const { config } = app.services;
+  const env = {
+    brand: config.brand,
+    ...(config.signUpUrl ? { signUpUrl: config.signUpUrl } : {}),
+  };
+  const portalTemplate = readFileSync(join(config.demoDir, 'index.html'), 'utf8');
+  const portalPage = renderPage(portalTemplate, env, config.publicUrl);
+
+  if (existsSync(config.distDir)) {
+    await app.register(fastifyStatic, {
+      root: config.distDir,
+      prefix: '/dist/',
+      decorateReply: false,
+      index: false,
+    });
+  } else {
+    app.log.warn(`${config.distDir} is missing: run "npm run build" (npm start does it for you)`);
+    app.get('/dist/*', async (_request, reply) =>
+      reply.code(503).send({ message: 'the bundle is not built: run npm run build' }),
+    );
+  }
+  await app.register(fastifyStatic, {
+    root: config.demoDir,
+    prefix: '/demo/',
+    decorateReply: false,
+    index: false,
+    allowedPath: (path) => !path.replace(/\\/g, '/').split('/').includes('server') && !path.endsWith('.ts'),
+  });
+
+  const sendPortal = async (request: FastifyRequest, reply: FastifyReply) => {
+    await issueXsrfCookie(request, reply);
+    return reply.type('text/html; charset=utf-8').send(portalPage);
+  };
+
+  const favicon = readFileSync(join(config.demoDir, 'assets', 'favicon.svg'));
+  app.get('/favicon.ico', async (_request, reply) =>
+    reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(favicon),
+  );
+
+  app.get('/', sendPortal);
+  for (const prefix of PORTAL_PREFIXES) {
+    app.get(prefix, sendPortal);
+    app.get(`${prefix}/*`, sendPortal);
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const wantsPage =
+      request.method === 'GET' &&
+      (request.headers.accept ?? '').includes('text/html') &&
+      !API_PREFIXES.some((prefix) => path.startsWith(prefix));
+    // The portal's route table sends unknown addresses to /manage; serve the page and let it redirect.
+    if (wantsPage) return sendPortal(request, reply);
+    return reply.code(404).send({ message: 'not found' });
+  });
+}

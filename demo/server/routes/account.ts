@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { clearSessionCookies, issueXsrfCookie, sessionOf, setSessionOf } from '../plugins/cookies';
+
+/** Session calls: check and sign-out. */
+export async function accountRoutes(app: FastifyInstance): Promise<void> {
+  const { sessions, config } = app.services;
+
+  /** POST /account/check: is the caller signed in, and the public handle of the session if so. */
+  app.post('/account/check', { config: { body: 'none' } }, async (request) => {
+    const session = await sessionOf(request);
+    return session ? { authenticated: true, session: session.public_id } : { authenticated: false };
+  });
+
+  /**
+   * POST /account/logout (form, anti-forgery): revoke the session server-side, clear the session cookie,
+   * give an anonymous XSRF token, then 303 to `/` — or 204 when the caller asked for JSON (the elements).
+   */
+  app.post('/account/logout', { config: { body: 'form' } }, async (request, reply) => {
+    const session = await sessionOf(request);
+    if (session) await sessions.revoke(session.id_hash);
+    setSessionOf(request, null);
+    clearSessionCookies(reply, config);
+    await issueXsrfCookie(request, reply);
+    if ((request.headers.accept ?? '').includes('application/json')) return reply.code(204).send();
+    return reply.redirect('/', 303);
+  });
+}

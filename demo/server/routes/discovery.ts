@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { SIGNING_ALG } from '../lib/keys';
+
+/** OpenID discovery and the public signing keys. */
+export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
+  const { config, keys, db } = app.services;
+  const base = config.publicUrl;
+
+  app.get('/.well-known/openid-configuration', async (_request, reply) => {
+    const policies = await db
+      .selectFrom('policies')
+      .select('name')
+      .where('internal', '=', 0)
+      .orderBy('sort_order')
+      .execute();
+    reply.header('Cache-Control', 'public, max-age=300');
+    return {
+      issuer: base,
+      userinfo_endpoint: `${base}/connect/userinfo`,
+      token_endpoint: `${base}/connect/token`,
+      jwks_uri: `${base}/.well-known/jwks`,
+      device_authorization_endpoint: `${base}/api/DeviceCode/generate`,
+      grant_types_supported: ['device_code', 'urn:ietf:params:oauth:grant-type:device_code'],
+      scopes_supported: ['openid', 'profile', 'email', ...policies.map((p) => p.name)],
+      response_types_supported: ['token'],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: [SIGNING_ALG],
+      token_endpoint_auth_methods_supported: ['none'],
+      claims_supported: ['sub', 'name', 'email', 'created_at', 'team', 'team_id'],
+    };
+  });
+
+  app.get('/.well-known/jwks', async (_request, reply) => {
+    reply.header('Cache-Control', 'public, max-age=300');
+    return { keys: [keys.publicJwk] };
+  });
+}

@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Config } from './config';
+import type { Database } from './db/schema';
+import type { Clock } from './lib/clock';
+import type { ServerKeys } from './lib/keys';
+import type { PasswordHasher } from './lib/password';
+import type { SessionService } from './lib/sessions';
+import type { TokenService } from './lib/tokens';
+import type { XsrfService } from './lib/xsrf';
+
+/** Everything a route needs, built once at start and reachable as `app.services`. */
+export interface Services {
+  config: Config;
+  db: Kysely<Database>;
+  clock: Clock;
+  keys: ServerKeys;
+  hasher: PasswordHasher;
+  sessions: SessionService;
+  tokens: TokenService;
+  xsrf: XsrfService;
+}
+
+/** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */
+export type BodyKind = 'json' | 'form' | 'none';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+  interface FastifyContextConfig {
+    /** The body kind the route accepts. */
+    body?: BodyKind;
+  }
+}

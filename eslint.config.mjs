@@ -1,0 +1,57 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'data/', 'test-results/', 'node_modules/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // Design §2: all network access goes through src/api.
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Call the API through src/api (design §2).' },
+      ],
+    },
+  },
+  {
+    files: ['src/api/**/*.ts'],
+    rules: { 'no-restricted-globals': 'off' },
+  },
+  {
+    files: ['src/features/**/*.{ts,tsx}'],
+    rules: {
+      // Design §2: features do not import each other.
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../../features/*', '../*/**'],
+              message: 'Features do not import each other; compose them in elements/ or portal/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['demo/**/*.{ts,js}', 'test/**/*.{ts,tsx,mjs}', 'scripts/**/*.mjs', '*.mjs'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser, ...globals.mocha } },
+  },
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+);

@@ -1,0 +1,60 @@
+import commonjs from '@rollup/plugin-commonjs';
+import json from '@rollup/plugin-json';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import replace from '@rollup/plugin-replace';
+import terser from '@rollup/plugin-terser';
+import typescript from '@rollup/plugin-typescript';
+import { cssText } from './scripts/css-text.mjs';
+
+/**
+ * The bundle: an ES module entry with lazily loaded chunks (one per language; later the manage area,
+ * developer tools and QR), and one classic script for pages without a module pipeline.
+ * `input` and the output names are parameters so the benchmark can build its React-only floor with the
+ * very same settings.
+ */
+export function plugins(tsconfig = './tsconfig.build.json') {
+  return [
+    replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
+    nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
+    commonjs(),
+    json({ preferConst: true, compact: true }),
+    cssText(),
+    typescript({
+      tsconfig,
+      compilerOptions: {
+        declaration: false,
+        emitDeclarationOnly: false,
+        declarationDir: undefined,
+        noEmit: false,
+      },
+    }),
+    terser({ format: { comments: false }, compress: { passes: 2 } }),
+  ];
+}
+
+export function esmBuild(input, dir, entryFileNames, tsconfig) {
+  return {
+    input,
+    plugins: plugins(tsconfig),
+    output: {
+      dir,
+      format: 'es',
+      entryFileNames,
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      sourcemap: true,
+    },
+  };
+}
+
+export function iifeBuild(input, file, name) {
+  return {
+    input,
+    plugins: plugins(),
+    output: { file, format: 'iife', name, inlineDynamicImports: true, sourcemap: true },
+  };
+}
+
+export default [
+  esmBuild('src/index.ts', 'dist', 'acct-elements.js'),
+  iifeBuild('src/index.ts', 'dist/acct-elements.iife.js', 'AcctElements'),
+];

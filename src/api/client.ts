@@ -1,0 +1,150 @@
+import { isRelativeUrl, originOf } from './url';
+
+/** Who the client talks to: the issuer's base URL and the access token held in memory, if any. */
+export interface ApiContext {
+  issuer: string;
+  accessToken?: string | null;
+}
+
+/** A failed call: the HTTP status (0 when the network failed) and the server's message when it sent one. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+  constructor(status: number, message: string, body: unknown = null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export type FormFields = Record<string, string | readonly string[] | undefined>;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** A JSON body. */
+  json?: unknown;
+  /** An `application/x-www-form-urlencoded` body; array values repeat the field. */
+  form?: FormFields;
+  signal?: AbortSignal;
+}
+
+/** Where the page is; injectable so the header rules can be tested for any origin. */
+export interface PageLocation {
+  href: string;
+  origin: string;
+}
+
+/** The value of a cookie from a `document.cookie` string. */
+export function readCookie(cookies: string, name: string): string | null {
+  for (const part of cookies.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The headers a request gets (spec §7 and design §3):
+ * - `Authorization: Bearer …` only when a token is held and the URL resolves to the issuer's origin;
+ * - `X-XSRF-TOKEN` from the `XSRF-TOKEN` cookie only on non-GET requests to relative URLs;
+ * - neither to any other origin (`//evil.test/x` is not relative).
+ */
+export function authHeaders(
+  url: string,
+  method: string,
+  ctx: ApiContext,
+  page: PageLocation,
+  cookies: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const target = originOf(url, page.href);
+  if (target === null) return headers;
+  const relative = isRelativeUrl(url) && target === page.origin;
+  if (ctx.accessToken && target === originOf(ctx.issuer, page.href)) {
+    headers.Authorization = `Bearer ${ctx.accessToken}`;
+  }
+  if (method !== 'GET' && method !== 'HEAD' && relative) {
+    const xsrf = readCookie(cookies, 'XSRF-TOKEN');
+    if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
+  }
+  return headers;
+}
+
+function formBody(fields: FormFields): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    for (const item of typeof value === 'string' ? [value] : value) body.append(name, item);
+  }
+  return body;
+}
+
+function messageOf(body: unknown, fallback: string): string {
+  if (body && typeof body === 'object') {
+    const record = body as Record<string, unknown>;
+    for (const key of ['message', 'error_description', 'error']) {
+      const value = record[key];
+      if (typeof value === 'string' && value) return value;
+    }
+  }
+  return fallback;
+}
+
+async function parseBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return null;
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('json')) {
+    try {
+      return await response.json();
+    } catch {
+      return null;
+    }
+  }
+  const text = await response.text();
+  return text || null;
+}
+
+/**
+ * The one HTTP client: every call of the elements goes through here. Requests to the issuer carry
+ * cookies (`credentials: 'include'`); anything else gets only same-origin credentials.
+ */
+export async function request<T>(ctx: ApiContext, url: string, options: RequestOptions = {}): Promise<T> {
+  const method = options.method ?? 'GET';
+  const page: PageLocation = { href: location.href, origin: location.origin };
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    ...authHeaders(url, method, ctx, page, document.cookie),
+  };
+  let body: BodyInit | undefined;
+  if (options.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  } else if (options.form) {
+    body = formBody(options.form);
+  }
+  const toIssuer = originOf(url, page.href) === originOf(ctx.issuer, page.href);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      body,
+      credentials: toIssuer ? 'include' : 'same-origin',
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, 'network');
+  }
+  const parsed = await parseBody(response);
+  if (!response.ok) throw new ApiError(response.status, messageOf(parsed, response.statusText), parsed);
+  return parsed as T;
+}

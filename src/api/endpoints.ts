@@ -1,0 +1,103 @@
+import { request, type ApiContext } from './client';
+import { issuerUrl } from './url';
+
+/** The fixed client id of the portal's session → token exchange (spec §9). */
+export const PORTAL_CLIENT_ID = 'acct-portal';
+
+/** The identity-provider addresses kept after discovery (spec §3 login-state record). */
+export interface Discovery {
+  issuer: string;
+  userinfo_endpoint: string;
+  token_endpoint: string;
+  jwks_uri: string;
+}
+
+export interface CheckLoginResponse {
+  authenticated: boolean;
+  session?: string;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type?: string;
+  expires_in?: number;
+  id_token?: string;
+}
+
+/** User info from the user-info endpoint (spec §3). */
+export interface UserInfo {
+  sub: string;
+  name: string;
+  email: string;
+  created_at: string;
+  team: string;
+  team_id: string;
+}
+
+/** Team public details (spec §3): the presence of an option object enables that sign-in method. */
+export interface TeamPublic {
+  name?: string;
+  teamDisabled: boolean;
+  localOptions?: Record<string, unknown> | null;
+  googleOptions?: Record<string, unknown> | null;
+  azureOptions?: Record<string, unknown> | null;
+  auth0Options?: { displayName: string } | null;
+}
+
+export interface SwitcherResponse {
+  dashboard?: string | null;
+}
+
+const here = () => location.origin;
+const at = (ctx: ApiContext, path: string) => issuerUrl(ctx.issuer, path, here());
+
+/** GET the well-known discovery document (start-up). */
+export function getDiscovery(ctx: ApiContext): Promise<Discovery> {
+  return request<Discovery>(ctx, at(ctx, '/.well-known/openid-configuration'));
+}
+
+/** POST /account/check: is there a signed-in session? */
+export function checkLogin(ctx: ApiContext): Promise<CheckLoginResponse> {
+  return request<CheckLoginResponse>(ctx, at(ctx, '/account/check'), { method: 'POST' });
+}
+
+/** POST the token endpoint: exchange the caller's own session for an access token. */
+export function exchangeSession(
+  ctx: ApiContext,
+  tokenEndpoint: string,
+  sessionId: string,
+): Promise<TokenResponse> {
+  return request<TokenResponse>(ctx, sameOriginAs(ctx, tokenEndpoint), {
+    method: 'POST',
+    form: { client_id: PORTAL_CLIENT_ID, sessionId, grant_type: 'device_code' },
+  });
+}
+
+/** GET the user-info endpoint (bearer). */
+export function getUserInfo(ctx: ApiContext, userinfoEndpoint: string): Promise<UserInfo> {
+  return request<UserInfo>(ctx, sameOriginAs(ctx, userinfoEndpoint));
+}
+
+/** GET /api/team/public/{team}: a team's public details by name or id. */
+export function getTeamPublic(ctx: ApiContext, team: string): Promise<TeamPublic> {
+  return request<TeamPublic>(ctx, at(ctx, `/api/team/public/${encodeURIComponent(team)}`));
+}
+
+/** GET /api/switcher (bearer): the dashboard address, if any. */
+export function getSwitcher(ctx: ApiContext): Promise<SwitcherResponse> {
+  return request<SwitcherResponse>(ctx, at(ctx, '/api/switcher'));
+}
+
+/** POST /account/logout: revoke the session server-side. */
+export function logout(ctx: ApiContext): Promise<unknown> {
+  return request<unknown>(ctx, at(ctx, '/account/logout'), { method: 'POST', form: {} });
+}
+
+/**
+ * Discovery gives absolute endpoint addresses; when they are on the page's own origin, call them by path
+ * so they are treated like every other relative call (anti-forgery header included).
+ */
+function sameOriginAs(ctx: ApiContext, endpoint: string): string {
+  const url = new URL(endpoint, ctx.issuer);
+  return url.origin === here() ? `${url.pathname}${url.search}` : url.href;
+}

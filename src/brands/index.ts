@@ -1,0 +1,76 @@
+import type { ComponentType } from 'react';
+import { PALETTES, type Palette, type ThemeName } from '../styles/tokens';
+import { IntowareMark, OnsightMark, SchenckMark, type LogoProps } from './logos';
+
+export type BrandId = 'intoware' | 'onsight' | 'schenck';
+
+/** Brand settings (spec §3): name, icon, icon-text, privacy link, light and optional dark theme. */
+export interface Brand {
+  id: BrandId;
+  /** Shown as the page title and next to the mark (the icon-text). */
+  name: string;
+  /** The brand's mark. */
+  Icon: ComponentType<LogoProps>;
+  privacyUrl: string;
+  /** Footer provider link: intoware links to one provider site, onsight and schenck to another. */
+  footer: { name: string; url: string };
+  /** API documentation for the developer tools, or null for brands without a public API. */
+  apiDocsUrl: string | null;
+  /** The public API base shown in the developer tools, or null. */
+  apiBaseUrl: string | null;
+  lightTheme: Palette;
+  darkTheme: Palette | null;
+}
+
+const INTOWARE_PROVIDER = { name: 'Intoware', url: 'https://www.intoware.com/' };
+const PARTNER_PROVIDER = { name: 'WorkfloPlus', url: 'https://www.workfloplus.com/' };
+
+export const BRANDS: Readonly<Record<BrandId, Brand>> = {
+  intoware: {
+    id: 'intoware',
+    name: 'Intoware',
+    Icon: IntowareMark,
+    privacyUrl: 'https://www.intoware.com/privacy-policy/',
+    footer: INTOWARE_PROVIDER,
+    apiDocsUrl: 'https://api.workfloplus.com/swagger/',
+    apiBaseUrl: 'https://api.workfloplus.com/',
+    lightTheme: PALETTES.intoware.light,
+    darkTheme: PALETTES.intoware.dark,
+  },
+  onsight: {
+    id: 'onsight',
+    name: 'Onsight',
+    Icon: OnsightMark,
+    privacyUrl: 'https://www.workfloplus.com/privacy-policy/',
+    footer: PARTNER_PROVIDER,
+    apiDocsUrl: null,
+    apiBaseUrl: null,
+    lightTheme: PALETTES.onsight.light,
+    darkTheme: PALETTES.onsight.dark,
+  },
+  schenck: {
+    id: 'schenck',
+    name: 'Schenck',
+    Icon: SchenckMark,
+    privacyUrl: 'https://www.workfloplus.com/privacy-policy/',
+    footer: PARTNER_PROVIDER,
+    apiDocsUrl: null,
+    apiBaseUrl: null,
+    lightTheme: PALETTES.schenck.light,
+    darkTheme: null,
+  },
+};
+
+export const BRAND_IDS = Object.keys(BRANDS) as BrandId[];
+export const DEFAULT_BRAND: BrandId = 'intoware';
+
+/** The brand for an attribute or setting value; unknown or empty values give the default brand. */
+export function resolveBrand(value: string | null | undefined): Brand {
+  const id = (value ?? '').trim().toLowerCase();
+  return (BRANDS as Record<string, Brand>)[id] ?? BRANDS[DEFAULT_BRAND];
+}
+
+/** The theme actually used: dark only when the brand has one and dark mode is wanted. */
+export function themeOf(brand: Brand, darkWanted: boolean): ThemeName {
+  return darkWanted && brand.darkTheme ? 'dark' : 'light';
+}

@@ -1,0 +1,34 @@
+import type { DetailedHTMLProps, HTMLAttributes } from 'react';
+import type { AcctEventMap } from '../ui/events';
+
+/** The attributes common to every element, as a React host writes them. */
+export interface AcctCommonAttributes extends DetailedHTMLProps<HTMLAttributes<HTMLElement>, HTMLElement> {
+  issuer?: string;
+  brand?: 'intoware' | 'onsight' | 'schenck';
+  lang?: string;
+  'base-path'?: string;
+}
+
+export interface AcctLoginAttributes extends AcctCommonAttributes {
+  team?: string;
+  'return-url'?: string;
+}
+
+declare module 'react' {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- the JSX namespace is React's own shape
+  namespace JSX {
+    interface IntrinsicElements {
+      'acct-portal': AcctCommonAttributes;
+      'acct-header': AcctCommonAttributes;
+      'acct-login': AcctLoginAttributes;
+      'acct-manage': AcctCommonAttributes;
+      'acct-token': AcctCommonAttributes;
+    }
+  }
+}
+
+declare global {
+  // Typed `addEventListener('acct-…', e => e.detail)` on every element and ancestor.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- interface merging needs the body
+  interface HTMLElementEventMap extends AcctEventMap {}
+}

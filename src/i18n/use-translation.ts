@@ -1,0 +1,35 @@
+import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
+import { preferencesStore } from '../state/preferences';
+import { loadTranslator, translatorNow, type Translate } from './index';
+import { matchLanguage, type Language } from './languages';
+
+export interface Translation {
+  /** Null until the language's chunk has loaded. */
+  t: Translate | null;
+  language: Language;
+}
+
+/**
+ * The translator for an element: its `lang` attribute when it names a supported language, otherwise the
+ * page's language preference. Re-renders when either changes and when the chunk arrives.
+ */
+export function useTranslation(langAttribute?: string | null): Translation {
+  const pageLanguage = useStore(preferencesStore, (state) => state.language);
+  const language = matchLanguage(langAttribute) ?? pageLanguage;
+  const [loaded, setLoaded] = useState<{ language: Language; t: Translate } | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    loadTranslator(language).then(
+      (t) => live && setLoaded({ language, t }),
+      () => live && setLoaded(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [language]);
+
+  const t = loaded?.language === language ? loaded.t : translatorNow(language);
+  return { t, language };
+}

@@ -1,0 +1,66 @@
+import { createStore } from 'zustand/vanilla';
+import type { Brand } from '../brands';
+import { detectLanguage, type Language } from '../i18n/languages';
+
+const DARK_MODE_KEY = 'darkMode';
+/** The language preference is a cookie, not local storage: design §3 keeps local storage to three keys. */
+export const LANGUAGE_COOKIE = 'acct-lang';
+
+function storage(): Storage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null; // storage blocked (privacy settings, sandboxed frames)
+  }
+}
+
+/** `localStorage.darkMode === 'true'` (spec §4). */
+export function readDarkModePreference(): boolean {
+  try {
+    return storage()?.getItem(DARK_MODE_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
+
+export function readStoredLanguage(): string | null {
+  const match = /(?:^|;\s*)acct-lang=([^;]*)/.exec(globalThis.document?.cookie ?? '');
+  return match?.[1] ? decodeURIComponent(match[1]) : null;
+}
+
+export interface PreferencesState {
+  /** The stored wish for dark mode; the theme is dark only if the brand also has a dark theme. */
+  darkMode: boolean;
+  /** The page's language (detected, or chosen and stored). Elements with a `lang` attribute override it. */
+  language: Language;
+  /**
+   * Switch dark mode for a brand: stores `darkMode=true` or removes the key. Brands without a dark theme
+   * ignore the switch. Returns whether the theme is now dark.
+   */
+  setDarkMode(on: boolean, brand: Brand): boolean;
+  /** Choose and store the language. */
+  setLanguage(language: Language): void;
+}
+
+export const preferencesStore = createStore<PreferencesState>()((set) => ({
+  darkMode: readDarkModePreference(),
+  language: detectLanguage({
+    stored: readStoredLanguage(),
+    browser: globalThis.navigator?.languages ?? [],
+  }),
+  setDarkMode(on, brand) {
+    if (!brand.darkTheme) return false;
+    try {
+      if (on) storage()?.setItem(DARK_MODE_KEY, 'true');
+      else storage()?.removeItem(DARK_MODE_KEY);
+    } catch {
+      // storage full or blocked: the switch still applies to this page
+    }
+    set({ darkMode: on });
+    return on;
+  },
+  setLanguage(language) {
+    document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}; path=/; max-age=31536000; SameSite=Lax`;
+    set({ language });
+  },
+}));

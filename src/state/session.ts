@@ -1,0 +1,185 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ApiContext } from '../api/client';
+import {
+  checkLogin,
+  exchangeSession,
+  getDiscovery,
+  getTeamPublic,
+  getUserInfo,
+  logout,
+  type Discovery,
+  type TeamPublic,
+  type UserInfo,
+} from '../api/endpoints';
+
+/** Spec §9: while logged in, the login check repeats every hour. */
+export const LOGIN_RECHECK_MS = 3_600_000;
+
+export type LoginStatus = 'unknown' | 'loggedIn' | 'loggedOut';
+
+export interface SessionState {
+  /** unknown (initial) → loggedIn / loggedOut (spec §4). */
+  status: LoginStatus;
+  /** The logged-in flag: false until a check succeeds. */
+  loggedIn: boolean;
+  issuer: string | null;
+  /** Identity-provider addresses from discovery (issuer, userinfo_endpoint, …). */
+  endpoints: Discovery | null;
+  /** Held in memory only; never written to storage. */
+  accessToken: string | null;
+  user: UserInfo | null;
+  team: TeamPublic | null;
+  /** Point the store at an issuer; a different issuer resets the state. Returns the running check. */
+  configure(issuer: string): Promise<boolean>;
+  /** Run the login check now (deduplicated while one is running). Resolves to the logged-in flag. */
+  check(): Promise<boolean>;
+  /** Revoke the session on the server, then reset to logged out. */
+  signOut(): Promise<void>;
+  /** Back to logged out, forgetting the token, the user and the timer. */
+  reset(): void;
+}
+
+/** Timer functions; injectable so the hourly re-check can be tested without waiting an hour. */
+export interface Scheduler {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realScheduler: Scheduler = {
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as number),
+};
+
+const loggedOut = {
+  status: 'loggedOut',
+  loggedIn: false,
+  accessToken: null,
+  user: null,
+  team: null,
+} as const satisfies Partial<SessionState>;
+
+export function createSessionStore(scheduler: Scheduler = realScheduler): StoreApi<SessionState> {
+  let inFlight: Promise<boolean> | null = null;
+  let timer: unknown = null;
+  // Bumped on every reset/configure so the answer of a superseded check is dropped.
+  let generation = 0;
+
+  const stopTimer = () => {
+    if (timer !== null) scheduler.clearTimeout(timer);
+    timer = null;
+  };
+
+  return createStore<SessionState>()((set, get) => {
+    const context = (): ApiContext => ({
+      issuer: get().issuer ?? location.origin,
+      accessToken: get().accessToken,
+    });
+
+    async function runCheck(gen: number): Promise<boolean> {
+      const stale = () => gen !== generation;
+      try {
+        let endpoints = get().endpoints;
+        if (!endpoints) {
+          endpoints = await getDiscovery({ issuer: context().issuer });
+          if (stale()) return get().loggedIn;
+          set({ endpoints });
+        }
+        const checked = await checkLogin(context());
+        if (stale()) return get().loggedIn;
+        if (!checked.authenticated || !checked.session) {
+          stopTimer();
+          set({ ...loggedOut });
+          return false;
+        }
+        const token = await exchangeSession(context(), endpoints.token_endpoint, checked.session);
+        if (stale()) return get().loggedIn;
+        set({ status: 'loggedIn', loggedIn: true, accessToken: token.access_token });
+        const user = await getUserInfo(context(), endpoints.userinfo_endpoint);
+        if (stale()) return get().loggedIn;
+        set({ user });
+        const team = await getTeamPublic(context(), user.team_id);
+        if (stale()) return get().loggedIn;
+        set({ team });
+        stopTimer();
+        timer = scheduler.setTimeout(() => void get().check(), LOGIN_RECHECK_MS);
+        return true;
+      } catch {
+        if (stale()) return get().loggedIn;
+        stopTimer();
+        set({ ...loggedOut });
+        return false;
+      }
+    }
+
+    return {
+      status: 'unknown',
+      loggedIn: false,
+      issuer: null,
+      endpoints: null,
+      accessToken: null,
+      user: null,
+      team: null,
+
+      configure(issuer) {
+        if (get().issuer === issuer && (inFlight || get().status !== 'unknown')) {
+          return inFlight ?? Promise.resolve(get().loggedIn);
+        }
+        generation++;
+        stopTimer();
+        inFlight = null;
+        set({
+          issuer,
+          endpoints: null,
+          status: 'unknown',
+          loggedIn: false,
+          accessToken: null,
+          user: null,
+          team: null,
+        });
+        return get().check();
+      },
+
+      check() {
+        if (inFlight) return inFlight;
+        const gen = generation;
+        const running = runCheck(gen).finally(() => {
+          if (inFlight === running) inFlight = null;
+        });
+        inFlight = running;
+        return running;
+      },
+
+      async signOut() {
+        try {
+          await logout(context());
+        } finally {
+          get().reset();
+        }
+      },
+
+      reset() {
+        generation++;
+        inFlight = null;
+        stopTimer();
+        set({ ...loggedOut });
+      },
+    };
+  });
+}
+
+/** The page's one session store, shared by every element. */
+export const sessionStore = createSessionStore();
+
+/**
+ * Initials (spec §3): first letter of the first word plus first letter of the second word; one letter
+ * for a single word; a dash when there is no name. At most two letters, upper-cased.
+ */
+export function initials(name: string | null | undefined): string {
+  const words = (name ?? '').trim().split(/\s+/u).filter(Boolean);
+  if (words.length === 0) return '-';
+  return words
+    .slice(0, 2)
+    .map((word) => Array.from(word)[0] ?? '')
+    .join('')
+    .toLocaleUpperCase();
+}

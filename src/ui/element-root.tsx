@@ -1,0 +1,93 @@
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import { normalizeIssuer } from '../api/url';
+import { resolveBrand, themeOf } from '../brands';
+import { useTranslation } from '../i18n/use-translation';
+import { preferencesStore } from '../state/preferences';
+import { sessionStore } from '../state/session';
+import { readRuntimeSettings } from '../state/settings';
+import { ElementContext, type ElementContextValue } from './element-context';
+import { emit } from './events';
+import { Spinner } from './spinner';
+
+/** The attributes every element has (design §1). */
+export interface CommonProps {
+  /** Identity server base URL; default: the page's origin. */
+  issuer?: string;
+  /** intoware | onsight | schenck. */
+  brand?: string;
+  /** Forces a language. */
+  lang?: string;
+  /** Where the portal's routes are mounted. */
+  basePath?: string;
+  /** Set by r2wc: the shadow root the element renders into. */
+  container?: HTMLElement | ShadowRoot;
+}
+
+function hostOf(container: CommonProps['container']): HTMLElement {
+  if (container && 'host' in container) return container.host as HTMLElement;
+  if (container) return container;
+  throw new Error('acct-* element rendered without its container');
+}
+
+/** `/a/b/` → `/a/b`; empty or `/` → ''. */
+export function normalizeBasePath(value: string | undefined): string {
+  const trimmed = (value ?? '').trim().replace(/\/+$/, '');
+  if (!trimmed) return '';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/**
+ * The root of every element: resolves the common attributes against the page's runtime settings, starts
+ * the shared session, loads the language, and renders the themed root (`part="root"`) with the right
+ * `lang`. Until the language chunk arrives it shows a spinner.
+ */
+export function ElementRoot({ props, children }: { props: CommonProps; children: ReactNode }) {
+  const host = hostOf(props.container);
+  const settings = readRuntimeSettings(host.ownerDocument);
+  const issuer = normalizeIssuer(props.issuer ?? settings.issuer, location.origin);
+  const brand = resolveBrand(props.brand ?? settings.brand);
+  const darkMode = useStore(preferencesStore, (state) => state.darkMode);
+  const theme = themeOf(brand, darkMode);
+  const basePath = normalizeBasePath(props.basePath ?? settings.basePath);
+  const { t, language } = useTranslation(props.lang);
+
+  useEffect(() => {
+    void sessionStore.getState().configure(issuer);
+  }, [issuer]);
+
+  const context = useMemo<ElementContextValue | null>(
+    () =>
+      t && {
+        host,
+        issuer,
+        brand,
+        theme,
+        basePath,
+        language,
+        t,
+        settings,
+        emit: (type, detail) => emit(host, type, detail),
+      },
+    [t, host, issuer, brand, theme, basePath, language, settings],
+  );
+
+  return (
+    <div
+      className="acct-root"
+      part="root"
+      lang={language}
+      data-brand={brand.id}
+      data-theme={theme}
+      aria-busy={!context}
+    >
+      {context ? (
+        <ElementContext.Provider value={context}>{children}</ElementContext.Provider>
+      ) : (
+        <div className="frame">
+          <Spinner />
+        </div>
+      )}
+    </div>
+  );
+}

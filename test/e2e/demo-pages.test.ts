@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { elementsRendered, launchBrowser, screenshot, TAGS, watchedPage } from '../support/browser';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(() => browser.close());
+
+for (const brand of ['intoware', 'onsight', 'schenck'] as const) {
+  describe(`demo pages, brand ${brand}`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ BRAND: brand });
+    });
+    after(() => server.close());
+
+    const pages = () => [
+      { name: 'portal', url: `${server.url}/login/acme`, tag: 'acct-portal' },
+      { name: 'partner', url: `${server.partnerUrl}/partner.html`, tag: 'acct-login' },
+      { name: 'suite-app', url: `${server.partnerUrl}/suite-app.html`, tag: 'acct-header' },
+    ];
+
+    for (const theme of ['light', 'dark'] as const) {
+      it(`loads every demo page (${theme}) with all five elements, no console errors, no CSP violations`, async () => {
+        for (const { name, url, tag } of pages()) {
+          const context = await browser.newContext();
+          if (theme === 'dark') await context.addInitScript(() => localStorage.setItem('darkMode', 'true'));
+          try {
+            const watch = await watchedPage(context);
+            const response = await watch.page.goto(url);
+            assert.equal(response?.status(), 200, url);
+            await elementsRendered(watch.page);
+            const defined = await watch.page.evaluate(
+              (tags) => tags.map((t) => !!customElements.get(t)),
+              [...TAGS],
+            );
+            assert.deepEqual(
+              defined,
+              TAGS.map(() => true),
+              `${name}: all five elements defined`,
+            );
+            const root = watch.page.locator(`${tag} [part="root"]`);
+            const expectedTheme = theme === 'dark' && brand !== 'schenck' ? 'dark' : 'light';
+            assert.equal(await root.getAttribute('data-theme'), expectedTheme, `${name} theme`);
+            assert.equal(await watch.page.locator(tag).locator('[role="status"]').count(), 1);
+            await screenshot(watch.page, 'e2e/foundation', `${name}-${brand}-${theme}`);
+            assert.deepEqual(await watch.problems(), [], `${name} (${url}) has no problems`);
+          } finally {
+            await context.close();
+          }
+        }
+      });
+    }
+  });
+}
+
+describe('the portal page', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  it('opens at every portal address directly', async () => {
+    const context = await browser.newContext();
+    try {
+      const watch = await watchedPage(context);
+      for (const path of [
+        '/',
+        '/login/team',
+        '/login/acme/forgotPassword',
+        '/manage',
+        '/manage/dev/success',
+        '/search?q=x',
+        '/home/token',
+      ]) {
+        const response = await watch.page.goto(`${server.url}${path}`);
+        assert.equal(response?.status(), 200, path);
+        assert.equal(await watch.page.locator('acct-portal').count(), 1, path);
+      }
+      assert.deepEqual(await watch.problems(), []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('notices a CSP violation when there is one (the watch can fail)', async () => {
+    const context = await browser.newContext();
+    try {
+      const watch = await watchedPage(context);
+      await watch.page.goto(`${server.url}/login/acme`);
+      await watch.page.evaluate(() => {
+        const style = document.createElement('style');
+        style.textContent = 'body { color: red }';
+        document.head.append(style);
+      });
+      await watch.page.waitForTimeout(100);
+      const problems = await watch.problems();
+      assert.ok(
+        problems.some((p) => p.startsWith('CSP violation: style-src')),
+        problems.join('\n'),
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('loads the bundle on the partner origin through CORS and calls the issuer across origins', async () => {
+    const context = await browser.newContext();
+    try {
+      const watch = await watchedPage(context);
+      const calls: string[] = [];
+      watch.page.on('response', (response) => {
+        if (response.url().startsWith(server.url))
+          calls.push(
+            `${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`,
+          );
+      });
+      await watch.page.goto(`${server.partnerUrl}/partner.html`);
+      await elementsRendered(watch.page);
+      await watch.page.waitForFunction(() => true);
+      await watch.page.waitForTimeout(300);
+      assert.ok(calls.includes('GET /dist/acct-elements.js 200'), calls.join('\n'));
+      assert.ok(
+        calls.some((c) => c.startsWith('POST /account/check 200')),
+        calls.join('\n'),
+      );
+      assert.deepEqual(await watch.problems(), []);
+    } finally {
+      await context.close();
+    }
+  });
+});

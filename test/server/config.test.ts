@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../demo/server/config';
+
+describe('configuration', () => {
+  it('has working defaults for the demo', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8080);
+    assert.equal(config.publicUrl, 'http://localhost:8080');
+    assert.equal(config.brand, 'intoware');
+    assert.deepEqual(config.corsOrigins, ['http://localhost:8081']);
+    assert.equal(config.demo, true);
+    assert.match(config.databaseUrl, /data\/portal\.db$/);
+  });
+
+  it('reports every problem at once, clearly', () => {
+    assert.throws(
+      () =>
+        loadConfig({
+          PORT: 'eighty',
+          PUBLIC_URL: 'ftp://x',
+          BRAND: 'acme',
+          CORS_ORIGINS: 'https://ok.test,https://bad.test/path',
+          DEMO: 'maybe',
+          SMTP_URL: 'http://mail',
+          DATABASE_URL: 'mysql://db',
+        }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        const text = error.problems.join('\n');
+        for (const name of [
+          'PORT',
+          'PUBLIC_URL',
+          'BRAND',
+          'CORS_ORIGINS',
+          'DEMO',
+          'SMTP_URL',
+          'DATABASE_URL',
+        ]) {
+          assert.match(text, new RegExp(name), `${name} is reported`);
+        }
+        assert.equal(error.problems.length, 7);
+        return true;
+      },
+    );
+  });
+
+  it('takes the allowlist, brand and addresses from the environment', () => {
+    const config = loadConfig({
+      CORS_ORIGINS: 'https://suite.example.com, https://partner.example.com',
+      BRAND: 'Schenck',
+      PUBLIC_URL: 'https://id.example.com/',
+      DATABASE_URL: 'postgres://u:p@db/portal',
+      DEMO: 'false',
+    });
+    assert.deepEqual(config.corsOrigins, ['https://suite.example.com', 'https://partner.example.com']);
+    assert.equal(config.brand, 'schenck');
+    assert.equal(config.publicUrl, 'https://id.example.com');
+    assert.equal(config.partnerPort, 0);
+    assert.equal(config.dashboardUrl, null);
+  });
+});

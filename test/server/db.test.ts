@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { openDatabase } from '../../demo/server/db/connect';
+import { integrityCheck, migrate, MIGRATION_NAMES } from '../../demo/server/db/migrations';
+import { DEMO_POLICIES, DEMO_TEAMS, DEMO_USERS, DEMO_PASSWORD, seedDemo } from '../../demo/server/db/seed';
+import { OffsetClock } from '../../demo/server/lib/clock';
+import { PasswordHasher } from '../../demo/server/lib/password';
+
+const dir = mkdtempSync(join(tmpdir(), 'acct-db-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('database', () => {
+  it('migrates a new file, then has nothing left to do', async () => {
+    const db = await openDatabase(join(dir, 'fresh.db'));
+    try {
+      assert.deepEqual(await migrate(db.kysely), MIGRATION_NAMES);
+      assert.deepEqual(await migrate(db.kysely), []);
+      assert.equal(await integrityCheck(db.kysely), 'ok');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('uses WAL, foreign keys, a busy timeout and full sync', async () => {
+    const db = await openDatabase(join(dir, 'pragmas.db'));
+    try {
+      const { sql } = await import('kysely');
+      const read = async (name: string) => {
+        const { rows } = await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(db.kysely);
+        return Object.values(rows[0] ?? {})[0];
+      };
+      assert.equal(await read('journal_mode'), 'wal');
+      assert.equal(await read('foreign_keys'), 1);
+      assert.equal(await read('busy_timeout'), 5000);
+      assert.equal(await read('synchronous'), 2);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('seeds the demo data once: a second run adds nothing and keeps changes', async () => {
+    const db = await openDatabase(join(dir, 'seed.db'));
+    const hasher = new PasswordHasher(4, 100);
+    const clock = new OffsetClock();
+    try {
+      await migrate(db.kysely);
+      const first = await seedDemo(db.kysely, hasher, clock);
+      assert.equal(first, DEMO_TEAMS.length + DEMO_USERS.length + DEMO_POLICIES.length);
+      await db.kysely
+        .updateTable('users')
+        .set({ name: 'Ada King' })
+        .where('email', '=', 'ada@acme.test')
+        .execute();
+      assert.equal(await seedDemo(db.kysely, hasher, clock), 0);
+      const ada = await db.kysely
+        .selectFrom('users')
+        .selectAll()
+        .where('email', '=', 'ada@acme.test')
+        .executeTakeFirstOrThrow();
+      assert.equal(ada.name, 'Ada King');
+      assert.equal(await hasher.verify(DEMO_PASSWORD, ada.password_hash), true);
+
+      const count = async (table: 'teams' | 'users' | 'policies' | 'external_accounts') =>
+        Number(
+          (
+            await db.kysely
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      assert.equal(await count('teams'), 4);
+      assert.equal(await count('users'), 5);
+      assert.equal(await count('policies'), DEMO_POLICIES.length);
+      assert.equal(await count('external_accounts'), 3);
+
+      const bob = await db.kysely
+        .selectFrom('users')
+        .selectAll()
+        .where('email', '=', 'bob@acme.test')
+        .executeTakeFirstOrThrow();
+      assert.equal(bob.password_hash, null);
+      const locked = await db.kysely
+        .selectFrom('users')
+        .selectAll()
+        .where('email', '=', 'locked@acme.test')
+        .executeTakeFirstOrThrow();
+      assert.equal(locked.locked, 1);
+      const initech = await db.kysely
+        .selectFrom('teams')
+        .selectAll()
+        .where('name', '=', 'initech')
+        .executeTakeFirstOrThrow();
+      assert.equal(initech.disabled, 1);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('password hashing', () => {
+  it('uses scrypt N=2^17, r=8, p=1, stores the parameters, and verifies', async () => {
+    const hasher = new PasswordHasher(2, 10);
+    const hash = await hasher.hash('correct horse battery staple');
+    assert.match(hash, /^\$scrypt\$ln=17,r=8,p=1\$/);
+    assert.equal(await hasher.verify('correct horse battery staple', hash), true);
+    assert.equal(await hasher.verify('correct horse battery stapl', hash), false);
+    assert.equal(await hasher.verify('x', 'not a hash'), false);
+    assert.equal(await hasher.verify('x', null), false);
+    assert.equal(hasher.needsRehash(hash), false);
+    assert.equal(hasher.needsRehash('$scrypt$ln=14,r=8,p=1$AAAA$BBBB'), true);
+  });
+
+  it('refuses work beyond its queue instead of stalling', async () => {
+    const hasher = new PasswordHasher(1, 1);
+    const results = await Promise.allSettled([hasher.hash('a'), hasher.hash('b'), hasher.hash('c')]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'rejected'],
+    );
+    assert.equal(hasher.load, 0);
+  });
+});

@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../demo/server/app';
+import { loadConfig, type Config } from '../../demo/server/config';
+import { openDatabase, type Db } from '../../demo/server/db/connect';
+import { migrate } from '../../demo/server/db/migrations';
+import { seedDemo } from '../../demo/server/db/seed';
+import { OffsetClock } from '../../demo/server/lib/clock';
+import { loadOrCreateKeys } from '../../demo/server/lib/keys';
+import { PasswordHasher } from '../../demo/server/lib/password';
+import { startServer, type RunningServer } from '../../demo/server/main';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** A free loopback port (the OS picks it; the tiny race with other processes is acceptable in tests). */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * A migrated and seeded SQLite file, made once per schema/seed version and copied for every test server
+ * (seeding hashes passwords with the real scrypt parameters, about half a second each).
+ */
+async function seededTemplate(): Promise<string> {
+  const version = createHash('sha256')
+    .update(readFileSync(join(ROOT, 'demo/server/db/migrations.ts')))
+    .update(readFileSync(join(ROOT, 'demo/server/db/seed.ts')))
+    .digest('hex')
+    .slice(0, 16);
+  const template = join(tmpdir(), `acct-elements-template-${version}.db`);
+  if (existsSync(template)) return template;
+  const building = `${template}.${process.pid}.tmp`;
+  const db = await openDatabase(building);
+  await migrate(db.kysely);
+  await seedDemo(db.kysely, new PasswordHasher(4, 100), new OffsetClock());
+  await db.close(); // closing checkpoints the WAL into the main file
+  renameSync(building, template);
+  return template;
+}
+
+export interface TestEnvironment {
+  dir: string;
+  config: Config;
+  clock: OffsetClock;
+}
+
+/** A fresh data directory with a copy of the seeded database, and a config pointing at it. */
+export async function testEnvironment(env: Record<string, string> = {}): Promise<TestEnvironment> {
+  const dir = mkdtempSync(join(tmpdir(), 'acct-test-'));
+  copyFileSync(await seededTemplate(), join(dir, 'portal.db'));
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env });
+  return { dir, config, clock: new OffsetClock() };
+}
+
+export interface TestApp extends TestEnvironment {
+  app: FastifyInstance;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/** The identity server built in-process for `app.inject` (not listening). */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const base = await testEnvironment({
+    PARTNER_PORT: '0',
+    CORS_ORIGINS: 'https://suite.example.test',
+    ...env,
+  });
+  const db = await openDatabase(base.config.databaseUrl);
+  await migrate(db.kysely);
+  const keys = await loadOrCreateKeys(base.config.signingKeyFile);
+  const app = await buildApp({ config: base.config, db, keys, clock: base.clock, logger: false });
+  await app.ready();
+  return {
+    ...base,
+    app,
+    db,
+    async close() {
+      await app.close();
+      await db.close();
+      rmSync(base.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestServer extends TestEnvironment {
+  server: RunningServer;
+  url: string;
+  partnerUrl: string;
+  close(): Promise<void>;
+}
+
+/** The identity server listening on free loopback ports, with the demo's partner origin. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const [port, partnerPort] = [await freePort(), await freePort()];
+  const base = await testEnvironment({
+    PORT: String(port),
+    PARTNER_PORT: String(partnerPort),
+    PUBLIC_URL: `http://localhost:${port}`,
+    HOST: 'localhost',
+    ...env,
+  });
+  const server = await startServer(base.config, { clock: base.clock, logger: false });
+  return {
+    ...base,
+    server,
+    url: server.url,
+    partnerUrl: server.partnerUrl ?? '',
+    async close() {
+      await server.close();
+      rmSync(base.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface DirectSession {
+  /** The session cookie value. */
+  token: string;
+  /** The public session handle (what /account/check returns). */
+  publicId: string;
+  /** The anti-forgery token bound to this session. */
+  xsrf: string;
+  /** A ready `Cookie` header with both cookies. */
+  cookie: string;
+}
+
+/** A signed-in session for a seeded user, made directly in the database (sign-in has its own tests). */
+export async function sessionFor(app: FastifyInstance, email: string, team?: string): Promise<DirectSession> {
+  const { db, sessions, xsrf } = app.services;
+  let query = db
+    .selectFrom('users')
+    .innerJoin('teams', 'teams.id', 'users.team_id')
+    .select('users.id')
+    .where('users.email', '=', email);
+  if (team) query = query.where('teams.name', '=', team);
+  const user = await query.executeTakeFirstOrThrow();
+  const { token, session } = await sessions.create(user.id);
+  const xsrfToken = xsrf.forSession(session);
+  return {
+    token,
+    publicId: session.public_id,
+    xsrf: xsrfToken,
+    cookie: `acct_session=${token}; XSRF-TOKEN=${xsrfToken}`,
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * web-test-runner plugins (run with tsx loaded, see package.json):
+ * - `bundleTests`: each test file is bundled with esbuild (React and the other CommonJS packages
+ *   included), `process.env.NODE_ENV` defined, CSS imported as text — web-test-runner cannot use rollup's
+ *   commonjs plugin.
+ * - `identityServer`: the real reference server, in-process on a free port, reached by the test page
+ *   through a same-origin proxy (so cookies and the anti-forgery header behave as on the portal page),
+ *   plus one harness-only address, `/__test/session?email=…`, that signs a seeded user in.
+ */
+import { resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+export function bundleTests() {
+  return {
+    name: 'bundle-tests',
+    async serve(context) {
+      if (!/\.test\.tsx?$/.test(context.path)) return undefined;
+      const result = await build({
+        entryPoints: [resolve(ROOT, `.${context.path}`)],
+        bundle: true,
+        format: 'esm',
+        write: false,
+        sourcemap: 'inline',
+        target: 'es2022',
+        jsx: 'automatic',
+        loader: { '.css': 'text' },
+        define: { 'process.env.NODE_ENV': '"development"' },
+        external: ['/__web-dev-server__web-socket.js'],
+        logLevel: 'silent',
+      });
+      return { body: result.outputFiles[0].text, type: 'js' };
+    },
+  };
+}
+
+const PROXIED = ['/account/', '/connect/', '/api/', '/.well-known/', '/healthz'];
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
+
+/**
+ * Returns the koa `middleware` (it must run before the dev server's own file serving) and the `plugin`
+ * that stops the server at the end.
+ */
+export function identityServer() {
+  let started;
+  // The issuer is the dev server's own origin (the proxy), so discovery hands out addresses on it.
+  const testApp = (origin) => {
+    started ??= import('./test-server.ts').then(async (module) => ({
+      module,
+      app: await module.createTestApp({ PUBLIC_URL: origin }),
+    }));
+    return started;
+  };
+  async function middleware(ctx, next) {
+    if (ctx.path === '/__test/session') {
+      const { module, app } = await testApp(ctx.origin);
+      const session = await module.sessionFor(app.app, String(ctx.query.email));
+      ctx.set('Cache-Control', 'no-store');
+      ctx.append('Set-Cookie', `acct_session=${session.token}; Path=/; HttpOnly; Secure; SameSite=None`);
+      ctx.append('Set-Cookie', `XSRF-TOKEN=${session.xsrf}; Path=/; Secure; SameSite=None`);
+      ctx.body = { publicId: session.publicId };
+      return;
+    }
+    if (!PROXIED.some((prefix) => ctx.path.startsWith(prefix))) return next();
+    const { app } = await testApp(ctx.origin);
+    const chunks = [];
+    for await (const chunk of ctx.req) chunks.push(chunk);
+    const headers = {};
+    for (const [name, value] of Object.entries(ctx.request.headers)) {
+      if (!HOP_BY_HOP.has(name) && typeof value === 'string') headers[name] = value;
+    }
+    const answer = await app.app.inject({
+      method: ctx.method,
+      url: ctx.url,
+      headers,
+      payload: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
+    ctx.status = answer.statusCode;
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (HOP_BY_HOP.has(name) || value === undefined) continue;
+      if (name === 'set-cookie')
+        for (const cookie of [value].flat()) ctx.append('Set-Cookie', String(cookie));
+      else ctx.set(name, String(value));
+    }
+    ctx.body = answer.rawPayload;
+  }
+  const plugin = {
+    name: 'identity-server',
+    async serverStop() {
+      if (started) await (await started).app.close();
+    },
+  };
+  return { middleware, plugin };
+}

@@ -1,0 +1,116 @@
+import { expect } from 'chai';
+import { ApiError, authHeaders, readCookie, request } from '../../../src/api/client';
+import { issuerUrl, isRelativeUrl, normalizeIssuer } from '../../../src/api/url';
+import { getTeamPublic } from '../../../src/api/endpoints';
+
+const page = { href: 'https://portal.example.test/login/acme', origin: 'https://portal.example.test' };
+const sameOrigin = { issuer: 'https://portal.example.test', accessToken: 'tok' };
+const crossOrigin = { issuer: 'https://id.example.test', accessToken: 'tok' };
+const cookies = 'a=1; XSRF-TOKEN=xsrf%2Bvalue; b=2';
+
+describe('api/url', () => {
+  it('treats only page-resolved URLs as relative', () => {
+    for (const url of ['/account/check', 'api/x', '/a//b', '?q=1', '#frag'])
+      expect(isRelativeUrl(url), url).to.equal(true);
+    for (const url of [
+      '//evil.test/x',
+      '/\\evil.test/x',
+      '\\\\evil.test',
+      '\\/evil.test',
+      '/\t/evil.test',
+      ' //evil.test',
+      '\n//evil.test',
+      'https://evil.test/x',
+      'HTTP://evil.test',
+      'javascript:alert(1)',
+      'data:text/html,x',
+    ]) {
+      expect(isRelativeUrl(url), JSON.stringify(url)).to.equal(false);
+    }
+  });
+
+  it('calls the issuer by path on its own origin and by absolute URL elsewhere', () => {
+    expect(issuerUrl('https://portal.example.test', '/account/check', page.origin)).to.equal(
+      '/account/check',
+    );
+    expect(issuerUrl('https://id.example.test', '/account/check', page.origin)).to.equal(
+      'https://id.example.test/account/check',
+    );
+    expect(issuerUrl('https://id.example.test/auth', 'x', page.origin)).to.equal(
+      'https://id.example.test/auth/x',
+    );
+  });
+
+  it('normalises the issuer attribute', () => {
+    expect(normalizeIssuer(undefined, page.origin)).to.equal(page.origin);
+    expect(normalizeIssuer('  ', page.origin)).to.equal(page.origin);
+    expect(normalizeIssuer('https://id.example.test/', page.origin)).to.equal('https://id.example.test');
+    expect(normalizeIssuer('javascript:alert(1)', page.origin)).to.equal(page.origin);
+  });
+});
+
+describe('api/client headers (spec §7, design §3)', () => {
+  it('sends the bearer and XSRF headers on a non-GET relative call to the issuer', () => {
+    expect(authHeaders('/account/check', 'POST', sameOrigin, page, cookies)).to.deep.equal({
+      Authorization: 'Bearer tok',
+      'X-XSRF-TOKEN': 'xsrf+value',
+    });
+  });
+
+  it('sends no XSRF header on GET', () => {
+    expect(authHeaders('/api/user', 'GET', sameOrigin, page, cookies)).to.deep.equal({
+      Authorization: 'Bearer tok',
+    });
+  });
+
+  it('sends neither header to another origin, including //evil.test and its disguises', () => {
+    for (const url of ['//evil.test/x', '/\\evil.test/x', '/\t/evil.test/x', 'https://evil.test/x']) {
+      expect(authHeaders(url, 'POST', sameOrigin, page, cookies), url).to.deep.equal({});
+    }
+  });
+
+  it('sends the bearer (not the XSRF header) to an issuer on another origin', () => {
+    expect(authHeaders('https://id.example.test/api/user', 'POST', crossOrigin, page, cookies)).to.deep.equal(
+      {
+        Authorization: 'Bearer tok',
+      },
+    );
+    expect(
+      authHeaders('https://id.example.test.evil.test/api', 'POST', crossOrigin, page, cookies),
+    ).to.deep.equal({});
+  });
+
+  it('sends no bearer without a token', () => {
+    expect(authHeaders('/x', 'POST', { issuer: page.origin }, page, '')).to.deep.equal({});
+  });
+
+  it('reads cookies by exact name', () => {
+    expect(readCookie(cookies, 'XSRF-TOKEN')).to.equal('xsrf+value');
+    expect(readCookie('MY-XSRF-TOKEN=no', 'XSRF-TOKEN')).to.equal(null);
+    expect(readCookie('', 'XSRF-TOKEN')).to.equal(null);
+  });
+});
+
+describe('api/client against the reference server', () => {
+  const ctx = { issuer: location.origin };
+
+  it('returns the parsed JSON of a success', async () => {
+    const team = await getTeamPublic(ctx, 'acme');
+    expect(team.teamDisabled).to.equal(false);
+    expect(team.auth0Options).to.deep.equal({ displayName: 'Acme SSO' });
+    expect(team.localOptions).to.deep.equal({});
+  });
+
+  it('raises an ApiError with the status and the server message', async () => {
+    const error = await getTeamPublic(ctx, 'no-such-team').catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(ApiError);
+    expect((error as ApiError).status).to.equal(404);
+    expect((error as ApiError).message).to.equal('team not found');
+  });
+
+  it('raises status 0 when the network fails', async () => {
+    const error = await request(ctx, 'http://127.0.0.1:1/nothing').catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(ApiError);
+    expect((error as ApiError).status).to.equal(0);
+  });
+});

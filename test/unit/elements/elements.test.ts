@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import { waitFor, within } from '@testing-library/dom';
+import '../../../src/index';
+import { sharedSheet } from '../../../src/styles/sheet';
+import { emit } from '../../../src/ui/events';
+import { preferencesStore } from '../../../src/state/preferences';
+
+const TAGS = ['acct-portal', 'acct-header', 'acct-login', 'acct-manage', 'acct-token'] as const;
+
+function mount(html: string): HTMLElement {
+  const holder = document.createElement('div');
+  holder.innerHTML = html;
+  document.body.append(holder);
+  return holder.firstElementChild as HTMLElement;
+}
+
+async function rendered(element: HTMLElement): Promise<ShadowRoot> {
+  const root = element.shadowRoot;
+  expect(root, 'open shadow root').to.not.equal(null);
+  await waitFor(() => expect(root!.querySelector('.acct-root[aria-busy="false"]')).to.not.equal(null));
+  return root!;
+}
+
+describe('elements', () => {
+  afterEach(() => {
+    document.body.replaceChildren();
+  });
+
+  it('defines all five elements', () => {
+    for (const tag of TAGS) expect(customElements.get(tag), tag).to.be.a('function');
+  });
+
+  for (const tag of TAGS) {
+    it(`<${tag}> renders its frame in an open shadow root with the shared stylesheet`, async () => {
+      const element = mount(`<${tag}></${tag}>`);
+      const root = await rendered(element);
+      expect(root.mode).to.equal('open');
+      expect(root.adoptedStyleSheets).to.deep.equal([sharedSheet()]);
+      expect(root.querySelectorAll('style')).to.have.length(0);
+      expect(document.querySelectorAll('style')).to.have.length(0);
+      expect(within(root as unknown as HTMLElement).getByRole('status').textContent).to.contain('Loading');
+      expect(root.querySelector('[part="root"]')?.getAttribute('data-brand')).to.equal('intoware');
+    });
+  }
+
+  it('shares one stylesheet object between elements', async () => {
+    const a = mount('<acct-login></acct-login>');
+    const b = mount('<acct-header></acct-header>');
+    await rendered(a);
+    await rendered(b);
+    expect(a.shadowRoot!.adoptedStyleSheets[0]).to.equal(b.shadowRoot!.adoptedStyleSheets[0]);
+  });
+
+  it('follows the brand and lang attributes, and a later change of them', async () => {
+    const element = mount('<acct-login brand="onsight" lang="fr"></acct-login>');
+    const root = await rendered(element);
+    const themed = root.querySelector('[part="root"]')!;
+    expect(themed.getAttribute('data-brand')).to.equal('onsight');
+    expect(themed.getAttribute('lang')).to.equal('fr');
+    expect(within(root as unknown as HTMLElement).getByRole('status').textContent).to.contain('Chargement');
+    element.setAttribute('lang', 'ja');
+    element.setAttribute('brand', 'schenck');
+    await waitFor(() => expect(themed.getAttribute('lang')).to.equal('ja'));
+    expect(themed.getAttribute('data-brand')).to.equal('schenck');
+    expect(root.textContent).to.contain('読み込み中');
+  });
+
+  it('falls back to the default brand for an unknown one', async () => {
+    const root = await rendered(mount('<acct-token brand="nope"></acct-token>'));
+    expect(root.querySelector('[part="root"]')?.getAttribute('data-brand')).to.equal('intoware');
+  });
+
+  it('applies dark mode only for brands with a dark theme', async () => {
+    preferencesStore.setState({ darkMode: true });
+    try {
+      const dark = await rendered(mount('<acct-header brand="intoware"></acct-header>'));
+      const light = await rendered(mount('<acct-header brand="schenck"></acct-header>'));
+      expect(dark.querySelector('[part="root"]')?.getAttribute('data-theme')).to.equal('dark');
+      expect(light.querySelector('[part="root"]')?.getAttribute('data-theme')).to.equal('light');
+    } finally {
+      preferencesStore.setState({ darkMode: false });
+    }
+  });
+
+  it('lets host pages override colours through --acct-color-* custom properties', async () => {
+    const element = mount('<acct-login style="--acct-color-primary: rgb(1, 2, 3)"></acct-login>');
+    const root = await rendered(element);
+    const themed = root.querySelector('[part="root"]')!;
+    expect(getComputedStyle(themed).getPropertyValue('--_primary').trim()).to.equal('rgb(1, 2, 3)');
+  });
+
+  it('keeps host page text styles out of the shadow tree', async () => {
+    const host = mount(
+      '<div style="font-family: serif; letter-spacing: 9px"><acct-login></acct-login></div>',
+    );
+    const root = await rendered(host.querySelector('acct-login')!);
+    const themed = root.querySelector('[part="root"]')!;
+    expect(getComputedStyle(themed).letterSpacing).to.equal('normal');
+    expect(getComputedStyle(themed).fontFamily).to.not.equal('serif');
+  });
+});
+
+describe('events', () => {
+  it('emit() dispatches from the host, bubbling and composed, with a typed detail', async () => {
+    const element = mount('<acct-login></acct-login>');
+    await rendered(element);
+    const seen: Array<{ detail: unknown; composed: boolean; bubbles: boolean }> = [];
+    const listener = (event: Event) => {
+      const custom = event as CustomEvent;
+      seen.push({ detail: custom.detail, composed: custom.composed, bubbles: custom.bubbles });
+    };
+    document.addEventListener('acct-signed-in', listener);
+    try {
+      emit(element, 'acct-signed-in', { team: 'acme', email: 'ada@acme.test' });
+    } finally {
+      document.removeEventListener('acct-signed-in', listener);
+    }
+    expect(seen).to.deep.equal([
+      { detail: { team: 'acme', email: 'ada@acme.test' }, composed: true, bubbles: true },
+    ]);
+  });
+});

@@ -1,0 +1,123 @@
+import { expect } from 'chai';
+import { readCookie } from '../../../src/api/client';
+import { checkLogin } from '../../../src/api/endpoints';
+import { createSessionStore, initials, LOGIN_RECHECK_MS, type Scheduler } from '../../../src/state/session';
+
+/** Records timers instead of waiting an hour; `fire()` runs the pending one. */
+class ManualScheduler implements Scheduler {
+  pending: Array<{ fn: () => void; ms: number; handle: number }> = [];
+  private next = 1;
+  setTimeout(fn: () => void, ms: number) {
+    const handle = this.next++;
+    this.pending.push({ fn, ms, handle });
+    return handle;
+  }
+  clearTimeout(handle: unknown) {
+    this.pending = this.pending.filter((timer) => timer.handle !== handle);
+  }
+  fire() {
+    const timer = this.pending.shift();
+    timer?.fn();
+  }
+}
+
+async function signIn(email: string) {
+  const response = await fetch(`/__test/session?email=${encodeURIComponent(email)}`);
+  expect(response.ok).to.equal(true);
+}
+
+/** Revoke the current session through the real logout call, behind the store's back. */
+async function serverLogout() {
+  const xsrf = readCookie(document.cookie, 'XSRF-TOKEN') ?? '';
+  await fetch('/account/logout', {
+    method: 'POST',
+    headers: { 'X-XSRF-TOKEN': xsrf, Accept: 'application/json' },
+  });
+}
+
+describe('state/session (spec §4 login state)', () => {
+  afterEach(serverLogout);
+
+  it('starts unknown with the logged-in flag false', () => {
+    const store = createSessionStore(new ManualScheduler());
+    expect(store.getState().status).to.equal('unknown');
+    expect(store.getState().loggedIn).to.equal(false);
+  });
+
+  it('runs discovery, then the check, and is logged out without a session', async () => {
+    const store = createSessionStore(new ManualScheduler());
+    const loggedIn = await store.getState().configure(location.origin);
+    expect(loggedIn).to.equal(false);
+    const state = store.getState();
+    expect(state.status).to.equal('loggedOut');
+    expect(state.endpoints?.userinfo_endpoint).to.match(/\/connect\/userinfo$/);
+    expect(state.user).to.equal(null);
+    expect(state.accessToken).to.equal(null);
+  });
+
+  it('exchanges the session for a token, then loads user and team info, and re-checks hourly', async () => {
+    await signIn('ada@acme.test');
+    const scheduler = new ManualScheduler();
+    const store = createSessionStore(scheduler);
+    expect(await store.getState().configure(location.origin)).to.equal(true);
+    const state = store.getState();
+    expect(state.status).to.equal('loggedIn');
+    expect(state.loggedIn).to.equal(true);
+    expect(state.accessToken).to.be.a('string');
+    expect(state.user).to.include({ name: 'Ada Lovelace', email: 'ada@acme.test', team: 'acme' });
+    expect(state.team?.auth0Options).to.deep.equal({ displayName: 'Acme SSO' });
+    expect(scheduler.pending.map((t) => t.ms)).to.deep.equal([LOGIN_RECHECK_MS]);
+  });
+
+  it('goes logged out when the hourly re-check fails (session revoked meanwhile)', async () => {
+    await signIn('carol@globex.test');
+    const scheduler = new ManualScheduler();
+    const store = createSessionStore(scheduler);
+    expect(await store.getState().configure(location.origin)).to.equal(true);
+    await serverLogout();
+    scheduler.fire();
+    const loggedIn = await store.getState().check();
+    expect(loggedIn).to.equal(false);
+    expect(store.getState()).to.include({
+      status: 'loggedOut',
+      loggedIn: false,
+      accessToken: null,
+      user: null,
+    });
+    expect(scheduler.pending).to.have.length(0);
+  });
+
+  it('is logged out when the issuer cannot be reached', async () => {
+    const store = createSessionStore(new ManualScheduler());
+    expect(await store.getState().configure('http://127.0.0.1:1')).to.equal(false);
+    expect(store.getState().status).to.equal('loggedOut');
+  });
+
+  it('deduplicates concurrent checks', async () => {
+    const store = createSessionStore(new ManualScheduler());
+    const first = store.getState().configure(location.origin);
+    expect(store.getState().check()).to.equal(first);
+    await first;
+  });
+
+  it('signs out: revokes the session on the server and resets', async () => {
+    await signIn('ada@acme.test');
+    const store = createSessionStore(new ManualScheduler());
+    expect(await store.getState().configure(location.origin)).to.equal(true);
+    await store.getState().signOut();
+    expect(store.getState()).to.include({ status: 'loggedOut', loggedIn: false, user: null });
+    expect(await checkLogin({ issuer: location.origin })).to.deep.equal({ authenticated: false });
+  });
+});
+
+describe('initials (spec §3)', () => {
+  it('follows the rule', () => {
+    expect(initials('Ada Lovelace')).to.equal('AL');
+    expect(initials('ada lovelace byron')).to.equal('AL');
+    expect(initials('Plato')).to.equal('P');
+    expect(initials('  ')).to.equal('-');
+    expect(initials(null)).to.equal('-');
+    expect(initials('Élodie Ørsted')).to.equal('ÉØ');
+    expect(initials('山田 太郎')).to.equal('山太');
+  });
+});

@@ -1,0 +1,25 @@
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/support/chromium.mjs';
+import { bundleTests, identityServer } from './test/support/wtr-plugins.mjs';
+
+const identity = identityServer();
+
+/** Unit and component tests in Debian's headless Chromium (see test/support/wtr-plugins.mjs). */
+export default {
+  files: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
+  nodeResolve: false,
+  concurrency: 2,
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: CHROMIUM_PATH,
+        headless: true,
+        args: CHROMIUM_ARGS,
+      },
+    }),
+  ],
+  middleware: [identity.middleware],
+  plugins: [bundleTests(), identity.plugin],
+  testFramework: { config: { timeout: 10000 } },
+  testsFinishTimeout: 180000,
+};
