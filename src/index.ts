@@ -6,6 +6,8 @@
  * <acct-login team="acme"></acct-login>
  * ```
  */
+// First: starts the page language's chunk download while the rest evaluates.
+import './i18n/prefetch';
 import './elements/jsx';
 export { AcctPortalElement } from './elements/acct-portal';
 export { AcctHeaderElement } from './elements/acct-header';

@@ -6,7 +6,9 @@ import type { Config } from './config';
 import type { Db } from './db/connect';
 import type { Clock } from './lib/clock';
 import type { ServerKeys } from './lib/keys';
+import { Lockout } from './lib/lockout';
 import { PasswordHasher } from './lib/password';
+import { RateLimiter } from './lib/rate-limit';
 import { SessionService } from './lib/sessions';
 import { TokenService } from './lib/tokens';
 import { XsrfService } from './lib/xsrf';
@@ -14,6 +16,7 @@ import { registerSecurity } from './plugins/security';
 import { pageRoutes } from './plugins/pages';
 import { accountRoutes } from './routes/account';
 import { discoveryRoutes } from './routes/discovery';
+import { loginRoutes } from './routes/login';
 import { switcherRoutes } from './routes/switcher';
 import { teamRoutes } from './routes/team';
 import { tokenRoutes } from './routes/token';
@@ -59,6 +62,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessions: new SessionService(db.kysely, clock),
     tokens: new TokenService(keys, config.publicUrl, config.accessTokenAudience, clock),
     xsrf: new XsrfService(keys.hmacSecret),
+    lockout: new Lockout(db.kysely, clock),
+    limiter: new RateLimiter(db.kysely, clock),
   };
   app.decorate('services', services);
 
@@ -81,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamRoutes);
   await app.register(switcherRoutes);
   await app.register(accountRoutes);
+  await app.register(loginRoutes);
   await app.register(tokenRoutes);
   await app.register(pageRoutes);
   return app;

@@ -36,6 +36,8 @@ export interface Config {
   /** Password hashes computed at once, and how many may wait; beyond that → 503. */
   hashConcurrency: number;
   hashQueue: number;
+  /** Sign-in attempts allowed per client address per 5 minutes. */
+  loginAddressLimit: number;
   /** Where the built bundle and the demo pages are. */
   distDir: string;
   demoDir: string;
@@ -162,6 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenAudience: value('ACCESS_TOKEN_AUDIENCE') ?? 'acct-api',
     hashConcurrency: int('HASH_CONCURRENCY', Math.max(1, availableParallelism()), 1, 64),
     hashQueue: int('HASH_QUEUE', 64, 0, 10000),
+    loginAddressLimit: int('LOGIN_ADDRESS_LIMIT', 100, 1, 1_000_000),
     distDir: resolve(value('DIST_DIR') ?? resolve(ROOT, 'dist')),
     demoDir: resolve(ROOT, 'demo'),
   };

@@ -3,7 +3,9 @@ import type { Config } from './config';
 import type { Database } from './db/schema';
 import type { Clock } from './lib/clock';
 import type { ServerKeys } from './lib/keys';
+import type { Lockout } from './lib/lockout';
 import type { PasswordHasher } from './lib/password';
+import type { RateLimiter } from './lib/rate-limit';
 import type { SessionService } from './lib/sessions';
 import type { TokenService } from './lib/tokens';
 import type { XsrfService } from './lib/xsrf';
@@ -18,6 +20,8 @@ export interface Services {
   sessions: SessionService;
   tokens: TokenService;
   xsrf: XsrfService;
+  lockout: Lockout;
+  limiter: RateLimiter;
 }
 
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */

@@ -37,6 +37,7 @@ export interface UserInfo {
 /** Team public details (spec §3): the presence of an option object enables that sign-in method. */
 export interface TeamPublic {
   name?: string;
+  displayName?: string;
   teamDisabled: boolean;
   localOptions?: Record<string, unknown> | null;
   googleOptions?: Record<string, unknown> | null;
@@ -86,6 +87,22 @@ export function getTeamPublic(ctx: ApiContext, team: string): Promise<TeamPublic
 /** GET /api/switcher (bearer): the dashboard address, if any. */
 export function getSwitcher(ctx: ApiContext): Promise<SwitcherResponse> {
   return request<SwitcherResponse>(ctx, at(ctx, '/api/switcher'));
+}
+
+export interface LoginRequest {
+  teamName: string;
+  email: string;
+  password: string;
+}
+
+/** POST /account/login: 200 signs in (new session cookie); 403 locked; other 4xx invalid. */
+export function login(ctx: ApiContext, body: LoginRequest): Promise<{ authenticated: boolean }> {
+  return request<{ authenticated: boolean }>(ctx, at(ctx, '/account/login'), { method: 'POST', json: body });
+}
+
+/** The address a provider sign-in form posts to (`/account/google`, `/account/azure`, `/account/auth0`). */
+export function providerFormAction(ctx: ApiContext, provider: 'google' | 'azure' | 'auth0'): string {
+  return at(ctx, `/account/${provider}`);
 }
 
 /** POST /account/logout: revoke the session server-side. */

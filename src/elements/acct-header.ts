@@ -1,4 +1,4 @@
-import { ElementFrame } from '../ui/element-frame';
+import { HeaderElement } from '../features/header/header-element';
 import { define, elementClass } from './define';
 
 /**
@@ -6,8 +6,11 @@ import { define, elementClass } from './define';
  *
  * @tag acct-header
  * @summary The suite header for any app page.
+ * @fires acct-signed-out - The user signed out: `detail` is `{ reason }`.
+ * @csspart header - The header bar.
+ * @csspart button - Buttons.
  */
-export class AcctHeaderElement extends elementClass(ElementFrame) {}
+export class AcctHeaderElement extends elementClass(HeaderElement) {}
 
 define('acct-header', AcctHeaderElement);
 

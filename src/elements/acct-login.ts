@@ -1,4 +1,4 @@
-import { ElementFrame } from '../ui/element-frame';
+import { LoginElement, preloadLogin } from '../features/login/login-element';
 import { define, elementClass } from './define';
 
 /**
@@ -7,9 +7,16 @@ import { define, elementClass } from './define';
  * @tag acct-login
  * @summary Team entry and sign-in, embeddable on partner sites.
  * @attr {string} team - The team to sign in to; without it the team entry screen comes first.
- * @attr {string} return-url - Where to go after signing in (same-origin paths only).
+ * @attr {string} return-url - Where to go after signing in (same-origin paths only; checked by the ReturnUrl rule).
+ * @attr {boolean} redirect - `redirect="true"`: after signing in, navigate this page to `return-url` (or `/`).
+ *   Without it the element only dispatches `acct-signed-in` and shows who is signed in.
+ * @fires acct-signed-in - A user signed in: `detail` is `{ team, email }`.
  */
-export class AcctLoginElement extends elementClass(ElementFrame, { team: 'string', returnUrl: 'string' }) {}
+export class AcctLoginElement extends elementClass(
+  LoginElement,
+  { team: 'string', returnUrl: 'string', redirect: 'boolean' },
+  preloadLogin,
+) {}
 
 define('acct-login', AcctLoginElement);
 

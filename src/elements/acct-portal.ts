@@ -1,4 +1,4 @@
-import { ElementFrame } from '../ui/element-frame';
+import { PortalApp } from '../portal/portal-app';
 import { define, elementClass } from './define';
 
 /**
@@ -7,8 +7,14 @@ import { define, elementClass } from './define';
  *
  * @tag acct-portal
  * @summary The full sign-in and account portal (router element).
+ * @fires acct-navigate - The portal moved to another route: `detail` is `{ path }` (path and query).
+ * @fires acct-signed-in - A user signed in: `detail` is `{ team, email }`.
+ * @fires acct-signed-out - The user signed out from the header: `detail` is `{ reason }`.
+ * @csspart header - The header bar.
+ * @csspart button - Buttons.
+ * @csspart input - Text inputs.
  */
-export class AcctPortalElement extends elementClass(ElementFrame) {}
+export class AcctPortalElement extends elementClass(PortalApp) {}
 
 define('acct-portal', AcctPortalElement);
 

@@ -13,19 +13,20 @@ const COMMON_PROPS = { issuer: 'string', brand: 'string', lang: 'string', basePa
  * constructable stylesheet adopted, the common attributes plus the element's own, and `ElementRoot`
  * around the screen.
  */
-export function elementClass<P extends CommonProps>(
+export function elementClass<P extends object>(
   Screen: ComponentType<P>,
   props: Partial<Record<Exclude<keyof P, keyof CommonProps>, PropType>> = {},
-): ElementConstructor<P> {
-  function Rooted(elementProps: P) {
+  preload?: (props: P, issuer: string) => void,
+): ElementConstructor<P & CommonProps> {
+  function Rooted(elementProps: P & CommonProps) {
     return (
-      <ElementRoot props={elementProps}>
+      <ElementRoot props={elementProps} preload={preload && ((issuer) => preload(elementProps, issuer))}>
         <Screen {...elementProps} />
       </ElementRoot>
     );
   }
   // r2wc's option types are keyed by the component's props; ours are the common ones plus `props`.
-  const Base = r2wc<P>(Rooted, {
+  const Base = r2wc<P & CommonProps>(Rooted, {
     shadow: 'open',
     props: { ...COMMON_PROPS, ...props } as Record<string, PropType> as never,
   });
@@ -36,7 +37,7 @@ export function elementClass<P extends CommonProps>(
       if (root) root.adoptedStyleSheets = [sharedSheet()];
     }
   };
-  return Element as unknown as ElementConstructor<P>;
+  return Element as unknown as ElementConstructor<P & CommonProps>;
 }
 
 /** The element's properties: the screen's props (strings, numbers…) without r2wc's container. */

@@ -1,30 +1,17 @@
 import i18next, { type BackendModule, type TFunction } from 'i18next';
+import { loadChunk } from './chunks';
 import { LANGUAGES, type Language } from './languages';
-
-type Resources = Record<string, unknown>;
-
-/** One lazily loaded chunk per language. */
-const loaders: Record<Language, () => Promise<{ default: Resources }>> = {
-  en: () => import('./locales/en.json'),
-  fr: () => import('./locales/fr.json'),
-  es: () => import('./locales/es.json'),
-  pt: () => import('./locales/pt.json'),
-  de: () => import('./locales/de.json'),
-  ja: () => import('./locales/ja.json'),
-  da: () => import('./locales/da.json'),
-};
 
 const chunkBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    const load = loaders[language as Language];
-    if (!load) {
+    if (!(LANGUAGES as readonly string[]).includes(language)) {
       callback(new Error(`unsupported language ${language}`), false);
       return;
     }
-    load().then(
-      (module) => callback(null, module.default),
+    loadChunk(language as Language).then(
+      (resources) => callback(null, resources),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
     );
   },
@@ -66,9 +53,17 @@ export function translatorNow(language: Language): Translate | null {
   return isLoaded(language) ? strict(instance.getFixedT(language)) : null;
 }
 
-/** Load a language's chunk (once) and return its translator. */
-export async function loadTranslator(language: Language): Promise<Translate> {
-  await ready;
-  await instance.loadLanguages(language);
-  return strict(instance.getFixedT(language));
+const loading = new Map<Language, Promise<Translate>>();
+
+/** Load a language's chunk (once; concurrent callers share the request) and return its translator. */
+export function loadTranslator(language: Language): Promise<Translate> {
+  let pending = loading.get(language);
+  if (!pending) {
+    pending = ready
+      .then(() => instance.loadLanguages(language))
+      .then(() => strict(instance.getFixedT(language)));
+    loading.set(language, pending);
+    pending.catch(() => loading.delete(language));
+  }
+  return pending;
 }

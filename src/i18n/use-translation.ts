@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { preferencesStore } from '../state/preferences';
-import { loadTranslator, translatorNow, type Translate } from './index';
+import { isLoaded, loadTranslator, translatorNow, type Translate } from './index';
 import { matchLanguage, type Language } from './languages';
 
 export interface Translation {
@@ -18,6 +18,9 @@ export function useTranslation(langAttribute?: string | null): Translation {
   const pageLanguage = useStore(preferencesStore, (state) => state.language);
   const language = matchLanguage(langAttribute) ?? pageLanguage;
   const [loaded, setLoaded] = useState<{ language: Language; t: Translate } | null>(null);
+  // Ask for the chunk during the first render already (the request is shared with the effect below), so
+  // it downloads while React finishes mounting.
+  if (!isLoaded(language)) void loadTranslator(language).catch(() => undefined);
 
   useEffect(() => {
     let live = true;

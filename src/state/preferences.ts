@@ -1,10 +1,11 @@
 import { createStore } from 'zustand/vanilla';
 import type { Brand } from '../brands';
 import { detectLanguage, type Language } from '../i18n/languages';
+import { LANGUAGE_COOKIE, readStoredLanguage } from '../i18n/stored-language';
 
 const DARK_MODE_KEY = 'darkMode';
-/** The language preference is a cookie, not local storage: design §3 keeps local storage to three keys. */
-export const LANGUAGE_COOKIE = 'acct-lang';
+/** The team last used on the team screen (spec §3 local storage: the default team name). */
+const DEFAULT_TEAM_KEY = 'defaultTeam';
 
 function storage(): Storage | null {
   try {
@@ -23,9 +24,20 @@ export function readDarkModePreference(): boolean {
   }
 }
 
-export function readStoredLanguage(): string | null {
-  const match = /(?:^|;\s*)acct-lang=([^;]*)/.exec(globalThis.document?.cookie ?? '');
-  return match?.[1] ? decodeURIComponent(match[1]) : null;
+export function readDefaultTeam(): string | null {
+  try {
+    return storage()?.getItem(DEFAULT_TEAM_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveDefaultTeam(team: string): void {
+  try {
+    storage()?.setItem(DEFAULT_TEAM_KEY, team);
+  } catch {
+    // storage full or blocked: the team is simply not remembered
+  }
 }
 
 export interface PreferencesState {

@@ -1,3 +1,4 @@
+import { BrandHeading } from './brand-heading';
 import { useElement } from './element-context';
 import { Spinner } from './spinner';
 
@@ -6,15 +7,11 @@ import { Spinner } from './spinner';
  * announced to screen readers.
  */
 export function ElementFrame() {
-  const { brand, t } = useElement();
-  const Icon = brand.Icon;
+  const { t } = useElement();
   return (
     <div className="frame">
       <div className="card" part="card">
-        <div className="brand">
-          <Icon />
-          <span>{brand.name}</span>
-        </div>
+        <BrandHeading />
         <div className="loading" role="status">
           <Spinner />
           <span>{t('common.loading')}</span>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { normalizeIssuer } from '../api/url';
 import { resolveBrand, themeOf } from '../brands';
@@ -42,7 +42,16 @@ export function normalizeBasePath(value: string | undefined): string {
  * the shared session, loads the language, and renders the themed root (`part="root"`) with the right
  * `lang`. Until the language chunk arrives it shows a spinner.
  */
-export function ElementRoot({ props, children }: { props: CommonProps; children: ReactNode }) {
+export function ElementRoot({
+  props,
+  preload,
+  children,
+}: {
+  props: CommonProps;
+  /** Called once, at the first render, with the resolved issuer: start the element's first requests. */
+  preload?: (issuer: string) => void;
+  children: ReactNode;
+}) {
   const host = hostOf(props.container);
   const settings = readRuntimeSettings(host.ownerDocument);
   const issuer = normalizeIssuer(props.issuer ?? settings.issuer, location.origin);
@@ -51,6 +60,7 @@ export function ElementRoot({ props, children }: { props: CommonProps; children:
   const theme = themeOf(brand, darkMode);
   const basePath = normalizeBasePath(props.basePath ?? settings.basePath);
   const { t, language } = useTranslation(props.lang);
+  useState(() => preload?.(issuer));
 
   useEffect(() => {
     void sessionStore.getState().configure(issuer);

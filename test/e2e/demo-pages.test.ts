@@ -19,14 +19,29 @@ for (const brand of ['intoware', 'onsight', 'schenck'] as const) {
     after(() => server.close());
 
     const pages = () => [
-      { name: 'portal', url: `${server.url}/login/acme`, tag: 'acct-portal' },
-      { name: 'partner', url: `${server.partnerUrl}/partner.html`, tag: 'acct-login' },
-      { name: 'suite-app', url: `${server.partnerUrl}/suite-app.html`, tag: 'acct-header' },
+      {
+        name: 'portal',
+        url: `${server.url}/login/acme`,
+        tag: 'acct-portal',
+        shows: 'role=heading[name="Sign in to Acme"]',
+      },
+      {
+        name: 'partner',
+        url: `${server.partnerUrl}/partner.html`,
+        tag: 'acct-login',
+        shows: 'role=textbox[name="Email"]',
+      },
+      {
+        name: 'suite-app',
+        url: `${server.partnerUrl}/suite-app.html`,
+        tag: 'acct-header',
+        shows: 'role=banner',
+      },
     ];
 
     for (const theme of ['light', 'dark'] as const) {
       it(`loads every demo page (${theme}) with all five elements, no console errors, no CSP violations`, async () => {
-        for (const { name, url, tag } of pages()) {
+        for (const { name, url, tag, shows } of pages()) {
           const context = await browser.newContext();
           if (theme === 'dark') await context.addInitScript(() => localStorage.setItem('darkMode', 'true'));
           try {
@@ -46,7 +61,7 @@ for (const brand of ['intoware', 'onsight', 'schenck'] as const) {
             const root = watch.page.locator(`${tag} [part="root"]`);
             const expectedTheme = theme === 'dark' && brand !== 'schenck' ? 'dark' : 'light';
             assert.equal(await root.getAttribute('data-theme'), expectedTheme, `${name} theme`);
-            assert.equal(await watch.page.locator(tag).locator('[role="status"]').count(), 1);
+            await watch.page.locator(tag).locator(shows).waitFor();
             await screenshot(watch.page, 'e2e/foundation', `${name}-${brand}-${theme}`);
             assert.deepEqual(await watch.problems(), [], `${name} (${url}) has no problems`);
           } finally {

@@ -24,9 +24,11 @@ export interface PageWatch {
 
 /**
  * A page that records every console error, uncaught exception and `securitypolicyviolation` event from
- * the first script on, for the test to assert there were none.
+ * the first script on, for the test to assert there were none. `allow` lists console errors a test
+ * expects — Chromium logs every 4xx answer as "Failed to load resource", so a test of a refused sign-in
+ * allows exactly that status.
  */
-export async function watchedPage(context: BrowserContext): Promise<PageWatch> {
+export async function watchedPage(context: BrowserContext, allow: RegExp[] = []): Promise<PageWatch> {
   await context.addInitScript(() => {
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (event) => {
@@ -36,7 +38,9 @@ export async function watchedPage(context: BrowserContext): Promise<PageWatch> {
   const page = await context.newPage();
   const seen: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') seen.push(`console error: ${message.text()}`);
+    if (message.type() === 'error' && !allow.some((pattern) => pattern.test(message.text()))) {
+      seen.push(`console error: ${message.text()}`);
+    }
   });
   page.on('pageerror', (error) => seen.push(`uncaught: ${error.message}`));
   return {
@@ -68,4 +72,9 @@ export async function elementsRendered(page: Page): Promise<void> {
       elements.every((el) => el.shadowRoot?.querySelector('.acct-root[aria-busy="false"]'))
     );
   });
+}
+
+/** Chromium's console line for an expected error answer. */
+export function failedResource(status: number): RegExp {
+  return new RegExp(`^Failed to load resource: the server responded with a status of ${status}\\b`);
 }

@@ -82,6 +82,28 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '002-sign-in': {
+    async up(db: AnyDb) {
+      // Consecutive failed sign-ins per (team, normalised e-mail) — also for unknown e-mails, so a lock
+      // does not reveal which accounts exist.
+      await db.schema
+        .createTable('login_failures')
+        .addColumn('team_name', 'text', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('locked_until', 'bigint')
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('login_failures_pk', ['team_name', 'email'])
+        .execute();
+      // Fixed-window counters (per address, per account…), in the database so every node shares them.
+      await db.schema
+        .createTable('rate_limits')
+        .addColumn('bucket', 'text', (c) => c.primaryKey())
+        .addColumn('window_start', 'bigint', (c) => c.notNull())
+        .addColumn('hits', 'integer', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -73,6 +73,20 @@ export interface PoliciesTable {
   sort_order: number;
 }
 
+export interface LoginFailuresTable {
+  team_name: string;
+  email: string;
+  failures: number;
+  locked_until: number | null;
+  updated_at: number;
+}
+
+export interface RateLimitsTable {
+  bucket: string;
+  window_start: number;
+  hits: number;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -80,6 +94,8 @@ export interface Database {
   external_accounts: ExternalAccountsTable;
   sessions: SessionsTable;
   policies: PoliciesTable;
+  login_failures: LoginFailuresTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type Team = Selectable<TeamsTable>;

@@ -48,6 +48,8 @@ function parse(encoded: string): { params: Params; salt: Buffer; hash: Buffer } 
 
 export class PasswordHasher {
   private running = 0;
+  /** Key derivations done so far (every verify and hash does exactly one). */
+  derivations = 0;
   private readonly waiting: Array<() => void> = [];
 
   constructor(
@@ -69,6 +71,7 @@ export class PasswordHasher {
       this.running++;
     }
     try {
+      this.derivations++;
       return await work();
     } finally {
       const next = this.waiting.shift();

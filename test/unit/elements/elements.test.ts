@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { waitFor, within } from '@testing-library/dom';
+import { mount, rendered } from '../support';
 import '../../../src/index';
 import { sharedSheet } from '../../../src/styles/sheet';
 import { emit } from '../../../src/ui/events';
@@ -7,23 +8,12 @@ import { preferencesStore } from '../../../src/state/preferences';
 
 const TAGS = ['acct-portal', 'acct-header', 'acct-login', 'acct-manage', 'acct-token'] as const;
 
-function mount(html: string): HTMLElement {
-  const holder = document.createElement('div');
-  holder.innerHTML = html;
-  document.body.append(holder);
-  return holder.firstElementChild as HTMLElement;
-}
-
-async function rendered(element: HTMLElement): Promise<ShadowRoot> {
-  const root = element.shadowRoot;
-  expect(root, 'open shadow root').to.not.equal(null);
-  await waitFor(() => expect(root!.querySelector('.acct-root[aria-busy="false"]')).to.not.equal(null));
-  return root!;
-}
-
 describe('elements', () => {
+  const page = location.href;
   afterEach(() => {
     document.body.replaceChildren();
+    // <acct-portal> routes through the History API: put the test page's address back.
+    history.replaceState(null, '', page);
   });
 
   it('defines all five elements', () => {
@@ -38,8 +28,8 @@ describe('elements', () => {
       expect(root.adoptedStyleSheets).to.deep.equal([sharedSheet()]);
       expect(root.querySelectorAll('style')).to.have.length(0);
       expect(document.querySelectorAll('style')).to.have.length(0);
-      expect(within(root as unknown as HTMLElement).getByRole('status').textContent).to.contain('Loading');
       expect(root.querySelector('[part="root"]')?.getAttribute('data-brand')).to.equal('intoware');
+      expect(root.querySelector('[part="root"]')?.getAttribute('lang')).to.equal('en');
     });
   }
 
@@ -57,12 +47,22 @@ describe('elements', () => {
     const themed = root.querySelector('[part="root"]')!;
     expect(themed.getAttribute('data-brand')).to.equal('onsight');
     expect(themed.getAttribute('lang')).to.equal('fr');
-    expect(within(root as unknown as HTMLElement).getByRole('status').textContent).to.contain('Chargement');
+    const view = within(root as unknown as HTMLElement);
+    expect(await view.findByRole('heading', { name: 'Connectez-vous à votre équipe' })).to.exist;
     element.setAttribute('lang', 'ja');
     element.setAttribute('brand', 'schenck');
     await waitFor(() => expect(themed.getAttribute('lang')).to.equal('ja'));
     expect(themed.getAttribute('data-brand')).to.equal('schenck');
-    expect(root.textContent).to.contain('読み込み中');
+    expect(await view.findByRole('heading', { name: 'チームにサインイン' })).to.exist;
+  });
+
+  it('shows the loading frame in the elements whose screens are still to come', async () => {
+    for (const tag of ['acct-manage', 'acct-token']) {
+      const root = await rendered(mount(`<${tag}></${tag}>`));
+      expect(within(root as unknown as HTMLElement).getByRole('status').textContent, tag).to.contain(
+        'Loading',
+      );
+    }
   });
 
   it('falls back to the default brand for an unknown one', async () => {

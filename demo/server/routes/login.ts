@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { normaliseEmail, normaliseTeam, clientAddress } from '../lib/normalise';
+import { setSessionCookie, setSessionOf, issueXsrfCookie, sessionOf } from '../plugins/cookies';
+
+const LoginBody = Type.Object(
+  {
+    teamName: Type.String({ minLength: 1, maxLength: 100 }),
+    email: Type.String({ minLength: 1, maxLength: 320 }),
+    // Long enough for any real password; beyond it, no hashing of megabytes.
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+
+/** The per-address window; generous (an office behind one address) — the lockout guards accounts. */
+const ADDRESS_WINDOW_MS = 5 * 60_000;
+
+const INVALID = { message: 'invalid credentials' };
+const LOCKED = { message: 'account locked' };
+
+/**
+ * POST /account/login. Unknown team, unknown e-mail, no password set and a wrong password all answer
+ * the same 401 body after the same hashing work; 5 consecutive failures lock (team, e-mail) for 15 min
+ * (403). Success: a new session (the old one, if any, is revoked) and a session-bound XSRF cookie.
+ */
+export async function loginRoutes(app: FastifyInstance): Promise<void> {
+  const { db, hasher, sessions, lockout, limiter, config } = app.services;
+
+  app.post<{ Body: Static<typeof LoginBody> }>(
+    '/account/login',
+    { config: { body: 'json' }, schema: { body: LoginBody } },
+    async (request, reply) => {
+      const limit = await limiter.hit(`login:ip:${clientAddress(request.ip)}`, {
+        max: config.loginAddressLimit,
+        windowMs: ADDRESS_WINDOW_MS,
+      });
+      if (!limit.allowed) {
+        return reply
+          .code(429)
+          .header('Retry-After', String(limit.retryAfter))
+          .send({ message: 'too many sign-in attempts from this address' });
+      }
+      const teamName = normaliseTeam(request.body.teamName);
+      const email = normaliseEmail(request.body.email);
+      if (await lockout.isLocked(teamName, email)) return reply.code(403).send(LOCKED);
+
+      const user = await db
+        .selectFrom('users')
+        .innerJoin('teams', 'teams.id', 'users.team_id')
+        .select(['users.id', 'users.password_hash', 'users.locked'])
+        .where('teams.name', '=', teamName)
+        .where('teams.disabled', '=', 0)
+        .where('teams.local_enabled', '=', 1)
+        .where('users.email', '=', email)
+        .executeTakeFirst();
+
+      // Always hash: with no user (or no password) the hasher derives against a random salt, so every
+      // failure kind costs the same time.
+      const valid = await hasher.verify(request.body.password, user?.password_hash ?? null);
+      if (!user || !valid) {
+        const { locked } = await lockout.recordFailure(teamName, email);
+        return locked ? reply.code(403).send(LOCKED) : reply.code(401).send(INVALID);
+      }
+      // An administrator's lock shows only to someone who knows the password.
+      if (user.locked) return reply.code(403).send(LOCKED);
+
+      await lockout.clear(teamName, email);
+      if (hasher.needsRehash(user.password_hash!)) {
+        const upgraded = await hasher.hash(request.body.password);
+        await db.updateTable('users').set({ password_hash: upgraded }).where('id', '=', user.id).execute();
+      }
+      const previous = await sessionOf(request);
+      if (previous) await sessions.revoke(previous.id_hash);
+      const { token, session } = await sessions.create(user.id);
+      setSessionOf(request, session);
+      setSessionCookie(reply, config, token);
+      await issueXsrfCookie(request, reply);
+      return { authenticated: true };
+    },
+  );
+}

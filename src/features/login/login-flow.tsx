@@ -1,0 +1,17 @@
+import { ElementFrame } from '../../ui/element-frame';
+import { useRouter } from '../../ui/router';
+import { parseLoginPath } from './routes';
+import { SignInScreen, type AfterSignIn } from './signin-screen';
+import { TeamScreen } from './team-screen';
+
+/** The /login screens for the current route (the portal's or the element's own memory router). */
+export function LoginFlow({ afterSignIn }: { afterSignIn: AfterSignIn }) {
+  const { location } = useRouter();
+  const route = parseLoginPath(location.path);
+  if (route.screen === 'team' || !route.team) return <TeamScreen />;
+  if (route.screen === 'signin' || route.screen === 'error') {
+    return <SignInScreen key={route.team} team={route.team} afterSignIn={afterSignIn} />;
+  }
+  // Forgot and reset password arrive with the password-recovery work.
+  return <ElementFrame />;
+}

@@ -1,0 +1,33 @@
+/** The login screens (spec §2 route table, /login children). */
+export type LoginScreen = 'team' | 'signin' | 'forgotPassword' | 'resetPassword' | 'error';
+
+export interface LoginRoute {
+  screen: LoginScreen;
+  /** The team named in the path (lower-case), for every screen but `team`. */
+  team: string | null;
+}
+
+/**
+ * `/login/team` → team; `/login/{team}` → sign-in; `/login/{team}/forgotPassword|resetPassword|error`;
+ * anything else under /login → team (the route table's redirect).
+ */
+export function parseLoginPath(path: string): LoginRoute {
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] !== 'login' || parts.length < 2 || parts[1] === 'team') return { screen: 'team', team: null };
+  let team: string;
+  try {
+    team = decodeURIComponent(parts[1]!).toLowerCase();
+  } catch {
+    return { screen: 'team', team: null };
+  }
+  if (parts.length === 2) return { screen: 'signin', team };
+  if (parts.length === 3 && ['forgotPassword', 'resetPassword', 'error'].includes(parts[2]!)) {
+    return { screen: parts[2] as LoginScreen, team };
+  }
+  return { screen: 'team', team: null };
+}
+
+/** The path of a team's sign-in screen. */
+export function signInPath(team: string): string {
+  return `/login/${encodeURIComponent(team)}`;
+}

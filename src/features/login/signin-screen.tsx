@@ -1,0 +1,212 @@
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import { ApiError } from '../../api/client';
+import { login } from '../../api/endpoints';
+import { sessionStore } from '../../state/session';
+import { Alert } from '../../ui/alert';
+import { BrandHeading } from '../../ui/brand-heading';
+import { useElement } from '../../ui/element-context';
+import { LoadingOverlay } from '../../ui/loading-overlay';
+import { Link, useRouter, useSearchParam } from '../../ui/router';
+import { Spinner } from '../../ui/spinner';
+import { TextField } from '../../ui/text-field';
+import { ProviderButtons } from './provider-buttons';
+import { safeReturnUrl } from './return-url';
+import { useTeam } from './use-team';
+
+/** Spec §8: the Error query parameter's codes and the keys of their messages. */
+const ERROR_CODES = ['UserLocked', 'UserAlreadyExists', 'ForbiddenSignup', 'InvalidTenant'] as const;
+
+/**
+ * What happens once signed in: in the portal, go to ReturnUrl or the portal's `/`; an embedded element
+ * with `redirect` goes to its return URL or the host site's `/`; otherwise it only tells its host.
+ */
+export type AfterSignIn = 'portal' | 'redirect' | 'event';
+
+/**
+ * Sign-in (spec §2, §4, §5, §8): the team's providers and, when it has local options, the e-mail and
+ * password form. While the request runs the form is disabled under a loading overlay; 403 is the locked
+ * message, other 4xx invalid credentials. Success resets and re-checks the session, dispatches
+ * `acct-signed-in`, then goes to a valid ReturnUrl or `/`.
+ */
+export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn }) {
+  const { t, issuer, emit } = useElement();
+  const router = useRouter();
+  const returnUrl = useSearchParam('ReturnUrl');
+  const maxAge = useSearchParam('max_age');
+  const errorCode = useSearchParam('Error');
+  const teamState = useTeam(issuer, team);
+  const loggedIn = useStore(sessionStore, (state) => state.loggedIn);
+  const user = useStore(sessionStore, (state) => state.user);
+
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  // Set while our own sign-in completes, so the "already signed in" redirect does not race it.
+  const completing = useRef(false);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+
+  const validReturnUrl = safeReturnUrl(returnUrl, location.origin);
+  const ready = teamState.status === 'ready' && !teamState.details.teamDisabled;
+
+  useEffect(() => {
+    if (ready) emailInput.current?.focus();
+  }, [ready]);
+
+  // Spec §4: an already signed-in user on the sign-in screen is sent to '/'.
+  useEffect(() => {
+    if (loggedIn && !completing.current && afterSignIn === 'portal') router.navigate('/', { replace: true });
+  }, [loggedIn, afterSignIn, router]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFailure(null);
+    const missing = {
+      email: email.trim() ? undefined : t('login.emailRequired'),
+      password: password ? undefined : t('login.passwordRequired'),
+    };
+    setErrors(missing);
+    if (missing.email || missing.password) {
+      (missing.email ? emailInput : passwordInput).current?.focus();
+      return;
+    }
+    setBusy(true);
+    completing.current = true;
+    try {
+      await login({ issuer }, { teamName: team, email: email.trim(), password });
+    } catch (error) {
+      completing.current = false;
+      setBusy(false);
+      const status = error instanceof ApiError ? error.status : 0;
+      if (status === 403) setFailure(t('login.locked'));
+      else if (status === 429) setFailure(t('login.tooMany'));
+      else if (status >= 400 && status < 500) setFailure(t('login.invalidCredentials'));
+      else setFailure(t('common.failed'));
+      passwordInput.current?.focus();
+      return;
+    }
+    const session = sessionStore.getState();
+    session.reset();
+    await session.check();
+    emit('acct-signed-in', { team, email: email.trim().toLowerCase() });
+    if (afterSignIn === 'portal' && !validReturnUrl) router.navigate('/', { replace: true });
+    else if (afterSignIn !== 'event') location.assign(validReturnUrl ?? '/');
+    else setBusy(false);
+  }
+
+  // Embedded, a signed-in user sees who they are (once our own sign-in, if any, has finished).
+  if (loggedIn && afterSignIn !== 'portal' && !busy) {
+    return (
+      <Card>
+        <Alert tone="success">{t('login.signedIn', { email: user?.email ?? email })}</Alert>
+      </Card>
+    );
+  }
+  if (teamState.status === 'loading') {
+    return (
+      <Card>
+        <div className="loading" role="status">
+          <Spinner />
+          <span>{t('common.loading')}</span>
+        </div>
+      </Card>
+    );
+  }
+  if (teamState.status !== 'ready' || teamState.details.teamDisabled) {
+    const message =
+      teamState.status === 'missing'
+        ? t('login.team.notFound')
+        : teamState.status === 'ready'
+          ? t('login.team.disabled')
+          : t('common.failed');
+    return (
+      <Card>
+        <Alert tone="error">{message}</Alert>
+        <Link to="/login/team" className="link">
+          {t('login.changeTeam')}
+        </Link>
+      </Card>
+    );
+  }
+
+  const { details } = teamState;
+  const errorMessage = (ERROR_CODES as readonly string[]).includes(errorCode ?? '')
+    ? t(`login.errors.${errorCode}`)
+    : null;
+  const hasProviders = !!(details.googleOptions || details.azureOptions || details.auth0Options);
+  return (
+    <Card busy={busy}>
+      <h1 className="title">{t('login.signIn.title', { team: details.displayName ?? team })}</h1>
+      {errorMessage ? <Alert tone="error">{errorMessage}</Alert> : null}
+      {failure ? <Alert tone="error">{failure}</Alert> : null}
+      <ProviderButtons
+        team={team}
+        details={details}
+        returnUrl={validReturnUrl}
+        maxAge={maxAge}
+        disabled={busy}
+      />
+      {details.localOptions ? (
+        <>
+          {hasProviders ? (
+            <div className="divider" role="separator">
+              <span>{t('login.or')}</span>
+            </div>
+          ) : null}
+          <form className="stack" noValidate onSubmit={submit}>
+            <fieldset disabled={busy}>
+              <TextField
+                label={t('login.email')}
+                name="email"
+                type="email"
+                autoComplete="username"
+                autoCapitalize="none"
+                spellCheck={false}
+                value={email}
+                onChange={(event) => setEmail(event.target.value)}
+                error={errors.email}
+                inputRef={emailInput}
+              />
+              <TextField
+                label={t('login.password')}
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+                error={errors.password}
+                inputRef={passwordInput}
+              />
+              <button className="button block" part="button" type="submit">
+                {t('login.continue')}
+              </button>
+            </fieldset>
+            {busy ? <LoadingOverlay label={t('login.signingIn')} /> : null}
+          </form>
+          <Link to="forgotPassword" className="link">
+            {t('login.forgotPassword')}
+          </Link>
+        </>
+      ) : !hasProviders ? (
+        <Alert tone="info">{t('login.noMethods')}</Alert>
+      ) : null}
+      <Link to="/login/team" className="link">
+        {t('login.changeTeam')}
+      </Link>
+    </Card>
+  );
+}
+
+function Card({ busy = false, children }: { busy?: boolean; children: ReactNode }) {
+  return (
+    <div className="frame">
+      <div className="card stack" part="card" aria-busy={busy}>
+        <BrandHeading />
+        {children}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ApiError } from '../../api/client';
+import { getTeamPublic } from '../../api/endpoints';
+import { readDefaultTeam, saveDefaultTeam } from '../../state/preferences';
+import { Alert } from '../../ui/alert';
+import { BrandHeading } from '../../ui/brand-heading';
+import { useElement } from '../../ui/element-context';
+import { LoadingOverlay } from '../../ui/loading-overlay';
+import { useRouter, useSearchParam } from '../../ui/router';
+import { TextField } from '../../ui/text-field';
+import { signInPath } from './routes';
+
+/**
+ * Team entry (spec §2, §4 team step, §5): one required field; the name is trimmed and lower-cased, looked
+ * up, and on success remembered and the sign-in screen opened with ReturnUrl kept.
+ */
+export function TeamScreen() {
+  const { t, issuer, settings } = useElement();
+  const router = useRouter();
+  const returnUrl = useSearchParam('ReturnUrl');
+  const [team, setTeam] = useState(() => readDefaultTeam() ?? '');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const name = team.trim().toLowerCase();
+    setFailure(null);
+    if (!name) {
+      setFieldError(t('login.team.required'));
+      input.current?.focus();
+      return;
+    }
+    setFieldError(null);
+    setBusy(true);
+    try {
+      const details = await getTeamPublic({ issuer }, name);
+      if (details.teamDisabled) {
+        setFieldError(t('login.team.disabled'));
+      } else {
+        saveDefaultTeam(name);
+        const query = returnUrl ? `?${new URLSearchParams({ ReturnUrl: returnUrl })}` : '';
+        router.navigate(`${signInPath(name)}${query}`);
+        return;
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) setFieldError(t('login.team.notFound'));
+      else setFailure(t('common.failed'));
+    }
+    setBusy(false);
+    input.current?.focus();
+  }
+
+  return (
+    <div className="frame">
+      <div className="card stack" part="card" aria-busy={busy}>
+        <BrandHeading />
+        <h1 className="title">{t('login.team.title')}</h1>
+        {failure ? <Alert tone="error">{failure}</Alert> : null}
+        <form className="stack" noValidate onSubmit={submit}>
+          <fieldset disabled={busy}>
+            <TextField
+              label={t('login.team.label')}
+              name="team"
+              autoComplete="organization"
+              autoCapitalize="none"
+              spellCheck={false}
+              value={team}
+              onChange={(event) => setTeam(event.target.value)}
+              error={fieldError}
+              inputRef={input}
+            />
+            <button className="button block" part="button" type="submit">
+              {t('login.continue')}
+            </button>
+          </fieldset>
+          {busy ? <LoadingOverlay label={t('common.loading')} /> : null}
+        </form>
+        {settings.signUpUrl ? (
+          <>
+            <div className="divider" role="separator">
+              <span>{t('login.or')}</span>
+            </div>
+            <a className="button secondary block" part="button" href={settings.signUpUrl}>
+              {t('login.register')}
+            </a>
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,212 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import { failedResource, launchBrowser, screenshot, watchedPage, type PageWatch } from '../support/browser';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let browser: Browser;
+let server: TestServer;
+before(async () => {
+  browser = await launchBrowser();
+  server = await startTestServer({ LOGIN_ADDRESS_LIMIT: '10000' });
+});
+after(async () => {
+  await browser.close();
+  await server.close();
+});
+
+async function withPage(
+  test: (watch: PageWatch, context: BrowserContext) => Promise<void>,
+  allow: RegExp[] = [],
+) {
+  const context = await browser.newContext();
+  try {
+    const watch = await watchedPage(context, allow);
+    await test(watch, context);
+    assert.deepEqual(await watch.problems(), []);
+  } finally {
+    await context.close();
+  }
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+async function checkLogin(page: Page): Promise<{ authenticated: boolean }> {
+  return page.evaluate(async () => {
+    const xsrf = /(?:^|; )XSRF-TOKEN=([^;]*)/.exec(document.cookie)?.[1] ?? '';
+    const response = await fetch('/account/check', {
+      method: 'POST',
+      headers: { 'X-XSRF-TOKEN': decodeURIComponent(xsrf) },
+    });
+    return response.json();
+  });
+}
+
+describe('sign-in journey in the portal', () => {
+  it('team → sign in as ada → signed in → sign out → unauthenticated', async () => {
+    await withPage(async ({ page }) => {
+      await page.goto(`${server.url}/login/team`);
+      await page.getByLabel('Team name').fill(' Acme ');
+      await screenshot(page, 'e2e/sign-in', 'team-intoware-light');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL(`${server.url}/login/acme`);
+      await page.getByLabel('Email').waitFor();
+      await screenshot(page, 'e2e/sign-in', 'sign-in-intoware-light');
+      await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
+      await page.waitForURL(`${server.url}/manage`);
+      await page.locator('acct-portal header').getByText('Ada Lovelace').waitFor();
+      assert.equal(await page.locator('acct-portal .avatar').textContent(), 'AL');
+      const signedIn = (await checkLogin(page)) as { authenticated: boolean; session?: string };
+      assert.equal(signedIn.authenticated, true);
+      assert.equal(typeof signedIn.session, 'string');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(`${server.url}/login/team`);
+      assert.deepEqual(await checkLogin(page), { authenticated: false });
+      assert.equal(await page.evaluate(() => localStorage.getItem('defaultTeam')), 'acme');
+    });
+  });
+
+  it('says when the team is unknown or disabled', async () => {
+    await withPage(
+      async ({ page }) => {
+        await page.goto(`${server.url}/login/team`);
+        await page.getByLabel('Team name').fill('nowhere');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.getByText('We cannot find that team. Check the name and try again.').waitFor();
+        await page.getByLabel('Team name').fill('initech');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.getByText('This team is not enabled.').waitFor();
+        assert.equal(page.url(), `${server.url}/login/team`);
+      },
+      [failedResource(404)],
+    );
+  });
+
+  it('locks after five wrong passwords', async () => {
+    await withPage(
+      async ({ page }) => {
+        await page.goto(`${server.url}/login/globex`);
+        for (let attempt = 1; attempt <= 4; attempt++) {
+          await signIn(page, 'carol@globex.test', `wrong-${attempt}`);
+          await page.getByRole('alert').filter({ hasText: 'The email or password is incorrect.' }).waitFor();
+          await page.getByRole('button', { name: 'Continue' }).waitFor({ state: 'visible' });
+          await page.waitForFunction(
+            () => !document.querySelector('acct-portal')?.shadowRoot?.querySelector('fieldset[disabled]'),
+          );
+        }
+        await signIn(page, 'carol@globex.test', 'wrong-5');
+        await page
+          .getByRole('alert')
+          .filter({ hasText: 'This account is locked. Try again later.' })
+          .waitFor();
+        await screenshot(page, 'e2e/sign-in', 'locked-intoware-light');
+      },
+      [failedResource(401), failedResource(403)],
+    );
+  });
+
+  it('shows the locked message for locked@acme.test', async () => {
+    await withPage(
+      async ({ page }) => {
+        await page.goto(`${server.url}/login/acme`);
+        await signIn(page, 'locked@acme.test', DEMO_PASSWORD);
+        await page
+          .getByRole('alert')
+          .filter({ hasText: 'This account is locked. Try again later.' })
+          .waitFor();
+      },
+      [failedResource(403)],
+    );
+  });
+
+  it('shows each Error code, on the sign-in screen and its error variant', async () => {
+    const messages = {
+      UserLocked: 'Your account is locked. Try again later.',
+      UserAlreadyExists: 'An account already exists for this sign-in.',
+      ForbiddenSignup: 'There is no account for this sign-in.',
+      InvalidTenant: 'This email account cannot be used to sign in to this team.',
+    };
+    await withPage(async ({ page }) => {
+      for (const [code, message] of Object.entries(messages)) {
+        for (const path of ['/login/acme', '/login/acme/error']) {
+          await page.goto(`${server.url}${path}?Error=${code}`);
+          await page.getByRole('alert').filter({ hasText: message }).waitFor();
+        }
+      }
+      await screenshot(page, 'e2e/sign-in', 'error-code-intoware-light');
+    });
+  });
+
+  it('honours ReturnUrl=/manage/qr, kept through the team screen', async () => {
+    await withPage(async ({ page }) => {
+      await page.goto(`${server.url}/login/team?ReturnUrl=%2Fmanage%2Fqr`);
+      await page.getByLabel('Team name').fill('acme');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL(`${server.url}/login/acme?ReturnUrl=%2Fmanage%2Fqr`);
+      await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
+      await page.waitForURL(`${server.url}/manage/qr`);
+    });
+  });
+
+  it('never leaves the origin for a hostile ReturnUrl', async () => {
+    const hostile = ['//evil.test', '/\\evil.test', '/%09/evil.test', 'https://evil.test', '/%5Cevil.test'];
+    for (const value of hostile) {
+      await withPage(async ({ page }) => {
+        const requested: string[] = [];
+        page.on('request', (request) => {
+          if (!request.url().startsWith(server.url)) requested.push(request.url());
+        });
+        // The value as a browser would carry it in the query (the page decodes it once).
+        await page.goto(
+          `${server.url}/login/acme?ReturnUrl=${value.includes('%') ? value : encodeURIComponent(value)}`,
+        );
+        await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
+        await page.waitForURL(`${server.url}/manage`);
+        assert.equal(new URL(page.url()).origin, server.url, value);
+        assert.deepEqual(requested, [], value);
+      });
+    }
+  });
+
+  it('sends a signed-in user away from the sign-in screen', async () => {
+    await withPage(async ({ page }) => {
+      await page.goto(`${server.url}/login/acme`);
+      await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
+      await page.waitForURL(`${server.url}/manage`);
+      await page.goto(`${server.url}/login/acme`);
+      await page.waitForURL(`${server.url}/manage`);
+    });
+  });
+});
+
+describe('sign-in on the partner origin', () => {
+  it('signs in across origins (CORS with credentials) and the page receives acct-signed-in', async () => {
+    await withPage(async ({ page }) => {
+      const crossOrigin: string[] = [];
+      page.on('response', (response) => {
+        if (response.url().startsWith(server.url)) {
+          crossOrigin.push(
+            `${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`,
+          );
+        }
+      });
+      await page.goto(`${server.partnerUrl}/partner.html`);
+      await page.getByLabel('Email').waitFor();
+      await screenshot(page, 'e2e/sign-in', 'partner-intoware-light');
+      await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
+      await page.getByText('You are signed in as ada@acme.test.').waitFor();
+      const log = await page.locator('#event-log li').allTextContents();
+      assert.deepEqual(log, ['acct-signed-in {"team":"acme","email":"ada@acme.test"}']);
+      assert.equal(new URL(page.url()).origin, server.partnerUrl);
+      assert.ok(crossOrigin.includes('POST /account/login 200'), crossOrigin.join('\n'));
+      assert.ok(crossOrigin.includes('POST /connect/token 200'), crossOrigin.join('\n'));
+      assert.ok(crossOrigin.includes('GET /connect/userinfo 200'), crossOrigin.join('\n'));
+      await screenshot(page, 'e2e/sign-in', 'partner-signed-in-intoware-light');
+    });
+  });
+});

@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import { parseLoginPath } from '../../../src/features/login/routes';
+import { matchRoute } from '../../../src/portal/routes';
+
+describe('portal route table (spec §2)', () => {
+  it('maps each route', () => {
+    expect(matchRoute('/login/team')).to.deep.equal({ kind: 'login' });
+    expect(matchRoute('/login')).to.deep.equal({ kind: 'login' });
+    expect(matchRoute('/login/acme/forgotPassword')).to.deep.equal({ kind: 'login' });
+    expect(matchRoute('/search')).to.deep.equal({ kind: 'search' });
+    for (const section of ['', 'user', 'team', 'group', 'dev', 'dev/success', 'qr']) {
+      expect(matchRoute(`/manage/${section}`), section).to.deep.equal({ kind: 'manage', section });
+    }
+    expect(matchRoute('/manage')).to.deep.equal({ kind: 'manage', section: '' });
+  });
+
+  it('redirects home/token to the success page with its fragment, and anything else to manage', () => {
+    expect(matchRoute('/home/token', '#access_token=a')).to.deep.equal({
+      kind: 'redirect',
+      to: '/manage/dev/success#access_token=a',
+    });
+    for (const path of ['/', '/nope', '/manage/nope', '/searching', '/loginx']) {
+      expect(matchRoute(path), path).to.deep.equal({ kind: 'redirect', to: '/manage' });
+    }
+  });
+});
+
+describe('login routes', () => {
+  it('maps the /login children', () => {
+    expect(parseLoginPath('/login/team')).to.deep.equal({ screen: 'team', team: null });
+    expect(parseLoginPath('/login/ACME')).to.deep.equal({ screen: 'signin', team: 'acme' });
+    expect(parseLoginPath('/login/acme/forgotPassword')).to.deep.equal({
+      screen: 'forgotPassword',
+      team: 'acme',
+    });
+    expect(parseLoginPath('/login/acme/resetPassword')).to.deep.equal({
+      screen: 'resetPassword',
+      team: 'acme',
+    });
+    expect(parseLoginPath('/login/acme/error')).to.deep.equal({ screen: 'error', team: 'acme' });
+  });
+
+  it('sends anything else to the team screen', () => {
+    for (const path of ['/login', '/login/acme/nope', '/login/a/b/c', '/login/%E0%A4%A']) {
+      expect(parseLoginPath(path), path).to.deep.equal({ screen: 'team', team: null });
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import { expect } from 'chai';
+import { configure, waitFor, within } from '@testing-library/dom';
+import { readCookie } from '../../src/api/client';
+import { sessionStore } from '../../src/state/session';
+
+// testing-library prints the container on a failed query, and cannot print a ShadowRoot: keep the message.
+configure({
+  getElementError: (message) => new Error(message ?? 'element not found'),
+  asyncUtilTimeout: 5000,
+});
+
+/** Put some markup in the page; returns its first element. */
+export function mount(html: string): HTMLElement {
+  const holder = document.createElement('div');
+  holder.innerHTML = html;
+  document.body.append(holder);
+  return holder.firstElementChild as HTMLElement;
+}
+
+/** The element's shadow root once it has rendered past its language loading. */
+export async function rendered(element: HTMLElement): Promise<ShadowRoot> {
+  const root = element.shadowRoot;
+  expect(root, 'open shadow root').to.not.equal(null);
+  await waitFor(() => expect(root!.querySelector('.acct-root[aria-busy="false"]')).to.not.equal(null));
+  return root!;
+}
+
+/** testing-library queries inside the element's shadow root. */
+export async function screenOf(element: HTMLElement) {
+  return within((await rendered(element)) as unknown as HTMLElement);
+}
+
+/** Revoke the session the test made, through the real logout call, and forget it in the store. */
+export async function logoutEverywhere(): Promise<void> {
+  const xsrf = readCookie(document.cookie, 'XSRF-TOKEN') ?? '';
+  await fetch('/account/logout', {
+    method: 'POST',
+    headers: { 'X-XSRF-TOKEN': xsrf, Accept: 'application/json' },
+  });
+  sessionStore.getState().reset();
+}
+
+/**
+ * Watch a shadow root and remember whether `check` was ever true after a DOM change: for states that
+ * last only while a request runs (a fast local server can answer before a polling assertion looks).
+ */
+export function watchFor(root: ShadowRoot, check: () => boolean): { seen(): boolean; stop(): void } {
+  let seen = check();
+  const observer = new MutationObserver(() => {
+    seen ||= check();
+  });
+  observer.observe(root, { subtree: true, childList: true, attributes: true });
+  return { seen: () => seen, stop: () => observer.disconnect() };
+}
