@@ -1,0 +1,118 @@
+/**
+ * Every screen, in the three brands, light and dark, written to test-results/screens/ for people to look
+ * at. Each visit is also watched for console errors and CSP violations. Later screens add rows here.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import { failedResource, launchBrowser, screenshot, watchedPage } from '../support/browser';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+interface Shot {
+  name: string;
+  /** Go to the screen and bring it into the state to capture. */
+  show(page: Page, server: TestServer): Promise<void>;
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+const SHOTS: Shot[] = [
+  {
+    name: 'team',
+    async show(page, server) {
+      await page.goto(`${server.url}/login/team`);
+      await page.getByLabel('Team name').waitFor();
+    },
+  },
+  {
+    name: 'team-error',
+    async show(page, server) {
+      await page.goto(`${server.url}/login/team`);
+      await page.getByLabel('Team name').fill('');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByText('Enter your team name.').waitFor();
+    },
+  },
+  {
+    name: 'sign-in',
+    async show(page, server) {
+      await page.goto(`${server.url}/login/acme`);
+      await page.getByLabel('Password').waitFor();
+    },
+  },
+  {
+    name: 'sign-in-invalid',
+    async show(page, server) {
+      await page.goto(`${server.url}/login/globex`);
+      await signIn(page, 'carol@globex.test', 'not-the-password');
+      await page.getByRole('alert').waitFor();
+    },
+  },
+  {
+    name: 'sign-in-error-code',
+    async show(page, server) {
+      await page.goto(`${server.url}/login/acme?Error=InvalidTenant`);
+      await page.getByRole('alert').waitFor();
+    },
+  },
+  {
+    name: 'sign-in-provider-only',
+    async show(page, server) {
+      await page.goto(`${server.url}/login/umbrella`);
+      await page.getByRole('button', { name: 'Sign in with Microsoft' }).waitFor();
+    },
+  },
+  {
+    name: 'signed-in-header',
+    async show(page, server) {
+      await page.goto(`${server.url}/login/acme`);
+      await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
+      await page.locator('acct-portal header').getByText('Ada Lovelace').waitFor();
+    },
+  },
+  {
+    name: 'partner',
+    async show(page, server) {
+      await page.goto(`${server.partnerUrl}/partner.html`);
+      await page.getByLabel('Password').waitFor();
+    },
+  },
+];
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(() => browser.close());
+
+for (const brand of ['intoware', 'onsight', 'schenck'] as const) {
+  describe(`screens, brand ${brand}`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ BRAND: brand, LOGIN_ADDRESS_LIMIT: '10000' });
+    });
+    after(() => server.close());
+
+    for (const theme of ['light', 'dark'] as const) {
+      it(`captures every screen (${theme})`, async () => {
+        for (const shot of SHOTS) {
+          const context = await browser.newContext({ viewport: { width: 1024, height: 720 } });
+          try {
+            if (theme === 'dark') await context.addInitScript(() => localStorage.setItem('darkMode', 'true'));
+            const watch = await watchedPage(context, [failedResource(401)]);
+            await shot.show(watch.page, server);
+            await screenshot(watch.page, 'screens', `${shot.name}-${brand}-${theme}`);
+            assert.deepEqual(await watch.problems(), [], `${shot.name} ${brand} ${theme}`);
+          } finally {
+            await context.close();
+          }
+        }
+      });
+    }
+  });
+}

@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import da from '../../../src/i18n/locales/da.json';
+import de from '../../../src/i18n/locales/de.json';
+import en from '../../../src/i18n/locales/en.json';
+import es from '../../../src/i18n/locales/es.json';
+import fr from '../../../src/i18n/locales/fr.json';
+import ja from '../../../src/i18n/locales/ja.json';
+import pt from '../../../src/i18n/locales/pt.json';
+
+const LOCALES: Record<string, unknown> = { en, fr, es, pt, de, ja, da };
+
+function flatten(value: unknown, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    if (child && typeof child === 'object') Object.assign(out, flatten(child, `${prefix}${key}.`));
+    else out[`${prefix}${key}`] = String(child);
+  }
+  return out;
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+/** Values that are the same in every language by nature (brand and product names…). */
+const SAME_AS_ENGLISH = new Set<string>([]);
+
+describe('locale files', () => {
+  const english = flatten(en);
+
+  for (const [language, file] of Object.entries(LOCALES)) {
+    it(`${language}: every key, no extra key, no empty value, the same placeholders`, () => {
+      const texts = flatten(file);
+      expect(Object.keys(texts).sort()).to.deep.equal(Object.keys(english).sort());
+      for (const [key, text] of Object.entries(texts)) {
+        expect(text.trim(), `${language} ${key}`).to.not.equal('');
+        expect(placeholders(text), `${language} ${key}`).to.deep.equal(placeholders(english[key]!));
+      }
+    });
+
+    if (language !== 'en') {
+      it(`${language}: translated (no value left in English)`, () => {
+        const texts = flatten(file);
+        const untranslated = Object.keys(texts).filter(
+          (key) => texts[key] === english[key] && !SAME_AS_ENGLISH.has(key),
+        );
+        expect(untranslated).to.deep.equal([]);
+      });
+    }
+  }
+});
