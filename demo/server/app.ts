@@ -7,6 +7,7 @@ import type { Db } from './db/connect';
 import type { Clock } from './lib/clock';
 import type { ServerKeys } from './lib/keys';
 import { Lockout } from './lib/lockout';
+import { createMailer, type Mailer } from './lib/mailer';
 import { PasswordHasher } from './lib/password';
 import { RateLimiter } from './lib/rate-limit';
 import { SessionService } from './lib/sessions';
@@ -17,6 +18,8 @@ import { pageRoutes } from './plugins/pages';
 import { accountRoutes } from './routes/account';
 import { discoveryRoutes } from './routes/discovery';
 import { loginRoutes } from './routes/login';
+import { outboxRoutes } from './routes/outbox';
+import { passwordResetRoutes } from './routes/password-reset';
 import { switcherRoutes } from './routes/switcher';
 import { teamRoutes } from './routes/team';
 import { tokenRoutes } from './routes/token';
@@ -29,6 +32,8 @@ export interface AppDeps {
   keys: ServerKeys;
   clock: Clock;
   hasher?: PasswordHasher;
+  /** Defaults to SMTP (SMTP_URL) or the outbox under DATA_DIR. */
+  mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -64,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     xsrf: new XsrfService(keys.hmacSecret),
     lockout: new Lockout(db.kysely, clock),
     limiter: new RateLimiter(db.kysely, clock),
+    mailer: deps.mailer ?? createMailer(config.smtpUrl, config.dataDir, config.mailFrom, app.log),
   };
   app.decorate('services', services);
 
@@ -87,6 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(switcherRoutes);
   await app.register(accountRoutes);
   await app.register(loginRoutes);
+  await app.register(passwordResetRoutes);
+  if (config.demo) await app.register(outboxRoutes);
   await app.register(tokenRoutes);
   await app.register(pageRoutes);
   return app;

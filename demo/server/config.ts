@@ -17,6 +17,8 @@ export interface Config {
   /** JSON file holding the signing key and the server's HMAC secret; created on first start. */
   signingKeyFile: string;
   smtpUrl: string | null;
+  /** The From address of the mail the server sends. */
+  mailFrom: string;
   /** Origins allowed to call the API with credentials (suite apps, partner sites). */
   corsOrigins: string[];
   /** Demo mode: seed data, the partner origin, demo pages. */
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     signingKeyFile: resolve(value('SIGNING_KEY_FILE') ?? resolve(dataDir, 'keys.json')),
     smtpUrl,
+    mailFrom: value('MAIL_FROM') ?? `no-reply@${new URL(publicUrl).hostname}`,
     corsOrigins,
     demo,
     partnerPort: demo ? partnerPort : 0,

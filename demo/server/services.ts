@@ -4,6 +4,7 @@ import type { Database } from './db/schema';
 import type { Clock } from './lib/clock';
 import type { ServerKeys } from './lib/keys';
 import type { Lockout } from './lib/lockout';
+import type { Mailer } from './lib/mailer';
 import type { PasswordHasher } from './lib/password';
 import type { RateLimiter } from './lib/rate-limit';
 import type { SessionService } from './lib/sessions';
@@ -22,6 +23,7 @@ export interface Services {
   xsrf: XsrfService;
   lockout: Lockout;
   limiter: RateLimiter;
+  mailer: Mailer;
 }
 
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */

@@ -4,6 +4,8 @@ import { isRelativeUrl, originOf } from './url';
 export interface ApiContext {
   issuer: string;
   accessToken?: string | null;
+  /** The element's language, sent as Accept-Language so server messages and mail come in it. */
+  language?: string;
 }
 
 /** A failed call: the HTTP status (0 when the network failed) and the server's message when it sent one. */
@@ -121,6 +123,7 @@ export async function request<T>(ctx: ApiContext, url: string, options: RequestO
   const page: PageLocation = { href: location.href, origin: location.origin };
   const headers: Record<string, string> = {
     Accept: 'application/json',
+    ...(ctx.language ? { 'Accept-Language': ctx.language } : {}),
     ...authHeaders(url, method, ctx, page, document.cookie),
   };
   let body: BodyInit | undefined;

@@ -105,6 +105,26 @@ export function providerFormAction(ctx: ApiContext, provider: 'google' | 'azure'
   return at(ctx, `/account/${provider}`);
 }
 
+/** POST /api/user/password/request: the same answer whether or not the account exists. */
+export function requestPasswordReset(
+  ctx: ApiContext,
+  body: { teamName: string; userName: string },
+): Promise<unknown> {
+  return request<unknown>(ctx, at(ctx, '/api/user/password/request'), { method: 'POST', json: body });
+}
+
+export interface ResetPasswordRequest {
+  teamName: string;
+  userId: string;
+  token: string;
+  newPassword: string;
+}
+
+/** POST /api/user/password/reset: 400 `{message}` policy text; 401 team/user mismatch; 410 token gone. */
+export function resetPassword(ctx: ApiContext, body: ResetPasswordRequest): Promise<unknown> {
+  return request<unknown>(ctx, at(ctx, '/api/user/password/reset'), { method: 'POST', json: body });
+}
+
 /** POST /account/logout: revoke the session server-side. */
 export function logout(ctx: ApiContext): Promise<unknown> {
   return request<unknown>(ctx, at(ctx, '/account/logout'), { method: 'POST', form: {} });

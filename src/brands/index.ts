@@ -2,7 +2,9 @@ import type { ComponentType } from 'react';
 import { PALETTES, type Palette, type ThemeName } from '../styles/tokens';
 import { IntowareMark, OnsightMark, SchenckMark, type LogoProps } from './logos';
 
-export type BrandId = 'intoware' | 'onsight' | 'schenck';
+import { BRAND_NAMES, type BrandId } from './names';
+
+export type { BrandId };
 
 /** Brand settings (spec §3): name, icon, icon-text, privacy link, light and optional dark theme. */
 export interface Brand {
@@ -28,7 +30,7 @@ const PARTNER_PROVIDER = { name: 'WorkfloPlus', url: 'https://www.workfloplus.co
 export const BRANDS: Readonly<Record<BrandId, Brand>> = {
   intoware: {
     id: 'intoware',
-    name: 'Intoware',
+    name: BRAND_NAMES.intoware,
     Icon: IntowareMark,
     privacyUrl: 'https://www.intoware.com/privacy-policy/',
     footer: INTOWARE_PROVIDER,
@@ -39,7 +41,7 @@ export const BRANDS: Readonly<Record<BrandId, Brand>> = {
   },
   onsight: {
     id: 'onsight',
-    name: 'Onsight',
+    name: BRAND_NAMES.onsight,
     Icon: OnsightMark,
     privacyUrl: 'https://www.workfloplus.com/privacy-policy/',
     footer: PARTNER_PROVIDER,
@@ -50,7 +52,7 @@ export const BRANDS: Readonly<Record<BrandId, Brand>> = {
   },
   schenck: {
     id: 'schenck',
-    name: 'Schenck',
+    name: BRAND_NAMES.schenck,
     Icon: SchenckMark,
     privacyUrl: 'https://www.workfloplus.com/privacy-policy/',
     footer: PARTNER_PROVIDER,

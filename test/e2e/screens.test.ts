@@ -3,6 +3,8 @@
  * at. Each visit is also watched for console errors and CSP violations. Later screens add rows here.
  */
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
@@ -19,6 +21,33 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** Ask for a reset link through the API and read it from the server's outbox (no SMTP here). */
+async function outboxLink(server: TestServer, team: string, email: string): Promise<string> {
+  const started = Date.now();
+  await fetch(`${server.url}/api/user/password/request`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ teamName: team, userName: email }),
+  });
+  const outbox = join(server.dir, 'outbox');
+  for (;;) {
+    const notes = (existsSync(outbox) ? readdirSync(outbox, { withFileTypes: true }) : [])
+      .filter((f) => f.name.endsWith('.json'))
+      .map(
+        (f) =>
+          JSON.parse(readFileSync(join(server.dir, 'outbox', f.name), 'utf8')) as {
+            to: string;
+            date: string;
+            link: string | null;
+          },
+      )
+      .filter((n) => n.to === email && n.link && Date.parse(n.date) >= started - 1000);
+    if (notes.length) return notes.sort((a, b) => a.date.localeCompare(b.date)).at(-1)!.link!;
+    if (Date.now() - started > 10_000) throw new Error(`no outbox mail for ${email}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 const SHOTS: Shot[] = [
@@ -76,6 +105,57 @@ const SHOTS: Shot[] = [
     },
   },
   {
+    name: 'forgot',
+    async show(page, server) {
+      await page.goto(`${server.url}/login/acme/forgotPassword`);
+      await page.getByRole('button', { name: 'Get reset link' }).click();
+      await page.getByText('Enter a valid email address.').waitFor();
+    },
+  },
+  {
+    name: 'forgot-sent',
+    async show(page, server) {
+      await page.goto(`${server.url}/login/acme/forgotPassword`);
+      await page.getByLabel('Email').fill('nobody@acme.test');
+      await page.getByRole('button', { name: 'Get reset link' }).click();
+      await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    },
+  },
+  {
+    name: 'reset-form',
+    async show(page, server) {
+      await page.goto(`${server.url}/login/acme/resetPassword?id=x&token=y`);
+      await page.getByRole('button', { name: 'Reset password' }).click();
+      await page.getByText('Confirm your new password.').waitFor();
+    },
+  },
+  {
+    name: 'reset-error',
+    async show(page, server) {
+      const ada = await server.server.db.kysely
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'ada@acme.test')
+        .executeTakeFirstOrThrow();
+      await page.goto(`${server.url}/login/acme/resetPassword?id=${ada.id}&token=not-a-token`);
+      await page.getByLabel('New password', { exact: true }).fill('a long enough password');
+      await page.getByLabel('Confirm new password').fill('a long enough password');
+      await page.getByRole('button', { name: 'Reset password' }).click();
+      await page.getByRole('heading', { name: 'We could not reset your password' }).waitFor();
+    },
+  },
+  {
+    name: 'reset-success',
+    async show(page, server) {
+      const link = await outboxLink(server, 'globex', 'carol@globex.test');
+      await page.goto(link);
+      await page.getByLabel('New password', { exact: true }).fill('portal-demo-pass');
+      await page.getByLabel('Confirm new password').fill('portal-demo-pass');
+      await page.getByRole('button', { name: 'Reset password' }).click();
+      await page.getByRole('heading', { name: 'Password reset' }).waitFor();
+    },
+  },
+  {
     name: 'partner',
     async show(page, server) {
       await page.goto(`${server.partnerUrl}/partner.html`);
@@ -104,7 +184,7 @@ for (const brand of ['intoware', 'onsight', 'schenck'] as const) {
           const context = await browser.newContext({ viewport: { width: 1024, height: 720 } });
           try {
             if (theme === 'dark') await context.addInitScript(() => localStorage.setItem('darkMode', 'true'));
-            const watch = await watchedPage(context, [failedResource(401)]);
+            const watch = await watchedPage(context, [failedResource(401), failedResource(410)]);
             await shot.show(watch.page, server);
             await screenshot(watch.page, 'screens', `${shot.name}-${brand}-${theme}`);
             assert.deepEqual(await watch.problems(), [], `${shot.name} ${brand} ${theme}`);

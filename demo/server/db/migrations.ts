@@ -104,6 +104,24 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '003-password-recovery': {
+    async up(db: AnyDb) {
+      // Reset tokens: only their SHA-256 is stored; one live token per user (a new request supersedes).
+      await db.schema
+        .createTable('password_resets')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('token_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .addColumn('superseded_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('password_resets_user').on('password_resets').column('user_id').execute();
+      // The white-label brand a team's mail is dressed in (null: the deployment's BRAND).
+      await db.schema.alterTable('teams').addColumn('brand', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -15,6 +15,8 @@ export interface TeamsTable {
   azure_enabled: number;
   auth0_enabled: number;
   auth0_display_name: string | null;
+  /** The brand of the team's mail; null → the deployment's BRAND. */
+  brand: string | null;
   created_at: number;
 }
 
@@ -87,6 +89,17 @@ export interface RateLimitsTable {
   hits: number;
 }
 
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the token; the token itself only travels in the mail. */
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  superseded_at: number | null;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -96,6 +109,7 @@ export interface Database {
   policies: PoliciesTable;
   login_failures: LoginFailuresTable;
   rate_limits: RateLimitsTable;
+  password_resets: PasswordResetsTable;
 }
 
 export type Team = Selectable<TeamsTable>;

@@ -122,6 +122,7 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
         azure_enabled: team.azure ? 1 : 0,
         auth0_enabled: team.auth0 ? 1 : 0,
         auth0_display_name: team.auth0 ?? null,
+        brand: null,
         created_at: now,
       })
       .onConflict((oc) => oc.column('name').doNothing())

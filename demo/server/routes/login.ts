@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { normaliseEmail, normaliseTeam, clientAddress } from '../lib/normalise';
+import { requestLanguage } from '../lib/language';
+import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
 import { setSessionCookie, setSessionOf, issueXsrfCookie, sessionOf } from '../plugins/cookies';
 
 const LoginBody = Type.Object(
@@ -48,7 +49,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       const user = await db
         .selectFrom('users')
         .innerJoin('teams', 'teams.id', 'users.team_id')
-        .select(['users.id', 'users.password_hash', 'users.locked'])
+        .select(['users.id', 'users.password_hash', 'users.locked', 'users.language'])
         .where('teams.name', '=', teamName)
         .where('teams.disabled', '=', 0)
         .where('teams.local_enabled', '=', 1)
@@ -66,6 +67,11 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       if (user.locked) return reply.code(403).send(LOCKED);
 
       await lockout.clear(teamName, email);
+      // Remember the language the user signs in with: their mail goes out in it.
+      const language = requestLanguage(request);
+      if (language && language !== user.language) {
+        await db.updateTable('users').set({ language }).where('id', '=', user.id).execute();
+      }
       if (hasher.needsRehash(user.password_hash!)) {
         const upgraded = await hasher.hash(request.body.password);
         await db.updateTable('users').set({ password_hash: upgraded }).where('id', '=', user.id).execute();

@@ -1,5 +1,6 @@
-import { ElementFrame } from '../../ui/element-frame';
 import { useRouter } from '../../ui/router';
+import { ForgotScreen } from './forgot-screen';
+import { ResetScreen } from './reset-screen';
 import { parseLoginPath } from './routes';
 import { SignInScreen, type AfterSignIn } from './signin-screen';
 import { TeamScreen } from './team-screen';
@@ -12,6 +13,6 @@ export function LoginFlow({ afterSignIn }: { afterSignIn: AfterSignIn }) {
   if (route.screen === 'signin' || route.screen === 'error') {
     return <SignInScreen key={route.team} team={route.team} afterSignIn={afterSignIn} />;
   }
-  // Forgot and reset password arrive with the password-recovery work.
-  return <ElementFrame />;
+  if (route.screen === 'forgotPassword') return <ForgotScreen key={route.team} team={route.team} />;
+  return <ResetScreen key={route.team} team={route.team} />;
 }

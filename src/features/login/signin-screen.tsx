@@ -1,12 +1,12 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from 'zustand';
 import { ApiError } from '../../api/client';
 import { login } from '../../api/endpoints';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
-import { BrandHeading } from '../../ui/brand-heading';
+import { Card } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
-import { LoadingOverlay } from '../../ui/loading-overlay';
+import { BusyForm } from '../../ui/busy-form';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { Spinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
@@ -156,36 +156,35 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
               <span>{t('login.or')}</span>
             </div>
           ) : null}
-          <form className="stack" noValidate onSubmit={submit}>
-            <fieldset disabled={busy}>
-              <TextField
-                label={t('login.email')}
-                name="email"
-                type="email"
-                autoComplete="username"
-                autoCapitalize="none"
-                spellCheck={false}
-                value={email}
-                onChange={(event) => setEmail(event.target.value)}
-                error={errors.email}
-                inputRef={emailInput}
-              />
-              <TextField
-                label={t('login.password')}
-                name="password"
-                type="password"
-                autoComplete="current-password"
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-                error={errors.password}
-                inputRef={passwordInput}
-              />
-              <button className="button block" part="button" type="submit">
-                {t('login.continue')}
-              </button>
-            </fieldset>
-            {busy ? <LoadingOverlay label={t('login.signingIn')} /> : null}
-          </form>
+          <BusyForm
+            busy={busy}
+            busyLabel={t('login.signingIn')}
+            submitLabel={t('login.continue')}
+            onSubmit={submit}
+          >
+            <TextField
+              label={t('login.email')}
+              name="email"
+              type="email"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              error={errors.email}
+              inputRef={emailInput}
+            />
+            <TextField
+              label={t('login.password')}
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              error={errors.password}
+              inputRef={passwordInput}
+            />
+          </BusyForm>
           <Link to="forgotPassword" className="link">
             {t('login.forgotPassword')}
           </Link>
@@ -197,16 +196,5 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
         {t('login.changeTeam')}
       </Link>
     </Card>
-  );
-}
-
-function Card({ busy = false, children }: { busy?: boolean; children: ReactNode }) {
-  return (
-    <div className="frame">
-      <div className="card stack" part="card" aria-busy={busy}>
-        <BrandHeading />
-        {children}
-      </div>
-    </div>
   );
 }

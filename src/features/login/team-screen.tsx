@@ -3,9 +3,9 @@ import { ApiError } from '../../api/client';
 import { getTeamPublic } from '../../api/endpoints';
 import { readDefaultTeam, saveDefaultTeam } from '../../state/preferences';
 import { Alert } from '../../ui/alert';
-import { BrandHeading } from '../../ui/brand-heading';
+import { Card } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
-import { LoadingOverlay } from '../../ui/loading-overlay';
+import { BusyForm } from '../../ui/busy-form';
 import { useRouter, useSearchParam } from '../../ui/router';
 import { TextField } from '../../ui/text-field';
 import { signInPath } from './routes';
@@ -58,41 +58,37 @@ export function TeamScreen() {
   }
 
   return (
-    <div className="frame">
-      <div className="card stack" part="card" aria-busy={busy}>
-        <BrandHeading />
-        <h1 className="title">{t('login.team.title')}</h1>
-        {failure ? <Alert tone="error">{failure}</Alert> : null}
-        <form className="stack" noValidate onSubmit={submit}>
-          <fieldset disabled={busy}>
-            <TextField
-              label={t('login.team.label')}
-              name="team"
-              autoComplete="organization"
-              autoCapitalize="none"
-              spellCheck={false}
-              value={team}
-              onChange={(event) => setTeam(event.target.value)}
-              error={fieldError}
-              inputRef={input}
-            />
-            <button className="button block" part="button" type="submit">
-              {t('login.continue')}
-            </button>
-          </fieldset>
-          {busy ? <LoadingOverlay label={t('common.loading')} /> : null}
-        </form>
-        {settings.signUpUrl ? (
-          <>
-            <div className="divider" role="separator">
-              <span>{t('login.or')}</span>
-            </div>
-            <a className="button secondary block" part="button" href={settings.signUpUrl}>
-              {t('login.register')}
-            </a>
-          </>
-        ) : null}
-      </div>
-    </div>
+    <Card busy={busy}>
+      <h1 className="title">{t('login.team.title')}</h1>
+      {failure ? <Alert tone="error">{failure}</Alert> : null}
+      <BusyForm
+        busy={busy}
+        busyLabel={t('common.loading')}
+        submitLabel={t('login.continue')}
+        onSubmit={submit}
+      >
+        <TextField
+          label={t('login.team.label')}
+          name="team"
+          autoComplete="organization"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={team}
+          onChange={(event) => setTeam(event.target.value)}
+          error={fieldError}
+          inputRef={input}
+        />
+      </BusyForm>
+      {settings.signUpUrl ? (
+        <>
+          <div className="divider" role="separator">
+            <span>{t('login.or')}</span>
+          </div>
+          <a className="button secondary block" part="button" href={settings.signUpUrl}>
+            {t('login.register')}
+          </a>
+        </>
+      ) : null}
+    </Card>
   );
 }

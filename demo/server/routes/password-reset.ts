@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { randomToken, safeEqual, sha256 } from '../lib/crypto';
+import { answerLanguage } from '../lib/language';
+import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
+import { checkPassword } from '../lib/password-policy';
+import { changedMail, mailBrand, resetMail } from '../mail/compose';
+import { fill, TEXTS } from '../mail/texts';
+
+/** Design §4: reset tokens are single-use and live one hour. */
+export const RESET_TOKEN_MS = 3600_000;
+/** Per address and per account (team + e-mail, whether or not it exists). */
+const ADDRESS_LIMIT = { max: 20, windowMs: 15 * 60_000 };
+const ACCOUNT_LIMIT = { max: 5, windowMs: 60 * 60_000 };
+const RESET_ADDRESS_LIMIT = { max: 30, windowMs: 15 * 60_000 };
+
+const RequestBody = Type.Object(
+  {
+    teamName: Type.String({ minLength: 1, maxLength: 100 }),
+    userName: Type.String({ minLength: 1, maxLength: 320 }),
+  },
+  { additionalProperties: false },
+);
+
+const ResetBody = Type.Object(
+  {
+    teamName: Type.String({ minLength: 1, maxLength: 100 }),
+    userId: Type.String({ minLength: 1, maxLength: 100 }),
+    token: Type.String({ minLength: 1, maxLength: 200 }),
+    // Policy checks (and their translated messages) come after the token check; this only bounds input.
+    newPassword: Type.String({ minLength: 1, maxLength: 4096 }),
+  },
+  { additionalProperties: false },
+);
+
+/** The one answer to every reset request, whether or not the account exists. */
+const REQUESTED = { message: 'if the account exists, a reset link is on its way' };
+
+class TokenGone extends Error {}
+
+export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
+  const { db, clock, limiter, hasher, mailer, config } = app.services;
+
+  /** A user with what the mail needs: name, address, language, and the team's name and brand. */
+  const account = () =>
+    db
+      .selectFrom('users')
+      .innerJoin('teams', 'teams.id', 'users.team_id')
+      .select([
+        'users.id',
+        'users.name',
+        'users.email',
+        'users.language',
+        'teams.name as team_name',
+        'teams.display_name',
+        'teams.brand',
+      ]);
+
+  /** Count a hit; past the limit answer 429 (and return true). */
+  const limited = async (reply: FastifyReply, bucket: string, limit: typeof ADDRESS_LIMIT) => {
+    const { allowed, retryAfter } = await limiter.hit(bucket, limit);
+    if (allowed) return false;
+    reply
+      .code(429)
+      .header('Retry-After', String(retryAfter))
+      .send({ message: 'too many requests, try again later' });
+    return true;
+  };
+
+  const sendInBackground = (request: FastifyRequest, mail: Parameters<typeof mailer.send>[0]) => {
+    // Never awaited: the answer must not wait on (or reveal anything through) the mail server.
+    mailer
+      .send(mail)
+      .catch((error: unknown) => request.log.error({ err: error, to: mail.to }, 'mail not sent'));
+  };
+
+  /**
+   * POST /api/user/password/request: always the same 200. For an existing account a new token (256 bits,
+   * stored hashed, one hour) supersedes older ones and the link goes out by mail.
+   */
+  app.post<{ Body: Static<typeof RequestBody> }>(
+    '/api/user/password/request',
+    { config: { body: 'json' }, schema: { body: RequestBody } },
+    async (request, reply) => {
+      const teamName = normaliseTeam(request.body.teamName);
+      const email = normaliseEmail(request.body.userName);
+      if (await limited(reply, `reset-request:ip:${clientAddress(request.ip)}`, ADDRESS_LIMIT)) return reply;
+      if (await limited(reply, `reset-request:account:${teamName}:${email}`, ACCOUNT_LIMIT)) return reply;
+
+      const user = await account()
+        .where('teams.name', '=', teamName)
+        .where('teams.disabled', '=', 0)
+        .where('users.email', '=', email)
+        .executeTakeFirst();
+      if (!user) return REQUESTED;
+
+      const token = randomToken(32);
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('password_resets')
+          .set({ superseded_at: now })
+          .where('user_id', '=', user.id)
+          .where('used_at', 'is', null)
+          .where('superseded_at', 'is', null)
+          .execute();
+        await trx
+          .insertInto('password_resets')
+          .values({
+            id: randomUUID(),
+            user_id: user.id,
+            token_hash: sha256(token),
+            created_at: now,
+            expires_at: now + RESET_TOKEN_MS,
+            used_at: null,
+            superseded_at: null,
+          })
+          .execute();
+      });
+      // Built from PUBLIC_URL, never from the request's Host header.
+      const query = new URLSearchParams({ id: user.id, token });
+      const link = `${config.publicUrl}/login/${encodeURIComponent(user.team_name)}/resetPassword?${query}`;
+      const mail = resetMail({
+        language: answerLanguage(request, user.language),
+        brand: mailBrand(user.brand ?? config.brand),
+        name: user.name,
+        team: user.display_name,
+        link,
+      });
+      sendInBackground(request, { to: user.email, ...mail });
+      return REQUESTED;
+    },
+  );
+
+  /**
+   * POST /api/user/password/reset: 401 when team and user do not match; 410 for an expired, used or
+   * superseded token; 400 `{message}` (in the caller's language) for a password the policy refuses.
+   * The token is consumed by one conditional UPDATE, so of many parallel uses exactly one wins; then the
+   * password changes, every session of the user ends and any sign-in lock is lifted.
+   */
+  app.post<{ Body: Static<typeof ResetBody> }>(
+    '/api/user/password/reset',
+    { config: { body: 'json' }, schema: { body: ResetBody } },
+    async (request, reply) => {
+      if (await limited(reply, `reset:ip:${clientAddress(request.ip)}`, RESET_ADDRESS_LIMIT)) return reply;
+      const { teamName, userId, token, newPassword } = request.body;
+      const team = normaliseTeam(teamName);
+      const user = await account()
+        .where('users.id', '=', userId)
+        .where('teams.name', '=', team)
+        .executeTakeFirst();
+      const language = answerLanguage(request, user?.language);
+      if (!user) return reply.code(401).send({ message: TEXTS[language].resetMismatch });
+
+      const now = clock.now();
+      const presented = sha256(token);
+      const live = await db
+        .selectFrom('password_resets')
+        .select(['id', 'token_hash'])
+        .where('user_id', '=', user.id)
+        .where('used_at', 'is', null)
+        .where('superseded_at', 'is', null)
+        .where('expires_at', '>', now)
+        .execute();
+      const match = live.find((row) => safeEqual(row.token_hash, presented));
+      if (!match) return reply.code(410).send({ message: TEXTS[language].resetInvalid });
+
+      const problem = checkPassword(newPassword, user.email);
+      if (problem) {
+        const message = fill(TEXTS[language].policy[problem], { min: PASSWORD_MIN, max: PASSWORD_MAX });
+        return reply.code(400).send({ message, code: problem });
+      }
+      const hash = await hasher.hash(newPassword);
+      try {
+        await db.transaction().execute(async (trx) => {
+          const consumed = await trx
+            .updateTable('password_resets')
+            .set({ used_at: now })
+            .where('id', '=', match.id)
+            .where('used_at', 'is', null)
+            .where('superseded_at', 'is', null)
+            .where('expires_at', '>', now)
+            .executeTakeFirst();
+          if (Number(consumed.numUpdatedRows) !== 1) throw new TokenGone();
+          await trx
+            .updateTable('users')
+            .set({ password_hash: hash, password_changed_at: now })
+            .where('id', '=', user.id)
+            .execute();
+          await trx
+            .updateTable('sessions')
+            .set({ revoked_at: now })
+            .where('user_id', '=', user.id)
+            .where('revoked_at', 'is', null)
+            .execute();
+          await trx
+            .deleteFrom('login_failures')
+            .where('team_name', '=', user.team_name)
+            .where('email', '=', user.email)
+            .execute();
+        });
+      } catch (error) {
+        if (error instanceof TokenGone)
+          return reply.code(410).send({ message: TEXTS[language].resetInvalid });
+        throw error;
+      }
+      const mail = changedMail({
+        language: answerLanguage(request, user.language),
+        brand: mailBrand(user.brand ?? config.brand),
+        name: user.name,
+        team: user.display_name,
+        when: new Date(now),
+      });
+      sendInBackground(request, { to: user.email, ...mail });
+      return { message: 'password reset' };
+    },
+  );
+}

@@ -1,0 +1,90 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ApiError } from '../../api/client';
+import { requestPasswordReset } from '../../api/endpoints';
+import { Alert } from '../../ui/alert';
+import { Card } from '../../ui/card';
+import { useElement } from '../../ui/element-context';
+import { BusyForm } from '../../ui/busy-form';
+import { Link } from '../../ui/router';
+import { TextField } from '../../ui/text-field';
+import { isValidEmail } from './email';
+
+/**
+ * Forgot password (spec §2, §5): a required, valid e-mail; after submit the same "a link is on its way"
+ * message whether or not the account exists.
+ */
+export function ForgotScreen({ team }: { team: string }) {
+  const { t, issuer, language } = useElement();
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFailure(null);
+    if (!isValidEmail(email)) {
+      setError(t('login.forgot.invalidEmail'));
+      input.current?.focus();
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      await requestPasswordReset({ issuer, language }, { teamName: team, userName: email.trim() });
+      setSentTo(email.trim());
+    } catch (caught) {
+      const status = caught instanceof ApiError ? caught.status : 0;
+      setFailure(status === 429 ? t('login.forgot.tooMany') : t('common.failed'));
+    }
+    setBusy(false);
+  }
+
+  if (sentTo) {
+    return (
+      <Card>
+        <h1 className="title">{t('login.forgot.sentTitle')}</h1>
+        <Alert tone="success">{t('login.forgot.sent', { email: sentTo })}</Alert>
+        <Link to="../" className="link">
+          {t('login.backToSignIn')}
+        </Link>
+      </Card>
+    );
+  }
+
+  return (
+    <Card busy={busy}>
+      <h1 className="title">{t('login.forgot.title')}</h1>
+      <p className="lead">{t('login.forgot.intro')}</p>
+      {failure ? <Alert tone="error">{failure}</Alert> : null}
+      <BusyForm
+        busy={busy}
+        busyLabel={t('common.loading')}
+        submitLabel={t('login.forgot.submit')}
+        onSubmit={submit}
+      >
+        <TextField
+          label={t('login.email')}
+          name="email"
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          error={error}
+          inputRef={input}
+        />
+      </BusyForm>
+      <Link to="../" className="link">
+        {t('login.backToSignIn')}
+      </Link>
+    </Card>
+  );
+}

@@ -1,0 +1,132 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ApiError } from '../../api/client';
+import { resetPassword } from '../../api/endpoints';
+import { Alert } from '../../ui/alert';
+import { Card } from '../../ui/card';
+import { useElement } from '../../ui/element-context';
+import { BusyForm } from '../../ui/busy-form';
+import { Link, useRouter, useSearchParam } from '../../ui/router';
+import { TextField } from '../../ui/text-field';
+
+type State = 'form' | 'error' | 'success';
+
+/**
+ * Reset password (spec §2, §4, §5, §8): with `id` and `token` from the mailed link. Both fields required
+ * and equal; a 400 shows the server's message under the confirm field, a 401 goes to `/`, anything else
+ * is the error state with a try-again link; success offers the sign-in link.
+ */
+export function ResetScreen({ team }: { team: string }) {
+  const { t, issuer, language } = useElement();
+  const router = useRouter();
+  const id = useSearchParam('id');
+  const token = useSearchParam('token');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
+  const [state, setState] = useState<State>('form');
+  const [busy, setBusy] = useState(false);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const confirmInput = useRef<HTMLInputElement>(null);
+  const complete = !!id && !!token;
+
+  useEffect(() => {
+    if (!complete) router.navigate('/', { replace: true });
+    else passwordInput.current?.focus();
+  }, [complete, router]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = {
+      password: password ? undefined : t('login.reset.newRequired'),
+      confirm: !confirm
+        ? t('login.reset.confirmRequired')
+        : password && confirm !== password
+          ? t('login.reset.mismatch')
+          : undefined,
+    };
+    setErrors(found);
+    if (found.password || found.confirm) {
+      (found.password ? passwordInput : confirmInput).current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      await resetPassword(
+        { issuer, language },
+        { teamName: team, userId: id!, token: token!, newPassword: password },
+      );
+      setState('success');
+    } catch (caught) {
+      const status = caught instanceof ApiError ? caught.status : 0;
+      if (status === 401) {
+        router.navigate('/', { replace: true });
+        return;
+      }
+      if (status === 400 && caught instanceof ApiError) {
+        setErrors({ confirm: caught.message });
+        setBusy(false);
+        confirmInput.current?.focus();
+        return;
+      }
+      setState('error');
+    }
+    setBusy(false);
+  }
+
+  if (!complete) return null;
+  if (state === 'success') {
+    return (
+      <Card>
+        <h1 className="title">{t('login.reset.successTitle')}</h1>
+        <Alert tone="success">{t('login.reset.success')}</Alert>
+        <Link to="../" className="button block" part="button">
+          {t('login.reset.signIn')}
+        </Link>
+      </Card>
+    );
+  }
+  if (state === 'error') {
+    return (
+      <Card>
+        <h1 className="title">{t('login.reset.errorTitle')}</h1>
+        <Alert tone="error">{t('login.reset.invalid')}</Alert>
+        <Link to="../forgotPassword" className="button block" part="button">
+          {t('login.reset.tryAgain')}
+        </Link>
+      </Card>
+    );
+  }
+  return (
+    <Card busy={busy}>
+      <h1 className="title">{t('login.reset.title')}</h1>
+      <BusyForm
+        busy={busy}
+        busyLabel={t('common.loading')}
+        submitLabel={t('login.reset.submit')}
+        onSubmit={submit}
+      >
+        <TextField
+          label={t('login.reset.newPassword')}
+          name="new-password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={errors.password}
+          hint={t('common.passwordRules')}
+          inputRef={passwordInput}
+        />
+        <TextField
+          label={t('login.reset.confirmPassword')}
+          name="confirm-password"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(event) => setConfirm(event.target.value)}
+          error={errors.confirm}
+          inputRef={confirmInput}
+        />
+      </BusyForm>
+    </Card>
+  );
+}

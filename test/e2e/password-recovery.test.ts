@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import { RESET_TOKEN_MS } from '../../demo/server/routes/password-reset';
+import { failedResource, launchBrowser, screenshot, watchedPage, type PageWatch } from '../support/browser';
+import { TestSmtp } from '../support/smtp';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let browser: Browser;
+let server: TestServer;
+let smtp: TestSmtp;
+before(async () => {
+  browser = await launchBrowser();
+  smtp = await TestSmtp.start();
+  server = await startTestServer({ SMTP_URL: smtp.url, LOGIN_ADDRESS_LIMIT: '10000' });
+});
+after(async () => {
+  await browser.close();
+  await server.close();
+  await smtp.close();
+});
+
+async function withPage(test: (watch: PageWatch) => Promise<void>, allow: RegExp[] = []) {
+  const context = await browser.newContext();
+  try {
+    const watch = await watchedPage(context, allow);
+    await test(watch);
+    assert.deepEqual(await watch.problems(), []);
+  } finally {
+    await context.close();
+  }
+}
+
+async function askForLink(page: Page, email: string) {
+  await page.goto(`${server.url}/login/acme`);
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.waitForURL(`${server.url}/login/acme/forgotPassword`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Get reset link' }).click();
+  await page
+    .getByText(`If an account exists for ${email}, a reset link will be sent to it shortly.`)
+    .waitFor();
+}
+
+async function chooseNew(page: Page, password: string, confirm = password) {
+  await page.getByLabel('New password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm new password').fill(confirm);
+  await page.getByRole('button', { name: 'Reset password' }).click();
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto(`${server.url}/login/acme`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+describe('password recovery', () => {
+  it('forgot → mail → link → reset → the new password signs in, the old one fails; the link works once', async () => {
+    let link = '';
+    await withPage(async ({ page }) => {
+      await askForLink(page, 'ada@acme.test');
+      await screenshot(page, 'e2e/recovery', 'forgot-sent');
+      const mail = await smtp.next('ada@acme.test', /Reset your/);
+      link = mail.link!;
+      assert.ok(link.startsWith(`${server.url}/login/acme/resetPassword?id=`), link);
+      await page.goto(link);
+      await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+      assert.equal(
+        await page.getByLabel('New password', { exact: true }).getAttribute('autocomplete'),
+        'new-password',
+      );
+      await page
+        .getByText('Use 8 to 128 characters. Avoid common passwords and your email address.')
+        .waitFor();
+      await screenshot(page, 'e2e/recovery', 'reset-form');
+      await chooseNew(page, 'ada chose a long new one');
+      await page.getByRole('heading', { name: 'Password reset' }).waitFor();
+      await screenshot(page, 'e2e/recovery', 'reset-success');
+      await page.getByRole('link', { name: 'Sign in' }).click();
+      await page.waitForURL(`${server.url}/login/acme/`);
+      await page.getByLabel('Password').waitFor();
+      await smtp.next('ada@acme.test', /was changed/);
+    });
+    await withPage(
+      async ({ page }) => {
+        await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
+        await page.getByRole('alert').filter({ hasText: 'The email or password is incorrect.' }).waitFor();
+        await page.getByLabel('Password').fill('ada chose a long new one');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.waitForURL(`${server.url}/manage`);
+      },
+      [failedResource(401)],
+    );
+    await withPage(
+      async ({ page }) => {
+        await page.goto(link);
+        await chooseNew(page, 'and another long one');
+        await page.getByRole('heading', { name: 'We could not reset your password' }).waitFor();
+        await screenshot(page, 'e2e/recovery', 'reset-error');
+        await page.getByRole('link', { name: 'Try again' }).click();
+        await page.waitForURL(`${server.url}/login/acme/forgotPassword`);
+      },
+      [failedResource(410)],
+    );
+  });
+
+  it('shows the error state for an expired link', async () => {
+    await withPage(
+      async ({ page }) => {
+        await askForLink(page, 'bob@acme.test');
+        const { link } = await smtp.next('bob@acme.test', /Reset your/);
+        server.clock.advance(RESET_TOKEN_MS + 60_000);
+        try {
+          await page.goto(link!);
+          await chooseNew(page, 'bob is too late now');
+          await page.getByRole('heading', { name: 'We could not reset your password' }).waitFor();
+        } finally {
+          server.clock.advance(-(RESET_TOKEN_MS + 60_000));
+        }
+      },
+      [failedResource(410)],
+    );
+  });
+
+  it('sends a link with a mismatched id (or no token) to /', async () => {
+    await withPage(
+      async ({ page }) => {
+        await askForLink(page, 'locked@acme.test');
+        const { link } = await smtp.next('locked@acme.test', /Reset your/);
+        const tampered = new URL(link!);
+        tampered.searchParams.set('id', 'someone-else');
+        await page.goto(tampered.href);
+        await chooseNew(page, 'a long enough password');
+        await page.waitForURL(`${server.url}/manage`);
+        await page.goto(`${server.url}/login/acme/resetPassword?id=x`);
+        await page.waitForURL(`${server.url}/manage`);
+      },
+      [failedResource(401)],
+    );
+  });
+
+  it('gives an unknown e-mail the same message and sends nothing', async () => {
+    await withPage(async ({ page }) => {
+      await askForLink(page, 'nobody@acme.test');
+      await new Promise((r) => setTimeout(r, 500));
+      assert.deepEqual(
+        smtp.received.filter((m) => m.to.includes('nobody')),
+        [],
+      );
+    });
+  });
+
+  it("checks the form: valid e-mail, both fields, equal, and the server's policy message under confirm", async () => {
+    await withPage(
+      async ({ page }) => {
+        await page.goto(`${server.url}/login/acme/forgotPassword`);
+        await page.getByLabel('Email').fill('not-an-address');
+        await page.getByRole('button', { name: 'Get reset link' }).click();
+        await page.getByText('Enter a valid email address.').waitFor();
+        await askForLink(page, 'locked@acme.test');
+        const { link } = await smtp.next('locked@acme.test', /Reset your/);
+        await page.goto(link!);
+        await page.getByRole('button', { name: 'Reset password' }).click();
+        await page.getByText('Enter a new password.').waitFor();
+        await page.getByText('Confirm your new password.').waitFor();
+        await chooseNew(page, 'one long password', 'another long password');
+        await page.getByText('The passwords do not match.').waitFor();
+        await chooseNew(page, 'password123');
+        const message = page.getByText('This password is too common. Choose one that is harder to guess.');
+        await message.waitFor();
+        const confirm = page.getByLabel('Confirm new password');
+        assert.equal(await confirm.getAttribute('aria-invalid'), 'true');
+        await screenshot(page, 'e2e/recovery', 'reset-policy');
+      },
+      [failedResource(400)],
+    );
+  });
+});
