@@ -36,6 +36,9 @@ export function esmBuild(input, dir, entryFileNames, tsconfig) {
   return {
     input,
     plugins: plugins(tsconfig),
+    // Let the entry also export what its lazy chunks share with it: otherwise rollup moves the shared
+    // code into a separate chunk behind a facade, and every page pays a second request before anything runs.
+    preserveEntrySignatures: 'allow-extension',
     output: {
       dir,
       format: 'es',

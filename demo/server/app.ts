@@ -23,6 +23,7 @@ import { passwordResetRoutes } from './routes/password-reset';
 import { switcherRoutes } from './routes/switcher';
 import { teamRoutes } from './routes/team';
 import { tokenRoutes } from './routes/token';
+import { userRoutes } from './routes/user';
 import { userinfoRoutes } from './routes/userinfo';
 import type { Services } from './services';
 
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountRoutes);
   await app.register(loginRoutes);
   await app.register(passwordResetRoutes);
+  await app.register(userRoutes);
   if (config.demo) await app.register(outboxRoutes);
   await app.register(tokenRoutes);
   await app.register(pageRoutes);

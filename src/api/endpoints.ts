@@ -125,6 +125,45 @@ export function resetPassword(ctx: ApiContext, body: ResetPasswordRequest): Prom
   return request<unknown>(ctx, at(ctx, '/api/user/password/reset'), { method: 'POST', json: body });
 }
 
+/** The permissions the server knows (spec §3): a map of name → granted. */
+export type Permissions = Record<string, boolean>;
+
+/** GET /api/user/permissions (bearer). */
+export function getPermissions(ctx: ApiContext): Promise<Permissions> {
+  return request<Permissions>(ctx, at(ctx, '/api/user/permissions'));
+}
+
+/** Password options (spec §3). */
+export interface PasswordOptions {
+  hasPassword: boolean;
+  password_changed: string | null;
+  externalAccounts: Array<{ providerName: string; userName: string }>;
+}
+
+/** GET /api/user/password (bearer). */
+export function getPasswordOptions(ctx: ApiContext): Promise<PasswordOptions> {
+  return request<PasswordOptions>(ctx, at(ctx, '/api/user/password'));
+}
+
+export interface PasswordChange {
+  oldPassword?: string;
+  newPassword: string;
+  confirmNewPassword: string;
+}
+
+/** POST (a password exists; `oldPassword` required) or PUT (none yet) /api/user/password. */
+export function savePassword(ctx: ApiContext, body: PasswordChange, hasPassword: boolean): Promise<unknown> {
+  return request<unknown>(ctx, at(ctx, '/api/user/password'), {
+    method: hasPassword ? 'POST' : 'PUT',
+    json: body,
+  });
+}
+
+/** POST /api/user: the user's name. */
+export function saveName(ctx: ApiContext, name: string): Promise<{ name: string }> {
+  return request<{ name: string }>(ctx, at(ctx, '/api/user'), { method: 'POST', json: { name } });
+}
+
 /** POST /account/logout: revoke the session server-side. */
 export function logout(ctx: ApiContext): Promise<unknown> {
   return request<unknown>(ctx, at(ctx, '/account/logout'), { method: 'POST', form: {} });

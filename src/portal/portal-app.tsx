@@ -1,10 +1,13 @@
-import { useCallback, useEffect } from 'react';
+import { lazy, useCallback, useEffect } from 'react';
 import { HeaderBar } from '../features/header/header-bar';
 import { LoginFlow } from '../features/login/login-flow';
 import { useElement } from '../ui/element-context';
 import { ElementFrame } from '../ui/element-frame';
 import { BrowserRouter, useRouter, type RouteLocation } from '../ui/router';
 import { matchRoute } from './routes';
+
+/** A lazily loaded chunk: signing in never downloads the manage area. */
+const ManageArea = lazy(() => import('../features/manage/manage-area'));
 
 function Redirect({ to }: { to: string }) {
   const router = useRouter();
@@ -19,7 +22,8 @@ function Screen() {
   const view = matchRoute(router.location.path, router.location.hash);
   if (view.kind === 'redirect') return <Redirect to={view.to} />;
   if (view.kind === 'login') return <LoginFlow afterSignIn="portal" />;
-  // Search and the manage area arrive with their own work.
+  if (view.kind === 'manage') return <ManageArea standalone={false} />;
+  // The search page arrives with the portal-shell work.
   return <ElementFrame />;
 }
 

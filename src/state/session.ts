@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ApiContext } from '../api/client';
+import { ApiError, type ApiContext } from '../api/client';
 import {
   checkLogin,
   exchangeSession,
@@ -37,6 +37,13 @@ export interface SessionState {
   signOut(): Promise<void>;
   /** Back to logged out, forgetting the token, the user and the timer. */
   reset(): void;
+  /**
+   * Make a bearer call with the current token; if the server says 401 (the token expired), check the
+   * session once — which fetches a fresh token — and retry.
+   */
+  authorized<T>(call: (ctx: ApiContext) => Promise<T>, language?: string): Promise<T>;
+  /** The user renamed themselves: every element showing the name updates. */
+  renamed(name: string): void;
 }
 
 /** Timer functions; injectable so the hourly re-check can be tested without waiting an hour. */
@@ -162,6 +169,22 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
         inFlight = null;
         stopTimer();
         set({ ...loggedOut });
+      },
+
+      async authorized(call, language) {
+        const attempt = () => call({ ...context(), language });
+        try {
+          return await attempt();
+        } catch (error) {
+          if (!(error instanceof ApiError) || error.status !== 401) throw error;
+          if (!(await get().check())) throw error;
+          return attempt();
+        }
+      },
+
+      renamed(name) {
+        const user = get().user;
+        if (user) set({ user: { ...user, name } });
       },
     };
   });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { normalizeIssuer } from '../api/url';
 import { resolveBrand, themeOf } from '../brands';
@@ -7,6 +7,7 @@ import { preferencesStore } from '../state/preferences';
 import { sessionStore } from '../state/session';
 import { readRuntimeSettings } from '../state/settings';
 import { ElementContext, type ElementContextValue } from './element-context';
+import { ElementFrame } from './element-frame';
 import { emit } from './events';
 import { Spinner } from './spinner';
 
@@ -92,7 +93,10 @@ export function ElementRoot({
       aria-busy={!context}
     >
       {context ? (
-        <ElementContext.Provider value={context}>{children}</ElementContext.Provider>
+        <ElementContext.Provider value={context}>
+          {/* Lazily loaded screens show the frame while their chunk arrives. */}
+          <Suspense fallback={<ElementFrame />}>{children}</Suspense>
+        </ElementContext.Provider>
       ) : (
         <div className="frame">
           <Spinner />

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { failedResource, launchBrowser, screenshot, watchedPage } from '../support/browser';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { failedResource, launchBrowser, screenshot, signInContext, watchedPage } from '../support/browser';
+import { sessionFor, startTestServer, type TestServer } from '../support/test-server';
 
 interface Shot {
   name: string;
@@ -48,6 +48,10 @@ async function outboxLink(server: TestServer, team: string, email: string): Prom
     if (Date.now() - started > 10_000) throw new Error(`no outbox mail for ${email}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+async function signInAs(page: Page, server: TestServer, email: string) {
+  await signInContext(page.context(), (await sessionFor(server.server.app, email)).token);
 }
 
 const SHOTS: Shot[] = [
@@ -153,6 +157,45 @@ const SHOTS: Shot[] = [
       await page.getByLabel('Confirm new password').fill('portal-demo-pass');
       await page.getByRole('button', { name: 'Reset password' }).click();
       await page.getByRole('heading', { name: 'Password reset' }).waitFor();
+    },
+  },
+  {
+    name: 'manage-info',
+    async show(page, server) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      await page.getByText('Owner').waitFor();
+      await page.getByText('Last changed').waitFor();
+    },
+  },
+  {
+    name: 'manage-name-dialog',
+    async show(page, server) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      await page.getByRole('button', { name: 'Edit name' }).click();
+      await page.getByLabel('Your name').fill('x'.repeat(51));
+      await page.getByRole('button', { name: 'Set name' }).click();
+      await page.getByText('Your name cannot be more than 50 characters.').waitFor();
+    },
+  },
+  {
+    name: 'manage-password-dialog',
+    async show(page, server) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.locator('dialog[open]').getByRole('button', { name: 'Change password' }).click();
+      await page.getByText('Enter your current password.').waitFor();
+    },
+  },
+  {
+    name: 'manage-set-password',
+    async show(page, server) {
+      await signInAs(page, server, 'dan@umbrella.test');
+      await page.goto(`${server.url}/manage`);
+      await page.getByRole('button', { name: 'Set password' }).click();
+      await page.locator('dialog[open]').getByRole('heading', { name: 'Set password' }).waitFor();
     },
   },
   {

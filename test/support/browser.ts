@@ -57,7 +57,7 @@ export async function screenshot(page: Page, folder: string, name: string): Prom
   const dir = join(RESULTS, folder);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
 }
 
@@ -77,4 +77,22 @@ export async function elementsRendered(page: Page): Promise<void> {
 /** Chromium's console line for an expected error answer. */
 export function failedResource(status: number): RegExp {
   return new RegExp(`^Failed to load resource: the server responded with a status of ${status}\\b`);
+}
+
+/**
+ * Give a browser context the session cookie of a seeded user (made directly in the database), for
+ * screens that need someone signed in whose way of signing in is not under test.
+ */
+export async function signInContext(context: BrowserContext, token: string): Promise<void> {
+  await context.addCookies([
+    {
+      name: 'acct_session',
+      value: token,
+      domain: 'localhost',
+      path: '/',
+      httpOnly: true,
+      secure: true,
+      sameSite: 'None',
+    },
+  ]);
 }

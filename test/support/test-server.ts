@@ -154,3 +154,28 @@ export async function sessionFor(app: FastifyInstance, email: string, team?: str
     cookie: `acct_session=${token}; XSRF-TOKEN=${xsrfToken}`,
   };
 }
+
+/** A session and the portal's access token for it, through the real session exchange. */
+export async function tokenFor(
+  app: FastifyInstance,
+  email: string,
+  team?: string,
+): Promise<DirectSession & { accessToken: string }> {
+  const session = await sessionFor(app, email, team);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/connect/token',
+    headers: {
+      cookie: session.cookie,
+      'x-xsrf-token': session.xsrf,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    payload: new URLSearchParams({
+      grant_type: 'device_code',
+      client_id: 'acct-portal',
+      sessionId: session.publicId,
+    }).toString(),
+  });
+  if (response.statusCode !== 200) throw new Error(`token exchange failed: ${response.body}`);
+  return { ...session, accessToken: response.json().access_token as string };
+}

@@ -20,6 +20,8 @@ export interface AccessClaims extends JWTPayload {
   team_id: string;
   client_id: string;
   scope: string;
+  /** The public handle of the browser session the token was exchanged from, if any. */
+  sid?: string;
 }
 
 export class TokenService {
@@ -41,12 +43,19 @@ export class TokenService {
       .setJti(randomToken(16));
   }
 
-  /** An access token for the API: `typ: at+jwt`, audience the API, the user's team and the scopes. */
-  accessToken(subject: TokenSubject, clientId: string, scopes: readonly string[]): Promise<string> {
-    return this.base(
-      { team_id: subject.teamId, client_id: clientId, scope: scopes.join(' ') },
-      ACCESS_TOKEN_TYPE,
-    )
+  /**
+   * An access token for the API: `typ: at+jwt`, audience the API, the user's team and the scopes, and
+   * (for the portal's own tokens) the session it came from, so "sign out my other sessions" knows which
+   * one to keep.
+   */
+  accessToken(
+    subject: TokenSubject,
+    clientId: string,
+    scopes: readonly string[],
+    sessionId?: string,
+  ): Promise<string> {
+    const claims = { team_id: subject.teamId, client_id: clientId, scope: scopes.join(' ') };
+    return this.base(sessionId ? { ...claims, sid: sessionId } : claims, ACCESS_TOKEN_TYPE)
       .setSubject(subject.userId)
       .setAudience(this.audience)
       .sign(this.keys.privateKey);
@@ -84,6 +93,7 @@ export class TokenService {
         team_id: payload.team_id,
         client_id: typeof payload.client_id === 'string' ? payload.client_id : '',
         scope: typeof payload.scope === 'string' ? payload.scope : '',
+        ...(typeof payload.sid === 'string' ? { sid: payload.sid } : {}),
       };
     } catch {
       return null;

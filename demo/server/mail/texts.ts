@@ -25,6 +25,7 @@ export interface ServerTexts {
   policy: Record<PolicyProblem, string>;
   resetInvalid: string;
   resetMismatch: string;
+  confirmMismatch: string;
 }
 
 export const TEXTS: Record<Language, ServerTexts> = {
@@ -52,6 +53,7 @@ export const TEXTS: Record<Language, ServerTexts> = {
     },
     resetInvalid: 'This reset link is no longer valid.',
     resetMismatch: 'This reset link does not belong to this team.',
+    confirmMismatch: 'The passwords do not match.',
   },
   fr: {
     reset: {
@@ -79,6 +81,7 @@ export const TEXTS: Record<Language, ServerTexts> = {
     },
     resetInvalid: 'Ce lien de réinitialisation n’est plus valide.',
     resetMismatch: 'Ce lien de réinitialisation n’appartient pas à cette équipe.',
+    confirmMismatch: 'Les mots de passe ne correspondent pas.',
   },
   es: {
     reset: {
@@ -104,6 +107,7 @@ export const TEXTS: Record<Language, ServerTexts> = {
     },
     resetInvalid: 'Este enlace de restablecimiento ya no es válido.',
     resetMismatch: 'Este enlace de restablecimiento no corresponde a este equipo.',
+    confirmMismatch: 'Las contraseñas no coinciden.',
   },
   pt: {
     reset: {
@@ -129,6 +133,7 @@ export const TEXTS: Record<Language, ServerTexts> = {
     },
     resetInvalid: 'Este link de redefinição não é mais válido.',
     resetMismatch: 'Este link de redefinição não pertence a esta equipe.',
+    confirmMismatch: 'As senhas não coincidem.',
   },
   de: {
     reset: {
@@ -156,6 +161,7 @@ export const TEXTS: Record<Language, ServerTexts> = {
     },
     resetInvalid: 'Dieser Link zum Zurücksetzen ist nicht mehr gültig.',
     resetMismatch: 'Dieser Link zum Zurücksetzen gehört nicht zu diesem Team.',
+    confirmMismatch: 'Die Passwörter stimmen nicht überein.',
   },
   ja: {
     reset: {
@@ -183,6 +189,7 @@ export const TEXTS: Record<Language, ServerTexts> = {
     },
     resetInvalid: 'この再設定リンクは無効になっています。',
     resetMismatch: 'この再設定リンクはこのチームのものではありません。',
+    confirmMismatch: 'パスワードが一致しません。',
   },
   da: {
     reset: {
@@ -210,6 +217,7 @@ export const TEXTS: Record<Language, ServerTexts> = {
     },
     resetInvalid: 'Dette nulstillingslink er ikke længere gyldigt.',
     resetMismatch: 'Dette nulstillingslink hører ikke til dette team.',
+    confirmMismatch: 'Adgangskoderne er ikke ens.',
   },
 };
 

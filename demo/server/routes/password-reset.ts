@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto';
 import { answerLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
 import { checkPassword } from '../lib/password-policy';
-import { changedMail, mailBrand, resetMail } from '../mail/compose';
+import { notifyPasswordChanged, sendInBackground } from '../lib/notify';
+import { mailBrand, resetMail } from '../mail/compose';
 import { fill, TEXTS } from '../mail/texts';
 
 /** Design §4: reset tokens are single-use and live one hour. */
@@ -41,7 +42,7 @@ const REQUESTED = { message: 'if the account exists, a reset link is on its way'
 class TokenGone extends Error {}
 
 export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
-  const { db, clock, limiter, hasher, mailer, config } = app.services;
+  const { db, clock, limiter, hasher, config } = app.services;
 
   /** A user with what the mail needs: name, address, language, and the team's name and brand. */
   const account = () =>
@@ -67,13 +68,6 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
       .header('Retry-After', String(retryAfter))
       .send({ message: 'too many requests, try again later' });
     return true;
-  };
-
-  const sendInBackground = (request: FastifyRequest, mail: Parameters<typeof mailer.send>[0]) => {
-    // Never awaited: the answer must not wait on (or reveal anything through) the mail server.
-    mailer
-      .send(mail)
-      .catch((error: unknown) => request.log.error({ err: error, to: mail.to }, 'mail not sent'));
   };
 
   /**
@@ -206,14 +200,7 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
           return reply.code(410).send({ message: TEXTS[language].resetInvalid });
         throw error;
       }
-      const mail = changedMail({
-        language: answerLanguage(request, user.language),
-        brand: mailBrand(user.brand ?? config.brand),
-        name: user.name,
-        team: user.display_name,
-        when: new Date(now),
-      });
-      sendInBackground(request, { to: user.email, ...mail });
+      notifyPasswordChanged(request, user, now);
       return { message: 'password reset' };
     },
   );

@@ -66,7 +66,7 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
         email: user.email,
       };
       const [accessToken, idToken] = await Promise.all([
-        tokens.accessToken(subject, config.portalClientId, ['openid', 'profile', 'email']),
+        tokens.accessToken(subject, config.portalClientId, ['openid', 'profile', 'email'], session.public_id),
         tokens.idToken(subject, config.portalClientId),
       ]);
       reply.header('Pragma', 'no-cache');

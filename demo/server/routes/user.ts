@@ -1,0 +1,199 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { PERMISSIONS } from '../db/seed';
+import { requireBearer, type BearerCaller } from '../lib/bearer';
+import { answerLanguage } from '../lib/language';
+import { notifyPasswordChanged } from '../lib/notify';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
+import { checkPassword } from '../lib/password-policy';
+import { fill, TEXTS } from '../mail/texts';
+import { sessionOf } from '../plugins/cookies';
+
+/** The server's answer when the current password is wrong (spec §5: the screen marks the old field). */
+export const INVALID_PASSWORD = 'InvalidPassword';
+export const NAME_MAX = 50;
+
+// C0 and C1 control characters; bidi and other format characters are allowed and rendered as text.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+const ChangeBody = Type.Object(
+  {
+    oldPassword: Type.String({ minLength: 1, maxLength: 4096 }),
+    newPassword: Type.String({ minLength: 1, maxLength: 4096 }),
+    confirmNewPassword: Type.String({ minLength: 1, maxLength: 4096 }),
+  },
+  { additionalProperties: false },
+);
+const SetBody = Type.Object(
+  {
+    newPassword: Type.String({ minLength: 1, maxLength: 4096 }),
+    confirmNewPassword: Type.String({ minLength: 1, maxLength: 4096 }),
+  },
+  { additionalProperties: false },
+);
+const NameBody = Type.Object({ name: Type.String({ maxLength: 1000 }) }, { additionalProperties: false });
+
+/**
+ * The signed-in user's own account (spec §7): permissions, password options, change or set the password,
+ * the name. Every call is bearer-authenticated and takes the user and team from the token — never from
+ * the body.
+ */
+export async function userRoutes(app: FastifyInstance): Promise<void> {
+  const { db, clock, hasher, sessions } = app.services;
+
+  /** The account details the notice mail needs. */
+  const account = (caller: BearerCaller) =>
+    db
+      .selectFrom('teams')
+      .select(['display_name', 'brand'])
+      .where('id', '=', caller.user.team_id)
+      .executeTakeFirstOrThrow()
+      .then((team) => ({ ...caller.user, ...team }));
+
+  /** After a password change: end every other session of the user (the caller's own stays). */
+  async function endOtherSessions(caller: BearerCaller, request: Parameters<typeof sessionOf>[0]) {
+    const own = (await sessionOf(request))?.id_hash;
+    let keep = own;
+    if (!keep && caller.claims.sid) {
+      keep = (
+        await db
+          .selectFrom('sessions')
+          .select('id_hash')
+          .where('public_id', '=', caller.claims.sid)
+          .executeTakeFirst()
+      )?.id_hash;
+    }
+    await sessions.revokeAllForUser(caller.user.id, keep);
+  }
+
+  app.get('/api/user/permissions', async (request, reply) => {
+    const caller = await requireBearer(request, reply);
+    if (!caller) return reply;
+    const granted = new Set(
+      (
+        await db
+          .selectFrom('user_permissions')
+          .select('permission')
+          .where('user_id', '=', caller.user.id)
+          .execute()
+      ).map((row) => row.permission),
+    );
+    return Object.fromEntries(PERMISSIONS.map((permission) => [permission, granted.has(permission)]));
+  });
+
+  app.get('/api/user/password', async (request, reply) => {
+    const caller = await requireBearer(request, reply);
+    if (!caller) return reply;
+    const external = await db
+      .selectFrom('external_accounts')
+      .select(['provider', 'user_name'])
+      .where('user_id', '=', caller.user.id)
+      .orderBy('provider')
+      .execute();
+    return {
+      hasPassword: caller.user.password_hash !== null,
+      password_changed: caller.user.password_changed_at
+        ? new Date(caller.user.password_changed_at).toISOString()
+        : null,
+      externalAccounts: external.map((row) => ({ providerName: row.provider, userName: row.user_name })),
+    };
+  });
+
+  /** The policy's reason in the caller's language, or the mismatch of new and confirm; null when fine. */
+  function refusal(
+    request: Parameters<typeof answerLanguage>[0],
+    caller: BearerCaller,
+    next: string,
+    confirm: string,
+  ) {
+    const language = answerLanguage(request, caller.user.language);
+    const problem = checkPassword(next, caller.user.email);
+    if (problem)
+      return {
+        message: fill(TEXTS[language].policy[problem], { min: PASSWORD_MIN, max: PASSWORD_MAX }),
+        code: problem,
+      };
+    if (next !== confirm) return { message: TEXTS[language].confirmMismatch, code: 'confirmMismatch' };
+    return null;
+  }
+
+  async function storePassword(
+    request: Parameters<typeof sessionOf>[0],
+    caller: BearerCaller,
+    password: string,
+    guard: 'has' | 'none',
+  ): Promise<boolean> {
+    const hash = await hasher.hash(password);
+    const now = clock.now();
+    // Conditional on the state the request was checked against, so a racing change cannot be overwritten.
+    const updated = await db
+      .updateTable('users')
+      .set({ password_hash: hash, password_changed_at: now })
+      .where('id', '=', caller.user.id)
+      .where('password_hash', guard === 'has' ? 'is not' : 'is', null)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return false;
+    await endOtherSessions(caller, request);
+    notifyPasswordChanged(request, await account(caller), now);
+    return true;
+  }
+
+  /** POST: change an existing password; the current one is required (400 InvalidPassword otherwise). */
+  app.post<{ Body: Static<typeof ChangeBody> }>(
+    '/api/user/password',
+    { config: { body: 'json' }, schema: { body: ChangeBody } },
+    async (request, reply) => {
+      const caller = await requireBearer(request, reply);
+      if (!caller) return reply;
+      const { oldPassword, newPassword, confirmNewPassword } = request.body;
+      if (!caller.user.password_hash)
+        return reply.code(409).send({ message: 'no password is set: use PUT to set one' });
+      if (!(await hasher.verify(oldPassword, caller.user.password_hash))) {
+        return reply.code(400).send({ message: INVALID_PASSWORD });
+      }
+      const refused = refusal(request, caller, newPassword, confirmNewPassword);
+      if (refused) return reply.code(400).send(refused);
+      if (!(await storePassword(request, caller, newPassword, 'has'))) {
+        return reply.code(409).send({ message: 'the password changed meanwhile' });
+      }
+      return { message: 'password changed' };
+    },
+  );
+
+  /** PUT: set a first password (an account that signs in with a provider only). 409 if one exists. */
+  app.put<{ Body: Static<typeof SetBody> }>(
+    '/api/user/password',
+    { config: { body: 'json' }, schema: { body: SetBody } },
+    async (request, reply) => {
+      const caller = await requireBearer(request, reply);
+      if (!caller) return reply;
+      if (caller.user.password_hash) return reply.code(409).send({ message: 'a password is already set' });
+      const refused = refusal(request, caller, request.body.newPassword, request.body.confirmNewPassword);
+      if (refused) return reply.code(400).send(refused);
+      if (!(await storePassword(request, caller, request.body.newPassword, 'none'))) {
+        return reply.code(409).send({ message: 'a password is already set' });
+      }
+      return { message: 'password set' };
+    },
+  );
+
+  /** POST /api/user: the name, trimmed, 1–50 characters, no control characters. */
+  app.post<{ Body: Static<typeof NameBody> }>(
+    '/api/user',
+    { config: { body: 'json' }, schema: { body: NameBody } },
+    async (request, reply) => {
+      const caller = await requireBearer(request, reply);
+      if (!caller) return reply;
+      const name = request.body.name.normalize('NFC').trim();
+      const length = Array.from(name).length;
+      if (length < 1 || length > NAME_MAX) {
+        return reply.code(400).send({ message: `name must have 1 to ${NAME_MAX} characters` });
+      }
+      if (CONTROL.test(name))
+        return reply.code(400).send({ message: 'name must not contain control characters' });
+      await db.updateTable('users').set({ name }).where('id', '=', caller.user.id).execute();
+      return { name };
+    },
+  );
+}

@@ -1,0 +1,93 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { saveName } from '../../api/endpoints';
+import { noticesStore } from '../../state/notices';
+import { sessionStore } from '../../state/session';
+import { Dialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
+import { LoadingOverlay } from '../../ui/loading-overlay';
+import { TextField } from '../../ui/text-field';
+
+/** Spec §5/§9: the name is at most 50 characters. */
+export const NAME_MAX = 50;
+
+/**
+ * Change name (spec §2, §5): 'Your name', Cancel and Set name; required, at most 50 characters after
+ * trimming; a server failure marks the field invalid. On success every element showing the name updates.
+ */
+export function NameDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const { t, language } = useElement();
+  return (
+    <Dialog open={open} title={t('manage.name.title')} onClose={onClose}>
+      <NameForm key={String(open)} onClose={onClose} t={t} language={language} />
+    </Dialog>
+  );
+}
+
+function NameForm({
+  onClose,
+  t,
+  language,
+}: {
+  onClose(): void;
+  t: ReturnType<typeof useElement>['t'];
+  language: string;
+}) {
+  const current = sessionStore.getState().user?.name ?? '';
+  const [name, setName] = useState(current);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const trimmed = name.trim();
+    const problem = !trimmed
+      ? t('manage.name.required')
+      : Array.from(trimmed).length > NAME_MAX
+        ? t('manage.name.tooLong', { n: NAME_MAX })
+        : null;
+    if (problem) {
+      setError(problem);
+      input.current?.focus();
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      const saved = await sessionStore.getState().authorized((ctx) => saveName(ctx, trimmed), language);
+      sessionStore.getState().renamed(saved.name);
+      noticesStore.getState().show(t('manage.name.saved'), 'Success');
+      onClose();
+    } catch {
+      setBusy(false);
+      setError(t('manage.name.failed'));
+      input.current?.focus();
+    }
+  }
+
+  return (
+    <form className="stack" noValidate onSubmit={submit}>
+      <fieldset disabled={busy}>
+        <TextField
+          label={t('manage.name.label')}
+          name="name"
+          autoComplete="name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={error}
+          inputRef={input}
+          autoFocus
+        />
+        <div className="dialog-actions">
+          <button type="button" className="button secondary" part="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button" part="button">
+            {t('manage.name.submit')}
+          </button>
+        </div>
+      </fieldset>
+      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
+    </form>
+  );
+}

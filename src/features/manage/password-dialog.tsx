@@ -1,0 +1,190 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { ApiError } from '../../api/client';
+import { savePassword } from '../../api/endpoints';
+import type { Translate } from '../../i18n';
+import { noticesStore } from '../../state/notices';
+import { sessionStore } from '../../state/session';
+import { Dialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
+import { LoadingOverlay } from '../../ui/loading-overlay';
+import { TextField } from '../../ui/text-field';
+
+/** The server's answer for a wrong current password (spec §5). */
+const INVALID_PASSWORD = 'InvalidPassword';
+
+interface Errors {
+  old?: string;
+  new?: string;
+  confirm?: string;
+}
+
+/**
+ * Change or set the password (spec §2, §4, §5). Change (a password exists): old, new and confirm, all
+ * required; new ≠ old; new = confirm. Set (none yet): new and confirm required — the spec checks the
+ * match only when a password exists (the server still refuses a mismatch, and its message shows on both
+ * fields). A wrong current password marks the old field; any other server message goes on new and
+ * confirm. Closing is disabled while the request runs.
+ */
+export function PasswordDialog({
+  open,
+  hasPassword,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  hasPassword: boolean;
+  onClose(): void;
+  onSaved(): void;
+}) {
+  const { t, language } = useElement();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog
+      open={open}
+      title={hasPassword ? t('manage.password.changeTitle') : t('manage.password.setTitle')}
+      closable={!busy}
+      onClose={onClose}
+    >
+      <PasswordForm
+        key={String(open)}
+        hasPassword={hasPassword}
+        t={t}
+        language={language}
+        busy={busy}
+        setBusy={setBusy}
+        onClose={onClose}
+        onSaved={onSaved}
+      />
+    </Dialog>
+  );
+}
+
+function PasswordForm({
+  hasPassword,
+  t,
+  language,
+  busy,
+  setBusy,
+  onClose,
+  onSaved,
+}: {
+  hasPassword: boolean;
+  t: Translate;
+  language: string;
+  busy: boolean;
+  setBusy(busy: boolean): void;
+  onClose(): void;
+  onSaved(): void;
+}) {
+  const [oldPassword, setOld] = useState('');
+  const [newPassword, setNew] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const oldInput = useRef<HTMLInputElement>(null);
+  const newInput = useRef<HTMLInputElement>(null);
+  const confirmInput = useRef<HTMLInputElement>(null);
+
+  function validate(): Errors {
+    const found: Errors = {};
+    if (hasPassword && !oldPassword) found.old = t('manage.password.oldRequired');
+    if (!newPassword) found.new = t('login.reset.newRequired');
+    else if (hasPassword && newPassword === oldPassword) found.new = t('manage.password.sameAsOld');
+    if (!confirm) found.confirm = t('login.reset.confirmRequired');
+    else if (hasPassword && newPassword && confirm !== newPassword)
+      found.confirm = t('manage.password.noMatch');
+    return found;
+  }
+
+  const focusFirst = (found: Errors) => {
+    const first = found.old ? oldInput : found.new ? newInput : found.confirm ? confirmInput : null;
+    first?.current?.focus();
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = validate();
+    setErrors(found);
+    if (Object.keys(found).length) {
+      focusFirst(found);
+      return;
+    }
+    setBusy(true);
+    try {
+      const body = { ...(hasPassword ? { oldPassword } : {}), newPassword, confirmNewPassword: confirm };
+      await sessionStore.getState().authorized((ctx) => savePassword(ctx, body, hasPassword), language);
+      setBusy(false);
+      noticesStore.getState().show(t('manage.password.saved'), 'Success');
+      onSaved();
+      onClose();
+    } catch (error) {
+      setBusy(false);
+      const message = error instanceof ApiError && error.status === 400 ? error.message : null;
+      const found: Errors =
+        message === INVALID_PASSWORD
+          ? { old: t('manage.password.wrongCurrent') }
+          : { new: message ?? t('common.failed'), confirm: message ?? t('common.failed') };
+      setErrors(found);
+      focusFirst(found);
+    }
+  }
+
+  return (
+    <form className="stack" noValidate onSubmit={submit}>
+      {/* For password managers: which account this new password belongs to. */}
+      <input
+        type="text"
+        name="username"
+        autoComplete="username"
+        value={sessionStore.getState().user?.email ?? ''}
+        readOnly
+        hidden
+      />
+      <fieldset disabled={busy}>
+        {hasPassword ? (
+          <TextField
+            label={t('manage.password.old')}
+            name="current-password"
+            type="password"
+            autoComplete="current-password"
+            value={oldPassword}
+            onChange={(event) => setOld(event.target.value)}
+            error={errors.old}
+            inputRef={oldInput}
+            autoFocus
+          />
+        ) : null}
+        <TextField
+          label={t('login.reset.newPassword')}
+          name="new-password"
+          type="password"
+          autoComplete="new-password"
+          value={newPassword}
+          onChange={(event) => setNew(event.target.value)}
+          error={errors.new}
+          hint={t('common.passwordRules')}
+          inputRef={newInput}
+          autoFocus={!hasPassword}
+        />
+        <TextField
+          label={t('login.reset.confirmPassword')}
+          name="confirm-password"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(event) => setConfirm(event.target.value)}
+          error={errors.confirm}
+          inputRef={confirmInput}
+        />
+        <div className="dialog-actions">
+          <button type="button" className="button secondary" part="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button" part="button" disabled={busy}>
+            {hasPassword ? t('manage.password.change') : t('manage.password.set')}
+          </button>
+        </div>
+      </fieldset>
+      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
+    </form>
+  );
+}

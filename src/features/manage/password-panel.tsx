@@ -1,0 +1,90 @@
+import { useCallback, useEffect, useState } from 'react';
+import { getPasswordOptions, type PasswordOptions } from '../../api/endpoints';
+import { sessionStore } from '../../state/session';
+import { useElement } from '../../ui/element-context';
+import { Spinner } from '../../ui/spinner';
+import { PasswordDialog } from './password-dialog';
+
+/**
+ * The password panel (spec §2): a spinner while loading; with a password the last-changed date, a masked
+ * value, the rules hint and Change password; without one, Set password.
+ */
+export function PasswordPanel() {
+  const { t, language } = useElement();
+  const [options, setOptions] = useState<PasswordOptions | null | 'failed'>(null);
+  const [dialog, setDialog] = useState(false);
+
+  const load = useCallback(() => {
+    let live = true;
+    sessionStore
+      .getState()
+      .authorized((ctx) => getPasswordOptions(ctx), language)
+      .then(
+        (loaded) => live && setOptions(loaded),
+        () => live && setOptions('failed'),
+      );
+    return () => {
+      live = false;
+    };
+  }, [language]);
+
+  useEffect(() => load(), [load]);
+
+  return (
+    <section className="panel" part="card" aria-labelledby="password-title" aria-busy={options === null}>
+      <h2 className="panel-title" id="password-title">
+        {t('manage.password.title')}
+      </h2>
+      {options === null ? (
+        <div className="loading" role="status">
+          <Spinner />
+          <span>{t('common.loading')}</span>
+        </div>
+      ) : options === 'failed' ? (
+        <p role="alert">{t('common.failed')}</p>
+      ) : options.hasPassword ? (
+        <>
+          <dl className="facts">
+            <div>
+              <dt>{t('manage.password.title')}</dt>
+              <dd>
+                <span aria-label={t('manage.password.masked')}>••••••••</span>
+              </dd>
+            </div>
+            {options.password_changed ? (
+              <div>
+                <dt>{t('manage.password.changed')}</dt>
+                <dd>
+                  <time dateTime={options.password_changed}>
+                    {new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short' }).format(
+                      new Date(options.password_changed),
+                    )}
+                  </time>
+                </dd>
+              </div>
+            ) : null}
+          </dl>
+          <p className="hint">{t('common.passwordRules')}</p>
+          <button type="button" className="button" part="button" onClick={() => setDialog(true)}>
+            {t('manage.password.change')}
+          </button>
+        </>
+      ) : (
+        <>
+          <p>{t('manage.password.none')}</p>
+          <button type="button" className="button" part="button" onClick={() => setDialog(true)}>
+            {t('manage.password.set')}
+          </button>
+        </>
+      )}
+      {options && options !== 'failed' ? (
+        <PasswordDialog
+          open={dialog}
+          hasPassword={options.hasPassword}
+          onClose={() => setDialog(false)}
+          onSaved={load}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+import { useEffect, useState } from 'react';
+import { useStore } from 'zustand';
+import { getPermissions, type Permissions } from '../../api/endpoints';
+import { sessionStore } from '../../state/session';
+import { useElement } from '../../ui/element-context';
+import { Spinner } from '../../ui/spinner';
+import { NameDialog } from './name-dialog';
+import { permissionText } from './permissions';
+
+/** Personal info (spec §2): username, team, name with an edit button, creation date, permissions. */
+export function PersonalInfo() {
+  const { t, language } = useElement();
+  const user = useStore(sessionStore, (state) => state.user);
+  const team = useStore(sessionStore, (state) => state.team);
+  const [permissions, setPermissions] = useState<Permissions | null | 'failed'>(null);
+  const [editing, setEditing] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    sessionStore
+      .getState()
+      .authorized((ctx) => getPermissions(ctx), language)
+      .then(
+        (granted) => live && setPermissions(granted),
+        () => live && setPermissions('failed'),
+      );
+    return () => {
+      live = false;
+    };
+  }, [language]);
+
+  if (!user) return null;
+  const created = new Date(user.created_at);
+  return (
+    <section className="panel" part="card" aria-labelledby="personal-info-title">
+      <h2 className="panel-title" id="personal-info-title">
+        {t('manage.info.title')}
+      </h2>
+      <dl className="facts">
+        <div>
+          <dt>{t('manage.info.username')}</dt>
+          <dd>{user.email}</dd>
+        </div>
+        <div>
+          <dt>{t('manage.info.team')}</dt>
+          <dd>{team?.displayName ?? user.team}</dd>
+        </div>
+        <div>
+          <dt>{t('manage.info.name')}</dt>
+          <dd className="with-action">
+            <span className="user-name">{user.name}</span>
+            <button
+              type="button"
+              className="button secondary small"
+              part="button"
+              aria-label={t('manage.info.editName')}
+              onClick={() => setEditing(true)}
+            >
+              {t('manage.info.edit')}
+            </button>
+          </dd>
+        </div>
+        <div>
+          <dt>{t('manage.info.created')}</dt>
+          <dd>
+            {Number.isNaN(created.getTime()) ? (
+              '—'
+            ) : (
+              <time dateTime={user.created_at}>
+                {new Intl.DateTimeFormat(language, { dateStyle: 'full' }).format(created)}
+              </time>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('manage.info.permissions')}</dt>
+          <dd>
+            {permissions === null ? (
+              <Spinner />
+            ) : permissions === 'failed' ? (
+              t('common.failed')
+            ) : (
+              permissionText(permissions, t, language)
+            )}
+          </dd>
+        </div>
+      </dl>
+      <NameDialog open={editing} onClose={() => setEditing(false)} />
+    </section>
+  );
+}

@@ -1,0 +1,80 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+/** Spec §9: dialogs animate 150 ms in and 75 ms out (no animation with reduced motion, see base.css). */
+const CLOSE_MS = 75;
+
+/** The element that really has focus, looking inside shadow roots. */
+function deepActiveElement(): HTMLElement | null {
+  let active: Element | null = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active instanceof HTMLElement ? active : null;
+}
+
+/**
+ * A modal dialog on the native `<dialog>`: the rest of the page is inert while it is open (focus stays
+ * inside), Escape closes it unless `closable` is false (while a request runs), and focus goes back to
+ * whatever opened it. At most 80vw wide.
+ */
+export function Dialog({
+  open,
+  title,
+  closable = true,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  closable?: boolean;
+  onClose(): void;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open) {
+      // Opening again while the closing animation runs just cancels the close (its timer is cleared).
+      dialog.classList.remove('closing');
+      if (!dialog.open) {
+        opener.current = deepActiveElement();
+        dialog.showModal();
+      }
+      return;
+    }
+    if (!open && dialog.open) {
+      dialog.classList.add('closing');
+      const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
+      const timer = setTimeout(
+        () => {
+          dialog.close();
+          dialog.classList.remove('closing');
+          opener.current?.focus();
+        },
+        reduced ? 0 : CLOSE_MS,
+      );
+      return () => clearTimeout(timer);
+    }
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      part="dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        // Escape: never let the browser close it behind React's back; close through state when allowed.
+        event.preventDefault();
+        if (closable) onClose();
+      }}
+    >
+      <h2 className="dialog-title" id={titleId}>
+        {title}
+      </h2>
+      {open ? children : null}
+    </dialog>
+  );
+}

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import {
+  failedResource,
+  launchBrowser,
+  screenshot,
+  signInContext,
+  watchedPage,
+  type PageWatch,
+} from '../support/browser';
+import { sessionFor, startTestServer, type TestServer } from '../support/test-server';
+
+let browser: Browser;
+let server: TestServer;
+before(async () => {
+  browser = await launchBrowser();
+  server = await startTestServer({ LOGIN_ADDRESS_LIMIT: '10000' });
+});
+after(async () => {
+  await browser.close();
+  await server.close();
+});
+
+async function withPage(test: (watch: PageWatch) => Promise<void>, allow: RegExp[] = []) {
+  const context = await browser.newContext();
+  try {
+    const watch = await watchedPage(context, allow);
+    await test(watch);
+    assert.deepEqual(await watch.problems(), []);
+  } finally {
+    await context.close();
+  }
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto(`${server.url}/login/acme?ReturnUrl=%2Fmanage`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(`${server.url}/manage`);
+  await page.getByRole('heading', { name: 'Personal info' }).waitFor();
+}
+
+const dialog = (page: Page) => page.locator('acct-portal dialog[open]');
+
+describe('manage account', () => {
+  it('sends a signed-out visitor of /manage to the team screen, coming back afterwards', async () => {
+    await withPage(async ({ page }) => {
+      await page.goto(`${server.url}/manage`);
+      await page.waitForURL((url) => url.pathname === '/login/team');
+      assert.equal(new URL(page.url()).searchParams.get('ReturnUrl'), '/manage');
+    });
+  });
+
+  it("shows ada's personal info", async () => {
+    await withPage(async ({ page }) => {
+      await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
+      const info = page.locator('acct-portal section').filter({ hasText: 'Personal info' });
+      for (const text of ['ada@acme.test', 'Acme', 'Ada Lovelace', 'Owner'])
+        await info.getByText(text, { exact: true }).waitFor();
+      const created = await info.locator('time').textContent();
+      assert.match(created ?? '', /^[A-Z][a-z]+day, [A-Z][a-z]+ \d{1,2}, \d{4}$/);
+      await screenshot(page, 'e2e/manage', 'personal-info');
+    });
+  });
+
+  it('renames: 51 characters refused, 50 accepted, the header follows without a reload', async () => {
+    await withPage(async ({ page }) => {
+      await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
+      const rename = async (name: string) => {
+        await page.getByRole('button', { name: 'Edit name' }).click();
+        await dialog(page).getByLabel('Your name').fill(name);
+        await dialog(page).getByRole('button', { name: 'Set name' }).click();
+      };
+      await rename('x'.repeat(51));
+      await dialog(page).getByText('Your name cannot be more than 50 characters.').waitFor();
+      await screenshot(page, 'e2e/manage', 'name-too-long');
+      await dialog(page).getByRole('button', { name: 'Cancel' }).click();
+      await dialog(page).waitFor({ state: 'detached' });
+      await rename(`  ${'x'.repeat(50)}  `);
+      await page.getByText('Name updated').waitFor();
+      await page.locator('acct-portal header').getByText('x'.repeat(50)).waitFor();
+      assert.equal(await page.locator('acct-portal .avatar').textContent(), 'X');
+      await rename('Grace Hopper');
+      await page
+        .locator('acct-portal header')
+        .getByText(/Grace Hopper$/)
+        .waitFor();
+      assert.equal(await page.locator('acct-portal .avatar').textContent(), 'GH');
+      await rename('Ada Lovelace');
+      await page.locator('acct-portal header').getByText('Ada Lovelace').waitFor();
+    });
+  });
+
+  it('changes the password: each refusal, then success, then signs in with the new one', async () => {
+    await withPage(
+      async ({ page }) => {
+        await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
+        await page.getByRole('button', { name: 'Change password' }).click();
+        const form = dialog(page);
+        const fill = async (old: string, next: string, confirm: string) => {
+          await form.getByLabel('Current password').fill(old);
+          await form.getByLabel('New password', { exact: true }).fill(next);
+          await form.getByLabel('Confirm new password').fill(confirm);
+          await form.getByRole('button', { name: 'Change password' }).click();
+        };
+        await fill('wrong password', 'a new long password', 'a new long password');
+        await form.getByText('The current password does not match.').waitFor();
+        await fill(DEMO_PASSWORD, DEMO_PASSWORD, DEMO_PASSWORD);
+        await form.getByText('The new password must be different from the current one.').waitFor();
+        await fill(DEMO_PASSWORD, 'a new long password', 'another long password');
+        await form.getByText('The passwords should match.').waitFor();
+        await screenshot(page, 'e2e/manage', 'password-mismatch');
+        await fill(DEMO_PASSWORD, 'a new long password', 'a new long password');
+        await page.getByText('Password set').waitFor();
+        await form.waitFor({ state: 'detached' });
+        await screenshot(page, 'e2e/manage', 'password-set-notice');
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.waitForURL(`${server.url}/login/team`);
+      },
+      [failedResource(400)],
+    );
+    await withPage(
+      async ({ page }) => {
+        await page.goto(`${server.url}/login/acme`);
+        await page.getByLabel('Email').fill('ada@acme.test');
+        await page.getByLabel('Password').fill(DEMO_PASSWORD);
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.getByText('The email or password is incorrect.').waitFor();
+        await page.getByLabel('Password').fill('a new long password');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.waitForURL(`${server.url}/manage`);
+      },
+      [failedResource(401)],
+    );
+  });
+
+  it('lets bob, who has no password, set one — and sign in with it', async () => {
+    const bob = await server.server.db.kysely
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'bob@acme.test')
+      .executeTakeFirstOrThrow();
+    const session = await sessionFor(server.server.app, 'bob@acme.test');
+    await withPage(async ({ page }) => {
+      await signInContext(page.context(), session.token);
+      await page.goto(`${server.url}/manage`);
+      await page.getByRole('button', { name: 'Set password' }).click();
+      const form = dialog(page);
+      await form.getByRole('heading', { name: 'Set password' }).waitFor();
+      assert.equal(await form.getByLabel('Current password').count(), 0);
+      await form.getByLabel('New password', { exact: true }).fill('bob now has a password');
+      await form.getByLabel('Confirm new password').fill('bob now has a password');
+      await form.getByRole('button', { name: 'Set password' }).click();
+      await page.getByText('Password set').waitFor();
+      await page.getByRole('button', { name: 'Change password' }).waitFor();
+    });
+    const row = await server.server.db.kysely
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', bob.id)
+      .executeTakeFirstOrThrow();
+    assert.notEqual(row.password_hash, null);
+  });
+});

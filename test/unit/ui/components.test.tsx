@@ -1,0 +1,152 @@
+import { expect } from 'chai';
+import { waitFor } from '@testing-library/dom';
+import { act, useState } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { noticesStore } from '../../../src/state/notices';
+import { Dialog } from '../../../src/ui/dialog';
+import { Snackbar } from '../../../src/ui/snackbar';
+import { elementCss } from '../../../src/styles/sheet';
+import { TextField, UNSUPPORTED_TYPES } from '../../../src/ui/text-field';
+
+// React's act() needs this flag outside a test framework that sets it.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+let host: HTMLElement;
+let root: Root;
+beforeEach(() => {
+  host = document.createElement('div');
+  document.body.append(host);
+  root = createRoot(host);
+});
+afterEach(() => {
+  act(() => root.unmount());
+  host.remove();
+});
+
+function Harness({ closable, onClosed }: { closable: boolean; onClosed(): void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        open
+      </button>
+      <Dialog
+        open={open}
+        title="Title"
+        closable={closable}
+        onClose={() => {
+          setOpen(false);
+          onClosed();
+        }}
+      >
+        <input aria-label="inside" />
+      </Dialog>
+    </>
+  );
+}
+
+const escape = (target: Element) => {
+  // What the browser does on Escape in a modal dialog: a cancelable `cancel` event.
+  const event = new Event('cancel', { cancelable: true });
+  target.dispatchEvent(event);
+  return event;
+};
+
+describe('ui/dialog', () => {
+  it('opens modally, closes on Escape, and gives focus back to its opener', async () => {
+    let closed = 0;
+    act(() => root.render(<Harness closable onClosed={() => closed++} />));
+    const opener = host.querySelector('button')!;
+    opener.focus();
+    act(() => opener.click());
+    const dialog = host.querySelector('dialog')!;
+    expect(dialog.open).to.equal(true);
+    expect(dialog.getAttribute('aria-labelledby')).to.equal(dialog.querySelector('h2')!.id);
+    const event = escape(dialog);
+    expect(event.defaultPrevented, 'the browser does not close it behind React').to.equal(true);
+    await act(async () => undefined);
+    expect(closed).to.equal(1);
+    await waitFor(() => expect(dialog.open).to.equal(false));
+    expect(document.activeElement).to.equal(opener);
+  });
+
+  it('stays open on Escape while closing is disabled', async () => {
+    let closed = 0;
+    act(() => root.render(<Harness closable={false} onClosed={() => closed++} />));
+    act(() => host.querySelector('button')!.click());
+    const dialog = host.querySelector('dialog')!;
+    escape(dialog);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(closed).to.equal(0);
+    expect(dialog.open).to.equal(true);
+  });
+
+  it('is at most 80vw wide and animates 150 ms in, 75 ms out (none with reduced motion)', () => {
+    const css = elementCss().replace(/\s+/g, '');
+    expect(css).to.match(/\.dialog\{[^}]*max-width:80vw/);
+    expect(css).to.match(/\.dialog\[open\]\{animation:dialog-in150ms/);
+    expect(css).to.match(/\.dialog\.closing\{animation:dialog-out75ms/);
+    expect(css).to.match(/@media\(prefers-reduced-motion:reduce\)\{[^@]*animation-duration:0\.01ms/);
+  });
+});
+
+describe('ui/snackbar', () => {
+  it('shows each notice with the icon of its mode in a polite live region', () => {
+    act(() => root.render(<Snackbar />));
+    act(() => {
+      noticesStore.getState().show('saved', 'Success');
+      noticesStore.getState().show('broken', 'Failure');
+      noticesStore.getState().show('fyi');
+    });
+    const region = host.querySelector('[role="status"]')!;
+    expect(region.getAttribute('aria-live')).to.equal('polite');
+    const shown = [...region.querySelectorAll('.snackbar')].map((el) => [
+      el.textContent,
+      el.querySelector('svg')!.classList[1],
+    ]);
+    expect(shown).to.deep.equal([
+      ['saved', 'snackbar-success'],
+      ['broken', 'snackbar-failure'],
+      ['fyi', 'snackbar-neutral'],
+    ]);
+    act(() => noticesStore.setState({ queue: [] }));
+  });
+});
+
+describe('ui/text-field', () => {
+  it('refuses the input types that are not text inputs (spec §5)', () => {
+    expect(UNSUPPORTED_TYPES).to.deep.equal([
+      'button',
+      'checkbox',
+      'file',
+      'hidden',
+      'image',
+      'radio',
+      'range',
+      'reset',
+      'submit',
+    ]);
+    for (const type of UNSUPPORTED_TYPES) {
+      expect(() => TextField({ label: 'x', type }), type).to.throw(
+        `TextField does not support type="${type}"`,
+      );
+    }
+    act(() =>
+      root.render(
+        <>
+          {['text', 'email', 'password', 'search', 'tel', 'url'].map((type) => (
+            <TextField key={type} label={type} type={type} />
+          ))}
+        </>,
+      ),
+    );
+    expect([...host.querySelectorAll('input')].map((input) => input.type)).to.deep.equal([
+      'text',
+      'email',
+      'password',
+      'search',
+      'tel',
+      'url',
+    ]);
+  });
+});
