@@ -7,8 +7,8 @@ import {
   launchBrowser,
   screenshot,
   signInContext,
-  watchedPage,
   type PageWatch,
+  withPage as withPageIn,
 } from '../support/browser';
 import { sessionFor, startTestServer, type TestServer } from '../support/test-server';
 
@@ -23,16 +23,8 @@ after(async () => {
   await server.close();
 });
 
-async function withPage(test: (watch: PageWatch) => Promise<void>, allow: RegExp[] = []) {
-  const context = await browser.newContext();
-  try {
-    const watch = await watchedPage(context, allow);
-    await test(watch);
-    assert.deepEqual(await watch.problems(), []);
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (test: (watch: PageWatch) => Promise<void>, allow: RegExp[] = []) =>
+  withPageIn(browser, test, allow);
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto(`${server.url}/login/acme?ReturnUrl=%2Fmanage`);

@@ -3,7 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { RESET_TOKEN_MS } from '../../demo/server/routes/password-reset';
-import { failedResource, launchBrowser, screenshot, watchedPage, type PageWatch } from '../support/browser';
+import {
+  failedResource,
+  launchBrowser,
+  screenshot,
+  type PageWatch,
+  withPage as withPageIn,
+} from '../support/browser';
 import { TestSmtp } from '../support/smtp';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -21,16 +27,8 @@ after(async () => {
   await smtp.close();
 });
 
-async function withPage(test: (watch: PageWatch) => Promise<void>, allow: RegExp[] = []) {
-  const context = await browser.newContext();
-  try {
-    const watch = await watchedPage(context, allow);
-    await test(watch);
-    assert.deepEqual(await watch.problems(), []);
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (test: (watch: PageWatch) => Promise<void>, allow: RegExp[] = []) =>
+  withPageIn(browser, test, allow);
 
 async function askForLink(page: Page, email: string) {
   await page.goto(`${server.url}/login/acme`);

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { failedResource, launchBrowser, screenshot, watchedPage, type PageWatch } from '../support/browser';
+import {
+  failedResource,
+  launchBrowser,
+  screenshot,
+  type PageWatch,
+  withPage as withPageIn,
+} from '../support/browser';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let browser: Browser;
@@ -16,19 +22,8 @@ after(async () => {
   await server.close();
 });
 
-async function withPage(
-  test: (watch: PageWatch, context: BrowserContext) => Promise<void>,
-  allow: RegExp[] = [],
-) {
-  const context = await browser.newContext();
-  try {
-    const watch = await watchedPage(context, allow);
-    await test(watch, context);
-    assert.deepEqual(await watch.problems(), []);
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (test: (watch: PageWatch) => Promise<void>, allow: RegExp[] = []) =>
+  withPageIn(browser, test, allow);
 
 async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);

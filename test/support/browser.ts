@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -95,4 +96,23 @@ export async function signInContext(context: BrowserContext, token: string): Pro
       sameSite: 'None',
     },
   ]);
+}
+
+/**
+ * Run a test in a fresh browser context with a watched page, then assert the page had no console
+ * errors (beyond `allow`), uncaught exceptions or CSP violations.
+ */
+export async function withPage(
+  browser: Browser,
+  test: (watch: PageWatch, context: BrowserContext) => Promise<void>,
+  allow: RegExp[] = [],
+): Promise<void> {
+  const context = await browser.newContext();
+  try {
+    const watch = await watchedPage(context, allow);
+    await test(watch, context);
+    assert.deepEqual(await watch.problems(), []);
+  } finally {
+    await context.close();
+  }
 }

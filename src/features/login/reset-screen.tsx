@@ -6,7 +6,7 @@ import { Card } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { BusyForm } from '../../ui/busy-form';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
-import { TextField } from '../../ui/text-field';
+import { NewPasswordFields } from '../../ui/new-password-fields';
 
 type State = 'form' | 'error' | 'success';
 
@@ -105,26 +105,14 @@ export function ResetScreen({ team }: { team: string }) {
         submitLabel={t('login.reset.submit')}
         onSubmit={submit}
       >
-        <TextField
-          label={t('login.reset.newPassword')}
-          name="new-password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={errors.password}
-          hint={t('common.passwordRules')}
-          inputRef={passwordInput}
-        />
-        <TextField
-          label={t('login.reset.confirmPassword')}
-          name="confirm-password"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(event) => setConfirm(event.target.value)}
-          error={errors.confirm}
-          inputRef={confirmInput}
+        <NewPasswordFields
+          password={password}
+          confirm={confirm}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
+          errors={errors}
+          passwordRef={passwordInput}
+          confirmRef={confirmInput}
         />
       </BusyForm>
     </Card>

@@ -7,6 +7,7 @@ import { sessionStore } from '../../state/session';
 import { Dialog } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
 import { LoadingOverlay } from '../../ui/loading-overlay';
+import { NewPasswordFields } from '../../ui/new-password-fields';
 import { TextField } from '../../ui/text-field';
 
 /** The server's answer for a wrong current password (spec §5). */
@@ -153,27 +154,15 @@ function PasswordForm({
             autoFocus
           />
         ) : null}
-        <TextField
-          label={t('login.reset.newPassword')}
-          name="new-password"
-          type="password"
-          autoComplete="new-password"
-          value={newPassword}
-          onChange={(event) => setNew(event.target.value)}
-          error={errors.new}
-          hint={t('common.passwordRules')}
-          inputRef={newInput}
+        <NewPasswordFields
+          password={newPassword}
+          confirm={confirm}
+          onPassword={setNew}
+          onConfirm={setConfirm}
+          errors={{ password: errors.new, confirm: errors.confirm }}
+          passwordRef={newInput}
+          confirmRef={confirmInput}
           autoFocus={!hasPassword}
-        />
-        <TextField
-          label={t('login.reset.confirmPassword')}
-          name="confirm-password"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(event) => setConfirm(event.target.value)}
-          error={errors.confirm}
-          inputRef={confirmInput}
         />
         <div className="dialog-actions">
           <button type="button" className="button secondary" part="button" onClick={onClose}>
