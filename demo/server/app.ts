@@ -6,6 +6,8 @@ import type { Config } from './config';
 import type { Db } from './db/connect';
 import type { Clock } from './lib/clock';
 import type { ServerKeys } from './lib/keys';
+import type { ProviderKind } from './db/schema';
+import { ExternalSignIn } from './lib/external';
 import { Lockout } from './lib/lockout';
 import { createMailer, type Mailer } from './lib/mailer';
 import { PasswordHasher } from './lib/password';
@@ -17,6 +19,8 @@ import { registerSecurity } from './plugins/security';
 import { pageRoutes } from './plugins/pages';
 import { accountRoutes } from './routes/account';
 import { discoveryRoutes } from './routes/discovery';
+import { externalRoutes } from './routes/external';
+import type { StandIn } from './standin/providers';
 import { loginRoutes } from './routes/login';
 import { outboxRoutes } from './routes/outbox';
 import { passwordResetRoutes } from './routes/password-reset';
@@ -35,6 +39,8 @@ export interface AppDeps {
   hasher?: PasswordHasher;
   /** Defaults to SMTP (SMTP_URL) or the outbox under DATA_DIR. */
   mailer?: Mailer;
+  /** Demo mode: the stand-in providers that `demo:<kind>` issuers resolve to. */
+  standIns?: Map<ProviderKind, StandIn>;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -71,6 +77,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     lockout: new Lockout(db.kysely, clock),
     limiter: new RateLimiter(db.kysely, clock),
     mailer: deps.mailer ?? createMailer(config.smtpUrl, config.dataDir, config.mailFrom, app.log),
+    external: new ExternalSignIn(db.kysely, clock, config.publicUrl, (issuer) => {
+      if (!issuer.startsWith('demo:')) return issuer;
+      // Stand-ins exist only in demo mode; outside it a demo: issuer is unusable.
+      return (config.demo && deps.standIns?.get(issuer.slice(5) as ProviderKind)?.issuer) || null;
+    }),
+    dialect: db.dialect,
   };
   app.decorate('services', services);
 
@@ -96,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(loginRoutes);
   await app.register(passwordResetRoutes);
   await app.register(userRoutes);
+  await app.register(externalRoutes);
   if (config.demo) await app.register(outboxRoutes);
   await app.register(tokenRoutes);
   await app.register(pageRoutes);

@@ -7,9 +7,12 @@ import { seedDemo } from './db/seed';
 import { systemClock, type Clock } from './lib/clock';
 import { loadOrCreateKeys } from './lib/keys';
 import { buildPartnerApp } from './partner';
+import type { ProviderKind } from './db/schema';
+import { startStandIns, type StandIn } from './standin/providers';
 
 export interface RunningServer {
   app: FastifyInstance;
+  standIns: Map<ProviderKind, StandIn>;
   partner: FastifyInstance | null;
   db: Db;
   url: string;
@@ -32,7 +35,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     await migrate(db.kysely);
     const keys = await loadOrCreateKeys(config.signingKeyFile);
-    const app = await buildApp({ config, db, keys, clock, logger: options.logger });
+    // Demo mode: the stand-in Google, Microsoft and Auth0 (never outside it).
+    const standIns = config.demo
+      ? await startStandIns(config.publicUrl, config.standinPorts)
+      : new Map<ProviderKind, StandIn>();
+    const app = await buildApp({ config, db, keys, clock, logger: options.logger, standIns });
     if (config.demo) {
       const added = await seedDemo(db.kysely, app.services.hasher, clock);
       if (added) app.log.info({ rows: added }, 'demo data seeded');
@@ -46,6 +53,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const partnerUrl = partner ? `http://localhost:${config.partnerPort}` : null;
     return {
       app,
+      standIns,
       partner,
       db,
       url: config.publicUrl,
@@ -53,6 +61,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       async close() {
         await partner?.close();
         await app.close();
+        for (const standIn of standIns.values()) await standIn.close();
         await db.close();
       },
     };
@@ -75,6 +84,9 @@ async function main(): Promise<void> {
   }
   const server = await startServer(config, { logger: { level: config.logLevel, redact: REDACT } });
   server.app.log.info(`portal: ${server.url}/  (brand ${config.brand})`);
+  for (const standIn of server.standIns.values()) {
+    server.app.log.info(`stand-in ${standIn.kind} provider (demo): ${standIn.issuer}`);
+  }
   if (server.partnerUrl) {
     server.app.log.info(`partner page (another origin): ${server.partnerUrl}/partner.html`);
     server.app.log.info(`suite app page (another origin): ${server.partnerUrl}/suite-app.html`);

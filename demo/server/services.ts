@@ -3,6 +3,8 @@ import type { Config } from './config';
 import type { Database } from './db/schema';
 import type { Clock } from './lib/clock';
 import type { ServerKeys } from './lib/keys';
+import type { Dialect } from './db/connect';
+import type { ExternalSignIn } from './lib/external';
 import type { Lockout } from './lib/lockout';
 import type { Mailer } from './lib/mailer';
 import type { PasswordHasher } from './lib/password';
@@ -24,6 +26,8 @@ export interface Services {
   lockout: Lockout;
   limiter: RateLimiter;
   mailer: Mailer;
+  external: ExternalSignIn;
+  dialect: Dialect;
 }
 
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */

@@ -164,6 +164,18 @@ export function saveName(ctx: ApiContext, name: string): Promise<{ name: string 
   return request<{ name: string }>(ctx, at(ctx, '/api/user'), { method: 'POST', json: { name } });
 }
 
+export type ProviderName = 'Google' | 'AzureAD' | 'Auth0';
+
+/** Where the Connect form for a provider posts (`POST /api/external/{Provider}`, anti-forgery field). */
+export function connectFormAction(ctx: ApiContext, provider: ProviderName): string {
+  return at(ctx, `/api/external/${provider}`);
+}
+
+/** DELETE /api/user/password/{Provider}: 409 when it is the only sign-in option, 404 not connected. */
+export function disconnectProvider(ctx: ApiContext, provider: ProviderName): Promise<unknown> {
+  return request<unknown>(ctx, at(ctx, `/api/user/password/${provider}`), { method: 'DELETE' });
+}
+
 /** POST /account/logout: revoke the session server-side. */
 export function logout(ctx: ApiContext): Promise<unknown> {
   return request<unknown>(ctx, at(ctx, '/account/logout'), { method: 'POST', form: {} });

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openDatabase } from '../../demo/server/db/connect';
 import { integrityCheck, migrate, MIGRATION_NAMES } from '../../demo/server/db/migrations';
-import { DEMO_POLICIES, DEMO_TEAMS, DEMO_USERS, DEMO_PASSWORD, seedDemo } from '../../demo/server/db/seed';
+import {
+  DEMO_POLICIES,
+  DEMO_PROVIDERS,
+  DEMO_TEAMS,
+  DEMO_USERS,
+  DEMO_PASSWORD,
+  seedDemo,
+} from '../../demo/server/db/seed';
 import { OffsetClock } from '../../demo/server/lib/clock';
 import { PasswordHasher } from '../../demo/server/lib/password';
 
@@ -48,7 +55,10 @@ describe('database', () => {
     try {
       await migrate(db.kysely);
       const first = await seedDemo(db.kysely, hasher, clock);
-      assert.equal(first, DEMO_TEAMS.length + DEMO_USERS.length + DEMO_POLICIES.length);
+      assert.equal(
+        first,
+        DEMO_TEAMS.length + DEMO_USERS.length + DEMO_POLICIES.length + DEMO_PROVIDERS.length,
+      );
       await db.kysely
         .updateTable('users')
         .set({ name: 'Ada King' })

@@ -13,6 +13,8 @@ import { OffsetClock } from '../../demo/server/lib/clock';
 import { loadOrCreateKeys } from '../../demo/server/lib/keys';
 import { PasswordHasher } from '../../demo/server/lib/password';
 import { startServer, type RunningServer } from '../../demo/server/main';
+import type { ProviderKind } from '../../demo/server/db/schema';
+import { startStandIns, type StandIn } from '../../demo/server/standin/providers';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -60,13 +62,20 @@ export interface TestEnvironment {
 export async function testEnvironment(env: Record<string, string> = {}): Promise<TestEnvironment> {
   const dir = mkdtempSync(join(tmpdir(), 'acct-test-'));
   copyFileSync(await seededTemplate(), join(dir, 'portal.db'));
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env });
+  const config = loadConfig({
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    STANDIN_PORTS: '0,0,0',
+    ...env,
+  });
   return { dir, config, clock: new OffsetClock() };
 }
 
 export interface TestApp extends TestEnvironment {
   app: FastifyInstance;
   db: Db;
+  standIns: Map<ProviderKind, StandIn>;
   close(): Promise<void>;
 }
 
@@ -80,15 +89,18 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const db = await openDatabase(base.config.databaseUrl);
   await migrate(db.kysely);
   const keys = await loadOrCreateKeys(base.config.signingKeyFile);
-  const app = await buildApp({ config: base.config, db, keys, clock: base.clock, logger: false });
+  const standIns = await startStandIns(base.config.publicUrl, base.config.standinPorts);
+  const app = await buildApp({ config: base.config, db, keys, clock: base.clock, logger: false, standIns });
   await app.ready();
   return {
     ...base,
     app,
     db,
+    standIns,
     async close() {
       await app.close();
       await db.close();
+      for (const standIn of standIns.values()) await standIn.close();
       rmSync(base.dir, { recursive: true, force: true });
     },
   };

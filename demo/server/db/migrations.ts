@@ -122,6 +122,41 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('teams').addColumn('brand', 'text').execute();
     },
   },
+  '004-external-providers': {
+    async up(db: AnyDb) {
+      // Per team and provider kind: where its OpenID provider is and how this server is registered there.
+      await db.schema
+        .createTable('team_providers')
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('issuer', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('client_secret', 'text', (c) => c.notNull())
+        .addColumn('allowed_tenant', 'text')
+        .addColumn('allowed_domain', 'text')
+        .addColumn('link_by_email', 'integer', (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint('team_providers_pk', ['team_id', 'kind'])
+        .execute();
+      // A sign-in (or account-linking) round trip in progress: single use, ten minutes, bound to the
+      // browser that started it.
+      await db.schema
+        .createTable('oauth_flows')
+        .addColumn('state_hash', 'text', (c) => c.primaryKey())
+        .addColumn('browser_hash', 'text', (c) => c.notNull())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text')
+        .addColumn('code_verifier', 'text', (c) => c.notNull())
+        .addColumn('nonce', 'text', (c) => c.notNull())
+        .addColumn('return_url', 'text')
+        .addColumn('max_age', 'integer')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -100,6 +100,41 @@ export interface PasswordResetsTable {
   superseded_at: number | null;
 }
 
+/** The three provider kinds: URL slug (`/account/google`) → the name external accounts carry. */
+export type ProviderKind = 'google' | 'azure' | 'auth0';
+
+export interface TeamProvidersTable {
+  team_id: string;
+  kind: ProviderKind;
+  /** The OpenID provider's issuer URL; `demo:<kind>` means this server's stand-in (demo mode only). */
+  issuer: string;
+  client_id: string;
+  client_secret: string;
+  /** Microsoft: the tenant id (`tid`) a user must come from, if any. */
+  allowed_tenant: string | null;
+  /** The e-mail domain a user must have, if any. */
+  allowed_domain: string | null;
+  /** Sign in a not-yet-linked identity whose verified e-mail matches a user of the team (and link it). */
+  link_by_email: number;
+}
+
+export interface OauthFlowsTable {
+  state_hash: string;
+  browser_hash: string;
+  team_id: string;
+  kind: ProviderKind;
+  /** 'login' (sign in) or 'link' (connect to the signed-in user). */
+  mode: 'login' | 'link';
+  user_id: string | null;
+  code_verifier: string;
+  nonce: string;
+  return_url: string | null;
+  max_age: number | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -110,6 +145,8 @@ export interface Database {
   login_failures: LoginFailuresTable;
   rate_limits: RateLimitsTable;
   password_resets: PasswordResetsTable;
+  team_providers: TeamProvidersTable;
+  oauth_flows: OauthFlowsTable;
 }
 
 export type Team = Selectable<TeamsTable>;

@@ -20,6 +20,21 @@ interface TeamSeed {
   auth0?: string;
 }
 
+/**
+ * Demo teams' provider configuration: every one points at this server's stand-in providers (`demo:…`),
+ * registered with these client ids and secrets. Pointing a team at the real Google is a row change.
+ */
+export const DEMO_PROVIDERS: Array<{ team: string; kind: 'google' | 'azure' | 'auth0'; tenant?: string }> = [
+  { team: 'acme', kind: 'google' },
+  { team: 'acme', kind: 'azure', tenant: 'acme' },
+  { team: 'acme', kind: 'auth0' },
+  { team: 'umbrella', kind: 'azure', tenant: 'umbrella' },
+];
+export const demoClient = (kind: string) => ({
+  id: `acct-portal-${kind}`,
+  secret: `demo-secret-${kind}-not-for-production`,
+});
+
 interface UserSeed {
   team: string;
   email: string;
@@ -184,6 +199,24 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
           .execute();
       }
       inserted++;
+    }
+    for (const { team, kind, tenant } of DEMO_PROVIDERS) {
+      const client = demoClient(kind);
+      const result = await trx
+        .insertInto('team_providers')
+        .values({
+          team_id: teams.get(team)!,
+          kind,
+          issuer: `demo:${kind}`,
+          client_id: client.id,
+          client_secret: client.secret,
+          allowed_tenant: tenant ?? null,
+          allowed_domain: null,
+          link_by_email: 1,
+        })
+        .onConflict((oc) => oc.columns(['team_id', 'kind']).doNothing())
+        .executeTakeFirst();
+      inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
     }
     for (const [order, policy] of DEMO_POLICIES.entries()) {
       const result = await trx

@@ -14,8 +14,17 @@ import { ProviderButtons } from './provider-buttons';
 import { safeReturnUrl } from './return-url';
 import { useTeam } from './use-team';
 
-/** Spec §8: the Error query parameter's codes and the keys of their messages. */
-const ERROR_CODES = ['UserLocked', 'UserAlreadyExists', 'ForbiddenSignup', 'InvalidTenant'] as const;
+/**
+ * Spec §8: the Error query parameter's codes (and, beyond the spec, ProviderFailed: the provider round
+ * trip did not complete — refused, cancelled or expired).
+ */
+const ERROR_CODES = [
+  'UserLocked',
+  'UserAlreadyExists',
+  'ForbiddenSignup',
+  'InvalidTenant',
+  'ProviderFailed',
+] as const;
 
 /**
  * What happens once signed in: in the portal, go to ReturnUrl or the portal's `/`; an embedded element

@@ -5,8 +5,7 @@ import { useElement } from '../../ui/element-context';
 import { Link, useRouter } from '../../ui/router';
 import { Snackbar } from '../../ui/snackbar';
 import { Spinner } from '../../ui/spinner';
-import { PasswordPanel } from './password-panel';
-import { PersonalInfo } from './personal-info';
+import { InfoSection } from './info-section';
 import { developerToolsSupported, manageSection, type ManageSection } from './routes';
 
 function Waiting() {
@@ -30,14 +29,7 @@ function Pending() {
 }
 
 function Content({ section }: { section: ManageSection }) {
-  if (section === 'info') {
-    return (
-      <>
-        <PersonalInfo />
-        <PasswordPanel />
-      </>
-    );
-  }
+  if (section === 'info') return <InfoSection />;
   return <Pending />;
 }
 

@@ -1,6 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import { getPasswordOptions, type PasswordOptions } from '../../api/endpoints';
-import { sessionStore } from '../../state/session';
+import { useState } from 'react';
+import type { PasswordOptions } from '../../api/endpoints';
 import { useElement } from '../../ui/element-context';
 import { Spinner } from '../../ui/spinner';
 import { PasswordDialog } from './password-dialog';
@@ -9,26 +8,15 @@ import { PasswordDialog } from './password-dialog';
  * The password panel (spec §2): a spinner while loading; with a password the last-changed date, a masked
  * value, the rules hint and Change password; without one, Set password.
  */
-export function PasswordPanel() {
+export function PasswordPanel({
+  options,
+  reload,
+}: {
+  options: PasswordOptions | null | 'failed';
+  reload(): void;
+}) {
   const { t, language } = useElement();
-  const [options, setOptions] = useState<PasswordOptions | null | 'failed'>(null);
   const [dialog, setDialog] = useState(false);
-
-  const load = useCallback(() => {
-    let live = true;
-    sessionStore
-      .getState()
-      .authorized((ctx) => getPasswordOptions(ctx), language)
-      .then(
-        (loaded) => live && setOptions(loaded),
-        () => live && setOptions('failed'),
-      );
-    return () => {
-      live = false;
-    };
-  }, [language]);
-
-  useEffect(() => load(), [load]);
 
   return (
     <section className="panel" part="card" aria-labelledby="password-title" aria-busy={options === null}>
@@ -82,7 +70,7 @@ export function PasswordPanel() {
           open={dialog}
           hasPassword={options.hasPassword}
           onClose={() => setDialog(false)}
-          onSaved={load}
+          onSaved={reload}
         />
       ) : null}
     </section>

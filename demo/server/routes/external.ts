@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { Type, type Static } from 'typebox';
+import { safeReturnUrl } from '../../../src/features/login/return-url';
+import type { ProviderKind, User } from '../db/schema';
+import { requireBearer } from '../lib/bearer';
+import { FLOW_COOKIE, FlowError, kindOfName, PROVIDER_NAMES, type ProviderIdentity } from '../lib/external';
+import { normaliseTeam } from '../lib/normalise';
+import {
+  cookieOptions,
+  issueXsrfCookie,
+  sessionOf,
+  setSessionCookie,
+  setSessionOf,
+} from '../plugins/cookies';
+
+/** Spec §8: the codes a failed provider sign-in sends back to the sign-in screen. */
+type ErrorCode = 'UserLocked' | 'UserAlreadyExists' | 'ForbiddenSignup' | 'InvalidTenant' | 'ProviderFailed';
+
+const KINDS = ['google', 'azure', 'auth0'] as const;
+const enabledColumn = { google: 'google_enabled', azure: 'azure_enabled', auth0: 'auth0_enabled' } as const;
+
+const StartBody = Type.Object(
+  {
+    __RequestVerificationToken: Type.Optional(Type.String({ maxLength: 400 })),
+    teamName: Type.String({ minLength: 1, maxLength: 100 }),
+    returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
+    maxAge: Type.Optional(Type.String({ maxLength: 12 })),
+  },
+  { additionalProperties: false },
+);
+const LinkBody = Type.Object(
+  { __RequestVerificationToken: Type.Optional(Type.String({ maxLength: 400 })) },
+  { additionalProperties: false },
+);
+const CallbackQuery = Type.Object(
+  {
+    code: Type.Optional(Type.String({ maxLength: 4096 })),
+    state: Type.Optional(Type.String({ maxLength: 512 })),
+    error: Type.Optional(Type.String({ maxLength: 512 })),
+    error_description: Type.Optional(Type.String({ maxLength: 2048 })),
+    iss: Type.Optional(Type.String({ maxLength: 2048 })),
+  },
+  { additionalProperties: true },
+);
+
+/**
+ * Sign-in and account linking with the team's external providers (spec §6–§8, design §4):
+ * `POST /account/{google,azure,auth0}` → the provider → `GET /account/callback/{kind}` → signed in (or
+ * back to the sign-in screen with an Error code); `POST /api/external/{Google,AzureAD,Auth0}` links an
+ * identity to the signed-in user; `DELETE /api/user/password/{…}` unlinks, never the last way in.
+ */
+export async function externalRoutes(app: FastifyInstance): Promise<void> {
+  const { db, external, config, sessions, clock, lockout } = app.services;
+  const origin = new URL(config.publicUrl).origin;
+  const flowCookie = { ...cookieOptions(config, true), path: '/account/callback', maxAge: 600 };
+
+  const kindOf = (value: string): ProviderKind | null =>
+    (KINDS as readonly string[]).includes(value) ? (value as ProviderKind) : null;
+
+  async function begin(
+    reply: FastifyReply,
+    teamId: string,
+    kind: ProviderKind,
+    flow: {
+      mode: 'login' | 'link';
+      user_id: string | null;
+      return_url: string | null;
+      max_age: number | null;
+    },
+  ) {
+    const row = await external.providerFor(teamId, kind);
+    if (!row)
+      return reply.code(400).send({ message: `this team has no ${PROVIDER_NAMES[kind]} sign-in configured` });
+    const { url, browser } = await external.start(row, flow);
+    reply.setCookie(FLOW_COOKIE, browser, flowCookie);
+    return reply.redirect(url.href, 303);
+  }
+
+  app.post<{ Params: { provider: string }; Body: Static<typeof StartBody> }>(
+    '/account/:provider',
+    { config: { body: 'form' }, schema: { body: StartBody } },
+    async (request, reply) => {
+      const kind = kindOf(request.params.provider);
+      if (!kind) return reply.code(404).send({ message: 'not found' });
+      const team = await db
+        .selectFrom('teams')
+        .selectAll()
+        .where('name', '=', normaliseTeam(request.body.teamName))
+        .executeTakeFirst();
+      if (!team || team.disabled || !team[enabledColumn[kind]]) {
+        return reply
+          .code(400)
+          .send({ message: `${PROVIDER_NAMES[kind]} sign-in is not enabled for this team` });
+      }
+      const maxAge =
+        request.body.maxAge && /^\d{1,9}$/.test(request.body.maxAge) ? Number(request.body.maxAge) : null;
+      return begin(reply, team.id, kind, {
+        mode: 'login',
+        user_id: null,
+        return_url: safeReturnUrl(request.body.returnUrl, origin),
+        max_age: maxAge,
+      });
+    },
+  );
+
+  app.post<{ Params: { provider: string }; Body: Static<typeof LinkBody> }>(
+    '/api/external/:provider',
+    { config: { body: 'form' }, schema: { body: LinkBody } },
+    async (request, reply) => {
+      const kind = kindOfName(request.params.provider);
+      if (!kind) return reply.code(404).send({ message: 'not found' });
+      const session = await sessionOf(request);
+      if (!session)
+        return reply.redirect(`/login/team?${new URLSearchParams({ ReturnUrl: '/manage' })}`, 303);
+      const user = await db
+        .selectFrom('users')
+        .select(['id', 'team_id'])
+        .where('id', '=', session.user_id)
+        .executeTakeFirstOrThrow();
+      return begin(reply, user.team_id, kind, {
+        mode: 'link',
+        user_id: user.id,
+        return_url: '/manage',
+        max_age: null,
+      });
+    },
+  );
+
+  /** Where a failed round trip lands: the team's sign-in screen (or the manage area for linking). */
+  const fail = (reply: FastifyReply, teamName: string | null, mode: 'login' | 'link', code: ErrorCode) => {
+    reply.clearCookie(FLOW_COOKIE, flowCookie);
+    const target =
+      mode === 'link' ? '/manage' : teamName ? `/login/${encodeURIComponent(teamName)}` : '/login/team';
+    return reply.redirect(`${target}?${new URLSearchParams({ Error: code })}`, 303);
+  };
+
+  async function signInUser(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: User,
+    returnUrl: string | null,
+  ) {
+    const previous = await sessionOf(request);
+    if (previous) await sessions.revoke(previous.id_hash);
+    const { token, session } = await sessions.create(user.id);
+    setSessionOf(request, session);
+    setSessionCookie(reply, config, token);
+    await issueXsrfCookie(request, reply);
+    reply.clearCookie(FLOW_COOKIE, flowCookie);
+    return reply.redirect(returnUrl ?? '/', 303);
+  }
+
+  /** Which user a provider identity signs in as, or the error code (spec §8). */
+  async function resolveUser(
+    teamId: string,
+    kind: ProviderKind,
+    identity: ProviderIdentity,
+    linkByEmail: boolean,
+  ): Promise<User | ErrorCode> {
+    const provider = PROVIDER_NAMES[kind];
+    const linked = await db
+      .selectFrom('external_accounts')
+      .innerJoin('users', 'users.id', 'external_accounts.user_id')
+      .selectAll('users')
+      .where('external_accounts.team_id', '=', teamId)
+      .where('external_accounts.provider', '=', provider)
+      .where('external_accounts.subject', '=', identity.subject)
+      .executeTakeFirst();
+    if (linked) return linked;
+    if (!linkByEmail || !identity.email || !identity.emailVerified) return 'ForbiddenSignup';
+    const user = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('email', '=', identity.email)
+      .executeTakeFirst();
+    if (!user) return 'ForbiddenSignup';
+    const other = await db
+      .selectFrom('external_accounts')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('provider', '=', provider)
+      .executeTakeFirst();
+    // The account already has a different identity of this provider linked.
+    if (other) return 'UserAlreadyExists';
+    await db
+      .insertInto('external_accounts')
+      .values({
+        id: randomUUID(),
+        user_id: user.id,
+        team_id: teamId,
+        provider,
+        subject: identity.subject,
+        user_name: identity.email,
+        created_at: clock.now(),
+      })
+      .execute();
+    return user;
+  }
+
+  app.get<{ Params: { provider: string }; Querystring: Static<typeof CallbackQuery> }>(
+    '/account/callback/:provider',
+    { schema: { querystring: CallbackQuery } },
+    async (request, reply) => {
+      const kind = kindOf(request.params.provider);
+      if (!kind) return reply.code(404).send({ message: 'not found' });
+      let flow;
+      try {
+        flow = await external.claim(kind, request.query.state, request.cookies[FLOW_COOKIE]);
+      } catch (error) {
+        request.log.warn({ err: error }, 'provider callback refused');
+        return fail(reply, null, 'login', 'ProviderFailed');
+      }
+      const team = await db
+        .selectFrom('teams')
+        .selectAll()
+        .where('id', '=', flow.team_id)
+        .executeTakeFirstOrThrow();
+      const row = await external.providerFor(team.id, kind);
+      if (!row || request.query.error || !request.query.code)
+        return fail(reply, team.name, flow.mode, 'ProviderFailed');
+
+      let identity: ProviderIdentity;
+      try {
+        const url = new URL(request.url, config.publicUrl);
+        identity = await external.finish(flow, row, url, request.query.state!);
+      } catch (error) {
+        if (!(error instanceof FlowError)) throw error;
+        request.log.warn({ err: error }, 'provider answer refused');
+        return fail(reply, team.name, flow.mode, 'ProviderFailed');
+      }
+      if (row.allowed_tenant && identity.tenant !== row.allowed_tenant)
+        return fail(reply, team.name, flow.mode, 'InvalidTenant');
+      if (row.allowed_domain && !identity.email?.endsWith(`@${row.allowed_domain.toLowerCase()}`)) {
+        return fail(reply, team.name, flow.mode, 'InvalidTenant');
+      }
+
+      if (flow.mode === 'link') {
+        const session = await sessionOf(request);
+        if (!session || session.user_id !== flow.user_id)
+          return fail(reply, team.name, 'login', 'ProviderFailed');
+        const provider = PROVIDER_NAMES[kind];
+        const owner = await db
+          .selectFrom('external_accounts')
+          .select('user_id')
+          .where('team_id', '=', team.id)
+          .where('provider', '=', provider)
+          .where('subject', '=', identity.subject)
+          .executeTakeFirst();
+        if (owner && owner.user_id !== session.user_id)
+          return fail(reply, team.name, 'link', 'UserAlreadyExists');
+        if (!owner) {
+          const inserted = await db
+            .insertInto('external_accounts')
+            .values({
+              id: randomUUID(),
+              user_id: session.user_id,
+              team_id: team.id,
+              provider,
+              subject: identity.subject,
+              user_name: identity.email ?? identity.name ?? identity.subject,
+              created_at: clock.now(),
+            })
+            .onConflict((oc) => oc.doNothing())
+            .executeTakeFirst();
+          if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1)
+            return fail(reply, team.name, 'link', 'UserAlreadyExists');
+        }
+        reply.clearCookie(FLOW_COOKIE, flowCookie);
+        return reply.redirect('/manage', 303);
+      }
+
+      const user = await resolveUser(team.id, kind, identity, row.link_by_email === 1);
+      if (typeof user === 'string') return fail(reply, team.name, 'login', user);
+      if (user.locked || (await lockout.isLocked(team.name, user.email)))
+        return fail(reply, team.name, 'login', 'UserLocked');
+      return signInUser(request, reply, user, flow.return_url);
+    },
+  );
+
+  /**
+   * Unlink a provider. Refused (409) when it is the only way to sign in — no password and this is the
+   * last external account — decided inside one write transaction (SQLite: BEGIN IMMEDIATE serialises
+   * writers; PostgreSQL: the user's row is locked), so two parallel unlinks cannot both pass.
+   */
+  app.delete<{ Params: { provider: string } }>('/api/user/password/:provider', async (request, reply) => {
+    const kind = kindOfName(request.params.provider);
+    if (!kind) return reply.code(404).send({ message: 'not found' });
+    const caller = await requireBearer(request, reply);
+    if (!caller) return reply;
+    const provider = PROVIDER_NAMES[kind];
+    const outcome = await db.transaction().execute(async (trx) => {
+      if (app.services.dialect === 'postgres') {
+        await sql`select id from users where id = ${caller.user.id} for update`.execute(trx);
+      }
+      const user = await trx
+        .selectFrom('users')
+        .select('password_hash')
+        .where('id', '=', caller.user.id)
+        .executeTakeFirstOrThrow();
+      const accounts = await trx
+        .selectFrom('external_accounts')
+        .select(['id', 'provider'])
+        .where('user_id', '=', caller.user.id)
+        .execute();
+      const target = accounts.find((a) => a.provider === provider);
+      if (!target) return 404 as const;
+      if (!user.password_hash && accounts.length === 1) return 409 as const;
+      await trx.deleteFrom('external_accounts').where('id', '=', target.id).execute();
+      return 200 as const;
+    });
+    if (outcome === 404) return reply.code(404).send({ message: `no ${provider} account is connected` });
+    if (outcome === 409) return reply.code(409).send({ message: 'cannot remove the only sign-in option' });
+    return { message: `${provider} account removed` };
+  });
+}

@@ -1,0 +1,197 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
+import Provider, { type Account, type Configuration } from 'oidc-provider';
+import { demoClient } from '../db/seed';
+import { randomToken } from '../lib/crypto';
+import type { ProviderKind } from '../db/schema';
+import { memoryAdapter } from './memory-adapter';
+
+/**
+ * Stand-in identity providers for offline demos and tests: one real OpenID provider (oidc-provider) per
+ * provider kind, each on its own loopback port, that the relying-party code (openid-client, code flow
+ * with PKCE, state and nonce) talks to exactly as it would to Google, Microsoft or Auth0. Mounted only
+ * in demo mode. Their sign-in page is a plain form: type an account name and continue.
+ */
+
+interface StandInAccount {
+  email: string;
+  name: string;
+  /** Microsoft's tenant id claim. */
+  tid?: string;
+}
+
+/** The stand-ins' people. An unknown name signs in too, as `<name>@<kind>.example` (no such user here). */
+const ACCOUNTS: Record<ProviderKind, Record<string, StandInAccount>> = {
+  google: {
+    ada: { email: 'ada@acme.test', name: 'Ada Lovelace' },
+    bob: { email: 'bob@acme.test', name: 'Bob Stone' },
+    locked: { email: 'locked@acme.test', name: 'Lee Locke' },
+    // A second Google identity with ada's e-mail: ada already has one linked.
+    'ada-other': { email: 'ada@acme.test', name: 'Ada Lovelace' },
+    stranger: { email: 'stranger@acme.test', name: 'Sam Stranger' },
+  },
+  azure: {
+    dan: { email: 'dan@umbrella.test', name: 'Dan Okafor', tid: 'umbrella' },
+    ada: { email: 'ada@acme.test', name: 'Ada Lovelace', tid: 'acme' },
+    eve: { email: 'eve@outside.test', name: 'Eve Outsider', tid: 'outside' },
+  },
+  auth0: {
+    ada: { email: 'ada@acme.test', name: 'Ada Lovelace' },
+    carol: { email: 'carol@globex.test', name: 'Carol Diaz' },
+  },
+};
+
+export const STANDIN_KINDS: ProviderKind[] = ['google', 'azure', 'auth0'];
+
+function accountFor(kind: ProviderKind, id: string): StandInAccount {
+  return ACCOUNTS[kind][id] ?? { email: id.includes('@') ? id : `${id}@${kind}.example`, name: id };
+}
+
+export interface StandIn {
+  kind: ProviderKind;
+  issuer: string;
+  provider: Provider;
+  close(): Promise<void>;
+}
+
+const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 16 * 1024) throw new Error('form too large');
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+function page(res: ServerResponse, kind: ProviderKind, body: string) {
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy':
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:",
+    'cache-control': 'no-store',
+  });
+  res.end(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${kind} (stand-in) — sign in</title><style>body{font-family:system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#1b2430}label{display:block;font-weight:600;margin:1rem 0 .25rem}input{font:inherit;width:100%;padding:.5rem;box-sizing:border-box}button{font:inherit;margin-top:1rem;padding:.5rem 1rem}code{background:#eef}</style></head><body>${body}</body></html>`,
+  );
+}
+
+/** The sign-in page and its form post, answering the provider's login and consent prompts at once. */
+async function interaction(
+  provider: Provider,
+  kind: ProviderKind,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
+  const details = await provider.interactionDetails(req, res);
+  if (req.method === 'GET') {
+    const known = Object.keys(ACCOUNTS[kind])
+      .map((id) => `<code>${escape(id)}</code>`)
+      .join(', ');
+    page(
+      res,
+      kind,
+      `<h1>Sign in with ${escape(kind)}</h1><p>This is the demo's stand-in for a real provider. Known accounts: ${known}.</p><form method="post" action="/interaction/${escape(details.uid)}"><label for="login">Account</label><input id="login" name="login" autocomplete="username" required autofocus><button type="submit">Continue</button></form>`,
+    );
+    return;
+  }
+  const form = await readForm(req);
+  const accountId = (form.get('login') ?? '').trim().toLowerCase();
+  if (!accountId) {
+    res.writeHead(400).end('account required');
+    return;
+  }
+  const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
+  grant.addOIDCScope(String(details.params.scope ?? 'openid'));
+  const grantId = await grant.save();
+  await provider.interactionFinished(
+    req,
+    res,
+    { login: { accountId }, consent: { grantId } },
+    { mergeWithLastSubmission: false },
+  );
+}
+
+async function startOne(kind: ProviderKind, publicUrl: string, port: number): Promise<StandIn> {
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(port, 'localhost', resolve));
+  const issuer = `http://localhost:${(server.address() as AddressInfo).port}`;
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const client = demoClient(kind);
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: client.id,
+        client_secret: client.secret,
+        redirect_uris: [`${publicUrl}/account/callback/${kind}`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    async findAccount(_ctx, id): Promise<Account> {
+      const account = accountFor(kind, id);
+      return {
+        accountId: id,
+        async claims() {
+          return {
+            sub: `${kind}-${id}`,
+            email: account.email,
+            email_verified: true,
+            name: account.name,
+            ...(account.tid ? { tid: account.tid } : {}),
+          };
+        },
+      };
+    },
+    claims: { openid: ['sub', 'tid'], email: ['email', 'email_verified'], profile: ['name'] },
+    // Put the scope's claims in the ID token itself (the relying party reads them from there).
+    conformIdTokenClaims: false,
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx, details) => `/interaction/${details.uid}` },
+    pkce: { required: () => true },
+    cookies: { keys: [randomToken(32)] },
+    jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: `${kind}-stand-in` }] },
+    adapter: memoryAdapter(),
+    // Short lives: these are throwaway demo sessions.
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      IdToken: 600,
+      Interaction: 600,
+      Grant: 600,
+      Session: 3600,
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  const callback = provider.callback();
+  server.on('request', (req, res) => {
+    if (req.url?.startsWith('/interaction/')) {
+      interaction(provider, kind, req, res).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
+        res.end(`interaction failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
+      return;
+    }
+    callback(req, res);
+  });
+  return {
+    kind,
+    issuer,
+    provider,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Start the three stand-ins (ports 0 = any free port). */
+export async function startStandIns(publicUrl: string, ports: number[]): Promise<Map<ProviderKind, StandIn>> {
+  const started = new Map<ProviderKind, StandIn>();
+  for (const [index, kind] of STANDIN_KINDS.entries()) {
+    started.set(kind, await startOne(kind, publicUrl, ports[index] ?? 0));
+  }
+  return started;
+}
