@@ -52,3 +52,17 @@ export function setSessionCookie(reply: FastifyReply, config: Config, token: str
 export function clearSessionCookies(reply: FastifyReply, config: Config): void {
   reply.clearCookie(SESSION_COOKIE, cookieOptions(config, true));
 }
+
+/**
+ * Sign a user in on this browser: revoke the session it had (if any), start a new one (fresh id — no
+ * session fixation), set its cookie and the session-bound XSRF-TOKEN.
+ */
+export async function beginSession(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
+  const { sessions, config } = request.server.services;
+  const previous = await sessionOf(request);
+  if (previous) await sessions.revoke(previous.id_hash);
+  const { token, session } = await sessions.create(userId);
+  setSessionOf(request, session);
+  setSessionCookie(reply, config, token);
+  await issueXsrfCookie(request, reply);
+}

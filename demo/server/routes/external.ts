@@ -7,13 +7,7 @@ import type { ProviderKind, User } from '../db/schema';
 import { requireBearer } from '../lib/bearer';
 import { FLOW_COOKIE, FlowError, kindOfName, PROVIDER_NAMES, type ProviderIdentity } from '../lib/external';
 import { normaliseTeam } from '../lib/normalise';
-import {
-  cookieOptions,
-  issueXsrfCookie,
-  sessionOf,
-  setSessionCookie,
-  setSessionOf,
-} from '../plugins/cookies';
+import { beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
 
 /** Spec §8: the codes a failed provider sign-in sends back to the sign-in screen. */
 type ErrorCode = 'UserLocked' | 'UserAlreadyExists' | 'ForbiddenSignup' | 'InvalidTenant' | 'ProviderFailed';
@@ -52,7 +46,7 @@ const CallbackQuery = Type.Object(
  * identity to the signed-in user; `DELETE /api/user/password/{…}` unlinks, never the last way in.
  */
 export async function externalRoutes(app: FastifyInstance): Promise<void> {
-  const { db, external, config, sessions, clock, lockout } = app.services;
+  const { db, external, config, clock, lockout } = app.services;
   const origin = new URL(config.publicUrl).origin;
   const flowCookie = { ...cookieOptions(config, true), path: '/account/callback', maxAge: 600 };
 
@@ -142,12 +136,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
     user: User,
     returnUrl: string | null,
   ) {
-    const previous = await sessionOf(request);
-    if (previous) await sessions.revoke(previous.id_hash);
-    const { token, session } = await sessions.create(user.id);
-    setSessionOf(request, session);
-    setSessionCookie(reply, config, token);
-    await issueXsrfCookie(request, reply);
+    await beginSession(request, reply, user.id);
     reply.clearCookie(FLOW_COOKIE, flowCookie);
     return reply.redirect(returnUrl ?? '/', 303);
   }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { requestLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
-import { setSessionCookie, setSessionOf, issueXsrfCookie, sessionOf } from '../plugins/cookies';
+import { beginSession } from '../plugins/cookies';
 
 const LoginBody = Type.Object(
   {
@@ -26,7 +26,7 @@ const LOCKED = { message: 'account locked' };
  * (403). Success: a new session (the old one, if any, is revoked) and a session-bound XSRF cookie.
  */
 export async function loginRoutes(app: FastifyInstance): Promise<void> {
-  const { db, hasher, sessions, lockout, limiter, config } = app.services;
+  const { db, hasher, lockout, limiter, config } = app.services;
 
   app.post<{ Body: Static<typeof LoginBody> }>(
     '/account/login',
@@ -76,12 +76,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
         const upgraded = await hasher.hash(request.body.password);
         await db.updateTable('users').set({ password_hash: upgraded }).where('id', '=', user.id).execute();
       }
-      const previous = await sessionOf(request);
-      if (previous) await sessions.revoke(previous.id_hash);
-      const { token, session } = await sessions.create(user.id);
-      setSessionOf(request, session);
-      setSessionCookie(reply, config, token);
-      await issueXsrfCookie(request, reply);
+      await beginSession(request, reply, user.id);
       return { authenticated: true };
     },
   );
