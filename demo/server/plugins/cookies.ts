@@ -57,7 +57,11 @@ export function clearSessionCookies(reply: FastifyReply, config: Config): void {
  * Sign a user in on this browser: revoke the session it had (if any), start a new one (fresh id — no
  * session fixation), set its cookie and the session-bound XSRF-TOKEN.
  */
-export async function beginSession(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
+export async function beginSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+): Promise<void> {
   const { sessions, config } = request.server.services;
   const previous = await sessionOf(request);
   if (previous) await sessions.revoke(previous.id_hash);
