@@ -18,6 +18,8 @@ import { XsrfService } from './lib/xsrf';
 import { registerSecurity } from './plugins/security';
 import { pageRoutes } from './plugins/pages';
 import { accountRoutes } from './routes/account';
+import { developerRoutes } from './routes/developer';
+import { deviceRoutes } from './routes/device';
 import { discoveryRoutes } from './routes/discovery';
 import { externalRoutes } from './routes/external';
 import type { StandIn } from './standin/providers';
@@ -109,6 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(passwordResetRoutes);
   await app.register(userRoutes);
   await app.register(externalRoutes);
+  await app.register(developerRoutes);
+  await app.register(deviceRoutes);
   if (config.demo) await app.register(outboxRoutes);
   await app.register(tokenRoutes);
   await app.register(pageRoutes);

@@ -35,6 +35,8 @@ export interface Config {
   signUpUrl: string | null;
   /** The fixed client id of the portal's session → token exchange. */
   portalClientId: string;
+  /** The client id of the mobile app that exchanges QR device codes. */
+  deviceClientId: string;
   /** `aud` of the access tokens this server issues. */
   accessTokenAudience: string;
   /** Password hashes computed at once, and how many may wait; beyond that → 503. */
@@ -175,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     signUpUrl: url('SIGN_UP_URL', null),
     portalClientId: value('PORTAL_CLIENT_ID') ?? 'acct-portal',
+    deviceClientId: value('DEVICE_CLIENT_ID') ?? 'acct-mobile',
     accessTokenAudience: value('ACCESS_TOKEN_AUDIENCE') ?? 'acct-api',
     hashConcurrency: int('HASH_CONCURRENCY', Math.max(1, availableParallelism()), 1, 64),
     hashQueue: int('HASH_QUEUE', 64, 0, 10000),

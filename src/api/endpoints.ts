@@ -176,6 +176,37 @@ export function disconnectProvider(ctx: ApiContext, provider: ProviderName): Pro
   return request<unknown>(ctx, at(ctx, `/api/user/password/${provider}`), { method: 'DELETE' });
 }
 
+/** A policy definition (spec §3): its name is the scope a token can carry. */
+export interface PolicyDefinition {
+  name: string;
+  description: string;
+  scopes: string[];
+}
+
+/** GET /policy/raw?showinternal=false (bearer). */
+export function getPolicies(ctx: ApiContext): Promise<PolicyDefinition[]> {
+  return request<PolicyDefinition[]>(ctx, at(ctx, '/policy/raw?showinternal=false'));
+}
+
+/** Where the developer-tools form posts (`POST /home/token`: anti-forgery field and one `scope` per policy). */
+export function tokenFormAction(ctx: ApiContext): string {
+  return at(ctx, '/home/token');
+}
+
+/** The device authorization a QR code carries (RFC 8628 shape). */
+export interface DeviceCode {
+  device_code: string;
+  user_code: string;
+  verification_uri: string;
+  expires_in: number;
+  interval: number;
+}
+
+/** POST /api/DeviceCode/generate (bearer). */
+export function generateDeviceCode(ctx: ApiContext): Promise<DeviceCode> {
+  return request<DeviceCode>(ctx, at(ctx, '/api/DeviceCode/generate'), { method: 'POST' });
+}
+
 /** POST /account/logout: revoke the session server-side. */
 export function logout(ctx: ApiContext): Promise<unknown> {
   return request<unknown>(ctx, at(ctx, '/account/logout'), { method: 'POST', form: {} });

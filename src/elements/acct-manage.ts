@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { ComposedManageElement } from '../portal/manage-sections';
 import { define, elementClass } from './define';
 
 /**
@@ -12,10 +12,8 @@ import { define, elementClass } from './define';
  * @csspart dialog - The change-name and change-password dialogs.
  * @csspart snackbar - A notice.
  */
-export class AcctManageElement extends elementClass(
-  // A lazily loaded chunk: pages without the manage area never download it.
-  lazy(() => import('../features/manage/manage-element')),
-) {}
+// The manage area and each of its sections are lazily loaded chunks.
+export class AcctManageElement extends elementClass(ComposedManageElement) {}
 
 define('acct-manage', AcctManageElement);
 

@@ -1,4 +1,4 @@
-import { ElementFrame } from '../ui/element-frame';
+import { lazy } from 'react';
 import { define, elementClass } from './define';
 
 /**
@@ -6,8 +6,14 @@ import { define, elementClass } from './define';
  *
  * @tag acct-token
  * @summary Access-token generation for API use.
+ * @csspart card - The panel.
+ * @csspart button - Buttons.
+ * @csspart snackbar - A notice (token copied).
  */
-export class AcctTokenElement extends elementClass(ElementFrame) {}
+export class AcctTokenElement extends elementClass(
+  // A lazily loaded chunk: pages without developer tools never download it.
+  lazy(() => import('../features/token/token-element')),
+) {}
 
 define('acct-token', AcctTokenElement);
 

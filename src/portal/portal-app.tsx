@@ -4,6 +4,7 @@ import { LoginFlow } from '../features/login/login-flow';
 import { useElement } from '../ui/element-context';
 import { ElementFrame } from '../ui/element-frame';
 import { BrowserRouter, useRouter, type RouteLocation } from '../ui/router';
+import { MANAGE_SECTIONS } from './manage-sections';
 import { matchRoute } from './routes';
 
 /** A lazily loaded chunk: signing in never downloads the manage area. */
@@ -22,7 +23,7 @@ function Screen() {
   const view = matchRoute(router.location.path, router.location.hash);
   if (view.kind === 'redirect') return <Redirect to={view.to} />;
   if (view.kind === 'login') return <LoginFlow afterSignIn="portal" />;
-  if (view.kind === 'manage') return <ManageArea standalone={false} />;
+  if (view.kind === 'manage') return <ManageArea standalone={false} sections={MANAGE_SECTIONS} />;
   // The search page arrives with the portal-shell work.
   return <ElementFrame />;
 }

@@ -6,6 +6,8 @@ import { LANGUAGE_COOKIE, readStoredLanguage } from '../i18n/stored-language';
 const DARK_MODE_KEY = 'darkMode';
 /** The team last used on the team screen (spec §3 local storage: the default team name). */
 const DEFAULT_TEAM_KEY = 'defaultTeam';
+/** The developer tools' chosen policies, comma-separated (spec §3: saved scopes). */
+const SAVED_SCOPES_KEY = 'savedScopes';
 
 function storage(): Storage | null {
   try {
@@ -37,6 +39,22 @@ export function saveDefaultTeam(team: string): void {
     storage()?.setItem(DEFAULT_TEAM_KEY, team);
   } catch {
     // storage full or blocked: the team is simply not remembered
+  }
+}
+
+export function readSavedScopes(): string[] {
+  try {
+    return (storage()?.getItem(SAVED_SCOPES_KEY) ?? '').split(',').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+export function saveScopes(scopes: readonly string[]): void {
+  try {
+    storage()?.setItem(SAVED_SCOPES_KEY, scopes.join(','));
+  } catch {
+    // not remembered this time
   }
 }
 

@@ -199,6 +199,33 @@ const SHOTS: Shot[] = [
     },
   },
   {
+    name: 'dev-tools',
+    async show(page, server) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/manage/dev`);
+      await page.getByRole('checkbox', { name: /Job_Read/ }).check();
+    },
+  },
+  {
+    name: 'dev-success',
+    async show(page, server) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/manage/dev`);
+      await page.getByRole('checkbox', { name: /Workflow_Read/ }).check();
+      await page.getByRole('button', { name: 'Generate access token' }).click();
+      await page.getByLabel('Access token', { exact: true }).waitFor();
+    },
+  },
+  {
+    name: 'qr',
+    async show(page, server) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/manage/qr`);
+      await page.getByRole('button', { name: 'Generate QR code' }).click();
+      await page.getByRole('img', { name: 'QR code for signing in to the mobile app' }).waitFor();
+    },
+  },
+  {
     name: 'partner',
     async show(page, server) {
       await page.goto(`${server.partnerUrl}/partner.html`);

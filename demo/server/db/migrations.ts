@@ -157,6 +157,21 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '005-device-codes': {
+    async up(db: AnyDb) {
+      // QR code login: a device authorization made by a signed-in user, exchanged once by the mobile app.
+      await db.schema
+        .createTable('device_codes')
+        .addColumn('code_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_code', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('device_codes_user').on('device_codes').column('user_id').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

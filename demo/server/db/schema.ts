@@ -135,6 +135,16 @@ export interface OauthFlowsTable {
   used_at: number | null;
 }
 
+export interface DeviceCodesTable {
+  /** SHA-256 of the device code (≥128 random bits); the code itself is only in the QR. */
+  code_hash: string;
+  user_code: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -147,6 +157,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   team_providers: TeamProvidersTable;
   oauth_flows: OauthFlowsTable;
+  device_codes: DeviceCodesTable;
 }
 
 export type Team = Selectable<TeamsTable>;

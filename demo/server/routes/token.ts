@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { sha256 } from '../lib/crypto';
 import { sessionOf } from '../plugins/cookies';
 
 const SESSION_GRANT = 'device_code';
@@ -10,12 +11,67 @@ function oauthError(reply: FastifyReply, error: string, description: string, sta
 }
 
 /**
- * POST /connect/token. The portal's session exchange (`grant_type=device_code` with `sessionId`): the
- * session id must be the public handle of the caller's own session cookie. The RFC 8628 device grant
- * is answered as unsupported until device codes exist.
+ * POST /connect/token. Two grants:
+ * - the portal's session exchange (`grant_type=device_code` with `sessionId`): the session id must be the
+ *   public handle of the caller's own session cookie;
+ * - the RFC 8628 device grant for QR code login: the mobile app (DEVICE_CLIENT_ID) exchanges a device
+ *   code once, within its ten minutes, for tokens of the user who generated it (`expired_token`,
+ *   `invalid_grant` otherwise; the code was authorized when it was made, so never `authorization_pending`).
  */
 export async function tokenRoutes(app: FastifyInstance): Promise<void> {
-  const { config, db, tokens } = app.services;
+  const { config, db, tokens, clock } = app.services;
+
+  async function issue(userId: string, scopes: string[], sessionId?: string) {
+    const user = await db
+      .selectFrom('users')
+      .innerJoin('teams', 'teams.id', 'users.team_id')
+      .select(['users.id', 'users.name', 'users.email', 'users.team_id', 'teams.name as team_name'])
+      .where('users.id', '=', userId)
+      .executeTakeFirst();
+    if (!user) return null;
+    const subject = {
+      userId: user.id,
+      teamId: user.team_id,
+      teamName: user.team_name,
+      name: user.name,
+      email: user.email,
+    };
+    const [accessToken, idToken] = await Promise.all([
+      tokens.accessToken(subject, config.portalClientId, scopes, sessionId),
+      tokens.idToken(subject, config.portalClientId),
+    ]);
+    return { access_token: accessToken, token_type: 'Bearer', expires_in: 3600, id_token: idToken };
+  }
+
+  async function deviceGrant(body: { client_id?: string; device_code?: string }, reply: FastifyReply) {
+    if (body.client_id !== config.deviceClientId)
+      return oauthError(reply, 'invalid_client', 'unknown client');
+    if (!body.device_code) return oauthError(reply, 'invalid_request', 'device_code is required');
+    const now = clock.now();
+    const hash = sha256(body.device_code);
+    const row = await db
+      .selectFrom('device_codes')
+      .selectAll()
+      .where('code_hash', '=', hash)
+      .executeTakeFirst();
+    if (!row || row.used_at !== null)
+      return oauthError(reply, 'invalid_grant', 'unknown or already used device code');
+    if (row.expires_at <= now) return oauthError(reply, 'expired_token', 'the device code has expired');
+    // Used once: of parallel exchanges only one changes the row.
+    const used = await db
+      .updateTable('device_codes')
+      .set({ used_at: now })
+      .where('code_hash', '=', hash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1)
+      return oauthError(reply, 'invalid_grant', 'unknown or already used device code');
+    const answer = await issue(row.user_id, ['openid', 'profile', 'email']);
+    if (!answer) return oauthError(reply, 'invalid_grant', 'the user no longer exists');
+    reply.header('Pragma', 'no-cache');
+    return answer;
+  }
   app.post(
     '/connect/token',
     {
@@ -35,15 +91,14 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const body = request.body as { grant_type: string; client_id?: string; sessionId?: string };
-      if (body.grant_type === DEVICE_GRANT) {
+      if (body.grant_type === DEVICE_GRANT)
+        return deviceGrant(request.body as { client_id?: string; device_code?: string }, reply);
+      if (body.grant_type !== SESSION_GRANT) {
         return oauthError(
           reply,
           'unsupported_grant_type',
-          'device codes are not available on this server yet',
+          `grant_type must be device_code or ${DEVICE_GRANT}`,
         );
-      }
-      if (body.grant_type !== SESSION_GRANT) {
-        return oauthError(reply, 'unsupported_grant_type', 'grant_type must be device_code');
       }
       if (body.client_id !== config.portalClientId)
         return oauthError(reply, 'invalid_client', 'unknown client', 400);
@@ -51,26 +106,10 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
       if (!session || !body.sessionId || session.public_id !== body.sessionId) {
         return oauthError(reply, 'invalid_grant', 'the session is not yours or has ended');
       }
-      const user = await db
-        .selectFrom('users')
-        .innerJoin('teams', 'teams.id', 'users.team_id')
-        .select(['users.id', 'users.name', 'users.email', 'users.team_id', 'teams.name as team_name'])
-        .where('users.id', '=', session.user_id)
-        .executeTakeFirst();
-      if (!user) return oauthError(reply, 'invalid_grant', 'the session is not yours or has ended');
-      const subject = {
-        userId: user.id,
-        teamId: user.team_id,
-        teamName: user.team_name,
-        name: user.name,
-        email: user.email,
-      };
-      const [accessToken, idToken] = await Promise.all([
-        tokens.accessToken(subject, config.portalClientId, ['openid', 'profile', 'email'], session.public_id),
-        tokens.idToken(subject, config.portalClientId),
-      ]);
+      const answer = await issue(session.user_id, ['openid', 'profile', 'email'], session.public_id);
+      if (!answer) return oauthError(reply, 'invalid_grant', 'the session is not yours or has ended');
       reply.header('Pragma', 'no-cache');
-      return { access_token: accessToken, token_type: 'Bearer', expires_in: 3600, id_token: idToken };
+      return answer;
     },
   );
 }

@@ -1,8 +1,9 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect, type ComponentType } from 'react';
 import { useStore } from 'zustand';
 import { sessionStore } from '../../state/session';
 import { useElement } from '../../ui/element-context';
 import { Link, useRouter } from '../../ui/router';
+import { SignInPrompt } from '../../ui/sign-in-prompt';
 import { Snackbar } from '../../ui/snackbar';
 import { Spinner } from '../../ui/spinner';
 import { InfoSection } from './info-section';
@@ -28,13 +29,16 @@ function Pending() {
   );
 }
 
-function Content({ section }: { section: ManageSection }) {
+/** Screens of other features shown in the manage area, given by whoever composes it (portal, element). */
+export type ManageSections = Partial<Record<Exclude<ManageSection, 'info'>, ComponentType>>;
+
+function Content({ section, sections }: { section: ManageSection; sections: ManageSections }) {
   if (section === 'info') return <InfoSection />;
-  return <Pending />;
+  const Screen = sections[section];
+  return Screen ? <Screen /> : <Pending />;
 }
 
 function SignedOut({ standalone }: { standalone: boolean }) {
-  const { t, issuer } = useElement();
   const router = useRouter();
   const { path, search } = router.location;
   const target = `/login/team?${new URLSearchParams({ ReturnUrl: `${path}${search}` })}`;
@@ -42,22 +46,20 @@ function SignedOut({ standalone }: { standalone: boolean }) {
   useEffect(() => {
     if (!standalone) router.navigate(target, { replace: true });
   }, [standalone, router, target]);
-  if (!standalone) return null;
-  return (
-    <section className="panel" part="card">
-      <p>{t('manage.signedOut')}</p>
-      <a className="button" part="button" href={`${issuer}/login/team`}>
-        {t('manage.signIn')}
-      </a>
-    </section>
-  );
+  return standalone ? <SignInPrompt /> : null;
 }
 
 /**
  * The manage area (spec §2): a sidebar (personal info, QR code login, developer tools) and the section,
  * for a signed-in user only.
  */
-export default function ManageArea({ standalone }: { standalone: boolean }) {
+export default function ManageArea({
+  standalone,
+  sections = {},
+}: {
+  standalone: boolean;
+  sections?: ManageSections;
+}) {
   const { t } = useElement();
   const { location } = useRouter();
   const status = useStore(sessionStore, (state) => state.status);
@@ -88,7 +90,9 @@ export default function ManageArea({ standalone }: { standalone: boolean }) {
       </nav>
       <div className="manage-content stack">
         <h1 className="title">{t('manage.title')}</h1>
-        <Content section={section} />
+        <Suspense fallback={<Waiting />}>
+          <Content section={section} sections={sections} />
+        </Suspense>
       </div>
       <Snackbar />
     </div>

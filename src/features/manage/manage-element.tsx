@@ -1,11 +1,11 @@
 import { MemoryRouter } from '../../ui/router';
-import ManageArea from './manage-area';
+import ManageArea, { type ManageSections } from './manage-area';
 
 /** `<acct-manage>` on its own: the manage area in a memory router (the host page's URL never changes). */
-export default function ManageElement() {
+export default function ManageElement({ sections }: { sections?: ManageSections }) {
   return (
     <MemoryRouter initial="/manage">
-      <ManageArea standalone />
+      <ManageArea standalone sections={sections} />
     </MemoryRouter>
   );
 }

@@ -12,5 +12,5 @@ export function permissionText(permissions: Permissions, t: Translate, language:
     .filter(([, granted]) => granted)
     .map(([name]) => (KNOWN.includes(name) ? t(`manage.permissions.${name}`) : name));
   if (labels.length === 0) return t('manage.info.noPermissions');
-  return new Intl.ListFormat(language, { style: 'narrow', type: 'unit' }).format(labels);
+  return new Intl.ListFormat(language, { style: 'short', type: 'unit' }).format(labels);
 }

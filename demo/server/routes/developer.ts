@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { requireBearer } from '../lib/bearer';
+import { sessionOf } from '../plugins/cookies';
+
+const PolicyQuery = Type.Object(
+  { showinternal: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) },
+  { additionalProperties: false },
+);
+const TokenForm = Type.Object(
+  {
+    __RequestVerificationToken: Type.Optional(Type.String({ maxLength: 400 })),
+    // One `scope` field per checked policy: a string, or an array when repeated.
+    scope: Type.Optional(
+      Type.Union([
+        Type.String({ maxLength: 100 }),
+        Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }),
+      ]),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Internal policies are for the team's owners, and only when asked for. */
+const mayShowInternal = (permissions: Set<string>) => permissions.has('OWNER');
+
+/**
+ * Developer tools (spec §2, §7): the policy definitions, and `POST /home/token`, which issues an access
+ * token carrying the chosen policies as scopes (each must exist and be allowed by one of the user's
+ * permissions) plus an id token, and sends the browser to the success page with both in the fragment.
+ */
+export async function developerRoutes(app: FastifyInstance): Promise<void> {
+  const { db, tokens, config } = app.services;
+
+  const permissionsOf = async (userId: string) =>
+    new Set(
+      (
+        await db.selectFrom('user_permissions').select('permission').where('user_id', '=', userId).execute()
+      ).map((r) => r.permission),
+    );
+
+  app.get<{ Querystring: Static<typeof PolicyQuery> }>(
+    '/policy/raw',
+    { schema: { querystring: PolicyQuery } },
+    async (request, reply) => {
+      const caller = await requireBearer(request, reply);
+      if (!caller) return reply;
+      const internal =
+        request.query.showinternal === 'true' && mayShowInternal(await permissionsOf(caller.user.id));
+      let query = db.selectFrom('policies').select(['name', 'description']).orderBy('sort_order');
+      if (!internal) query = query.where('internal', '=', 0);
+      return (await query.execute()).map((policy) => ({ ...policy, scopes: [policy.name] }));
+    },
+  );
+
+  app.post<{ Body: Static<typeof TokenForm> }>(
+    '/home/token',
+    { config: { body: 'form' }, schema: { body: TokenForm } },
+    async (request, reply) => {
+      // A browser form (navigation) gets its refusal as a redirect back to the form; API clients get JSON.
+      const browser = (request.headers.accept ?? '').includes('text/html');
+      const refuse = (status: number, code: string, message: string) =>
+        browser
+          ? reply.redirect(`/manage/dev?${new URLSearchParams({ Error: code })}`, 303)
+          : reply.code(status).send({ message });
+
+      const session = await sessionOf(request);
+      if (!session) {
+        return browser
+          ? reply.redirect(`/login/team?${new URLSearchParams({ ReturnUrl: '/manage/dev' })}`, 303)
+          : reply.code(401).send({ message: 'sign in first' });
+      }
+      const requested = [...new Set([request.body.scope ?? []].flat())];
+      if (requested.length === 0) return refuse(400, 'NoScope', 'choose at least one policy');
+      const policies = await db
+        .selectFrom('policies')
+        .select(['name', 'permissions'])
+        .where('name', 'in', requested)
+        .execute();
+      if (policies.length !== requested.length) return refuse(400, 'UnknownScope', 'unknown scope');
+      const granted = await permissionsOf(session.user_id);
+      const forbidden = policies.filter(
+        (p) => !p.permissions.split(',').some((permission) => granted.has(permission)),
+      );
+      if (forbidden.length)
+        return refuse(400, 'ScopeNotAllowed', `not allowed: ${forbidden.map((p) => p.name).join(', ')}`);
+
+      const user = await db
+        .selectFrom('users')
+        .innerJoin('teams', 'teams.id', 'users.team_id')
+        .select(['users.id', 'users.name', 'users.email', 'users.team_id', 'teams.name as team_name'])
+        .where('users.id', '=', session.user_id)
+        .executeTakeFirstOrThrow();
+      const subject = {
+        userId: user.id,
+        teamId: user.team_id,
+        teamName: user.team_name,
+        name: user.name,
+        email: user.email,
+      };
+      const [accessToken, idToken] = await Promise.all([
+        tokens.accessToken(subject, config.portalClientId, requested),
+        tokens.idToken(subject, config.portalClientId),
+      ]);
+      // The tokens travel in the fragment (never sent to a server) of a page that leaks no referrer.
+      reply.header('Referrer-Policy', 'no-referrer').header('Cache-Control', 'no-store');
+      const fragment = new URLSearchParams({ access_token: accessToken, id_token: idToken });
+      return reply.redirect(`/manage/dev/success#${fragment}`, 303);
+    },
+  );
+}

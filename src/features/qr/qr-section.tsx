@@ -1,0 +1,80 @@
+import { QRCodeSVG } from 'qrcode.react';
+import { useState } from 'react';
+import { generateDeviceCode, type DeviceCode } from '../../api/endpoints';
+import { noticesStore } from '../../state/notices';
+import { sessionStore } from '../../state/session';
+import { useElement } from '../../ui/element-context';
+import { Spinner } from '../../ui/spinner';
+
+/** Spec §9: QR codes are 400 px wide, error correction M, version 1–40. */
+export const QR_SIZE = 400;
+export const QR_LEVEL = 'M';
+
+/** A QR version within 1–40 (spec §5). */
+export function clampVersion(version: number): number {
+  return Math.min(40, Math.max(1, Math.round(Number.isFinite(version) ? version : 1)));
+}
+
+/** The QR payload: the device authorization as JSON. Empty data is refused (spec §5). */
+export function qrPayload(code: DeviceCode | null): string {
+  const data = code ? JSON.stringify(code) : '';
+  if (!data || data === '{}') throw new Error('QR data must not be empty');
+  return data;
+}
+
+/**
+ * QR code login (spec §2): 'Generate QR code' asks for a device authorization and shows it as a QR code
+ * for the mobile app to scan; a failure shows 'unable to generate QR code'. A lazily loaded chunk.
+ */
+export default function QrSection() {
+  const { t, language } = useElement();
+  const [code, setCode] = useState<DeviceCode | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function generate() {
+    setBusy(true);
+    try {
+      const answer = await sessionStore.getState().authorized((ctx) => generateDeviceCode(ctx), language);
+      qrPayload(answer);
+      setCode(answer);
+    } catch {
+      noticesStore.getState().show(t('qr.failed'), 'Failure');
+    }
+    setBusy(false);
+  }
+
+  return (
+    <section className="panel" part="card" aria-labelledby="qr-title">
+      <h2 className="panel-title" id="qr-title">
+        {t('qr.title')}
+      </h2>
+      <p>{t('qr.intro')}</p>
+      <button type="button" className="button" part="button" onClick={() => void generate()} disabled={busy}>
+        {t('qr.generate')}
+      </button>
+      {busy ? (
+        <div className="loading" role="status">
+          <Spinner />
+          <span>{t('common.loading')}</span>
+        </div>
+      ) : null}
+      {code ? (
+        <figure className="qr">
+          <QRCodeSVG
+            value={qrPayload(code)}
+            size={QR_SIZE}
+            level={QR_LEVEL}
+            minVersion={clampVersion(1)}
+            marginSize={4}
+            role="img"
+            aria-label={t('qr.label')}
+            className="qr-code"
+          />
+          <figcaption>
+            {t('qr.caption', { code: code.user_code, minutes: Math.round(code.expires_in / 60) })}
+          </figcaption>
+        </figure>
+      ) : null}
+    </section>
+  );
+}

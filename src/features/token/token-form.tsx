@@ -1,0 +1,139 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { readCookie } from '../../api/client';
+import { getPolicies, tokenFormAction, type PolicyDefinition } from '../../api/endpoints';
+import { readSavedScopes, saveScopes } from '../../state/preferences';
+import { sessionStore } from '../../state/session';
+import { Alert } from '../../ui/alert';
+import { useElement } from '../../ui/element-context';
+import { useSearchParam } from '../../ui/router';
+import { Spinner } from '../../ui/spinner';
+
+const ERRORS: Record<string, string> = {
+  ScopeNotAllowed: 'token.errors.notAllowed',
+  NoScope: 'token.errors.noScope',
+  UnknownScope: 'token.errors.unknown',
+};
+
+/**
+ * Developer tools (spec §2): one checkbox per policy definition (named `scope`, valued with its name,
+ * checked from the saved scopes and remembered when changed), the anti-forgery field, and a real form
+ * posted to /home/token — the server answers with the success page and the tokens in its fragment.
+ */
+export default function TokenForm() {
+  const { t, issuer, language, brand } = useElement();
+  const [policies, setPolicies] = useState<PolicyDefinition[] | null | 'failed'>(null);
+  const [chosen, setChosen] = useState<Set<string>>(() => new Set(readSavedScopes()));
+  const [empty, setEmpty] = useState(false);
+  const errorCode = useSearchParam('Error');
+
+  useEffect(() => {
+    let live = true;
+    sessionStore
+      .getState()
+      .authorized((ctx) => getPolicies(ctx), language)
+      .then(
+        (loaded) => live && setPolicies(loaded),
+        () => live && setPolicies('failed'),
+      );
+    return () => {
+      live = false;
+    };
+  }, [language]);
+
+  function toggle(name: string, on: boolean) {
+    const next = new Set(chosen);
+    if (on) next.add(name);
+    else next.delete(name);
+    setChosen(next);
+    setEmpty(false);
+    saveScopes([...next]);
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    // Let the browser post the form (a navigation to the success page); stop only an empty choice.
+    if (!Array.isArray(policies) || !policies.some((p) => chosen.has(p.name))) {
+      event.preventDefault();
+      setEmpty(true);
+    }
+  }
+
+  const error = empty
+    ? t('token.errors.noScope')
+    : errorCode && ERRORS[errorCode]
+      ? t(ERRORS[errorCode]!)
+      : null;
+  return (
+    <section className="panel" part="card" aria-labelledby="dev-title">
+      <div className="panel-heading">
+        <h2 className="panel-title" id="dev-title">
+          {t('token.title')}
+        </h2>
+        {brand.apiDocsUrl ? (
+          <a
+            className="icon-link"
+            href={brand.apiDocsUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label={t('token.docs')}
+          >
+            <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
+              <path
+                fill="currentColor"
+                d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm1 17h-2v-2h2zm2.07-7.75-.9.92A3.4 3.4 0 0 0 13 15h-2v-.5a4 4 0 0 1 1.17-2.83l1.24-1.26A2 2 0 1 0 10 9H8a4 4 0 1 1 7.07 2.25z"
+              />
+            </svg>
+          </a>
+        ) : null}
+      </div>
+      <p>{t('token.intro')}</p>
+      {brand.apiBaseUrl ? (
+        <p>
+          {t('token.apiBase')} <code>{brand.apiBaseUrl}</code>
+        </p>
+      ) : null}
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      {policies === null ? (
+        <div className="loading" role="status">
+          <Spinner />
+          <span>{t('common.loading')}</span>
+        </div>
+      ) : policies === 'failed' ? (
+        <Alert tone="error">{t('common.failed')}</Alert>
+      ) : (
+        <form
+          className="stack token-form"
+          method="post"
+          action={tokenFormAction({ issuer })}
+          onSubmit={submit}
+        >
+          <input
+            type="hidden"
+            name="__RequestVerificationToken"
+            value={readCookie(document.cookie, 'XSRF-TOKEN') ?? ''}
+          />
+          <fieldset className="checks">
+            <legend>{t('token.policies')}</legend>
+            {policies.map((policy) => (
+              <label key={policy.name} className="check">
+                <input
+                  type="checkbox"
+                  name="scope"
+                  value={policy.name}
+                  checked={chosen.has(policy.name)}
+                  onChange={(event) => toggle(policy.name, event.target.checked)}
+                />
+                <span>
+                  <span className="check-name">{policy.name}</span>
+                  <span className="hint">{policy.description}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit" className="button" part="button">
+            {t('token.generate')}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,117 @@
+import { useEffect, useId, useState } from 'react';
+import { noticesStore } from '../../state/notices';
+import { useElement } from '../../ui/element-context';
+import { Link } from '../../ui/router';
+import { decodePayload } from './jwt';
+
+function readFragment(): { access: string; id: string } | null {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const access = params.get('access_token');
+  const id = params.get('id_token');
+  return access && id ? { access, id } : null;
+}
+
+function TokenBox({
+  label,
+  hint,
+  value,
+  copied,
+}: {
+  label: string;
+  hint: string;
+  value: string;
+  copied: string;
+}) {
+  const { t } = useElement();
+  const id = useId();
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      noticesStore.getState().show(copied, 'Success');
+    } catch {
+      noticesStore.getState().show(t('token.copyFailed'), 'Failure');
+    }
+  }
+  return (
+    <div className="field token-box">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} readOnly value={value} rows={5} aria-describedby={`${id}-hint`} spellCheck={false} />
+      <p className="hint" id={`${id}-hint`}>
+        {hint}
+      </p>
+      <button type="button" className="button secondary small" part="button" onClick={() => void copy()}>
+        {t('token.copy', { what: label })}
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The token success page (spec §2, design §3): the tokens are read from the fragment, which is removed
+ * from the address at once; two read-only boxes with copy actions, the token's scopes and expiry
+ * (decoded for display only), and a note that tokens expire.
+ */
+export default function TokenSuccess() {
+  const { t, language } = useElement();
+  const [tokens] = useState(readFragment);
+
+  useEffect(() => {
+    if (location.hash) history.replaceState(history.state, '', `${location.pathname}${location.search}`);
+  }, []);
+
+  if (!tokens) {
+    return (
+      <section className="panel" part="card">
+        <p>{t('token.none')}</p>
+        <Link to="/manage/dev" className="button" part="button">
+          {t('token.generate')}
+        </Link>
+      </section>
+    );
+  }
+  const payload = decodePayload(tokens.access);
+  const scopes = typeof payload?.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
+  const expires = typeof payload?.exp === 'number' ? new Date(payload.exp * 1000) : null;
+  return (
+    <section className="panel" part="card" aria-labelledby="tokens-title">
+      <h2 className="panel-title" id="tokens-title">
+        {t('token.successTitle')}
+      </h2>
+      <dl className="facts">
+        <div>
+          <dt>{t('token.scopes')}</dt>
+          <dd>
+            {scopes.length
+              ? new Intl.ListFormat(language, { style: 'short', type: 'unit' }).format(scopes)
+              : '—'}
+          </dd>
+        </div>
+        {expires ? (
+          <div>
+            <dt>{t('token.expires')}</dt>
+            <dd>
+              <time dateTime={expires.toISOString()}>
+                {new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+                  expires,
+                )}
+              </time>
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+      <TokenBox
+        label={t('token.accessToken')}
+        hint={t('token.accessHint')}
+        value={tokens.access}
+        copied={t('token.accessCopied')}
+      />
+      <TokenBox
+        label={t('token.idToken')}
+        hint={t('token.idHint')}
+        value={tokens.id}
+        copied={t('token.idCopied')}
+      />
+      <p className="hint">{t('token.expiryNote')}</p>
+    </section>
+  );
+}

@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import type { Browser, Page } from 'playwright-core';
+import { DEVICE_CODE_TTL_S } from '../../demo/server/routes/device';
+import {
+  launchBrowser,
+  screenshot,
+  signInContext,
+  type PageWatch,
+  withPage as withPageIn,
+} from '../support/browser';
+import { sessionFor, startTestServer, type TestServer } from '../support/test-server';
+
+let browser: Browser;
+let server: TestServer;
+before(async () => {
+  browser = await launchBrowser();
+  server = await startTestServer();
+});
+after(async () => {
+  await browser.close();
+  await server.close();
+});
+
+const withPage = (test: (watch: PageWatch) => Promise<void>) => withPageIn(browser, test);
+
+async function as(page: Page, email: string) {
+  await signInContext(page.context(), (await sessionFor(server.server.app, email)).token);
+}
+
+const policies = (page: Page) => page.locator('acct-portal form.token-form');
+
+describe('developer tools', () => {
+  it('generates a token with exactly the chosen policies, hides the fragment, and remembers the choice', async () => {
+    await withPage(async ({ page }) => {
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      await as(page, 'ada@acme.test');
+      await page.goto(`${server.url}/manage/dev`);
+      await policies(page)
+        .getByRole('checkbox', { name: /Job_Read/ })
+        .check();
+      await policies(page)
+        .getByRole('checkbox', { name: /Reports_Create/ })
+        .check();
+      await screenshot(page, 'e2e/developer', 'form');
+      await page.getByRole('button', { name: 'Generate access token' }).click();
+      await page.waitForURL((url) => url.pathname === '/manage/dev/success');
+      const access = await page.getByLabel('Access token', { exact: true }).inputValue();
+      const id = await page.getByLabel('ID token', { exact: true }).inputValue();
+      assert.ok(access && id);
+      await page.waitForFunction(() => location.hash === '');
+      assert.equal(new URL(page.url()).hash, '');
+      const { payload } = await jwtVerify(
+        access,
+        createRemoteJWKSet(new URL(`${server.url}/.well-known/jwks`)),
+        { audience: 'acct-api' },
+      );
+      assert.equal(payload.scope, 'Job_Read Reports_Create');
+      await page.getByText('Job_Read, Reports_Create').waitFor();
+      await page.getByRole('button', { name: 'Copy Access token' }).click();
+      await page.getByText('Access token copied').waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), access);
+      await screenshot(page, 'e2e/developer', 'success');
+
+      await page.goto(`${server.url}/manage/dev`);
+      assert.equal(
+        await policies(page)
+          .getByRole('checkbox', { name: /Job_Read/ })
+          .isChecked(),
+        true,
+      );
+      assert.equal(
+        await policies(page)
+          .getByRole('checkbox', { name: /Reports_Create/ })
+          .isChecked(),
+        true,
+      );
+      assert.equal(
+        await policies(page)
+          .getByRole('checkbox', { name: /Job_Modify/ })
+          .isChecked(),
+        false,
+      );
+      const help = page.getByRole('link', { name: 'API documentation (opens in a new tab)' });
+      assert.equal(await help.getAttribute('target'), '_blank');
+      assert.equal(await help.getAttribute('rel'), 'noopener noreferrer');
+    });
+  });
+
+  it('refuses carol a policy her permissions do not allow', async () => {
+    await withPage(async ({ page }) => {
+      await as(page, 'carol@globex.test');
+      await page.goto(`${server.url}/manage/dev`);
+      await policies(page)
+        .getByRole('checkbox', { name: /Team_Admin/ })
+        .check();
+      await page.getByRole('button', { name: 'Generate access token' }).click();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'You are not allowed to use one of the chosen policies.' })
+        .waitFor();
+      assert.equal(new URL(page.url()).pathname, '/manage/dev');
+    });
+  });
+});
+
+/** Read the QR code on screen (a screenshot of it, decoded with jsQR). */
+async function readQr(page: Page): Promise<string> {
+  const image = PNG.sync.read(await page.locator('acct-portal .qr-code').screenshot());
+  const found = jsQR(
+    new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.length),
+    image.width,
+    image.height,
+  );
+  assert.ok(found, 'a QR code was found in the screenshot');
+  return found.data;
+}
+
+function exchange(deviceCode: string) {
+  return fetch(`${server.url}/connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+      device_code: deviceCode,
+      client_id: 'acct-mobile',
+    }),
+  });
+}
+
+describe('QR code login', () => {
+  it("shows a QR code the mobile app can exchange once for ada's tokens; an expired one fails", async () => {
+    await withPage(async ({ page }) => {
+      await as(page, 'ada@acme.test');
+      await page.goto(`${server.url}/manage/qr`);
+      await page.getByRole('button', { name: 'Generate QR code' }).click();
+      await page.getByRole('img', { name: 'QR code for signing in to the mobile app' }).waitFor();
+      const box = await page.locator('acct-portal .qr-code').boundingBox();
+      assert.equal(Math.round(box!.width), 400);
+      await screenshot(page, 'e2e/developer', 'qr');
+      const payload = JSON.parse(await readQr(page)) as { device_code: string; user_code: string };
+      await page.getByText(`Code ${payload.user_code}.`, { exact: false }).waitFor();
+
+      const first = await exchange(payload.device_code);
+      assert.equal(first.status, 200);
+      const { access_token } = (await first.json()) as { access_token: string };
+      const info = await fetch(`${server.url}/connect/userinfo`, {
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      assert.equal(((await info.json()) as { email: string }).email, 'ada@acme.test');
+      const second = await exchange(payload.device_code);
+      assert.equal(((await second.json()) as { error: string }).error, 'invalid_grant');
+
+      await page.getByRole('button', { name: 'Generate QR code' }).click();
+      await page.waitForFunction(() => true);
+      const next = JSON.parse(
+        await (async () => {
+          await page.waitForTimeout(300);
+          return readQr(page);
+        })(),
+      ) as { device_code: string };
+      assert.notEqual(next.device_code, payload.device_code);
+      server.clock.advance(DEVICE_CODE_TTL_S * 1000 + 1);
+      try {
+        assert.equal(
+          ((await (await exchange(next.device_code)).json()) as { error: string }).error,
+          'expired_token',
+        );
+      } finally {
+        server.clock.offset = 0;
+      }
+    });
+  });
+});
