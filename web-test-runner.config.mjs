@@ -16,6 +16,9 @@ export default {
         headless: true,
         args: CHROMIUM_ARGS,
       },
+      // Each test file in a browser context of its own: files run side by side and sign users in and
+      // out, and must not share cookies.
+      createPage: async ({ browser }) => (await browser.createBrowserContext()).newPage(),
     }),
   ],
   middleware: [identity.middleware],

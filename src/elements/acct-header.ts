@@ -8,6 +8,8 @@ import { define, elementClass } from './define';
  * @summary The suite header for any app page.
  * @fires acct-signed-out - The user signed out: `detail` is `{ reason }`.
  * @csspart header - The header bar.
+ * @fires acct-theme-change - The theme switch changed the theme: `detail` is `{ theme }`.
+ * @csspart menu - A menu's popup.
  * @csspart button - Buttons.
  */
 export class AcctHeaderElement extends elementClass(HeaderElement) {}

@@ -11,6 +11,12 @@ import { define, elementClass } from './define';
  * @fires acct-signed-in - A user signed in: `detail` is `{ team, email }`.
  * @fires acct-signed-out - The user signed out from the header: `detail` is `{ reason }`.
  * @csspart header - The header bar.
+ * @fires acct-theme-change - The theme switch changed the theme: `detail` is `{ theme }`.
+ * @csspart menu - A header menu's popup.
+ * @csspart footer - The footer.
+ * @csspart card - The card around a form, each manage panel.
+ * @csspart dialog - The manage dialogs.
+ * @csspart snackbar - A notice.
  * @csspart button - Buttons.
  * @csspart input - Text inputs.
  */

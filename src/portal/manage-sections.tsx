@@ -9,6 +9,9 @@ export const MANAGE_SECTIONS: ManageSections = {
   dev: lazy(() => import('../features/token/token-form')),
   'dev/success': lazy(() => import('../features/token/token-success')),
   qr: lazy(() => import('../features/qr/qr-section')),
+  team: lazy(() => import('../features/team/team-page')),
+  user: lazy(() => import('../features/team/user-page')),
+  group: lazy(() => import('../features/team/group-page')),
 };
 
 const ManageElement = lazy(() => import('../features/manage/manage-element'));

@@ -1,14 +1,17 @@
-import { lazy, useCallback, useEffect } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, type MouseEvent } from 'react';
+import { Footer } from '../features/header/footer';
 import { HeaderBar } from '../features/header/header-bar';
 import { LoginFlow } from '../features/login/login-flow';
+import { sessionStore } from '../state/session';
 import { useElement } from '../ui/element-context';
 import { ElementFrame } from '../ui/element-frame';
 import { BrowserRouter, useRouter, type RouteLocation } from '../ui/router';
 import { MANAGE_SECTIONS } from './manage-sections';
 import { matchRoute } from './routes';
 
-/** A lazily loaded chunk: signing in never downloads the manage area. */
+/** Lazily loaded chunks: signing in never downloads the manage area or the search page. */
 const ManageArea = lazy(() => import('../features/manage/manage-area'));
+const SearchPage = lazy(() => import('../features/search/search-page'));
 
 function Redirect({ to }: { to: string }) {
   const router = useRouter();
@@ -23,32 +26,104 @@ function Screen() {
   const view = matchRoute(router.location.path, router.location.hash);
   if (view.kind === 'redirect') return <Redirect to={view.to} />;
   if (view.kind === 'login') return <LoginFlow afterSignIn="portal" />;
-  if (view.kind === 'manage') return <ManageArea standalone={false} sections={MANAGE_SECTIONS} />;
-  // The search page arrives with the portal-shell work.
-  return <ElementFrame />;
+  if (view.kind === 'search') return <SearchPage />;
+  return <ManageArea standalone={false} sections={MANAGE_SECTIONS} />;
+}
+
+/**
+ * A plain click on a link to a portal address stays in the portal (History API); modified clicks,
+ * other targets, downloads and links elsewhere are left to the browser.
+ */
+function interceptLinks(event: MouseEvent, basePath: string, navigate: (to: string) => void) {
+  if (
+    event.defaultPrevented ||
+    event.button !== 0 ||
+    event.metaKey ||
+    event.ctrlKey ||
+    event.shiftKey ||
+    event.altKey
+  )
+    return;
+  const anchor = event.nativeEvent
+    .composedPath()
+    .find((node): node is HTMLAnchorElement => node instanceof HTMLAnchorElement);
+  if (
+    !anchor ||
+    !anchor.href ||
+    (anchor.target && anchor.target !== '_self') ||
+    anchor.hasAttribute('download')
+  )
+    return;
+  const url = new URL(anchor.href);
+  if (url.origin !== location.origin || !url.pathname.startsWith(basePath)) return;
+  event.preventDefault();
+  navigate(`${url.pathname.slice(basePath.length) || '/'}${url.search}${url.hash}`);
 }
 
 function Shell() {
   const router = useRouter();
-  const { brand } = useElement();
+  const { brand, theme, basePath } = useElement();
+  const main = useRef<HTMLElement>(null);
+  const first = useRef(true);
+
+  // Spec §1/§4: the page title is the brand's name; the body carries the dark or the default class.
   useEffect(() => {
     document.title = brand.name;
   }, [brand]);
+  useEffect(() => {
+    document.body.classList.toggle('dark-theme', theme === 'dark');
+    document.body.classList.toggle('default-theme', theme !== 'dark');
+  }, [theme]);
+
+  // After a navigation: back to the top, and focus on the new screen's heading — unless the screen has
+  // already put it in a field (the sign-in screens focus their first field).
+  const { path, search } = router.location;
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    window.scrollTo(0, 0);
+    const frame = requestAnimationFrame(() => {
+      const region = main.current;
+      const active =
+        region?.getRootNode() instanceof ShadowRoot
+          ? (region.getRootNode() as ShadowRoot).activeElement
+          : null;
+      const inField = !!active && region?.contains(active) && active.matches('input, textarea, select');
+      if (region && !inField) {
+        const heading = region.querySelector<HTMLElement>('h1');
+        if (heading) {
+          heading.tabIndex = -1;
+          heading.focus();
+        }
+      }
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [path, search]);
+
   return (
-    <div className="portal">
+    <div className="portal" onClick={(event) => interceptLinks(event, basePath, router.navigate)}>
       <HeaderBar homeHref={router.href('/')} onSignedOut={() => router.navigate('/login/team')} />
-      <main className="portal-main">
-        <Screen />
+      <main className="portal-main" ref={main}>
+        <Suspense fallback={<ElementFrame />}>
+          <Screen />
+        </Suspense>
       </main>
+      <Footer />
     </div>
   );
 }
 
-/** `<acct-portal>`: header, the routed screen, and (with the shell work) the footer, over the History API. */
+/** `<acct-portal>`: header, the routed screen and the footer, over the History API (spec §2). */
 export function PortalApp() {
   const { basePath, emit } = useElement();
   const onNavigate = useCallback(
-    (location: RouteLocation) => emit('acct-navigate', { path: `${location.path}${location.search}` }),
+    (location: RouteLocation) => {
+      emit('acct-navigate', { path: `${location.path}${location.search}` });
+      // Spec §2: after each navigation without a ReturnUrl, check whether the user is signed in.
+      if (!new URLSearchParams(location.search).has('ReturnUrl')) void sessionStore.getState().check();
+    },
     [emit],
   );
   return (

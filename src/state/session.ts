@@ -27,6 +27,8 @@ export interface SessionState {
   endpoints: Discovery | null;
   /** Held in memory only; never written to storage. */
   accessToken: string | null;
+  /** The public handle of the session the token came from. */
+  sessionId: string | null;
   user: UserInfo | null;
   team: TeamPublic | null;
   /** Point the store at an issuer; a different issuer resets the state. Returns the running check. */
@@ -61,9 +63,22 @@ const loggedOut = {
   status: 'loggedOut',
   loggedIn: false,
   accessToken: null,
+  sessionId: null,
   user: null,
   team: null,
 } as const satisfies Partial<SessionState>;
+
+/** Whether a JWT's `exp` is more than a minute away (the payload is only read, never trusted). */
+function tokenFresh(token: string | null): boolean {
+  const part = token?.split('.')[1];
+  if (!part) return false;
+  try {
+    const payload = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    return typeof payload.exp === 'number' && payload.exp * 1000 - Date.now() > 60_000;
+  } catch {
+    return false;
+  }
+}
 
 export function createSessionStore(scheduler: Scheduler = realScheduler): StoreApi<SessionState> {
   let inFlight: Promise<boolean> | null = null;
@@ -98,9 +113,25 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
           set({ ...loggedOut });
           return false;
         }
+        // The same session as before, with a token that is still good: one request is enough (the
+        // portal checks after every navigation, spec §2).
+        const current = get();
+        if (
+          current.loggedIn &&
+          current.sessionId === checked.session &&
+          current.user &&
+          tokenFresh(current.accessToken)
+        ) {
+          return true;
+        }
         const token = await exchangeSession(context(), endpoints.token_endpoint, checked.session);
         if (stale()) return get().loggedIn;
-        set({ status: 'loggedIn', loggedIn: true, accessToken: token.access_token });
+        set({
+          status: 'loggedIn',
+          loggedIn: true,
+          accessToken: token.access_token,
+          sessionId: checked.session,
+        });
         const user = await getUserInfo(context(), endpoints.userinfo_endpoint);
         if (stale()) return get().loggedIn;
         set({ user });
@@ -124,6 +155,7 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
       issuer: null,
       endpoints: null,
       accessToken: null,
+      sessionId: null,
       user: null,
       team: null,
 

@@ -73,16 +73,13 @@ describe('manage account', () => {
       await dialog(page).waitFor({ state: 'detached' });
       await rename(`  ${'x'.repeat(50)}  `);
       await page.getByText('Name updated').waitFor();
-      await page.locator('acct-portal header').getByText('x'.repeat(50)).waitFor();
-      assert.equal(await page.locator('acct-portal .avatar').textContent(), 'X');
+      await page.locator('acct-portal .header-name').getByText('x'.repeat(50)).waitFor();
+      assert.equal(await page.locator('acct-portal .avatar-button .avatar').textContent(), 'X');
       await rename('Grace Hopper');
-      await page
-        .locator('acct-portal header')
-        .getByText(/Grace Hopper$/)
-        .waitFor();
-      assert.equal(await page.locator('acct-portal .avatar').textContent(), 'GH');
+      await page.locator('acct-portal .header-name').getByText('Grace Hopper', { exact: true }).waitFor();
+      assert.equal(await page.locator('acct-portal .avatar-button .avatar').textContent(), 'GH');
       await rename('Ada Lovelace');
-      await page.locator('acct-portal header').getByText('Ada Lovelace').waitFor();
+      await page.locator('acct-portal .header-name').getByText('Ada Lovelace').waitFor();
     });
   });
 
@@ -109,7 +106,8 @@ describe('manage account', () => {
         await page.getByText('Password set').waitFor();
         await form.waitFor({ state: 'detached' });
         await screenshot(page, 'e2e/manage', 'password-set-notice');
-        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.locator('acct-portal .avatar-button').click();
+        await page.getByRole('menuitem', { name: 'Sign out' }).click();
         await page.waitForURL(`${server.url}/login/team`);
       },
       [failedResource(400)],

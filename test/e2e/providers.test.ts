@@ -40,7 +40,7 @@ describe('external providers, end to end', () => {
     await withPage(async ({ page }) => {
       await providerSignIn(page, 'acme', 'Sign in with Google', 'ada');
       await page.waitForURL(`${server.url}/manage`);
-      await page.locator('acct-portal header').getByText('Ada Lovelace').waitFor();
+      await page.locator('acct-portal .header-name').getByText('Ada Lovelace').waitFor();
     });
   });
 
@@ -50,7 +50,7 @@ describe('external providers, end to end', () => {
       await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
       await atProvider(page, 'dan');
       await page.waitForURL(`${server.url}/manage/qr`);
-      await page.locator('acct-portal header').getByText('Dan Okafor').waitFor();
+      await page.locator('acct-portal .header-name').getByText('Dan Okafor').waitFor();
     });
   });
 

@@ -105,7 +105,7 @@ const SHOTS: Shot[] = [
     async show(page, server) {
       await page.goto(`${server.url}/login/acme`);
       await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
-      await page.locator('acct-portal header').getByText('Ada Lovelace').waitFor();
+      await page.locator('acct-portal .header-name').getByText('Ada Lovelace').waitFor();
     },
   },
   {
@@ -223,6 +223,63 @@ const SHOTS: Shot[] = [
       await page.goto(`${server.url}/manage/qr`);
       await page.getByRole('button', { name: 'Generate QR code' }).click();
       await page.getByRole('img', { name: 'QR code for signing in to the mobile app' }).waitFor();
+    },
+  },
+  {
+    name: 'account-menu',
+    async show(page, server) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      await page.getByRole('button', { name: 'Account menu for Ada Lovelace' }).click();
+      await page.getByRole('menuitem', { name: 'Sign out' }).waitFor();
+    },
+  },
+  {
+    name: 'apps-menu',
+    async show(page, server) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      await page.getByRole('button', { name: 'Apps' }).click();
+      await page.getByRole('menuitem', { name: 'Account' }).waitFor();
+    },
+  },
+  {
+    name: 'search',
+    async show(page, server) {
+      await page.goto(`${server.url}/search?q=workflow`);
+      await page.getByText('Searching for “workflow”…').waitFor();
+    },
+  },
+  {
+    name: 'manage-team',
+    async show(page, server) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/manage/team`);
+      await page.getByText('Pending invites').waitFor();
+    },
+  },
+  {
+    name: 'manage-user',
+    async show(page, server) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/manage/user`);
+      await page.getByRole('button', { name: 'Add user' }).waitFor();
+    },
+  },
+  {
+    name: 'manage-group',
+    async show(page, server) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/manage/group`);
+      await page.getByText('Groups will be managed here.').waitFor();
+    },
+  },
+  {
+    name: 'suite-app',
+    async show(page, server) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.partnerUrl}/suite-app.html`);
+      await page.getByRole('button', { name: 'Account menu for Ada Lovelace' }).waitFor();
     },
   },
   {

@@ -54,12 +54,13 @@ describe('sign-in journey in the portal', () => {
       await screenshot(page, 'e2e/sign-in', 'sign-in-intoware-light');
       await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
       await page.waitForURL(`${server.url}/manage`);
-      await page.locator('acct-portal header').getByText('Ada Lovelace').waitFor();
-      assert.equal(await page.locator('acct-portal .avatar').textContent(), 'AL');
+      await page.locator('acct-portal .header-name').getByText('Ada Lovelace').waitFor();
+      assert.equal(await page.locator('acct-portal .avatar-button .avatar').textContent(), 'AL');
       const signedIn = (await checkLogin(page)) as { authenticated: boolean; session?: string };
       assert.equal(signedIn.authenticated, true);
       assert.equal(typeof signedIn.session, 'string');
-      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.locator('acct-portal .avatar-button').click();
+      await page.getByRole('menuitem', { name: 'Sign out' }).click();
       await page.waitForURL(`${server.url}/login/team`);
       assert.deepEqual(await checkLogin(page), { authenticated: false });
       assert.equal(await page.evaluate(() => localStorage.getItem('defaultTeam')), 'acme');

@@ -1,15 +1,24 @@
 import { useStore } from 'zustand';
+import { preferencesStore } from '../../state/preferences';
 import { initials, sessionStore } from '../../state/session';
+import { themeOf } from '../../brands';
 import { useElement } from '../../ui/element-context';
+import { MenuButton, type MenuItem } from '../../ui/menu';
+import { AccountIcon, DashboardIcon, GridIcon, MoonIcon, ShieldIcon, SignOutIcon, SunIcon } from './icons';
+import { useDashboard } from './use-dashboard';
 
 /**
- * The suite header's bar: the logo linking to `/` and, when signed in, who is signed in and a sign-out
- * button. The menus, theme switch and app switcher arrive with the portal-shell work.
+ * The suite header (spec §2): the logo linking to `/`, 'go to dashboard' when the switcher call gives a
+ * dashboard, the app switcher, and the user menu behind the avatar — initials, name and e-mail;
+ * dashboard, manage account, the theme switch (brands with a dark theme only), the privacy link, sign
+ * out. The two menus are mutually exclusive.
  */
 export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSignedOut?: () => void }) {
-  const { t, brand, emit } = useElement();
+  const { t, brand, emit, issuer, language, theme } = useElement();
   const user = useStore(sessionStore, (state) => state.user);
   const loggedIn = useStore(sessionStore, (state) => state.loggedIn);
+  const darkMode = useStore(preferencesStore, (state) => state.darkMode);
+  const dashboard = useDashboard(language);
   const Icon = brand.Icon;
 
   async function signOut() {
@@ -21,6 +30,51 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
     onSignedOut?.();
   }
 
+  function switchTheme() {
+    preferencesStore.getState().setDarkMode(!darkMode, brand);
+    emit('acct-theme-change', { theme: themeOf(brand, !darkMode) });
+  }
+
+  const manageHref = `${issuer}/manage`;
+  const accountItems: MenuItem[] = [
+    ...(dashboard
+      ? [{ kind: 'link' as const, label: t('header.dashboard'), href: dashboard, icon: <DashboardIcon /> }]
+      : []),
+    { kind: 'link', label: t('header.manageAccount'), href: manageHref, icon: <AccountIcon /> },
+    ...(brand.darkTheme
+      ? [
+          {
+            kind: 'checkbox' as const,
+            label: t('header.darkTheme'),
+            checked: theme === 'dark',
+            onSelect: switchTheme,
+            icon: theme === 'dark' ? <MoonIcon /> : <SunIcon />,
+          },
+        ]
+      : []),
+    {
+      kind: 'link',
+      label: t('header.privacy'),
+      href: brand.privacyUrl,
+      external: true,
+      icon: <ShieldIcon />,
+    },
+    { kind: 'button', label: t('header.signOut'), onSelect: () => void signOut(), icon: <SignOutIcon /> },
+  ];
+  const switcherItems: MenuItem[] = [
+    ...(dashboard
+      ? [
+          {
+            kind: 'link' as const,
+            label: t('header.apps.dashboard'),
+            href: dashboard,
+            icon: <DashboardIcon />,
+          },
+        ]
+      : []),
+    { kind: 'link', label: t('header.apps.account'), href: manageHref, icon: <AccountIcon /> },
+  ];
+
   return (
     <header className="header" part="header">
       <a className="header-logo" href={homeHref}>
@@ -28,18 +82,47 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
         <span aria-hidden="true">{brand.name}</span>
       </a>
       {loggedIn && user ? (
-        <div className="header-user">
-          <span className="avatar" aria-hidden="true">
-            {initials(user.name)}
-          </span>
-          <span className="header-name">
-            <span className="visually-hidden">{t('header.signedInAs')} </span>
-            {user.name}
-          </span>
-          <button type="button" className="button secondary small" part="button" onClick={signOut}>
-            {t('header.signOut')}
-          </button>
-        </div>
+        <nav className="header-actions" aria-label={t('header.label')}>
+          {dashboard ? (
+            <a className="header-link" href={dashboard}>
+              {t('header.goToDashboard')}
+            </a>
+          ) : null}
+          <MenuButton
+            menu="switcher"
+            label={t('header.apps.label')}
+            buttonClass="icon-button"
+            buttonContent={<GridIcon />}
+            items={switcherItems}
+          />
+          <MenuButton
+            menu="account"
+            label={t('header.accountMenu', { name: user.name })}
+            buttonClass="avatar-button"
+            buttonContent={
+              <>
+                <span className="avatar" aria-hidden="true">
+                  {initials(user.name)}
+                </span>
+                <span className="header-name" aria-hidden="true">
+                  {user.name}
+                </span>
+              </>
+            }
+            header={
+              <div className="menu-profile">
+                <span className="avatar large" aria-hidden="true">
+                  {initials(user.name)}
+                </span>
+                <div>
+                  <p className="menu-name">{user.name}</p>
+                  <p className="menu-email">{user.email}</p>
+                </div>
+              </div>
+            }
+            items={accountItems}
+          />
+        </nav>
       ) : null}
     </header>
   );

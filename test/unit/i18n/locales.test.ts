@@ -25,8 +25,23 @@ const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) 
  * (German "Team", "Name"…). Anything else equal to English is an untranslated text.
  */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
-  de: ['manage.info.team', 'manage.info.name', 'manage.permissions.ADMIN'],
-  da: ['manage.info.team', 'manage.permissions.ADMIN'],
+  de: [
+    'manage.info.team',
+    'manage.info.name',
+    'manage.permissions.ADMIN',
+    'header.dashboard',
+    'header.apps.label',
+    'header.apps.dashboard',
+    'team.support',
+  ],
+  da: [
+    'manage.info.team',
+    'manage.permissions.ADMIN',
+    'header.dashboard',
+    'header.apps.label',
+    'header.apps.dashboard',
+    'team.support',
+  ],
   es: ['manage.permissions.EDITOR'],
   pt: ['manage.permissions.EDITOR'],
 };

@@ -1,0 +1,147 @@
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import { menusStore, type OpenMenu } from '../state/menus';
+
+export type MenuItem =
+  | { kind: 'link'; label: string; href: string; external?: boolean; icon?: ReactNode }
+  | { kind: 'button'; label: string; onSelect(): void; icon?: ReactNode }
+  | { kind: 'checkbox'; label: string; checked: boolean; onSelect(): void; icon?: ReactNode };
+
+/**
+ * A menu button (WAI-ARIA menu-button pattern): the button opens a popup of menu items; the first item
+ * gets focus; Arrow keys, Home and End move between items; Escape closes and returns focus to the
+ * button; Tab or a click outside closes it. Which menu is open lives in the shared menus store, so
+ * opening one closes the other (spec §4).
+ */
+export function MenuButton({
+  menu,
+  label,
+  buttonClass,
+  buttonContent,
+  header,
+  items,
+}: {
+  menu: Exclude<OpenMenu, 'closed'>;
+  /** Accessible name of the button. */
+  label: string;
+  buttonClass: string;
+  buttonContent: ReactNode;
+  /** Shown at the top of the popup (not an item). */
+  header?: ReactNode;
+  items: MenuItem[];
+}) {
+  const open = useStore(menusStore, (state) => state.open === menu);
+  const container = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const id = useId();
+
+  const itemElements = () => [...(list.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? [])];
+
+  useEffect(() => {
+    if (!open) return;
+    itemElements()[0]?.focus();
+    const onPointer = (event: PointerEvent) => {
+      if (container.current && !event.composedPath().includes(container.current))
+        menusStore.getState().close();
+    };
+    document.addEventListener('pointerdown', onPointer, true);
+    return () => document.removeEventListener('pointerdown', onPointer, true);
+  }, [open]);
+
+  function closeAndReturn() {
+    menusStore.getState().close();
+    button.current?.focus();
+  }
+
+  function onKeyDown(event: KeyboardEvent) {
+    const elements = itemElements();
+    const index = elements.findIndex((el) => el === (event.target as HTMLElement));
+    const focus = (next: number) => elements[(next + elements.length) % elements.length]?.focus();
+    switch (event.key) {
+      case 'ArrowDown':
+        event.preventDefault();
+        focus(index + 1);
+        break;
+      case 'ArrowUp':
+        event.preventDefault();
+        focus(index - 1);
+        break;
+      case 'Home':
+        event.preventDefault();
+        focus(0);
+        break;
+      case 'End':
+        event.preventDefault();
+        focus(elements.length - 1);
+        break;
+      case 'Escape':
+        event.preventDefault();
+        closeAndReturn();
+        break;
+      case 'Tab':
+        menusStore.getState().close();
+        break;
+    }
+  }
+
+  function onButtonKeyDown(event: KeyboardEvent) {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      if (!open) menusStore.getState().toggle(menu);
+    }
+  }
+
+  return (
+    <div className="menu" ref={container}>
+      <button
+        ref={button}
+        type="button"
+        className={buttonClass}
+        aria-label={label}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => menusStore.getState().toggle(menu)}
+        onKeyDown={onButtonKeyDown}
+      >
+        {buttonContent}
+      </button>
+      <div className="menu-popup" id={id} hidden={!open} part="menu">
+        {header}
+        <ul role="menu" aria-label={label} ref={list} onKeyDown={onKeyDown}>
+          {items.map((item) => (
+            <li role="none" key={item.label}>
+              {item.kind === 'link' ? (
+                <a
+                  role="menuitem"
+                  tabIndex={-1}
+                  href={item.href}
+                  {...(item.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+                  onClick={() => menusStore.getState().close()}
+                >
+                  {item.icon}
+                  <span>{item.label}</span>
+                </a>
+              ) : (
+                <button
+                  type="button"
+                  role={item.kind === 'checkbox' ? 'menuitemcheckbox' : 'menuitem'}
+                  aria-checked={item.kind === 'checkbox' ? item.checked : undefined}
+                  tabIndex={-1}
+                  onClick={() => {
+                    if (item.kind === 'button') menusStore.getState().close();
+                    item.onSelect();
+                  }}
+                >
+                  {item.icon}
+                  <span>{item.label}</span>
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,226 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import {
+  launchBrowser,
+  screenshot,
+  signInContext,
+  type PageWatch,
+  withPage as withPageIn,
+} from '../support/browser';
+import { sessionFor, startTestServer, type TestServer } from '../support/test-server';
+
+let browser: Browser;
+let server: TestServer;
+before(async () => {
+  browser = await launchBrowser();
+  server = await startTestServer();
+});
+after(async () => {
+  await browser.close();
+  await server.close();
+});
+
+const withPage = (test: (watch: PageWatch) => Promise<void>) => withPageIn(browser, test);
+
+async function as(page: Page, email: string) {
+  await signInContext(page.context(), (await sessionFor(server.server.app, email)).token);
+}
+
+const portal = (page: Page) => page.locator('acct-portal');
+const path = (page: Page) => new URL(page.url()).pathname;
+
+describe('the portal shell', () => {
+  it('navigates by clicking without reloading, with back and forward, and focus on the new heading', async () => {
+    await withPage(async ({ page }) => {
+      await as(page, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      await page.evaluate(() => {
+        (window as unknown as { marker: string }).marker = 'same page';
+      });
+      const sidebar = portal(page).getByRole('navigation', { name: 'Account' }).last();
+      await sidebar.getByRole('link', { name: 'QR code login' }).click();
+      await page.getByRole('button', { name: 'Generate QR code' }).waitFor();
+      assert.equal(path(page), '/manage/qr');
+      await sidebar.getByRole('link', { name: 'Developer tools' }).click();
+      await page.getByRole('button', { name: 'Generate access token' }).waitFor();
+      assert.equal(path(page), '/manage/dev');
+      const focused = await page.evaluate(() => {
+        let active = document.activeElement;
+        while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+        return active?.tagName;
+      });
+      assert.equal(focused, 'H1');
+      await page.goBack();
+      await page.getByRole('button', { name: 'Generate QR code' }).waitFor();
+      assert.equal(path(page), '/manage/qr');
+      await page.goBack();
+      await portal(page).getByRole('heading', { name: 'Personal info' }).waitFor();
+      await page.goForward();
+      await page.getByRole('button', { name: 'Generate QR code' }).waitFor();
+      // The logo is a plain link to '/': intercepted too, then the route table sends '/' to /manage.
+      await portal(page).getByRole('link', { name: 'Intoware home' }).click();
+      await page.waitForURL(`${server.url}/manage`);
+      assert.equal(await page.evaluate(() => (window as unknown as { marker?: string }).marker), 'same page');
+      const visits: Array<[string, string]> = [
+        ['/manage/team', 'Pending invites'],
+        ['/manage/user', 'Something Else'],
+        ['/manage/group', 'Groups will be managed here.'],
+        ['/search', 'Type something to search.'],
+        ['/nowhere', 'Personal info'],
+      ];
+      for (const [to, text] of visits) {
+        await page.goto(`${server.url}${to}`);
+        await portal(page).getByText(text).first().waitFor();
+      }
+      assert.equal(path(page), '/manage');
+      assert.equal(await page.title(), 'Intoware');
+    });
+  });
+
+  it('checks the session after each navigation without a ReturnUrl', async () => {
+    await withPage(async ({ page }) => {
+      await as(page, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      await portal(page).getByRole('heading', { name: 'Personal info' }).waitFor();
+      const checks: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith('/account/check')) checks.push(new URL(page.url()).pathname);
+      });
+      const sidebar = portal(page).getByRole('navigation', { name: 'Account' }).last();
+      await sidebar.getByRole('link', { name: 'QR code login' }).click();
+      await page.waitForURL(`${server.url}/manage/qr`);
+      await page.waitForTimeout(300);
+      assert.ok(checks.length >= 1, 'a check after the navigation');
+      const before = checks.length;
+      await page.evaluate(() => {
+        history.pushState(null, '', '/login/team?ReturnUrl=%2Fmanage');
+        dispatchEvent(new PopStateEvent('popstate'));
+      });
+      await page.waitForTimeout(300);
+      assert.equal(checks.length, before, 'no check on a route with a ReturnUrl');
+    });
+  });
+
+  it('keeps the menus exclusive, closes them on a click outside or Escape, and supports the keyboard', async () => {
+    await withPage(async ({ page }) => {
+      await as(page, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      const account = portal(page).getByRole('button', { name: 'Account menu for Ada Lovelace' });
+      const apps = portal(page).getByRole('button', { name: 'Apps' });
+      await account.click();
+      assert.equal(await account.getAttribute('aria-expanded'), 'true');
+      const menu = portal(page).getByRole('menu', { name: 'Account menu for Ada Lovelace' });
+      await menu.waitFor();
+      await menu.getByText('ada@acme.test').count();
+      await screenshot(page, 'e2e/portal', 'account-menu');
+      await apps.click();
+      assert.equal(await account.getAttribute('aria-expanded'), 'false');
+      assert.equal(await apps.getAttribute('aria-expanded'), 'true');
+      await portal(page).getByRole('heading', { name: 'Personal info' }).click();
+      assert.equal(await apps.getAttribute('aria-expanded'), 'false');
+      await account.focus();
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      const focusedItem = () =>
+        page.evaluate(() => {
+          let active = document.activeElement;
+          while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+          return active?.textContent;
+        });
+      assert.equal(await focusedItem(), 'Dark theme');
+      await page.keyboard.press('End');
+      assert.equal(await focusedItem(), 'Sign out');
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await focusedItem(), 'Dashboard');
+      await page.keyboard.press('Escape');
+      assert.equal(await account.getAttribute('aria-expanded'), 'false');
+      assert.equal(await focusedItem(), 'ALAda Lovelace');
+    });
+  });
+
+  it('switches the theme, keeps it across a reload, and tells the page', async () => {
+    await withPage(async ({ page }) => {
+      await as(page, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      const events: unknown[] = [];
+      await page.exposeFunction('recordTheme', (detail: unknown) => events.push(detail));
+      await page.evaluate(() =>
+        document.addEventListener('acct-theme-change', (event) =>
+          (window as unknown as { recordTheme(d: unknown): void }).recordTheme((event as CustomEvent).detail),
+        ),
+      );
+      await portal(page).getByRole('button', { name: 'Account menu for Ada Lovelace' }).click();
+      await portal(page).getByRole('menuitemcheckbox', { name: 'Dark theme' }).click();
+      await page.waitForFunction(() => document.body.classList.contains('dark-theme'));
+      assert.equal(await portal(page).locator('[part="root"]').getAttribute('data-theme'), 'dark');
+      assert.deepEqual(events, [{ theme: 'dark' }]);
+      await page.reload();
+      await portal(page).getByRole('heading', { name: 'Personal info' }).waitFor();
+      assert.equal(await portal(page).locator('[part="root"]').getAttribute('data-theme'), 'dark');
+      assert.equal(await page.evaluate(() => localStorage.getItem('darkMode')), 'true');
+      await screenshot(page, 'e2e/portal', 'dark-theme');
+      await portal(page).getByRole('button', { name: 'Account menu for Ada Lovelace' }).click();
+      await portal(page).getByRole('menuitemcheckbox', { name: 'Dark theme' }).click();
+      await page.waitForFunction(() => document.body.classList.contains('default-theme'));
+      assert.equal(await page.evaluate(() => localStorage.getItem('darkMode')), null);
+    });
+  });
+
+  it('updates the address while typing a search', async () => {
+    await withPage(async ({ page }) => {
+      await page.goto(`${server.url}/search`);
+      await portal(page).getByText('Type something to search.').waitFor();
+      await portal(page).getByRole('searchbox', { name: 'Search' }).pressSequentially('workflow');
+      await page.waitForURL(`${server.url}/search?q=workflow`);
+      await portal(page).getByText('Searching for “workflow”…').waitFor();
+      const length = await page.evaluate(() => history.length);
+      assert.ok(length <= 3, `typing replaces history entries (${length})`);
+    });
+  });
+
+  it('shows the footer with the provider link', async () => {
+    await withPage(async ({ page }) => {
+      await page.goto(`${server.url}/login/team`);
+      const link = portal(page).locator('footer').getByRole('link', { name: 'Intoware' });
+      assert.equal(await link.getAttribute('href'), 'https://www.intoware.com/');
+    });
+  });
+});
+
+describe('the header on a foreign page', () => {
+  it('shows the signed-in user across origins, and tells the page about theme and sign-out', async () => {
+    await withPage(async ({ page }) => {
+      await as(page, 'ada@acme.test');
+      await page.goto(`${server.partnerUrl}/suite-app.html`);
+      const header = page.locator('acct-header');
+      await header.getByRole('button', { name: 'Account menu for Ada Lovelace' }).click();
+      await header.getByRole('menuitemcheckbox', { name: 'Dark theme' }).click();
+      // A checkbox item leaves the menu open.
+      await header.getByRole('menuitem', { name: 'Sign out' }).click();
+      await header
+        .getByRole('button', { name: 'Account menu for Ada Lovelace' })
+        .waitFor({ state: 'detached' });
+      const log = await page.locator('#event-log li').allTextContents();
+      assert.deepEqual(log, ['acct-theme-change {"theme":"dark"}', 'acct-signed-out {"reason":"user"}']);
+    });
+  });
+});
+
+describe('a brand without a dark theme', () => {
+  it('offers no theme switch for schenck', async () => {
+    const schenck = await startTestServer({ BRAND: 'schenck' });
+    try {
+      await withPage(async ({ page }) => {
+        await signInContext(page.context(), (await sessionFor(schenck.server.app, 'ada@acme.test')).token);
+        await page.goto(`${schenck.url}/manage`);
+        await portal(page).getByRole('button', { name: 'Account menu for Ada Lovelace' }).click();
+        await portal(page).getByRole('menuitem', { name: 'Sign out' }).waitFor();
+        assert.equal(await portal(page).getByRole('menuitemcheckbox', { name: 'Dark theme' }).count(), 0);
+      });
+    } finally {
+      await schenck.close();
+    }
+  });
+});
