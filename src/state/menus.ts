@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 
-/** Spec §4: closed, account open or switcher open — never both. */
-export type OpenMenu = 'closed' | 'account' | 'switcher';
+/** Spec §4: closed, account open or switcher open — never both (nor the language menu, beyond the spec). */
+export type OpenMenu = 'closed' | 'account' | 'switcher' | 'language';
 
 export interface MenusState {
   open: OpenMenu;

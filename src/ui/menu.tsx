@@ -5,7 +5,8 @@ import { menusStore, type OpenMenu } from '../state/menus';
 export type MenuItem =
   | { kind: 'link'; label: string; href: string; external?: boolean; icon?: ReactNode }
   | { kind: 'button'; label: string; onSelect(): void; icon?: ReactNode }
-  | { kind: 'checkbox'; label: string; checked: boolean; onSelect(): void; icon?: ReactNode };
+  | { kind: 'checkbox'; label: string; checked: boolean; onSelect(): void; icon?: ReactNode }
+  | { kind: 'radio'; label: string; checked: boolean; onSelect(): void; lang?: string; icon?: ReactNode };
 
 /**
  * A menu button (WAI-ARIA menu-button pattern): the button opens a popup of menu items; the first item
@@ -126,11 +127,18 @@ export function MenuButton({
               ) : (
                 <button
                   type="button"
-                  role={item.kind === 'checkbox' ? 'menuitemcheckbox' : 'menuitem'}
-                  aria-checked={item.kind === 'checkbox' ? item.checked : undefined}
+                  role={
+                    item.kind === 'checkbox'
+                      ? 'menuitemcheckbox'
+                      : item.kind === 'radio'
+                        ? 'menuitemradio'
+                        : 'menuitem'
+                  }
+                  aria-checked={item.kind === 'button' ? undefined : item.checked}
+                  lang={item.kind === 'radio' ? item.lang : undefined}
                   tabIndex={-1}
                   onClick={() => {
-                    if (item.kind === 'button') menusStore.getState().close();
+                    if (item.kind !== 'checkbox') closeAndReturn();
                     item.onSelect();
                   }}
                 >

@@ -180,6 +180,32 @@ describe('the portal shell', () => {
     });
   });
 
+  it('switches the language from the header menu, keeps the choice and tells the page', async () => {
+    await withPage(async ({ page }) => {
+      await page.goto(`${server.url}/login/team`);
+      const events: unknown[] = [];
+      await page.exposeFunction('recordLanguage', (detail: unknown) => events.push(detail));
+      await page.evaluate(() =>
+        document.addEventListener('acct-language-change', (event) =>
+          (window as unknown as { recordLanguage(d: unknown): void }).recordLanguage(
+            (event as CustomEvent).detail,
+          ),
+        ),
+      );
+      await portal(page).getByRole('button', { name: 'Language: English' }).click();
+      const deutsch = portal(page).getByRole('menuitemradio', { name: 'Deutsch' });
+      assert.equal(await deutsch.getAttribute('lang'), 'de');
+      await deutsch.click();
+      await portal(page).getByRole('heading', { name: 'Bei Ihrem Team anmelden' }).waitFor();
+      assert.equal(await portal(page).locator('[part="root"]').getAttribute('lang'), 'de');
+      assert.deepEqual(events, [{ language: 'de' }]);
+      await page.reload();
+      await portal(page).getByRole('heading', { name: 'Bei Ihrem Team anmelden' }).waitFor();
+      assert.match(await page.evaluate(() => document.cookie), /acct-lang=de/);
+      assert.equal(await page.evaluate(() => Object.keys(localStorage).includes('acct-lang')), false);
+    });
+  });
+
   it('shows the footer with the provider link', async () => {
     await withPage(async ({ page }) => {
       await page.goto(`${server.url}/login/team`);

@@ -4,7 +4,18 @@ import { initials, sessionStore } from '../../state/session';
 import { themeOf } from '../../brands';
 import { useElement } from '../../ui/element-context';
 import { MenuButton, type MenuItem } from '../../ui/menu';
-import { AccountIcon, DashboardIcon, GridIcon, MoonIcon, ShieldIcon, SignOutIcon, SunIcon } from './icons';
+import { LANGUAGES } from '../../i18n/languages';
+import { LANGUAGE_NAMES } from '../../i18n/names';
+import {
+  AccountIcon,
+  DashboardIcon,
+  GlobeIcon,
+  GridIcon,
+  MoonIcon,
+  ShieldIcon,
+  SignOutIcon,
+  SunIcon,
+} from './icons';
 import { useDashboard } from './use-dashboard';
 
 /**
@@ -61,6 +72,16 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
     },
     { kind: 'button', label: t('header.signOut'), onSelect: () => void signOut(), icon: <SignOutIcon /> },
   ];
+  const languageItems: MenuItem[] = LANGUAGES.map((code) => ({
+    kind: 'radio',
+    label: LANGUAGE_NAMES[code],
+    lang: code,
+    checked: code === language,
+    onSelect: () => {
+      preferencesStore.getState().setLanguage(code);
+      emit('acct-language-change', { language: code });
+    },
+  }));
   const switcherItems: MenuItem[] = [
     ...(dashboard
       ? [
@@ -81,49 +102,58 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
         <Icon label={t('common.home', { brand: brand.name })} />
         <span aria-hidden="true">{brand.name}</span>
       </a>
-      {loggedIn && user ? (
-        <nav className="header-actions" aria-label={t('header.label')}>
-          {dashboard ? (
-            <a className="header-link" href={dashboard}>
-              {t('header.goToDashboard')}
-            </a>
-          ) : null}
-          <MenuButton
-            menu="switcher"
-            label={t('header.apps.label')}
-            buttonClass="icon-button"
-            buttonContent={<GridIcon />}
-            items={switcherItems}
-          />
-          <MenuButton
-            menu="account"
-            label={t('header.accountMenu', { name: user.name })}
-            buttonClass="avatar-button"
-            buttonContent={
-              <>
-                <span className="avatar" aria-hidden="true">
-                  {initials(user.name)}
-                </span>
-                <span className="header-name" aria-hidden="true">
-                  {user.name}
-                </span>
-              </>
-            }
-            header={
-              <div className="menu-profile">
-                <span className="avatar large" aria-hidden="true">
-                  {initials(user.name)}
-                </span>
-                <div>
-                  <p className="menu-name">{user.name}</p>
-                  <p className="menu-email">{user.email}</p>
+      <nav className="header-actions" aria-label={t('header.label')}>
+        <MenuButton
+          menu="language"
+          label={t('header.language', { language: LANGUAGE_NAMES[language] })}
+          buttonClass="icon-button"
+          buttonContent={<GlobeIcon />}
+          items={languageItems}
+        />
+        {loggedIn && user ? (
+          <>
+            {dashboard ? (
+              <a className="header-link" href={dashboard}>
+                {t('header.goToDashboard')}
+              </a>
+            ) : null}
+            <MenuButton
+              menu="switcher"
+              label={t('header.apps.label')}
+              buttonClass="icon-button"
+              buttonContent={<GridIcon />}
+              items={switcherItems}
+            />
+            <MenuButton
+              menu="account"
+              label={t('header.accountMenu', { name: user.name })}
+              buttonClass="avatar-button"
+              buttonContent={
+                <>
+                  <span className="avatar" aria-hidden="true">
+                    {initials(user.name)}
+                  </span>
+                  <span className="header-name" aria-hidden="true">
+                    {user.name}
+                  </span>
+                </>
+              }
+              header={
+                <div className="menu-profile">
+                  <span className="avatar large" aria-hidden="true">
+                    {initials(user.name)}
+                  </span>
+                  <div>
+                    <p className="menu-name">{user.name}</p>
+                    <p className="menu-email">{user.email}</p>
+                  </div>
                 </div>
-              </div>
-            }
-            items={accountItems}
-          />
-        </nav>
-      ) : null}
+              }
+              items={accountItems}
+            />
+          </>
+        ) : null}
+      </nav>
     </header>
   );
 }

@@ -1,0 +1,185 @@
+/**
+ * Keyboard-only journeys (issue 9): sign in, open the user menu and sign out, rename in the dialog,
+ * generate a token — with Tab, Shift+Tab, Enter, Space, Escape and the arrow keys only, and a visible
+ * focus indicator on everything reached. Also: reduced motion, and a 320 px wide viewport.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import {
+  launchBrowser,
+  screenshot,
+  signInContext,
+  type PageWatch,
+  withPage as withPageIn,
+} from '../support/browser';
+import { SHOTS } from '../support/screens';
+import { sessionFor, startTestServer, type TestServer } from '../support/test-server';
+import { readLocale, translator } from '../support/texts';
+
+let browser: Browser;
+let server: TestServer;
+before(async () => {
+  browser = await launchBrowser();
+  server = await startTestServer({ LOGIN_ADDRESS_LIMIT: '10000' });
+});
+after(async () => {
+  await browser.close();
+  await server.close();
+});
+
+const withPage = (test: (watch: PageWatch) => Promise<void>) => withPageIn(browser, test);
+
+interface Focused {
+  tag: string;
+  text: string;
+  label: string | null;
+  outline: string;
+}
+
+// Source text: the page must not receive the TypeScript loader's helpers.
+const FOCUSED = `(() => {
+  let active = document.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+  if (!active) return null;
+  const style = getComputedStyle(active);
+  return { tag: active.tagName, text: (active.textContent || '').trim(), label: active.getAttribute('aria-label'), outline: style.outlineStyle + ' ' + style.outlineWidth };
+})()`;
+
+const focused = (page: Page) => page.evaluate(FOCUSED) as Promise<Focused>;
+
+/** Wait until the focused element matches (polled from here: the page's CSP forbids string evaluation). */
+async function focusIs(page: Page, matches: (f: Focused) => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!matches(await focused(page))) {
+    if (Date.now() > deadline)
+      throw new Error(`focus never got there (now on ${JSON.stringify(await focused(page))})`);
+    await page.waitForTimeout(50);
+  }
+}
+
+/** Press Tab (or Shift+Tab) until the focused element matches; every stop must show a focus ring. */
+async function tabTo(
+  page: Page,
+  matches: (f: Focused) => boolean,
+  backwards = false,
+  limit = 40,
+): Promise<Focused> {
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+    const now = await focused(page);
+    if (now.tag !== 'BODY')
+      assert.notEqual(
+        now.outline.split(' ')[0],
+        'none',
+        `visible focus on ${now.tag} "${now.text || now.label}"`,
+      );
+    if (matches(now)) return now;
+  }
+  throw new Error('never reached the element with the keyboard');
+}
+
+describe('keyboard-only journeys', () => {
+  it('signs in, opens the user menu with the arrow keys and signs out', async () => {
+    await withPage(async ({ page }) => {
+      await page.goto(`${server.url}/login/team`);
+      await page.locator('acct-portal input').first().waitFor();
+      assert.equal((await focused(page)).tag, 'INPUT', 'the team field has focus');
+      await page.keyboard.type('acme');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${server.url}/login/acme`);
+      await page.getByLabel('Email').waitFor();
+      await focusIs(page, (f) => f.tag === 'INPUT');
+      await page.keyboard.type('ada@acme.test');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(DEMO_PASSWORD);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${server.url}/manage`);
+      await tabTo(page, (f) => f.label === 'Account menu for Ada Lovelace', true);
+      await page.keyboard.press('Enter');
+      assert.equal((await focused(page)).text, 'Dashboard');
+      await page.keyboard.press('ArrowUp');
+      assert.equal((await focused(page)).text, 'Sign out');
+      await page.keyboard.press('Escape');
+      assert.equal((await focused(page)).label, 'Account menu for Ada Lovelace');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('End');
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${server.url}/login/team`);
+    });
+  });
+
+  it('renames in the dialog and generates a token', async () => {
+    await withPage(async ({ page }) => {
+      await signInContext(page.context(), (await sessionFor(server.server.app, 'carol@globex.test')).token);
+      await page.goto(`${server.url}/manage`);
+      await page.getByRole('heading', { name: 'Personal info' }).waitFor();
+      await tabTo(page, (f) => f.label === 'Edit name');
+      await page.keyboard.press('Enter');
+      await page.locator('acct-portal dialog[open] input[name="name"]').waitFor();
+      assert.equal((await focused(page)).tag, 'INPUT');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('Carol D. Keys');
+      await page.keyboard.press('Enter');
+      await page.getByText('Name updated').waitFor();
+      await focusIs(page, (f) => f.label === 'Edit name');
+      await page.keyboard.press('Enter');
+      await page.locator('acct-portal dialog[open]').waitFor();
+      await page.keyboard.press('Escape');
+      await page.locator('acct-portal dialog[open]').waitFor({ state: 'detached' });
+
+      await tabTo(page, (f) => f.text === 'Developer tools', true);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${server.url}/manage/dev`);
+      await page.getByRole('checkbox', { name: /Job_Read/ }).waitFor();
+      await tabTo(page, (f) => f.tag === 'INPUT');
+      await page.keyboard.press('Space');
+      await tabTo(page, (f) => f.text === 'Generate access token');
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => url.pathname === '/manage/dev/success');
+      await page.getByLabel('Access token', { exact: true }).waitFor();
+    });
+  });
+});
+
+describe('motion and small screens', () => {
+  it('drops the animations when reduced motion is asked for', async () => {
+    const context = await browser.newContext({ reducedMotion: 'reduce' });
+    try {
+      const page = await context.newPage();
+      await signInContext(context, (await sessionFor(server.server.app, 'ada@acme.test')).token);
+      await page.goto(`${server.url}/manage`);
+      await page.getByRole('button', { name: 'Edit name' }).click();
+      const duration = await page
+        .locator('acct-portal dialog[open]')
+        .evaluate((el) => getComputedStyle(el).animationDuration);
+      assert.ok(parseFloat(duration) < 0.001, `animation ${duration}`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps every screen usable at 320 px wide and at 200% zoom, without sideways scrolling', async () => {
+    const t = translator(readLocale('en'));
+    const overflow: string[] = [];
+    for (const [label, options] of [
+      ['320px', { viewport: { width: 320, height: 640 } }],
+      ['zoom-200', { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 }],
+    ] as const) {
+      for (const shot of SHOTS.filter((s) => !['suite-app', 'partner'].includes(s.name))) {
+        const context = await browser.newContext(options);
+        try {
+          const page = await context.newPage();
+          await shot.show(page, server, t);
+          await screenshot(page, 'responsive', `${shot.name}-${label}`);
+          const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          if (wide > 0) overflow.push(`${shot.name} at ${label}: ${wide}px too wide`);
+        } finally {
+          await context.close();
+        }
+      }
+    }
+    assert.deepEqual(overflow, []);
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * The locale files against the source: every key the code asks for exists in English, and every English
+ * key is asked for somewhere (no dead texts to translate). A key counts as asked for when it appears in
+ * the source as a string, or under a prefix the code builds keys from (`t(\`login.errors.${code}\`)`).
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const SRC = join(ROOT, 'src');
+
+function flatten(value: unknown, prefix = ''): string[] {
+  return Object.entries(value as Record<string, unknown>).flatMap(([key, child]) =>
+    child && typeof child === 'object' ? flatten(child, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+}
+
+const sources = readdirSync(SRC, { recursive: true })
+  .map(String)
+  .filter((name) => /\.(ts|tsx)$/.test(name))
+  .map((name) => readFileSync(join(SRC, name), 'utf8'));
+const code = sources.join('\n');
+const english = flatten(JSON.parse(readFileSync(join(SRC, 'i18n/locales/en.json'), 'utf8')));
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
+describe('translation keys', () => {
+  it('every English key is used by the code', () => {
+    const dynamicPrefixes = [...code.matchAll(/t\(\s*`([a-zA-Z.]+)\$\{/g)].map((m) => m[1]!);
+    const unused = english.filter((key) => {
+      const base = key.replace(PLURAL, '');
+      return (
+        !code.includes(`'${base}'`) &&
+        !code.includes(`"${base}"`) &&
+        !dynamicPrefixes.some((prefix) => base.startsWith(prefix))
+      );
+    });
+    assert.deepEqual(unused, []);
+  });
+
+  it('every key the code asks for exists', () => {
+    const known = new Set(english.map((key) => key.replace(PLURAL, '')));
+    const asked = [...code.matchAll(/\bt\(\s*'([^']+)'/g)].map((m) => m[1]!);
+    assert.ok(asked.length > 50, `found the t() calls (${asked.length})`);
+    assert.deepEqual(
+      asked.filter((key) => !known.has(key)),
+      [],
+    );
+  });
+});

@@ -1,0 +1,300 @@
+/**
+ * Every screen and state worth looking at, as steps a test can replay: the screenshot sweep (with its
+ * accessibility check) and the pseudo-locale run both walk this list. Steps find things by the texts
+ * of the locale in use (`t(key)`), so the same steps work in English and in the pseudo-locale.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import { signInContext } from './browser';
+import { sessionFor, type TestServer } from './test-server';
+import type { T } from './texts';
+
+export interface Shot {
+  name: string;
+  /** Go to the screen and bring it into the state to capture. */
+  show(page: Page, server: TestServer, t: T): Promise<void>;
+}
+
+async function signIn(page: Page, t: T, email: string, password: string) {
+  await page.getByLabel(t('login.email')).fill(email);
+  await page.getByLabel(t('login.password')).fill(password);
+  await page.getByRole('button', { name: t('login.continue') }).click();
+}
+
+/** Ask for a reset link through the API and read it from the server's outbox (no SMTP here). */
+async function outboxLink(server: TestServer, team: string, email: string): Promise<string> {
+  const started = Date.now();
+  await fetch(`${server.url}/api/user/password/request`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ teamName: team, userName: email }),
+  });
+  const outbox = join(server.dir, 'outbox');
+  for (;;) {
+    const notes = (existsSync(outbox) ? readdirSync(outbox, { withFileTypes: true }) : [])
+      .filter((f) => f.name.endsWith('.json'))
+      .map(
+        (f) =>
+          JSON.parse(readFileSync(join(outbox, f.name), 'utf8')) as {
+            to: string;
+            date: string;
+            link: string | null;
+          },
+      )
+      .filter((n) => n.to === email && n.link && Date.parse(n.date) >= started - 1000);
+    if (notes.length) return notes.sort((a, b) => a.date.localeCompare(b.date)).at(-1)!.link!;
+    if (Date.now() - started > 10_000) throw new Error(`no outbox mail for ${email}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function signInAs(page: Page, server: TestServer, email: string) {
+  await signInContext(page.context(), (await sessionFor(server.server.app, email)).token);
+}
+
+async function manage(page: Page, server: TestServer, t: T, path = '/manage') {
+  await signInAs(page, server, 'ada@acme.test');
+  await page.goto(`${server.url}${path}`);
+  await page.getByRole('heading', { name: t('manage.title') }).waitFor();
+}
+
+export const SHOTS: Shot[] = [
+  {
+    name: 'team',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/team`);
+      await page.getByLabel(t('login.team.label')).waitFor();
+    },
+  },
+  {
+    name: 'team-error',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/team`);
+      await page.getByLabel(t('login.team.label')).fill('');
+      await page.getByRole('button', { name: t('login.continue') }).click();
+      await page.getByText(t('login.team.required')).waitFor();
+    },
+  },
+  {
+    name: 'sign-in',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/acme`);
+      await page.getByLabel(t('login.password')).waitFor();
+    },
+  },
+  {
+    name: 'sign-in-invalid',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/globex`);
+      await signIn(page, t, 'carol@globex.test', 'not-the-password');
+      await page.getByRole('alert').waitFor();
+    },
+  },
+  {
+    name: 'sign-in-error-code',
+    async show(page, server) {
+      await page.goto(`${server.url}/login/acme?Error=InvalidTenant`);
+      await page.getByRole('alert').waitFor();
+    },
+  },
+  {
+    name: 'sign-in-provider-only',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/umbrella`);
+      await page.getByRole('button', { name: t('login.providers.microsoft') }).waitFor();
+    },
+  },
+  {
+    name: 'signed-in-header',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/acme`);
+      await signIn(page, t, 'ada@acme.test', DEMO_PASSWORD);
+      await page.getByRole('button', { name: t('header.accountMenu', { name: 'Ada Lovelace' }) }).waitFor();
+    },
+  },
+  {
+    name: 'forgot',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/acme/forgotPassword`);
+      await page.getByRole('button', { name: t('login.forgot.submit') }).click();
+      await page.getByText(t('login.forgot.invalidEmail')).waitFor();
+    },
+  },
+  {
+    name: 'forgot-sent',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/acme/forgotPassword`);
+      await page.getByLabel(t('login.email')).fill('nobody@acme.test');
+      await page.getByRole('button', { name: t('login.forgot.submit') }).click();
+      await page.getByRole('heading', { name: t('login.forgot.sentTitle') }).waitFor();
+    },
+  },
+  {
+    name: 'reset-form',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/acme/resetPassword?id=x&token=y`);
+      await page.getByRole('button', { name: t('login.reset.submit') }).click();
+      await page.getByText(t('login.reset.confirmRequired')).waitFor();
+    },
+  },
+  {
+    name: 'reset-error',
+    async show(page, server, t) {
+      const ada = await server.server.db.kysely
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'ada@acme.test')
+        .executeTakeFirstOrThrow();
+      await page.goto(`${server.url}/login/acme/resetPassword?id=${ada.id}&token=not-a-token`);
+      await page.getByLabel(t('login.reset.newPassword'), { exact: true }).fill('a long enough password');
+      await page.getByLabel(t('login.reset.confirmPassword')).fill('a long enough password');
+      await page.getByRole('button', { name: t('login.reset.submit') }).click();
+      await page.getByRole('heading', { name: t('login.reset.errorTitle') }).waitFor();
+    },
+  },
+  {
+    name: 'reset-success',
+    async show(page, server, t) {
+      await page.goto(await outboxLink(server, 'globex', 'carol@globex.test'));
+      await page.getByLabel(t('login.reset.newPassword'), { exact: true }).fill('portal-demo-pass');
+      await page.getByLabel(t('login.reset.confirmPassword')).fill('portal-demo-pass');
+      await page.getByRole('button', { name: t('login.reset.submit') }).click();
+      await page.getByRole('heading', { name: t('login.reset.successTitle') }).waitFor();
+    },
+  },
+  {
+    name: 'manage-info',
+    async show(page, server, t) {
+      await manage(page, server, t);
+      await page.getByText(t('manage.permissions.OWNER')).waitFor();
+      await page.getByText(t('manage.password.changed')).waitFor();
+    },
+  },
+  {
+    name: 'manage-name-dialog',
+    async show(page, server, t) {
+      await manage(page, server, t);
+      await page.getByRole('button', { name: t('manage.info.editName') }).click();
+      await page.getByLabel(t('manage.name.label')).fill('x'.repeat(51));
+      await page.getByRole('button', { name: t('manage.name.submit') }).click();
+      await page.getByText(t('manage.name.tooLong', { n: 50 })).waitFor();
+    },
+  },
+  {
+    name: 'manage-password-dialog',
+    async show(page, server, t) {
+      await manage(page, server, t);
+      await page.getByRole('button', { name: t('manage.password.change') }).click();
+      await page
+        .locator('dialog[open]')
+        .getByRole('button', { name: t('manage.password.change') })
+        .click();
+      await page.getByText(t('manage.password.oldRequired')).waitFor();
+    },
+  },
+  {
+    name: 'manage-set-password',
+    async show(page, server, t) {
+      await signInAs(page, server, 'dan@umbrella.test');
+      await page.goto(`${server.url}/manage`);
+      await page.getByRole('button', { name: t('manage.password.set') }).click();
+      await page
+        .locator('dialog[open]')
+        .getByRole('heading', { name: t('manage.password.setTitle') })
+        .waitFor();
+    },
+  },
+  {
+    name: 'dev-tools',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/dev');
+      await page.getByRole('checkbox', { name: /Job_Read/ }).check();
+    },
+  },
+  {
+    name: 'dev-success',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/dev');
+      await page.getByRole('checkbox', { name: /Workflow_Read/ }).check();
+      await page.getByRole('button', { name: t('token.generate') }).click();
+      await page.getByLabel(t('token.accessToken'), { exact: true }).waitFor();
+    },
+  },
+  {
+    name: 'qr',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/qr');
+      await page.getByRole('button', { name: t('qr.generate') }).click();
+      await page.getByRole('img', { name: t('qr.label') }).waitFor();
+    },
+  },
+  {
+    name: 'account-menu',
+    async show(page, server, t) {
+      await manage(page, server, t);
+      await page.getByRole('button', { name: t('header.accountMenu', { name: 'Ada Lovelace' }) }).click();
+      await page.getByRole('menuitem', { name: t('header.signOut') }).waitFor();
+    },
+  },
+  {
+    name: 'apps-menu',
+    async show(page, server, t) {
+      await manage(page, server, t);
+      await page.getByRole('button', { name: t('header.apps.label') }).click();
+      await page.getByRole('menuitem', { name: t('header.apps.account') }).waitFor();
+    },
+  },
+  {
+    name: 'language-menu',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/team`);
+      await page.getByRole('button', { name: t('header.language', { language: 'English' }) }).click();
+      await page.getByRole('menuitemradio', { name: 'Deutsch' }).waitFor();
+    },
+  },
+  {
+    name: 'search',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/search?q=workflow`);
+      await page.getByText(t('search.searching', { query: 'workflow' })).waitFor();
+    },
+  },
+  {
+    name: 'manage-team',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/team');
+      await page.getByText(t('team.invites')).waitFor();
+    },
+  },
+  {
+    name: 'manage-user',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/user');
+      await page.getByRole('button', { name: t('user.actions.add') }).waitFor();
+    },
+  },
+  {
+    name: 'manage-group',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/group');
+      await page.getByText(t('group.placeholder')).waitFor();
+    },
+  },
+  {
+    name: 'suite-app',
+    async show(page, server, t) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.partnerUrl}/suite-app.html`);
+      await page.getByRole('button', { name: t('header.accountMenu', { name: 'Ada Lovelace' }) }).waitFor();
+    },
+  },
+  {
+    name: 'partner',
+    async show(page, server, t) {
+      await page.goto(`${server.partnerUrl}/partner.html`);
+      await page.getByLabel(t('login.password')).waitFor();
+    },
+  },
+];
