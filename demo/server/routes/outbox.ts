@@ -1,16 +1,32 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OutboxMailer } from '../lib/mailer';
 
 const escape = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * Whether the request comes straight from this machine. The page lists live reset links, so anyone who
+ * can read it can take over any account: it is for the person running the demo on their own computer.
+ * `request.ip` is the socket address (trustProxy is off, so X-Forwarded-For cannot fake it); a request
+ * that passed through a proxy (which would make every visitor look local) is refused as well.
+ */
+export function isLocalCaller(request: FastifyRequest): boolean {
+  if (request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined)
+    return false;
+  return LOOPBACK.has(request.ip);
+}
+
 /**
  * Demo mode without SMTP: GET /demo/outbox lists the newest mail written to the outbox, so a person
- * trying the demo can follow a reset link. (Never mounted outside demo mode.)
+ * trying the demo can follow a reset link. Never mounted outside demo mode, and answered only to
+ * loopback callers (anyone else gets the same 404 as an unknown address).
  */
 export async function outboxRoutes(app: FastifyInstance): Promise<void> {
   const { mailer } = app.services;
-  app.get('/demo/outbox', async (_request, reply) => {
+  app.get('/demo/outbox', async (request, reply) => {
+    if (!isLocalCaller(request)) return reply.code(404).send({ message: 'not found' });
     const entries = mailer instanceof OutboxMailer ? await mailer.recent() : null;
     const rows =
       entries === null
