@@ -6,6 +6,8 @@ import { issueXsrfCookie } from './cookies';
 
 /** Paths of the portal's own routes: the portal page is served at each so any address opens directly. */
 export const PORTAL_PREFIXES = ['/login', '/manage', '/search', '/home/token'];
+/** The pages that show freshly issued tokens (served with `Referrer-Policy: no-referrer`). */
+export const TOKEN_PAGES = ['/manage/dev/success', '/home/token'];
 /** Prefixes that are never the portal page (unknown addresses there are JSON 404s). */
 const API_PREFIXES = ['/api/', '/account/', '/connect/', '/.well-known/', '/dist/', '/demo/', '/healthz'];
 
@@ -68,11 +70,20 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(favicon),
   );
 
+  // The token success page holds the tokens in its address (fragment): design §3 serves it with
+  // `Referrer-Policy: no-referrer`, so no link or resource it loads can leak that address.
+  const sendTokenPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('Referrer-Policy', 'no-referrer');
+    return sendPortal(request, reply);
+  };
+
   app.get('/', sendPortal);
   for (const prefix of PORTAL_PREFIXES) {
-    app.get(prefix, sendPortal);
-    app.get(`${prefix}/*`, sendPortal);
+    const send = TOKEN_PAGES.includes(prefix) ? sendTokenPage : sendPortal;
+    app.get(prefix, send);
+    app.get(`${prefix}/*`, send);
   }
+  for (const path of TOKEN_PAGES) if (!PORTAL_PREFIXES.includes(path)) app.get(path, sendTokenPage);
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
