@@ -68,6 +68,9 @@ export const CONTRAST_PAIRS: ReadonlyArray<[keyof Palette, keyof Palette, number
   ['focus', 'surface', 3],
   ['focus', 'bg', 3],
   ['warning', 'surface', 3],
+  // The limit bar's fills on its track (the track is `bg`): UI components, 3:1.
+  ['success', 'bg', 3],
+  ['warning', 'bg', 3],
   ['headerText', 'headerBg', 4.5],
 ];
 

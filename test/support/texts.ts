@@ -17,6 +17,9 @@ function lookup(texts: Texts, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
+/** A placeholder as the elements' i18next reads it: `{name}`, or `{name, number}` to format with Intl. */
+export const PLACEHOLDER = /\{(\w+)(?:,\s*(\w+))?\}/g;
+
 /** A translator over a locale object (English rules for plurals: 1 → _one, else _other). */
 export function translator(texts: Texts): T {
   return (key, values = {}) => {
@@ -26,9 +29,13 @@ export function translator(texts: Texts): T {
         : undefined;
     const text = plural ?? lookup(texts, key);
     if (text === undefined) throw new Error(`no text for ${key}`);
-    return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
-      name in values ? String(values[name]) : whole,
-    );
+    return text.replace(PLACEHOLDER, (whole, name: string, format?: string) => {
+      if (!(name in values)) return whole;
+      const value = values[name]!;
+      return format === 'number' && typeof value === 'number'
+        ? new Intl.NumberFormat('en').format(value)
+        : String(value);
+    });
   };
 }
 
@@ -101,8 +108,9 @@ export function pseudoLocale(english: Texts): Texts {
       );
     }
     const accented = value
-      .split(/(\{\w+\})/)
-      .map((part) => (/^\{\w+\}$/.test(part) ? part : part.replace(/[a-zA-Z]/g, (c) => ACCENTS[c] ?? c)))
+      .split(/(\{\w+(?:,\s*\w+)?\})/)
+      // split() with a capturing group: odd parts are the placeholders, kept as they are.
+      .map((part, i) => (i % 2 ? part : part.replace(/[a-zA-Z]/g, (c) => ACCENTS[c] ?? c)))
       .join('');
     const padding = '·'.repeat(Math.ceil(value.length * 0.4));
     return `${PSEUDO_OPEN}${accented}${padding}${PSEUDO_CLOSE}`;

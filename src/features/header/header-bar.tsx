@@ -46,6 +46,7 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
     emit('acct-theme-change', { theme: themeOf(brand, !darkMode) });
   }
 
+  const Actions = loggedIn && user ? 'nav' : 'div';
   const manageHref = `${issuer}/manage`;
   const accountItems: MenuItem[] = [
     ...(dashboard
@@ -102,7 +103,9 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
         <Icon label={t('common.home', { brand: brand.name })} />
         <span aria-hidden="true">{brand.name}</span>
       </a>
-      <nav className="header-actions" aria-label={t('header.label')}>
+      {/* Signed out, only the language button is left: no navigation landmark for a single button. The
+          name differs from the manage sidebar's, so the two landmarks can be told apart. */}
+      <Actions className="header-actions" aria-label={loggedIn && user ? t('header.label') : undefined}>
         <MenuButton
           menu="language"
           label={t('header.language', { language: LANGUAGE_NAMES[language] })}
@@ -153,7 +156,7 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
             />
           </>
         ) : null}
-      </nav>
+      </Actions>
     </header>
   );
 }

@@ -71,7 +71,7 @@ export default function QrSection() {
             className="qr-code"
           />
           <figcaption>
-            {t('qr.caption', { code: code.user_code, minutes: Math.round(code.expires_in / 60) })}
+            {t('qr.caption', { code: code.user_code, count: Math.round(code.expires_in / 60) })}
           </figcaption>
         </figure>
       ) : null}

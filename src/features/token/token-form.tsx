@@ -124,7 +124,9 @@ export default function TokenForm() {
                 />
                 <span>
                   <span className="check-name">{policy.name}</span>
-                  <span className="hint">{policy.description}</span>
+                  <span className="hint">
+                    {t(`token.policy.${policy.name}`, { defaultValue: policy.description })}
+                  </span>
                 </span>
               </label>
             ))}

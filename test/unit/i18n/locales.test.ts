@@ -18,7 +18,9 @@ function flatten(value: unknown, prefix = ''): Record<string, string> {
   return out;
 }
 
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+/** The placeholders with their format (`n, number`): a language must format a number the same way. */
+const placeholders = (text: string) =>
+  [...text.matchAll(/\{(\w+)(?:,\s*(\w+))?\}/g)].map((m) => (m[2] ? `${m[1]}, ${m[2]}` : m[1])).sort();
 
 /**
  * Values that are rightly the same as the English ones: words these languages share with English

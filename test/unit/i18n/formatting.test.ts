@@ -1,0 +1,62 @@
+import { expect } from 'chai';
+import '../../../src/index';
+import { loadTranslator } from '../../../src/i18n';
+import { sessionStore } from '../../../src/state/session';
+import { logoutEverywhere, mount, screenOf } from '../support';
+
+/**
+ * Dates, numbers and plurals in the reader's language (issue 9): numbers go through i18next's Intl
+ * formatter (`{n, number}`), plurals through Intl.PluralRules, dates through Intl.DateTimeFormat.
+ */
+describe('i18n: dates, numbers and plurals in German and Japanese', () => {
+  afterEach(async () => {
+    document.body.replaceChildren();
+    await logoutEverywhere();
+  });
+
+  it('formats interpolated numbers for the language', async () => {
+    const de = await loadTranslator('de');
+    const ja = await loadTranslator('ja');
+    expect(de('team.users', { used: 1234, limit: 10000 })).to.equal('1.234/10.000 Benutzer');
+    expect(ja('team.users', { used: 1234, limit: 10000 })).to.equal('1,234/10,000 ユーザー');
+    expect(de('manage.name.tooLong', { n: 1500 })).to.equal(
+      'Ihr Name darf höchstens 1.500 Zeichen lang sein.',
+    );
+  });
+
+  it('chooses the plural form by the language’s rules', async () => {
+    const de = await loadTranslator('de');
+    const ja = await loadTranslator('ja');
+    expect(de('team.sent', { count: 1 })).to.equal('Gesendet - vor 1 Stunde');
+    expect(de('team.sent', { count: 2 })).to.equal('Gesendet - vor 2 Stunden');
+    expect(de('qr.caption', { code: 'AB-12', count: 1 })).to.equal(
+      'Code AB-12. Er ist nur einmal gültig und läuft in 1 Minute ab.',
+    );
+    expect(de('qr.caption', { code: 'AB-12', count: 10 })).to.match(/in 10 Minuten ab\.$/);
+    // Japanese has a single form: the count changes, the words do not.
+    expect(ja('team.sent', { count: 1 })).to.equal('送信済み - 1 時間前');
+    expect(ja('team.sent', { count: 2 })).to.equal('送信済み - 2 時間前');
+  });
+
+  for (const [language, pattern] of [
+    [
+      'de',
+      /^(Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), \d{1,2}\. [A-ZÄÖÜ][a-zäöü]+ \d{4}$/,
+    ],
+    ['ja', /^\d{4}年\d{1,2}月\d{1,2}日[月火水木金土日]曜日$/],
+  ] as const) {
+    it(`renders the account's creation date in ${language}`, async () => {
+      const response = await fetch(`/__test/session?email=${encodeURIComponent('ada@acme.test')}`);
+      expect(response.ok).to.equal(true);
+      sessionStore.getState().reset();
+      expect(await sessionStore.getState().check()).to.equal(true);
+      const element = mount(`<acct-manage lang="${language}"></acct-manage>`);
+      const view = await screenOf(element);
+      const t = await loadTranslator(language);
+      await view.findByRole('heading', { name: t('manage.info.title') });
+      const created = element.shadowRoot!.querySelector('dd time');
+      expect(created, 'the creation date').to.not.equal(null);
+      expect(created!.textContent).to.match(pattern);
+    });
+  }
+});
