@@ -1,4 +1,5 @@
 import { PortalApp } from '../portal/portal-app';
+import { captureTokenFragment } from '../features/token/fragment';
 import { define, elementClass } from './define';
 
 /**
@@ -20,7 +21,14 @@ import { define, elementClass } from './define';
  * @csspart button - Buttons.
  * @csspart input - Text inputs.
  */
-export class AcctPortalElement extends elementClass(PortalApp) {}
+export class AcctPortalElement extends elementClass(PortalApp) {
+  constructor() {
+    super();
+    // Design §3: the token success page's tokens leave the address at once, not after the session check
+    // and the lazily loaded manage and token chunks.
+    captureTokenFragment();
+  }
+}
 
 define('acct-portal', AcctPortalElement);
 

@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { captureTokenFragment } from '../features/token/fragment';
 import { define, elementClass } from './define';
 
 /**
@@ -13,7 +14,13 @@ import { define, elementClass } from './define';
 export class AcctTokenElement extends elementClass(
   // A lazily loaded chunk: pages without developer tools never download it.
   lazy(() => import('../features/token/token-element')),
-) {}
+) {
+  constructor() {
+    super();
+    // Design §3: the tokens leave the address at once, not when the lazily loaded screen arrives.
+    captureTokenFragment();
+  }
+}
 
 define('acct-token', AcctTokenElement);
 

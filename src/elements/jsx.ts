@@ -12,6 +12,11 @@ export interface AcctCommonAttributes extends DetailedHTMLProps<HTMLAttributes<H
 export interface AcctLoginAttributes extends AcctCommonAttributes {
   team?: string;
   'return-url'?: string;
+  /**
+   * `"true"`: after signing in, navigate the page to `return-url` (or `/`). An attribute is text, and r2wc
+   * reads a boolean attribute as true only when it says "true" — so `"false"` and absence mean off.
+   */
+  redirect?: 'true' | 'false' | boolean;
 }
 
 declare module 'react' {

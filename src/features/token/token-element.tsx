@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useStore } from 'zustand';
 import { sessionStore } from '../../state/session';
 import { useElement } from '../../ui/element-context';
@@ -5,6 +6,7 @@ import { MemoryRouter } from '../../ui/router';
 import { SignInPrompt } from '../../ui/sign-in-prompt';
 import { Snackbar } from '../../ui/snackbar';
 import { Spinner } from '../../ui/spinner';
+import { captureTokenFragment } from './fragment';
 import TokenForm from './token-form';
 import TokenSuccess from './token-success';
 
@@ -15,7 +17,9 @@ import TokenSuccess from './token-success';
 export default function TokenElement() {
   const { t } = useElement();
   const status = useStore(sessionStore, (state) => state.status);
-  const success = /(?:^#|&)access_token=/.test(location.hash);
+  // Decided once: the fragment is gone from the address by the next render (it was taken into memory), and
+  // the session check re-renders this — the success view must not turn into the form then.
+  const [success] = useState(() => captureTokenFragment() !== null);
   if (!success && status === 'unknown') {
     return (
       <div className="loading manage-waiting" role="status">

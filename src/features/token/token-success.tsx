@@ -1,25 +1,22 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { noticesStore } from '../../state/notices';
 import { useElement } from '../../ui/element-context';
 import { Link } from '../../ui/router';
+import { captureTokenFragment } from './fragment';
 import { decodePayload } from './jwt';
-
-function readFragment(): { access: string; id: string } | null {
-  const params = new URLSearchParams(location.hash.replace(/^#/, ''));
-  const access = params.get('access_token');
-  const id = params.get('id_token');
-  return access && id ? { access, id } : null;
-}
 
 function TokenBox({
   label,
   hint,
   value,
+  copyLabel,
   copied,
 }: {
   label: string;
   hint: string;
   value: string;
+  /** A whole sentence per token ('Copy access token'): a label glued into a sentence reads wrong in some languages. */
+  copyLabel: string;
   copied: string;
 }) {
   const { t } = useElement();
@@ -40,24 +37,20 @@ function TokenBox({
         {hint}
       </p>
       <button type="button" className="button secondary small" part="button" onClick={() => void copy()}>
-        {t('token.copy', { what: label })}
+        {copyLabel}
       </button>
     </div>
   );
 }
 
 /**
- * The token success page (spec §2, design §3): the tokens are read from the fragment, which is removed
- * from the address at once; two read-only boxes with copy actions, the token's scopes and expiry
+ * The token success page (spec §2, design §3): the tokens were taken from the fragment into memory, and
+ * the fragment removed, when the element started (./fragment); two read-only boxes with copy actions, the token's scopes and expiry
  * (decoded for display only), and a note that tokens expire.
  */
 export default function TokenSuccess() {
   const { t, language } = useElement();
-  const [tokens] = useState(readFragment);
-
-  useEffect(() => {
-    if (location.hash) history.replaceState(history.state, '', `${location.pathname}${location.search}`);
-  }, []);
+  const [tokens] = useState(captureTokenFragment);
 
   if (!tokens) {
     return (
@@ -103,12 +96,14 @@ export default function TokenSuccess() {
         label={t('token.accessToken')}
         hint={t('token.accessHint')}
         value={tokens.access}
+        copyLabel={t('token.copyAccess')}
         copied={t('token.accessCopied')}
       />
       <TokenBox
         label={t('token.idToken')}
         hint={t('token.idHint')}
         value={tokens.id}
+        copyLabel={t('token.copyId')}
         copied={t('token.idCopied')}
       />
       <p className="hint">{t('token.expiryNote')}</p>

@@ -1,0 +1,196 @@
+import { expect } from 'chai';
+import { fireEvent, waitFor, within } from '@testing-library/dom';
+import '../../../../src/index';
+import { readCookie } from '../../../../src/api/client';
+import { forgetCapturedTokens } from '../../../../src/features/token/fragment';
+import { noticesStore } from '../../../../src/state/notices';
+import { sessionStore } from '../../../../src/state/session';
+import { logoutEverywhere, mount, rendered, screenOf } from '../../support';
+
+/** A token shaped like the server's (header.payload.signature); only the payload is read, for display. */
+function jwt(payload: Record<string, unknown>): string {
+  const part = (value: unknown) =>
+    btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  return `${part({ alg: 'EdDSA', typ: 'at+jwt' })}.${part(payload)}.c2lnbmF0dXJl`;
+}
+
+const EXPIRES = new Date('2031-03-14T15:09:00Z');
+const ACCESS = jwt({ scope: 'Job_Read Reports_Read', exp: EXPIRES.getTime() / 1000 });
+const ID = jwt({ sub: 'ada', name: 'Ada Lovelace' });
+
+async function signInAs(email: string) {
+  const response = await fetch(`/__test/session?email=${encodeURIComponent(email)}`);
+  expect(response.ok).to.equal(true);
+  sessionStore.getState().reset();
+  expect(await sessionStore.getState().check()).to.equal(true);
+}
+
+const page = location.href;
+function openWithTokens(path = location.pathname) {
+  history.replaceState(null, '', `${path}#access_token=${ACCESS}&id_token=${ID}`);
+}
+
+describe('<acct-token>', () => {
+  afterEach(async () => {
+    document.body.replaceChildren();
+    history.replaceState(null, '', page);
+    forgetCapturedTokens();
+    noticesStore.setState({ queue: [] });
+    await logoutEverywhere();
+  });
+
+  it('keeps showing the tokens from the fragment after the session check, and removes the fragment at once', async function () {
+    this.timeout(30000);
+    sessionStore.getState().reset();
+    openWithTokens();
+    const element = mount('<acct-token></acct-token>');
+    expect(location.hash, 'removed when the element starts').to.equal('');
+    const view = await screenOf(element);
+    const access = (await view.findByLabelText('Access token')) as HTMLTextAreaElement;
+    // The session check ends (nobody is signed in here) and re-renders the element: the tokens stay.
+    // The first request of a run starts the identity server: allow for it.
+    await waitFor(() => expect(sessionStore.getState().status).to.equal('loggedOut'), { timeout: 15000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(view.getByLabelText('Access token')).to.equal(access);
+    expect(access.value).to.equal(ACCESS);
+    expect(access.readOnly).to.equal(true);
+    const id = view.getByLabelText('ID token') as HTMLTextAreaElement;
+    expect(id.value).to.equal(ID);
+    expect(id.readOnly).to.equal(true);
+    expect(view.getByText('Copy it to authorize your API requests.')).to.exist;
+    expect(view.getByText('Copy it to use as proof of who you are.')).to.exist;
+    expect(view.getByText('These tokens expire after one hour. Generate new ones when they do.')).to.exist;
+    expect(view.getByText('Job_Read, Reports_Read')).to.exist;
+    expect(location.hash).to.equal('');
+  });
+
+  it('copies each token with a whole-sentence label and says so', async () => {
+    sessionStore.getState().reset();
+    const copied: string[] = [];
+    const clipboard = navigator.clipboard;
+    // Headless Chromium refuses clipboard writes from a page without focus; record what would be copied.
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: async (text: string) => void copied.push(text) },
+    });
+    try {
+      openWithTokens();
+      const view = await screenOf(mount('<acct-token></acct-token>'));
+      fireEvent.click(await view.findByRole('button', { name: 'Copy ID token' }));
+      expect(await view.findByText('ID token copied')).to.exist;
+      fireEvent.click(view.getByRole('button', { name: 'Copy access token' }));
+      expect(await view.findByText('Access token copied')).to.exist;
+      expect(copied).to.deep.equal([ID, ACCESS]);
+    } finally {
+      Object.defineProperty(navigator, 'clipboard', { configurable: true, value: clipboard });
+    }
+  });
+
+  it('says so when copying fails', async () => {
+    sessionStore.getState().reset();
+    const clipboard = navigator.clipboard;
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) },
+    });
+    try {
+      openWithTokens();
+      const view = await screenOf(mount('<acct-token></acct-token>'));
+      fireEvent.click(await view.findByRole('button', { name: 'Copy ID token' }));
+      expect(await view.findByText('Could not copy. Select the text and copy it yourself.')).to.exist;
+    } finally {
+      Object.defineProperty(navigator, 'clipboard', { configurable: true, value: clipboard });
+    }
+  });
+
+  it("shows the expiry time in the element's language", async () => {
+    sessionStore.getState().reset();
+    openWithTokens();
+    const view = await screenOf(mount('<acct-token lang="de"></acct-token>'));
+    expect(await view.findByRole('button', { name: 'Zugriffstoken kopieren' })).to.exist;
+    expect(view.getByRole('button', { name: 'ID-Token kopieren' })).to.exist;
+    const time = view.getByText((_, node) => node?.tagName === 'TIME');
+    expect(time.getAttribute('datetime')).to.equal(EXPIRES.toISOString());
+    // German medium date and short time: "14.03.2031, 16:09" (in the browser's time zone).
+    expect(time.textContent).to.match(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+    expect(time.textContent).to.equal(
+      new Intl.DateTimeFormat('de', { dateStyle: 'medium', timeStyle: 'short' }).format(EXPIRES),
+    );
+  });
+
+  it('shows the policy form to a signed-in user, with the saved scopes checked and the anti-forgery field', async () => {
+    await signInAs('ada@acme.test');
+    localStorage.setItem('savedScopes', 'Job_Read');
+    // The test harness's proxy (test/support/wtr-plugins.mjs) does not forward /policy/ to the identity
+    // server yet, so this one GET is answered here with the seeded public policies; the bearer header the
+    // client sends is checked. Everything else goes to the real server.
+    const realFetch = window.fetch;
+    let bearer: string | null = null;
+    window.fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+      if (url.pathname !== '/policy/raw') return realFetch(input, init);
+      expect(url.search).to.equal('?showinternal=false');
+      bearer = new Headers(init?.headers).get('Authorization');
+      const policies = ['Job_Read', 'Job_Modify', 'Team_Admin'].map((name) => ({
+        name,
+        description: `${name} description`,
+        scopes: [name.toLowerCase()],
+      }));
+      return Promise.resolve(Response.json(policies));
+    };
+    try {
+      const element = mount('<acct-token></acct-token>');
+      const view = await screenOf(element);
+      expect(await view.findByRole('heading', { name: 'Developer tools' })).to.exist;
+      const jobRead = (await view.findByRole('checkbox', { name: /Job_Read/ })) as HTMLInputElement;
+      expect(jobRead.name).to.equal('scope');
+      expect(jobRead.value).to.equal('Job_Read');
+      expect(jobRead.checked).to.equal(true);
+      const teamAdmin = view.getByRole('checkbox', { name: /Team_Admin/ }) as HTMLInputElement;
+      expect(teamAdmin.checked).to.equal(false);
+      expect(bearer).to.equal(`Bearer ${sessionStore.getState().accessToken}`);
+      const form = jobRead.form!;
+      expect(form.method).to.equal('post');
+      expect(new URL(form.action).pathname).to.equal('/home/token');
+      const xsrf = form.querySelector<HTMLInputElement>('input[name="__RequestVerificationToken"]')!;
+      expect(xsrf.type).to.equal('hidden');
+      expect(xsrf.value).to.equal(readCookie(document.cookie, 'XSRF-TOKEN'));
+      // Choosing is remembered; an empty choice is stopped here, without a navigation.
+      fireEvent.click(teamAdmin);
+      expect(localStorage.getItem('savedScopes')).to.equal('Job_Read,Team_Admin');
+      fireEvent.click(jobRead);
+      fireEvent.click(teamAdmin);
+      fireEvent.click(view.getByRole('button', { name: 'Generate access token' }));
+      expect(await view.findByText('Choose at least one policy.')).to.exist;
+    } finally {
+      window.fetch = realFetch;
+      localStorage.removeItem('savedScopes');
+    }
+  });
+});
+
+describe('<acct-portal> token success page', () => {
+  afterEach(async () => {
+    document.body.replaceChildren();
+    history.replaceState(null, '', page);
+    forgetCapturedTokens();
+    await logoutEverywhere();
+  });
+
+  it('removes the fragment before the session check and the lazily loaded chunks, and still shows the tokens', async () => {
+    await signInAs('ada@acme.test');
+    openWithTokens('/manage/dev/success');
+    const element = mount('<acct-portal></acct-portal>');
+    expect(location.hash, 'gone as the element starts').to.equal('');
+    expect(element.shadowRoot!.querySelector('textarea'), 'the token chunk has not arrived yet').to.equal(
+      null,
+    );
+    const root = await rendered(element);
+    const view = within(root as unknown as HTMLElement);
+    const access = (await view.findByLabelText('Access token')) as HTMLTextAreaElement;
+    expect(access.value).to.equal(ACCESS);
+    expect((view.getByLabelText('ID token') as HTMLTextAreaElement).value).to.equal(ID);
+    expect(location.pathname).to.equal('/manage/dev/success');
+    expect(location.hash).to.equal('');
+  });
+});
