@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,16 +31,19 @@ export function freePort(): Promise<number> {
   });
 }
 
+const templateVersion = () =>
+  createHash('sha256')
+    .update(readFileSync(join(ROOT, 'demo/server/db/migrations.ts')))
+    .update(readFileSync(join(ROOT, 'demo/server/db/seed.ts')))
+    .digest('hex')
+    .slice(0, 16);
+
 /**
  * A migrated and seeded SQLite file, made once per schema/seed version and copied for every test server
  * (seeding hashes passwords with the real scrypt parameters, about half a second each).
  */
 async function seededTemplate(): Promise<string> {
-  const version = createHash('sha256')
-    .update(readFileSync(join(ROOT, 'demo/server/db/migrations.ts')))
-    .update(readFileSync(join(ROOT, 'demo/server/db/seed.ts')))
-    .digest('hex')
-    .slice(0, 16);
+  const version = templateVersion();
   const template = join(tmpdir(), `acct-elements-template-${version}.db`);
   if (existsSync(template)) return template;
   const building = `${template}.${process.pid}.tmp`;
@@ -52,24 +55,71 @@ async function seededTemplate(): Promise<string> {
   return template;
 }
 
+/**
+ * TEST_POSTGRES=1 (scripts/postgres.mjs sets it with DATABASE_URL): every test server gets a fresh
+ * PostgreSQL database, a copy of a seeded template database made once per schema/seed version.
+ */
+async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const at = (name: string) =>
+    Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${name}` }).href;
+  const admin = new pg.Client({ connectionString: at('postgres') });
+  await admin.connect();
+  try {
+    const template = `acct_template_${templateVersion()}`;
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [template]);
+    if (!exists.rowCount) {
+      const building = `acct_building_${process.pid}`;
+      await admin.query(`drop database if exists ${building}`);
+      await admin.query(`create database ${building}`);
+      const db = await openDatabase(at(building));
+      await migrate(db.kysely);
+      await seedDemo(db.kysely, new PasswordHasher(4, 100), new OffsetClock());
+      await db.close();
+      await admin.query(`alter database ${building} rename to ${template}`);
+    }
+    const name = `test_${randomBytes(8).toString('hex')}`;
+    await admin.query(`create database ${name} template ${template}`);
+    return {
+      url: at(name),
+      async drop() {
+        const client = new pg.Client({ connectionString: at('postgres') });
+        await client.connect();
+        await client.query(`drop database if exists ${name} with (force)`);
+        await client.end();
+      },
+    };
+  } finally {
+    await admin.end();
+  }
+}
+
 export interface TestEnvironment {
   dir: string;
   config: Config;
   clock: OffsetClock;
+  /** Removes the data directory (and the PostgreSQL database, if any). */
+  cleanUp(): Promise<void>;
 }
 
 /** A fresh data directory with a copy of the seeded database, and a config pointing at it. */
 export async function testEnvironment(env: Record<string, string> = {}): Promise<TestEnvironment> {
   const dir = mkdtempSync(join(tmpdir(), 'acct-test-'));
   copyFileSync(await seededTemplate(), join(dir, 'portal.db'));
+  const postgres = process.env.TEST_POSTGRES === '1' ? await postgresDatabase() : null;
   const config = loadConfig({
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
     STANDIN_PORTS: '0,0,0',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,
   });
-  return { dir, config, clock: new OffsetClock() };
+  const cleanUp = async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await postgres?.drop();
+  };
+  return { dir, config, clock: new OffsetClock(), cleanUp };
 }
 
 export interface TestApp extends TestEnvironment {
@@ -101,7 +151,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       await app.close();
       await db.close();
       for (const standIn of standIns.values()) await standIn.close();
-      rmSync(base.dir, { recursive: true, force: true });
+      await base.cleanUp();
     },
   };
 }
@@ -131,7 +181,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     partnerUrl: server.partnerUrl ?? '',
     async close() {
       await server.close();
-      rmSync(base.dir, { recursive: true, force: true });
+      await base.cleanUp();
     },
   };
 }
