@@ -98,8 +98,9 @@ export async function developerRoutes(app: FastifyInstance): Promise<void> {
         name: user.name,
         email: user.email,
       };
+      // Bound to the session it was made in: signing out (or a password reset) ends it too.
       const [accessToken, idToken] = await Promise.all([
-        tokens.accessToken(subject, config.portalClientId, requested),
+        tokens.accessToken(subject, config.portalClientId, requested, session.public_id),
         tokens.idToken(subject, config.portalClientId),
       ]);
       // The tokens travel in the fragment (never sent to a server) of a page that leaks no referrer.
