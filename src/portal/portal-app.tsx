@@ -5,9 +5,9 @@ import { LoginFlow } from '../features/login/login-flow';
 import { sessionStore } from '../state/session';
 import { useElement } from '../ui/element-context';
 import { ElementFrame } from '../ui/element-frame';
-import { BrowserRouter, useRouter, type RouteLocation } from '../ui/router';
+import { BrowserRouter, pathUnderBase, useRouter, type RouteLocation } from '../ui/router';
 import { MANAGE_SECTIONS } from './manage-sections';
-import { matchRoute } from './routes';
+import { matchRoute, needsLoginCheck } from './routes';
 
 /** Lazily loaded chunks: signing in never downloads the manage area or the search page. */
 const ManageArea = lazy(() => import('../features/manage/manage-area'));
@@ -23,7 +23,7 @@ function Redirect({ to }: { to: string }) {
 
 function Screen() {
   const router = useRouter();
-  const view = matchRoute(router.location.path, router.location.hash);
+  const view = matchRoute(router.location.path, router.location.hash, router.location.search);
   if (view.kind === 'redirect') return <Redirect to={view.to} />;
   if (view.kind === 'login') return <LoginFlow afterSignIn="portal" />;
   if (view.kind === 'search') return <SearchPage />;
@@ -55,9 +55,10 @@ function interceptLinks(event: MouseEvent, basePath: string, navigate: (to: stri
   )
     return;
   const url = new URL(anchor.href);
-  if (url.origin !== location.origin || !url.pathname.startsWith(basePath)) return;
+  const path = url.origin === location.origin ? pathUnderBase(url.pathname, basePath) : null;
+  if (path === null) return;
   event.preventDefault();
-  navigate(`${url.pathname.slice(basePath.length) || '/'}${url.search}${url.hash}`);
+  navigate(`${path}${url.search}${url.hash}`);
 }
 
 function Shell() {
@@ -121,8 +122,7 @@ export function PortalApp() {
   const onNavigate = useCallback(
     (location: RouteLocation) => {
       emit('acct-navigate', { path: `${location.path}${location.search}` });
-      // Spec §2: after each navigation without a ReturnUrl, check whether the user is signed in.
-      if (!new URLSearchParams(location.search).has('ReturnUrl')) void sessionStore.getState().check();
+      if (needsLoginCheck(location)) void sessionStore.getState().check();
     },
     [emit],
   );

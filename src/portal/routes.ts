@@ -1,3 +1,5 @@
+import { parseLoginPath } from '../features/login/routes';
+
 /** The portal's screens (spec §2 route table). */
 export type ManageSection = '' | 'user' | 'team' | 'group' | 'dev' | 'dev/success' | 'qr';
 
@@ -10,13 +12,21 @@ export type PortalView =
 const MANAGE_SECTIONS: readonly ManageSection[] = ['', 'user', 'team', 'group', 'dev', 'dev/success', 'qr'];
 
 /**
- * The route table: `/login/...` (its children are matched by the login screens, with anything unknown
- * sent to the team screen), `/search`, `/manage/{'', user, team, group, dev, dev/success, qr}`,
- * `home/token` → `manage/dev/success` (the fragment kept), and anything else → `manage`.
+ * The route table: `/login/{team, {teamName}, {teamName}/forgotPassword|resetPassword|error}` (anything
+ * else under /login redirects to `/login/team`, keeping the query such as ReturnUrl), `/search`,
+ * `/manage/{'', user, team, group, dev, dev/success, qr}`, `home/token` → `manage/dev/success` (the
+ * fragment kept), and anything else → `manage`.
  */
-export function matchRoute(path: string, hash = ''): PortalView {
+export function matchRoute(path: string, hash = '', search = ''): PortalView {
   const trimmed = path.replace(/\/+$/, '') || '/';
-  if (trimmed === '/login' || trimmed.startsWith('/login/')) return { kind: 'login' };
+  if (trimmed === '/login' || trimmed.startsWith('/login/')) {
+    const login = parseLoginPath(trimmed);
+    // The login screens show the team screen for any path they do not know; the route table redirects.
+    if (login.screen === 'team' && trimmed !== '/login/team') {
+      return { kind: 'redirect', to: `/login/team${search}` };
+    }
+    return { kind: 'login' };
+  }
   if (trimmed === '/search') return { kind: 'search' };
   if (trimmed === '/home/token') return { kind: 'redirect', to: `/manage/dev/success${hash}` };
   if (trimmed === '/manage' || trimmed.startsWith('/manage/')) {
@@ -25,4 +35,13 @@ export function matchRoute(path: string, hash = ''): PortalView {
       return { kind: 'manage', section: section as ManageSection };
   }
   return { kind: 'redirect', to: '/manage' };
+}
+
+/**
+ * Spec §2: after each navigation, the portal checks whether the user is signed in — unless the deepest
+ * active route has the query parameter ReturnUrl (a sign-in on its way back somewhere). The query belongs
+ * to the whole address, so the deepest route's parameters are the location's.
+ */
+export function needsLoginCheck(location: { search: string }): boolean {
+  return !new URLSearchParams(location.search).has('ReturnUrl');
 }

@@ -81,8 +81,19 @@ export function MemoryRouter({ initial, children }: { initial: string; children:
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
 }
 
+/**
+ * The portal path of a page path under `basePath` (normalised: '' or `/a/b`, no trailing slash), or null
+ * when the page path is outside it. The base matches whole segments only: `/accountsX` is not under
+ * `/accounts`.
+ */
+export function pathUnderBase(pathname: string, basePath: string): string | null {
+  if (!basePath) return pathname || '/';
+  if (pathname === basePath) return '/';
+  return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : null;
+}
+
 function browserLocation(basePath: string): RouteLocation {
-  const path = location.pathname.startsWith(basePath) ? location.pathname.slice(basePath.length) || '/' : '/';
+  const path = pathUnderBase(location.pathname, basePath) ?? '/';
   return { path, search: location.search, hash: location.hash };
 }
 

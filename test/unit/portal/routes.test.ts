@@ -1,12 +1,15 @@
 import { expect } from 'chai';
 import { parseLoginPath } from '../../../src/features/login/routes';
-import { matchRoute } from '../../../src/portal/routes';
+import { matchRoute, needsLoginCheck } from '../../../src/portal/routes';
 
 describe('portal route table (spec §2)', () => {
   it('maps each route', () => {
     expect(matchRoute('/login/team')).to.deep.equal({ kind: 'login' });
-    expect(matchRoute('/login')).to.deep.equal({ kind: 'login' });
-    expect(matchRoute('/login/acme/forgotPassword')).to.deep.equal({ kind: 'login' });
+    expect(matchRoute('/login/acme')).to.deep.equal({ kind: 'login' });
+    expect(matchRoute('/login/acme/')).to.deep.equal({ kind: 'login' });
+    for (const child of ['forgotPassword', 'resetPassword', 'error']) {
+      expect(matchRoute(`/login/acme/${child}`), child).to.deep.equal({ kind: 'login' });
+    }
     expect(matchRoute('/search')).to.deep.equal({ kind: 'search' });
     for (const section of ['', 'user', 'team', 'group', 'dev', 'dev/success', 'qr']) {
       expect(matchRoute(`/manage/${section}`), section).to.deep.equal({ kind: 'manage', section });
@@ -22,6 +25,28 @@ describe('portal route table (spec §2)', () => {
     for (const path of ['/', '/nope', '/manage/nope', '/searching', '/loginx']) {
       expect(matchRoute(path), path).to.deep.equal({ kind: 'redirect', to: '/manage' });
     }
+  });
+});
+
+describe('portal route table: unknown /login children (spec §2: "anything else redirects to team")', () => {
+  it('redirects them to /login/team, keeping the query', () => {
+    for (const path of ['/login', '/login/', '/login/acme/nope', '/login/a/b/c', '/login/%E0%A4%A']) {
+      expect(matchRoute(path, '', '?ReturnUrl=%2Fmanage%2Fqr'), path).to.deep.equal({
+        kind: 'redirect',
+        to: '/login/team?ReturnUrl=%2Fmanage%2Fqr',
+      });
+    }
+    expect(matchRoute('/login/acme/nope')).to.deep.equal({ kind: 'redirect', to: '/login/team' });
+  });
+});
+
+describe('portal login check after a navigation (spec §2)', () => {
+  it('checks unless the address has the ReturnUrl query parameter', () => {
+    expect(needsLoginCheck({ search: '' })).to.equal(true);
+    expect(needsLoginCheck({ search: '?q=ada' })).to.equal(true);
+    expect(needsLoginCheck({ search: '?returnurl=%2Fx' }), 'the name is case-sensitive').to.equal(true);
+    expect(needsLoginCheck({ search: '?ReturnUrl=%2Fmanage' })).to.equal(false);
+    expect(needsLoginCheck({ search: '?max_age=0&ReturnUrl=' })).to.equal(false);
   });
 });
 

@@ -30,6 +30,12 @@ function openWithTokens(path = location.pathname) {
   history.replaceState(null, '', `${path}#access_token=${ACCESS}&id_token=${ID}`);
 }
 
+before(async function () {
+  // The first request of a run starts the identity server (and may build its seeded database).
+  this.timeout(60000);
+  expect((await fetch('/.well-known/openid-configuration')).ok).to.equal(true);
+});
+
 describe('<acct-token>', () => {
   afterEach(async () => {
     document.body.replaceChildren();
@@ -39,8 +45,7 @@ describe('<acct-token>', () => {
     await logoutEverywhere();
   });
 
-  it('keeps showing the tokens from the fragment after the session check, and removes the fragment at once', async function () {
-    this.timeout(30000);
+  it('keeps showing the tokens from the fragment after the session check, and removes the fragment at once', async () => {
     sessionStore.getState().reset();
     openWithTokens();
     const element = mount('<acct-token></acct-token>');
@@ -48,8 +53,7 @@ describe('<acct-token>', () => {
     const view = await screenOf(element);
     const access = (await view.findByLabelText('Access token')) as HTMLTextAreaElement;
     // The session check ends (nobody is signed in here) and re-renders the element: the tokens stay.
-    // The first request of a run starts the identity server: allow for it.
-    await waitFor(() => expect(sessionStore.getState().status).to.equal('loggedOut'), { timeout: 15000 });
+    await waitFor(() => expect(sessionStore.getState().status).to.equal('loggedOut'));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(view.getByLabelText('Access token')).to.equal(access);
     expect(access.value).to.equal(ACCESS);
