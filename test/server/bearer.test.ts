@@ -206,11 +206,12 @@ describe('bearer routes without a valid token (401)', () => {
 
   it('answers 401 with WWW-Authenticate without a token, or with a malformed one', async () => {
     for (const route of routes()) {
-      for (const headers of [
+      const attempts: Array<Record<string, string>> = [
         {},
         { authorization: 'Bearer nonsense-token' },
         { authorization: 'Basic YTpi' },
-      ]) {
+      ];
+      for (const headers of attempts) {
         const response = await json(route.method, route.url, headers, route.body);
         assert.equal(response.statusCode, 401, `${route.method} ${route.url} ${JSON.stringify(headers)}`);
         assert.equal(response.headers['www-authenticate'], 'Bearer error="invalid_token"');
