@@ -12,6 +12,11 @@ import { cssText } from './scripts/css-text.mjs';
  * `input` and the output names are parameters so the benchmark can build its React-only floor with the
  * very same settings.
  */
+/** Issue 2: the build has no warnings. A warning fails it, so a new one cannot slip in unnoticed. */
+export function onwarn(warning) {
+  throw new Error(`rollup warning (${warning.code ?? 'unknown'}): ${warning.message}`);
+}
+
 export function plugins(tsconfig = './tsconfig.build.json') {
   return [
     replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
@@ -36,6 +41,7 @@ export function esmBuild(input, dir, entryFileNames, tsconfig) {
   return {
     input,
     plugins: plugins(tsconfig),
+    onwarn,
     // Let the entry also export what its lazy chunks share with it: otherwise rollup moves the shared
     // code into a separate chunk behind a facade, and every page pays a second request before anything runs.
     preserveEntrySignatures: 'allow-extension',
@@ -53,6 +59,7 @@ export function iifeBuild(input, file, name) {
   return {
     input,
     plugins: plugins(),
+    onwarn,
     output: { file, format: 'iife', name, inlineDynamicImports: true, sourcemap: true },
   };
 }
