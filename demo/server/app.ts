@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyFormbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/connect';
 import type { Clock } from './lib/clock';
@@ -44,6 +44,8 @@ export interface AppDeps {
   /** Demo mode: the stand-in providers that `demo:<kind>` issuers resolve to. */
   standIns?: Map<ProviderKind, StandIn>;
   logger?: FastifyServerOptions['logger'];
+  /** Told of every route as it is added (tests use it to check a rule holds on every route). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Log lines never carry secrets: cookies, tokens and passwords are redacted. */
@@ -66,6 +68,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
+
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   const services: Services = {
     config,
