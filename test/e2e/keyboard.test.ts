@@ -59,6 +59,16 @@ async function focusIs(page: Page, matches: (f: Focused) => boolean, timeoutMs =
   }
 }
 
+/** The focused element shows a focus ring (an outline: the stylesheet draws focus with one). */
+function assertVisibleFocus(now: Focused) {
+  assert.notEqual(
+    now.outline.split(' ')[0],
+    'none',
+    `visible focus on ${now.tag} "${now.text || now.label}"`,
+  );
+  assert.notEqual(now.outline.split(' ')[1], '0px', `visible focus on ${now.tag} "${now.text || now.label}"`);
+}
+
 /** Press Tab (or Shift+Tab) until the focused element matches; every stop must show a focus ring. */
 async function tabTo(
   page: Page,
@@ -69,12 +79,7 @@ async function tabTo(
   for (let i = 0; i < limit; i++) {
     await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
     const now = await focused(page);
-    if (now.tag !== 'BODY')
-      assert.notEqual(
-        now.outline.split(' ')[0],
-        'none',
-        `visible focus on ${now.tag} "${now.text || now.label}"`,
-      );
+    if (now.tag !== 'BODY') assertVisibleFocus(now);
     if (matches(now)) return now;
   }
   throw new Error('never reached the element with the keyboard');
@@ -98,9 +103,18 @@ describe('keyboard-only journeys', () => {
       await page.waitForURL(`${server.url}/manage`);
       await tabTo(page, (f) => f.label === 'Account menu for Ada Lovelace', true);
       await page.keyboard.press('Enter');
-      assert.equal((await focused(page)).text, 'Dashboard');
+      const first = await focused(page);
+      assert.equal(first.text, 'Dashboard');
+      assertVisibleFocus(first);
       await page.keyboard.press('ArrowUp');
-      assert.equal((await focused(page)).text, 'Sign out');
+      const last = await focused(page);
+      assert.equal(last.text, 'Sign out');
+      assertVisibleFocus(last);
+      await page.keyboard.press('ArrowUp');
+      const previous = await focused(page);
+      assert.equal(previous.text, 'Privacy policy');
+      assertVisibleFocus(previous);
+      await page.keyboard.press('ArrowDown');
       await page.keyboard.press('Escape');
       assert.equal((await focused(page)).label, 'Account menu for Ada Lovelace');
       await page.keyboard.press('ArrowDown');
@@ -118,7 +132,9 @@ describe('keyboard-only journeys', () => {
       await tabTo(page, (f) => f.label === 'Edit name');
       await page.keyboard.press('Enter');
       await page.locator('acct-portal dialog[open] input[name="name"]').waitFor();
-      assert.equal((await focused(page)).tag, 'INPUT');
+      const field = await focused(page);
+      assert.equal(field.tag, 'INPUT');
+      assertVisibleFocus(field);
       await page.keyboard.press('Control+A');
       await page.keyboard.type('Carol D. Keys');
       await page.keyboard.press('Enter');
@@ -167,7 +183,7 @@ describe('motion and small screens', () => {
       ['320px', { viewport: { width: 320, height: 640 } }],
       ['zoom-200', { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 }],
     ] as const) {
-      for (const shot of SHOTS.filter((s) => !['suite-app', 'partner'].includes(s.name))) {
+      for (const shot of SHOTS.filter((s) => !['suite-app', 'suite-app-menu', 'partner'].includes(s.name))) {
         const context = await browser.newContext(options);
         try {
           const page = await context.newPage();

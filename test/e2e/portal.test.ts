@@ -112,7 +112,6 @@ describe('the portal shell', () => {
       assert.equal(await account.getAttribute('aria-expanded'), 'true');
       const menu = portal(page).getByRole('menu', { name: 'Account menu for Ada Lovelace' });
       await menu.waitFor();
-      await menu.getByText('ada@acme.test').count();
       await screenshot(page, 'e2e/portal', 'account-menu');
       await apps.click();
       assert.equal(await account.getAttribute('aria-expanded'), 'false');
@@ -137,6 +136,120 @@ describe('the portal shell', () => {
       await page.keyboard.press('Escape');
       assert.equal(await account.getAttribute('aria-expanded'), 'false');
       assert.equal(await focusedItem(), 'ALAda Lovelace');
+    });
+  });
+
+  it('shows who is signed in and where the account menu leads, in a 280 px popup', async () => {
+    await withPage(async ({ page }) => {
+      await as(page, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      await portal(page).getByRole('button', { name: 'Account menu for Ada Lovelace' }).click();
+      const menu = portal(page).getByRole('menu', { name: 'Account menu for Ada Lovelace' });
+      // The profile block sits in the popup above the menu's list (it is not an item).
+      const popup = portal(page)
+        .locator('[part="menu"]')
+        .filter({ has: page.getByRole('menu', { name: 'Account menu for Ada Lovelace' }) });
+      await popup.getByText('Ada Lovelace', { exact: true }).waitFor();
+      await popup.getByText('ada@acme.test', { exact: true }).waitFor();
+      assert.equal((await popup.boundingBox())?.width, 280);
+      const dashboard = `${server.partnerUrl}/suite-app.html`;
+      assert.equal(await menu.getByRole('menuitem', { name: 'Dashboard' }).getAttribute('href'), dashboard);
+      assert.equal(
+        await menu.getByRole('menuitem', { name: 'Manage account' }).getAttribute('href'),
+        `${server.url}/manage`,
+      );
+      const privacy = menu.getByRole('menuitem', { name: 'Privacy policy' });
+      assert.equal(await privacy.getAttribute('href'), 'https://www.intoware.com/privacy-policy/');
+      assert.equal(await privacy.getAttribute('target'), '_blank');
+      assert.match((await privacy.getAttribute('rel')) ?? '', /noopener/);
+      // 'Go to dashboard' in the header, from the switcher's answer.
+      const header = portal(page).getByRole('navigation', { name: 'Apps and account' });
+      assert.equal(
+        await header.getByRole('link', { name: 'Go to dashboard' }).getAttribute('href'),
+        dashboard,
+      );
+    });
+  });
+
+  it('offers no dashboard when the switcher gives none', async () => {
+    // No seeded configuration lacks a dashboard (demo mode always points at the suite page), so the
+    // switcher's answer is replaced for this page.
+    await withPage(async ({ page }) => {
+      await page.route(/\/api\/switcher$/, (route) =>
+        route.fulfill({ contentType: 'application/json', body: JSON.stringify({ dashboard: null }) }),
+      );
+      await as(page, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      await portal(page).getByRole('button', { name: 'Account menu for Ada Lovelace' }).click();
+      const menu = portal(page).getByRole('menu', { name: 'Account menu for Ada Lovelace' });
+      await menu.getByRole('menuitem', { name: 'Manage account' }).waitFor();
+      assert.equal(await menu.getByRole('menuitem', { name: 'Dashboard' }).count(), 0);
+      assert.equal(await portal(page).getByRole('link', { name: 'Go to dashboard' }).count(), 0);
+      await portal(page).getByRole('button', { name: 'Apps' }).click();
+      const apps = portal(page).getByRole('menu', { name: 'Apps' });
+      await apps.getByRole('menuitem', { name: 'Account' }).waitFor();
+      assert.equal(await apps.getByRole('menuitem', { name: 'Dashboard' }).count(), 0);
+    });
+  });
+
+  it('closes the account menu when the language menu opens', async () => {
+    await withPage(async ({ page }) => {
+      await as(page, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      const account = portal(page).getByRole('button', { name: 'Account menu for Ada Lovelace' });
+      const language = portal(page).getByRole('button', { name: 'Language: English' });
+      await account.click();
+      assert.equal(await account.getAttribute('aria-expanded'), 'true');
+      await language.click();
+      assert.equal(await language.getAttribute('aria-expanded'), 'true');
+      assert.equal(await account.getAttribute('aria-expanded'), 'false');
+      assert.equal(
+        await portal(page).getByRole('menu', { name: 'Account menu for Ada Lovelace' }).isVisible(),
+        false,
+      );
+      await account.click();
+      assert.equal(await language.getAttribute('aria-expanded'), 'false');
+    });
+  });
+
+  it('leaves modifier-clicks and links to other sites to the browser', async () => {
+    await withPage(async ({ page }, context) => {
+      await as(page, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      await page.evaluate(() => {
+        (window as unknown as { marker: string }).marker = 'same page';
+      });
+      const sidebar = portal(page).getByRole('navigation', { name: 'Account', exact: true });
+      const opened = context.waitForEvent('page');
+      await sidebar.getByRole('link', { name: 'QR code login' }).click({ modifiers: ['ControlOrMeta'] });
+      const tab = await opened;
+      await tab.waitForURL(`${server.url}/manage/qr`);
+      assert.equal(path(page), '/manage', 'the portal did not navigate itself');
+      await tab.close();
+      // 'Go to dashboard' leads to another origin: a real navigation, not a history entry of the portal.
+      await portal(page).getByRole('link', { name: 'Go to dashboard' }).click();
+      await page.waitForURL(`${server.partnerUrl}/suite-app.html`);
+      assert.equal(await page.evaluate(() => (window as unknown as { marker?: string }).marker), undefined);
+    });
+  });
+
+  it('starts each new screen at the top', async () => {
+    await withPage(async ({ page }) => {
+      await page.setViewportSize({ width: 1024, height: 400 });
+      await as(page, 'ada@acme.test');
+      await page.goto(`${server.url}/manage`);
+      await portal(page).getByRole('heading', { name: 'Third-party accounts' }).waitFor();
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      assert.ok((await page.evaluate(() => window.scrollY)) > 100, 'the page scrolled down');
+      // A click that does not scroll the link into view first (as a mouse user at the bottom of the page
+      // would reach the footer, or a script would click).
+      await portal(page)
+        .getByRole('navigation', { name: 'Account', exact: true })
+        .getByRole('link', { name: 'Developer tools' })
+        .evaluate((link: HTMLElement) => link.click());
+      await page.waitForURL(`${server.url}/manage/dev`);
+      await portal(page).getByRole('button', { name: 'Generate access token' }).waitFor();
+      assert.equal(await page.evaluate(() => window.scrollY), 0);
     });
   });
 
@@ -206,12 +319,32 @@ describe('the portal shell', () => {
     });
   });
 
-  it('shows the footer with the provider link', async () => {
-    await withPage(async ({ page }) => {
-      await page.goto(`${server.url}/login/team`);
-      const link = portal(page).locator('footer').getByRole('link', { name: 'Intoware' });
-      assert.equal(await link.getAttribute('href'), 'https://www.intoware.com/');
-    });
+  it('shows the footer with the provider link of each brand', async () => {
+    const year = new Date().getFullYear();
+    for (const [brand, name, href] of [
+      ['intoware', 'Intoware', 'https://www.intoware.com/'],
+      ['onsight', 'WorkfloPlus', 'https://www.workfloplus.com/'],
+      ['schenck', 'WorkfloPlus', 'https://www.workfloplus.com/'],
+    ] as const) {
+      const branded = brand === 'intoware' ? server : await startTestServer({ BRAND: brand });
+      try {
+        await withPage(async ({ page }) => {
+          await page.goto(`${branded.url}/login/team`);
+          const footer = portal(page).getByRole('contentinfo');
+          const link = footer.getByRole('link', { name });
+          assert.equal(await link.getAttribute('href'), href, brand);
+          assert.equal(await link.getAttribute('target'), '_blank', brand);
+          // One sentence, the link in its slot.
+          assert.equal(
+            (await footer.textContent())?.trim(),
+            `© ${year} ${name}. All rights reserved.`,
+            brand,
+          );
+        });
+      } finally {
+        if (branded !== server) await branded.close();
+      }
+    }
   });
 });
 

@@ -96,10 +96,16 @@ describe('pseudo-locale', () => {
             headers: { 'access-control-allow-origin': '*' },
           }),
         );
-        const watch = await watchedPage(context, [failedResource(401), failedResource(410)]);
+        const watch = await watchedPage(context, [
+          failedResource(401),
+          failedResource(410),
+          ...(shot.expectedStatuses ?? []).map(failedResource),
+        ]);
         await shot.show(watch.page, server, t);
         await screenshot(watch.page, 'pseudo-locale', shot.name);
         for (const text of await untranslated(watch.page)) found.push(`${shot.name}: ${text}`);
+        if (shot.stillShown && !(await shot.stillShown(watch.page, t)))
+          found.push(`${shot.name}: the state was gone before the walk finished`);
         assert.deepEqual(await watch.problems(), [], shot.name);
       } finally {
         await context.close();

@@ -35,11 +35,17 @@ for (const brand of ['intoware', 'onsight', 'schenck'] as const) {
           const context = await browser.newContext({ viewport: { width: 1024, height: 720 } });
           try {
             if (theme === 'dark') await context.addInitScript(() => localStorage.setItem('darkMode', 'true'));
-            const watch = await watchedPage(context, [failedResource(401), failedResource(410)]);
+            const watch = await watchedPage(context, [
+              failedResource(401),
+              failedResource(410),
+              ...(shot.expectedStatuses ?? []).map(failedResource),
+            ]);
             await shot.show(watch.page, server, t);
             await screenshot(watch.page, 'screens', `${shot.name}-${brand}-${theme}`);
             for (const violation of await axeViolations(watch.page))
               failures.push(`${shot.name}: ${violation}`);
+            if (shot.stillShown && !(await shot.stillShown(watch.page, t)))
+              failures.push(`${shot.name}: the state was gone before axe finished`);
             assert.deepEqual(await watch.problems(), [], `${shot.name} ${brand} ${theme}`);
           } finally {
             await context.close();

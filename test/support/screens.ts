@@ -13,6 +13,16 @@ import type { T } from './texts';
 
 export interface Shot {
   name: string;
+  /**
+   * HTTP error statuses this state is made of (a team that does not exist answers 404): the browser
+   * logs them as console errors, which the runs otherwise count as problems.
+   */
+  expectedStatuses?: number[];
+  /**
+   * For a state that goes away by itself (a notice lasts 2.5 s): whether it is still shown, asked after
+   * the checks so a run that outlived it fails instead of checking the screen without it.
+   */
+  stillShown?(page: Page, t: T): Promise<boolean>;
   /** Go to the screen and bring it into the state to capture. */
   show(page: Page, server: TestServer, t: T): Promise<void>;
 }
@@ -60,7 +70,7 @@ async function manage(page: Page, server: TestServer, t: T, path = '/manage') {
   await page.getByRole('heading', { name: t('manage.title') }).waitFor();
 }
 
-export const SHOTS: Shot[] = [
+const ALL_SHOTS: Shot[] = [
   {
     name: 'team',
     async show(page, server, t) {
@@ -75,6 +85,25 @@ export const SHOTS: Shot[] = [
       await page.getByLabel(t('login.team.label')).fill('');
       await page.getByRole('button', { name: t('login.continue') }).click();
       await page.getByText(t('login.team.required')).waitFor();
+    },
+  },
+  {
+    name: 'team-not-found',
+    expectedStatuses: [404],
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/team`);
+      await page.getByLabel(t('login.team.label')).fill('no-such-team');
+      await page.getByRole('button', { name: t('login.continue') }).click();
+      await page.getByText(t('login.team.notFound')).waitFor();
+    },
+  },
+  {
+    name: 'team-disabled',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/team`);
+      await page.getByLabel(t('login.team.label')).fill('initech');
+      await page.getByRole('button', { name: t('login.continue') }).click();
+      await page.getByText(t('login.team.disabled')).waitFor();
     },
   },
   {
@@ -97,6 +126,22 @@ export const SHOTS: Shot[] = [
     async show(page, server) {
       await page.goto(`${server.url}/login/acme?Error=InvalidTenant`);
       await page.getByRole('alert').waitFor();
+    },
+  },
+  {
+    name: 'sign-in-error-variant',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/acme/error?Error=UserLocked`);
+      await page.getByText(t('login.errors.UserLocked')).waitFor();
+    },
+  },
+  {
+    name: 'sign-in-locked',
+    expectedStatuses: [403],
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/acme`);
+      await signIn(page, t, 'locked@acme.test', DEMO_PASSWORD);
+      await page.getByText(t('login.locked')).waitFor();
     },
   },
   {
@@ -183,6 +228,18 @@ export const SHOTS: Shot[] = [
     },
   },
   {
+    name: 'manage-notice',
+    stillShown: (page, t) => page.getByText(t('manage.name.saved')).isVisible(),
+    async show(page, server, t) {
+      // Renamed to the same name: the notice shows, and the other screens still find 'Ada Lovelace'.
+      await manage(page, server, t);
+      await page.getByRole('button', { name: t('manage.info.editName') }).click();
+      await page.getByLabel(t('manage.name.label')).fill('Ada Lovelace');
+      await page.getByRole('button', { name: t('manage.name.submit') }).click();
+      await page.getByText(t('manage.name.saved')).waitFor();
+    },
+  },
+  {
     name: 'manage-password-dialog',
     async show(page, server, t) {
       await manage(page, server, t);
@@ -207,10 +264,32 @@ export const SHOTS: Shot[] = [
     },
   },
   {
+    name: 'manage-only-option',
+    stillShown: (page, t) => page.getByText(t('manage.external.onlyOption')).isVisible(),
+    async show(page, server, t) {
+      // Bob signs in with Google only: removing it would lock him out, so a notice explains why not.
+      await signInAs(page, server, 'bob@acme.test');
+      await page.goto(`${server.url}/manage`);
+      await page
+        .getByRole('button', { name: t('manage.external.disconnectLabel', { provider: 'Google' }) })
+        .click();
+      await page.getByText(t('manage.external.onlyOption')).waitFor();
+    },
+  },
+  {
     name: 'dev-tools',
     async show(page, server, t) {
       await manage(page, server, t, '/manage/dev');
       await page.getByRole('checkbox', { name: /Job_Read/ }).check();
+    },
+  },
+  {
+    name: 'dev-tools-no-policy',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/dev');
+      await page.getByRole('checkbox', { name: /Job_Read/ }).waitFor();
+      await page.getByRole('button', { name: t('token.generate') }).click();
+      await page.getByText(t('token.errors.noScope')).waitFor();
     },
   },
   {
@@ -220,6 +299,13 @@ export const SHOTS: Shot[] = [
       await page.getByRole('checkbox', { name: /Workflow_Read/ }).check();
       await page.getByRole('button', { name: t('token.generate') }).click();
       await page.getByLabel(t('token.accessToken'), { exact: true }).waitFor();
+    },
+  },
+  {
+    name: 'dev-success-empty',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/dev/success');
+      await page.getByText(t('token.none')).waitFor();
     },
   },
   {
@@ -262,6 +348,13 @@ export const SHOTS: Shot[] = [
     },
   },
   {
+    name: 'search-empty',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/search`);
+      await page.getByText(t('search.prompt')).waitFor();
+    },
+  },
+  {
     name: 'manage-team',
     async show(page, server, t) {
       await manage(page, server, t, '/manage/team');
@@ -291,6 +384,15 @@ export const SHOTS: Shot[] = [
     },
   },
   {
+    name: 'suite-app-menu',
+    async show(page, server, t) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.partnerUrl}/suite-app.html`);
+      await page.getByRole('button', { name: t('header.accountMenu', { name: 'Ada Lovelace' }) }).click();
+      await page.getByRole('menuitem', { name: t('header.signOut') }).waitFor();
+    },
+  },
+  {
     name: 'partner',
     async show(page, server, t) {
       await page.goto(`${server.partnerUrl}/partner.html`);
@@ -298,3 +400,11 @@ export const SHOTS: Shot[] = [
     },
   },
 ];
+
+/**
+ * Every shot; `SHOTS=name,name` in the environment picks some (to rerun a few while working on them —
+ * the full sweep is long).
+ */
+export const SHOTS: Shot[] = process.env.SHOTS
+  ? ALL_SHOTS.filter((shot) => process.env.SHOTS!.split(',').includes(shot.name))
+  : ALL_SHOTS;
