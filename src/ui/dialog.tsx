@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 /** Spec §9: dialogs animate 150 ms in and 75 ms out (no animation with reduced motion, see base.css). */
 const CLOSE_MS = 75;
@@ -13,7 +13,7 @@ function deepActiveElement(): HTMLElement | null {
 /**
  * A modal dialog on the native `<dialog>`: the rest of the page is inert while it is open (focus stays
  * inside), Escape closes it unless `closable` is false (while a request runs), and focus goes back to
- * whatever opened it. At most 80vw wide.
+ * whatever opened it. At most 80vw wide. The content stays during the 75 ms exit animation.
  */
 export function Dialog({
   open,
@@ -31,6 +31,10 @@ export function Dialog({
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const titleId = useId();
+  // Whether the content is mounted: from opening until the exit animation has played (not just while
+  // `open`), so the 75 ms exit does not play on an empty dialog.
+  const [shown, setShown] = useState(open);
+  if (open && !shown) setShown(true);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -51,6 +55,7 @@ export function Dialog({
         () => {
           dialog.close();
           dialog.classList.remove('closing');
+          setShown(false);
           opener.current?.focus();
         },
         reduced ? 0 : CLOSE_MS,
@@ -70,11 +75,23 @@ export function Dialog({
         event.preventDefault();
         if (closable) onClose();
       }}
+      onClose={() => {
+        // The browser closed it while React still has it open: a second Escape without a user
+        // activation in between sends a non-cancelable cancel (Chrome's close-watcher rule), or a script
+        // called close(). Keep the two in step: open it again while closing is disabled, otherwise let
+        // the state follow.
+        const dialog = ref.current;
+        if (!open || !dialog || dialog.open) return;
+        if (closable) {
+          setShown(false);
+          onClose();
+        } else dialog.showModal();
+      }}
     >
       <h2 className="dialog-title" id={titleId}>
         {title}
       </h2>
-      {open ? children : null}
+      {shown ? children : null}
     </dialog>
   );
 }

@@ -81,6 +81,56 @@ describe('ui/dialog', () => {
     expect(dialog.open).to.equal(true);
   });
 
+  it('opens again when the browser closes it while closing is disabled (a second Escape, a script)', async () => {
+    let closed = 0;
+    act(() => root.render(<Harness closable={false} onClosed={() => closed++} />));
+    act(() => host.querySelector('button')!.click());
+    const dialog = host.querySelector('dialog')!;
+    // What Chrome does on a second Escape with no user activation in between: close, without a
+    // cancelable cancel. The `close` event follows in a task.
+    await act(async () => {
+      dialog.close();
+      await new Promise((r) => setTimeout(r, 30));
+    });
+    expect(dialog.open).to.equal(true);
+    expect(dialog.matches(':modal'), 'modal again').to.equal(true);
+    expect(closed).to.equal(0);
+    expect(host.querySelector('input[aria-label="inside"]')).to.not.equal(null);
+  });
+
+  it('tells its owner when the browser closes it while closing is allowed', async () => {
+    let closed = 0;
+    act(() => root.render(<Harness closable onClosed={() => closed++} />));
+    act(() => host.querySelector('button')!.click());
+    const dialog = host.querySelector('dialog')!;
+    await act(async () => {
+      dialog.close();
+      await new Promise((r) => setTimeout(r, 30));
+    });
+    expect(closed).to.equal(1);
+    expect(dialog.open).to.equal(false);
+    expect(host.querySelector('input[aria-label="inside"]'), 'the content follows the state').to.equal(null);
+    // And it opens again normally.
+    act(() => host.querySelector('button')!.click());
+    expect(dialog.open).to.equal(true);
+  });
+
+  it('keeps its content while the exit animation plays', async () => {
+    act(() => root.render(<Harness closable onClosed={() => undefined} />));
+    act(() => host.querySelector('button')!.click());
+    const dialog = host.querySelector('dialog')!;
+    await act(async () => void escape(dialog));
+    expect(dialog.classList.contains('closing')).to.equal(true);
+    expect(dialog.open).to.equal(true);
+    expect(host.querySelector('input[aria-label="inside"]'), 'content during the animation').to.not.equal(
+      null,
+    );
+    await act(() => new Promise((r) => setTimeout(r, 150)));
+    expect(dialog.open).to.equal(false);
+    expect(host.querySelector('input[aria-label="inside"]'), 'gone once closed').to.equal(null);
+    expect(dialog.classList.contains('closing')).to.equal(false);
+  });
+
   it('is at most 80vw wide and animates 150 ms in, 75 ms out (none with reduced motion)', () => {
     const css = elementCss().replace(/\s+/g, '');
     expect(css).to.match(/\.dialog\{[^}]*max-width:80vw/);
