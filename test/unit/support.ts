@@ -52,3 +52,12 @@ export function watchFor(root: ShadowRoot, check: () => boolean): { seen(): bool
   observer.observe(root, { subtree: true, childList: true, attributes: true });
   return { seen: () => seen, stop: () => observer.disconnect() };
 }
+
+/**
+ * Wait for the identity server: the first request of a run starts it (and may build its seeded
+ * database), which can take longer than one test's timeout on a busy machine. Use in a `before` hook.
+ */
+export async function serverReady(this: Mocha.Context): Promise<void> {
+  this.timeout(60000);
+  expect((await fetch('/.well-known/openid-configuration')).ok).to.equal(true);
+}

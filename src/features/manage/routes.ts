@@ -8,10 +8,12 @@ export function manageSection(path: string): ManageSection {
 }
 
 /**
- * Developer tools are hidden on old IE-like browsers (spec §2). Decided by feature detection, not by the
- * user agent: `document.documentMode` exists only in Internet Explorer's engine (and IE mode of other
- * browsers), and the tools copy tokens with the async Clipboard API, which such engines lack.
+ * Developer tools are hidden on old IE-like browsers (spec §2), and only there. Decided by feature
+ * detection, not by the user agent: `document.documentMode` exists only in Internet Explorer's engine
+ * (and the IE mode of other browsers). Deliberately not `navigator.clipboard`: that API exists only in
+ * secure contexts, so testing it would hide the tools on every plain-http host other than localhost (an
+ * intranet install) in current browsers. Copying falls back to selecting the read-only text.
  */
 export function developerToolsSupported(): boolean {
-  return !('documentMode' in document) && typeof navigator.clipboard?.writeText === 'function';
+  return !('documentMode' in document);
 }

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
-import { readCookie } from '../../api/client';
+import { ApiError, readCookie } from '../../api/client';
 import {
   connectFormAction,
   disconnectProvider,
@@ -42,6 +42,10 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
   const providers: Array<[ProviderName, string]> = [];
   if (team.googleOptions) providers.push(['Google', 'Google']);
   if (team.azureOptions) providers.push(['AzureAD', 'Microsoft']);
+  // The generic provider goes by the team's display name ('Acme SSO') everywhere here, its removed and
+  // failed notices included, rather than 'Auth0': spec §8 lists one notice per provider kind, and §2 labels
+  // this provider by its display name — the name the user sees on its row and its button, and on the
+  // sign-in screen. 'Auth0' is the vendor behind it, which the user may never have heard of.
   if (team.auth0Options) providers.push(['Auth0', team.auth0Options.displayName]);
   if (providers.length === 0) return null;
 
@@ -56,8 +60,16 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
     try {
       await sessionStore.getState().authorized((ctx) => disconnectProvider(ctx, provider), language);
       noticesStore.getState().show(t('manage.external.removed', { provider: label }), 'Success');
-    } catch {
-      noticesStore.getState().show(t('manage.external.removeFailed', { provider: label }), 'Failure');
+    } catch (error) {
+      // 409: the server found it to be the only sign-in option (the view here was out of date, e.g. the
+      // other account was disconnected in another tab) — say why rather than a bare failure.
+      const only = error instanceof ApiError && error.status === 409;
+      noticesStore
+        .getState()
+        .show(
+          only ? t('manage.external.onlyOption') : t('manage.external.removeFailed', { provider: label }),
+          'Failure',
+        );
     }
     reload();
   }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
 import '../../../src/index';
 import { sessionStore } from '../../../src/state/session';
-import { logoutEverywhere, mount, rendered } from '../support';
+import { logoutEverywhere, mount, serverReady, rendered } from '../support';
 
 const page = location.href;
 
@@ -13,11 +13,7 @@ async function portalAt(address: string, attributes = '') {
 }
 
 describe('<acct-portal> base-path', () => {
-  before(async function () {
-    // The first request of a run starts the identity server (and may build its seeded database).
-    this.timeout(60000);
-    expect((await fetch('/.well-known/openid-configuration')).ok).to.equal(true);
-  });
+  before(serverReady);
 
   afterEach(async () => {
     document.body.replaceChildren();

@@ -5,7 +5,7 @@ import { readCookie } from '../../../../src/api/client';
 import { forgetCapturedTokens } from '../../../../src/features/token/fragment';
 import { noticesStore } from '../../../../src/state/notices';
 import { sessionStore } from '../../../../src/state/session';
-import { logoutEverywhere, mount, rendered, screenOf } from '../../support';
+import { logoutEverywhere, mount, serverReady, rendered, screenOf } from '../../support';
 
 /** A token shaped like the server's (header.payload.signature); only the payload is read, for display. */
 function jwt(payload: Record<string, unknown>): string {
@@ -30,11 +30,7 @@ function openWithTokens(path = location.pathname) {
   history.replaceState(null, '', `${path}#access_token=${ACCESS}&id_token=${ID}`);
 }
 
-before(async function () {
-  // The first request of a run starts the identity server (and may build its seeded database).
-  this.timeout(60000);
-  expect((await fetch('/.well-known/openid-configuration')).ok).to.equal(true);
-});
+before(serverReady);
 
 describe('<acct-token>', () => {
   afterEach(async () => {
