@@ -6,7 +6,7 @@ import { openDatabase, type Db } from '../../demo/server/db/connect';
 import { migrate } from '../../demo/server/db/migrations';
 import { loadOrCreateKeys } from '../../demo/server/lib/keys';
 import { startStandIns } from '../../demo/server/standin/providers';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import {
   sessionFor,
   testEnvironment,
@@ -175,8 +175,9 @@ describe('anti-forgery on every non-GET route (design §4)', () => {
   it('refuses a text/plain body with 415 on every route that takes a body, before anything else', async () => {
     for (const route of checked()) {
       if (route.body === 'none') continue;
-      for (const headers of [{}, { cookie: 'acct_session=x' }]) {
-        const response = await app.inject({
+      const variants: Array<Record<string, string>> = [{}, { cookie: 'acct_session=x' }];
+      for (const headers of variants) {
+        const response: LightMyRequestResponse = await app.inject({
           method: route.method as 'POST',
           url: concrete(route),
           headers: { 'content-type': 'text/plain', ...headers },
