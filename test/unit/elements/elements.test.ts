@@ -4,6 +4,8 @@ import { mount, rendered } from '../support';
 import '../../../src/index';
 import { sharedSheet } from '../../../src/styles/sheet';
 import { emit } from '../../../src/ui/events';
+import { define, elementClass } from '../../../src/elements/define';
+import { createElement, lazy, type ComponentType } from 'react';
 import { preferencesStore } from '../../../src/state/preferences';
 
 const TAGS = ['acct-portal', 'acct-header', 'acct-login', 'acct-manage', 'acct-token'] as const;
@@ -56,13 +58,17 @@ describe('elements', () => {
     expect(await view.findByRole('heading', { name: 'チームにサインイン' })).to.exist;
   });
 
-  it('shows the loading frame in the elements whose screens are still to come', async () => {
-    for (const tag of ['acct-manage', 'acct-token']) {
-      const root = await rendered(mount(`<${tag}></${tag}>`));
-      expect(within(root as unknown as HTMLElement).getByRole('status').textContent, tag).to.contain(
-        'Loading',
-      );
-    }
+  it("shows the loading frame (brand and a loading status) while the screen's lazy chunk loads", async () => {
+    let arrive!: (screen: { default: ComponentType }) => void;
+    const chunk = new Promise<{ default: ComponentType }>((resolve) => (arrive = resolve));
+    define('test-lazy-screen', elementClass(lazy(() => chunk)));
+    const root = await rendered(mount('<test-lazy-screen brand="onsight"></test-lazy-screen>'));
+    const view = within(root as unknown as HTMLElement);
+    expect(view.getByRole('status').textContent).to.contain('Loading');
+    expect(root.querySelector('.frame [part="card"]')?.textContent).to.contain('Onsight');
+    arrive({ default: () => createElement('h1', null, 'The screen') });
+    expect(await view.findByRole('heading', { name: 'The screen' })).to.exist;
+    expect(view.queryByRole('status')).to.equal(null);
   });
 
   it('falls back to the default brand for an unknown one', async () => {
