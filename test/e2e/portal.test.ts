@@ -213,14 +213,14 @@ describe('the portal shell', () => {
   });
 
   it('leaves modifier-clicks and links to other sites to the browser', async () => {
-    await withPage(async ({ page }, context) => {
+    await withPage(async ({ page }) => {
       await as(page, 'ada@acme.test');
       await page.goto(`${server.url}/manage`);
       await page.evaluate(() => {
         (window as unknown as { marker: string }).marker = 'same page';
       });
       const sidebar = portal(page).getByRole('navigation', { name: 'Account', exact: true });
-      const opened = context.waitForEvent('page');
+      const opened = page.context().waitForEvent('page');
       await sidebar.getByRole('link', { name: 'QR code login' }).click({ modifiers: ['ControlOrMeta'] });
       const tab = await opened;
       await tab.waitForURL(`${server.url}/manage/qr`);
