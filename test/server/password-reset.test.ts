@@ -105,6 +105,29 @@ describe('POST /api/user/password/request', () => {
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
   });
 
+  it('limits requests per client address (429 with Retry-After), whatever the account', async () => {
+    const from = (address: string, i: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/user/password/request',
+        remoteAddress: address,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ teamName: 'acme', userName: `someone-${i}@acme.test` }),
+      });
+    const statuses = [];
+    for (let i = 0; i < 20; i++) statuses.push((await from('198.51.100.7', i)).statusCode);
+    assert.deepEqual(statuses, Array(20).fill(200));
+    const refused = await from('198.51.100.7', 20);
+    assert.equal(refused.statusCode, 429);
+    const retryAfter = Number(refused.headers['retry-after']);
+    assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 15 * 60, `${retryAfter}`);
+    assert.deepEqual(refused.json(), { message: 'too many requests, try again later' });
+    // Another address is counted on its own; the window ends after 15 minutes.
+    assert.equal((await from('198.51.100.8', 21)).statusCode, 200);
+    t.clock.advance(15 * 60_000 + 1);
+    assert.equal((await from('198.51.100.7', 22)).statusCode, 200);
+  });
+
   it('refuses bad bodies', async () => {
     assert.equal((await request('', 'x')).statusCode, 400);
     assert.equal((await post('/api/user/password/request', { teamName: 'acme' })).statusCode, 400);
