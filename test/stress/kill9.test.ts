@@ -1,0 +1,210 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { PasswordHasher } from '../../demo/server/lib/password';
+import {
+  dataDir,
+  DEMO_PASSWORD,
+  envNumber,
+  freePort,
+  signIn,
+  sleep,
+  startServer,
+  type Client,
+  type DataDir,
+  type ServerProcess,
+} from './support';
+
+/**
+ * Design §4: no acknowledged write is lost if the process is killed. Clients change their names and
+ * passwords without pause while the server is SIGKILLed at random moments and restarted on the same
+ * data; afterwards every user's stored name and password must be the last acknowledged one or one
+ * attempted after it (a write cut off by the kill may or may not have landed), and the file must pass
+ * `PRAGMA integrity_check`.
+ */
+const KILLS = envNumber('STRESS_KILLS', 6);
+const CLIENTS = envNumber('STRESS_CLIENTS', 4);
+
+interface UserState {
+  email: string;
+  client: Client;
+  seq: number;
+  /** Sequence number of the last name the server acknowledged (-1: none yet, the seeded name stands). */
+  ackedName: number;
+  attemptedName: number;
+  /** The last acknowledged password first, then any attempted after it whose outcome is unknown. */
+  passwords: string[];
+  acks: { names: number; passwords: number };
+  cutOff: number;
+}
+
+let data: DataDir;
+let port: number;
+let server: ServerProcess;
+let up = false;
+
+before(async () => {
+  data = await dataDir(CLIENTS);
+  port = await freePort();
+});
+after(async () => {
+  if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+  await data.cleanUp();
+});
+
+const nameOf = (index: number, seq: number) => `stress ${index} #${seq}`;
+
+async function post(path: string, user: UserState, body: unknown): Promise<Response> {
+  return fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${user.client.accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+}
+
+async function changeName(user: UserState, index: number): Promise<void> {
+  const seq = ++user.seq;
+  user.attemptedName = seq;
+  try {
+    const response = await post('/api/user', user, { name: nameOf(index, seq) });
+    if (response.status === 200) {
+      user.ackedName = seq;
+      user.acks.names++;
+    } else assert.fail(`name change answered ${response.status}: ${await response.text()}`);
+  } catch (error) {
+    if (error instanceof assert.AssertionError) throw error;
+    user.cutOff++;
+  }
+}
+
+async function changePassword(user: UserState, index: number): Promise<void> {
+  const next = `stress password ${index} #${++user.seq}`;
+  // Newest candidate first: an attempt cut off by a kill has most likely landed.
+  for (const old of [...user.passwords].reverse()) {
+    let response: Response;
+    try {
+      response = await post('/api/user/password', user, {
+        oldPassword: old,
+        newPassword: next,
+        confirmNewPassword: next,
+      });
+    } catch {
+      user.cutOff++;
+      user.passwords.push(next);
+      return;
+    }
+    const text = await response.text();
+    if (response.status === 200) {
+      user.passwords = [next];
+      user.acks.passwords++;
+      return;
+    }
+    if (response.status !== 400 || !text.includes('InvalidPassword'))
+      assert.fail(`password change answered ${response.status}: ${text}`);
+  }
+  assert.fail(`none of ${user.email}'s candidate passwords was accepted`);
+}
+
+it(`keeps every acknowledged write through ${KILLS} kill -9s`, { timeout: 600_000 }, async () => {
+  server = await startServer(data.dir, port);
+  up = true;
+  const users: UserState[] = [];
+  for (const email of data.users) {
+    users.push({
+      email,
+      client: await signIn(server.url, email, DEMO_PASSWORD),
+      seq: 0,
+      ackedName: -1,
+      attemptedName: -1,
+      passwords: [DEMO_PASSWORD],
+      acks: { names: 0, passwords: 0 },
+      cutOff: 0,
+    });
+  }
+
+  let stop = false;
+  const loops = users.map(async (user, index) => {
+    for (let op = 0; !stop; op++) {
+      if (!up) {
+        await sleep(20);
+        continue;
+      }
+      // Mostly names (cheap), every fourth a password change (two scrypt derivations).
+      if (op % 4 === 3) await changePassword(user, index);
+      else await changeName(user, index);
+    }
+  });
+
+  const kills: number[] = [];
+  try {
+    for (let k = 0; k < KILLS; k++) {
+      const wait = 300 + Math.random() * 1500;
+      await sleep(wait);
+      server.child.kill('SIGKILL');
+      up = false;
+      const { signal } = await server.exited;
+      assert.equal(signal, 'SIGKILL');
+      kills.push(Math.round(wait));
+      const restart = Date.now();
+      server = await startServer(data.dir, port);
+      console.log(`restart ${k}: ${Date.now() - restart} ms`);
+      up = true;
+    }
+    await sleep(500);
+  } finally {
+    stop = true;
+    await Promise.all(loops);
+  }
+
+  server.child.kill('SIGTERM');
+  const termAt = Date.now();
+  assert.deepEqual(
+    await server.exited,
+    { code: 0, signal: null },
+    server.output().split('\n').slice(-15).join('\n'),
+  );
+  console.log(`SIGTERM exit after ${Date.now() - termAt} ms`);
+
+  const db = new Database(data.dbFile, { readonly: true, fileMustExist: true });
+  const integrity = db.pragma('integrity_check', { simple: true });
+  const rows = db
+    .prepare(`select email, name, password_hash from users where email like 'stress-%'`)
+    .all() as Array<{ email: string; name: string; password_hash: string }>;
+  db.close();
+  assert.equal(integrity, 'ok');
+
+  const hasher = new PasswordHasher(2, 100);
+  let names = 0;
+  let passwords = 0;
+  let cutOff = 0;
+  for (const [index, user] of users.entries()) {
+    const row = rows.find((r) => r.email === user.email)!;
+    const stored = /#(\d+)$/.exec(row.name);
+    if (user.ackedName === -1) assert.ok(row.name === user.email || stored, row.name);
+    else {
+      assert.ok(stored, `${user.email}: ${row.name}`);
+      const seq = Number(stored[1]);
+      assert.equal(row.name, nameOf(index, seq));
+      assert.ok(
+        seq >= user.ackedName && seq <= user.attemptedName,
+        `${user.email}: stored #${seq}, acknowledged #${user.ackedName}, attempted up to #${user.attemptedName}`,
+      );
+    }
+    const matches = [];
+    for (const candidate of user.passwords) {
+      if (await hasher.verify(candidate, row.password_hash)) matches.push(candidate);
+    }
+    assert.equal(matches.length, 1, `${user.email}: stored password is none of ${user.passwords.join(', ')}`);
+    names += user.acks.names;
+    passwords += user.acks.passwords;
+    cutOff += user.cutOff;
+  }
+  // The run must have exercised something: writes acknowledged between every pair of kills.
+  assert.ok(names >= KILLS * 2, `only ${names} name changes acknowledged`);
+  assert.ok(passwords >= 1, 'no password change acknowledged');
+  console.log(
+    `kill -9: ${kills.length} kills (after ${kills.join(', ')} ms), ${names} name and ${passwords} password ` +
+      `changes acknowledged and found, ${cutOff} requests cut off by a kill; integrity_check: ${String(integrity)}`,
+  );
+});
