@@ -2,6 +2,10 @@ import { expect } from 'chai';
 import { ApiError, authHeaders, readCookie, request } from '../../../src/api/client';
 import { issuerUrl, isRelativeUrl, normalizeIssuer } from '../../../src/api/url';
 import { getTeamPublic } from '../../../src/api/endpoints';
+import { serverReady } from '../support';
+
+// The first request of a run starts the identity server.
+before(serverReady);
 
 const page = { href: 'https://portal.example.test/login/acme', origin: 'https://portal.example.test' };
 const sameOrigin = { issuer: 'https://portal.example.test', accessToken: 'tok' };

@@ -2,6 +2,10 @@ import { expect } from 'chai';
 import { readCookie } from '../../../src/api/client';
 import { checkLogin } from '../../../src/api/endpoints';
 import { createSessionStore, initials, LOGIN_RECHECK_MS, type Scheduler } from '../../../src/state/session';
+import { serverReady } from '../support';
+
+// The first request of a run starts the identity server.
+before(serverReady);
 
 /** Records timers instead of waiting an hour; `fire()` runs the pending one. */
 class ManualScheduler implements Scheduler {

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { mount, screenOf } from '../../support';
+import { mount, screenOf, serverReady } from '../../support';
+
+// The first request of a run starts the identity server.
+before(serverReady);
 
 // The runtime settings block must be in the page before the first element reads it.
 const env = document.createElement('script');
