@@ -1,39 +1,29 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { elementsRendered, launchBrowser, screenshot, TAGS, watchedPage } from '../support/browser';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { describe, it } from 'node:test';
+import { elementsRendered, screenshot, TAGS, useBrowser, useServer, watchedPage } from '../support/browser';
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(() => browser.close());
+const chrome = useBrowser();
 
 for (const brand of ['intoware', 'onsight', 'schenck'] as const) {
   describe(`demo pages, brand ${brand}`, () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer({ BRAND: brand });
-    });
-    after(() => server.close());
+    const host = useServer({ BRAND: brand });
 
     const pages = () => [
       {
         name: 'portal',
-        url: `${server.url}/login/acme`,
+        url: `${host.server.url}/login/acme`,
         tag: 'acct-portal',
         shows: 'role=heading[name="Sign in to Acme"]',
       },
       {
         name: 'partner',
-        url: `${server.partnerUrl}/partner.html`,
+        url: `${host.server.partnerUrl}/partner.html`,
         tag: 'acct-login',
         shows: 'role=textbox[name="Email"]',
       },
       {
         name: 'suite-app',
-        url: `${server.partnerUrl}/suite-app.html`,
+        url: `${host.server.partnerUrl}/suite-app.html`,
         tag: 'acct-header',
         shows: 'role=banner',
       },
@@ -42,7 +32,7 @@ for (const brand of ['intoware', 'onsight', 'schenck'] as const) {
     for (const theme of ['light', 'dark'] as const) {
       it(`loads every demo page (${theme}) with all five elements, no console errors, no CSP violations`, async () => {
         for (const { name, url, tag, shows } of pages()) {
-          const context = await browser.newContext();
+          const context = await chrome.browser.newContext();
           if (theme === 'dark') await context.addInitScript(() => localStorage.setItem('darkMode', 'true'));
           try {
             const watch = await watchedPage(context);
@@ -74,14 +64,10 @@ for (const brand of ['intoware', 'onsight', 'schenck'] as const) {
 }
 
 describe('the portal page', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  const host = useServer();
 
   it('opens at every portal address directly', async () => {
-    const context = await browser.newContext();
+    const context = await chrome.browser.newContext();
     try {
       const watch = await watchedPage(context);
       for (const path of [
@@ -93,7 +79,7 @@ describe('the portal page', () => {
         '/search?q=x',
         '/home/token',
       ]) {
-        const response = await watch.page.goto(`${server.url}${path}`);
+        const response = await watch.page.goto(`${host.server.url}${path}`);
         assert.equal(response?.status(), 200, path);
         assert.equal(await watch.page.locator('acct-portal').count(), 1, path);
       }
@@ -104,16 +90,16 @@ describe('the portal page', () => {
   });
 
   it('notices a CSP violation when there is one (the watch can fail)', async () => {
-    const context = await browser.newContext();
+    const context = await chrome.browser.newContext();
     try {
       const watch = await watchedPage(context);
-      await watch.page.goto(`${server.url}/login/acme`);
+      await watch.page.goto(`${host.server.url}/login/acme`);
       await watch.page.evaluate(() => {
         const style = document.createElement('style');
         style.textContent = 'body { color: red }';
         document.head.append(style);
       });
-      await watch.page.waitForTimeout(100);
+      await watch.page.waitForFunction(() => (window.__cspViolations ?? []).length > 0);
       const problems = await watch.problems();
       assert.ok(
         problems.some((p) => p.startsWith('CSP violation: style-src')),
@@ -125,20 +111,23 @@ describe('the portal page', () => {
   });
 
   it('loads the bundle on the partner origin through CORS and calls the issuer across origins', async () => {
-    const context = await browser.newContext();
+    const context = await chrome.browser.newContext();
     try {
       const watch = await watchedPage(context);
       const calls: string[] = [];
       watch.page.on('response', (response) => {
-        if (response.url().startsWith(server.url))
+        if (response.url().startsWith(host.server.url))
           calls.push(
             `${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`,
           );
       });
-      await watch.page.goto(`${server.partnerUrl}/partner.html`);
+      const checked = watch.page.waitForResponse(
+        (response) =>
+          response.url() === `${host.server.url}/account/check` && response.request().method() === 'POST',
+      );
+      await watch.page.goto(`${host.server.partnerUrl}/partner.html`);
       await elementsRendered(watch.page);
-      await watch.page.waitForFunction(() => true);
-      await watch.page.waitForTimeout(300);
+      await checked;
       assert.ok(calls.includes('GET /dist/acct-elements.js 200'), calls.join('\n'));
       assert.ok(
         calls.some((c) => c.startsWith('POST /account/check 200')),

@@ -1,34 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { DEVICE_CODE_TTL_S } from '../../demo/server/routes/device';
-import {
-  launchBrowser,
-  screenshot,
-  signInContext,
-  type PageWatch,
-  withPage as withPageIn,
-} from '../support/browser';
-import { sessionFor, startTestServer, type TestServer } from '../support/test-server';
+import { screenshot, signInContext, useE2E } from '../support/browser';
+import { sessionFor } from '../support/test-server';
 
-let browser: Browser;
-let server: TestServer;
-before(async () => {
-  browser = await launchBrowser();
-  server = await startTestServer();
-});
-after(async () => {
-  await browser.close();
-  await server.close();
-});
-
-const withPage = (test: (watch: PageWatch) => Promise<void>) => withPageIn(browser, test);
+const e2e = useE2E();
+const { withPage } = e2e;
 
 async function as(page: Page, email: string) {
-  await signInContext(page.context(), (await sessionFor(server.server.app, email)).token);
+  await signInContext(page.context(), (await sessionFor(e2e.server.server.app, email)).token);
 }
 
 const policies = (page: Page) => page.locator('acct-portal form.token-form');
@@ -36,9 +20,11 @@ const policies = (page: Page) => page.locator('acct-portal form.token-form');
 describe('developer tools', () => {
   it('generates a token with exactly the chosen policies, hides the fragment, and remembers the choice', async () => {
     await withPage(async ({ page }) => {
-      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+      await page
+        .context()
+        .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.server.url });
       await as(page, 'ada@acme.test');
-      await page.goto(`${server.url}/manage/dev`);
+      await page.goto(`${e2e.server.url}/manage/dev`);
       await policies(page)
         .getByRole('checkbox', { name: /Job_Read/ })
         .check();
@@ -55,17 +41,19 @@ describe('developer tools', () => {
       assert.equal(new URL(page.url()).hash, '');
       const { payload } = await jwtVerify(
         access,
-        createRemoteJWKSet(new URL(`${server.url}/.well-known/jwks`)),
+        createRemoteJWKSet(new URL(`${e2e.server.url}/.well-known/jwks`)),
         { audience: 'acct-api' },
       );
       assert.equal(payload.scope, 'Job_Read Reports_Create');
+      // Issue 7: the developer access token lives one hour.
+      assert.equal(payload.exp! - payload.iat!, 3600);
       await page.getByText('Job_Read, Reports_Create').waitFor();
       await page.getByRole('button', { name: 'Copy Access token' }).click();
       await page.getByText('Access token copied').waitFor();
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), access);
       await screenshot(page, 'e2e/developer', 'success');
 
-      await page.goto(`${server.url}/manage/dev`);
+      await page.goto(`${e2e.server.url}/manage/dev`);
       assert.equal(
         await policies(page)
           .getByRole('checkbox', { name: /Job_Read/ })
@@ -93,7 +81,7 @@ describe('developer tools', () => {
   it('refuses carol a policy her permissions do not allow', async () => {
     await withPage(async ({ page }) => {
       await as(page, 'carol@globex.test');
-      await page.goto(`${server.url}/manage/dev`);
+      await page.goto(`${e2e.server.url}/manage/dev`);
       await policies(page)
         .getByRole('checkbox', { name: /Team_Admin/ })
         .check();
@@ -120,7 +108,7 @@ async function readQr(page: Page): Promise<string> {
 }
 
 function exchange(deviceCode: string) {
-  return fetch(`${server.url}/connect/token`, {
+  return fetch(`${e2e.server.url}/connect/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
@@ -135,7 +123,7 @@ describe('QR code login', () => {
   it("shows a QR code the mobile app can exchange once for ada's tokens; an expired one fails", async () => {
     await withPage(async ({ page }) => {
       await as(page, 'ada@acme.test');
-      await page.goto(`${server.url}/manage/qr`);
+      await page.goto(`${e2e.server.url}/manage/qr`);
       await page.getByRole('button', { name: 'Generate QR code' }).click();
       await page.getByRole('img', { name: 'QR code for signing in to the mobile app' }).waitFor();
       const box = await page.locator('acct-portal .qr-code').boundingBox();
@@ -147,7 +135,7 @@ describe('QR code login', () => {
       const first = await exchange(payload.device_code);
       assert.equal(first.status, 200);
       const { access_token } = (await first.json()) as { access_token: string };
-      const info = await fetch(`${server.url}/connect/userinfo`, {
+      const info = await fetch(`${e2e.server.url}/connect/userinfo`, {
         headers: { authorization: `Bearer ${access_token}` },
       });
       assert.equal(((await info.json()) as { email: string }).email, 'ada@acme.test');
@@ -155,22 +143,24 @@ describe('QR code login', () => {
       assert.equal(((await second.json()) as { error: string }).error, 'invalid_grant');
 
       await page.getByRole('button', { name: 'Generate QR code' }).click();
-      await page.waitForFunction(() => true);
-      const next = JSON.parse(
-        await (async () => {
-          await page.waitForTimeout(300);
-          return readQr(page);
-        })(),
-      ) as { device_code: string };
+      // The caption and the code render together: once the caption names another code, so does the image.
+      const caption = page.locator('acct-portal figure.qr figcaption');
+      await caption
+        .filter({ hasNotText: `Code ${payload.user_code}.` })
+        .filter({ hasText: /^Code / })
+        .waitFor();
+      const next = JSON.parse(await readQr(page)) as { device_code: string; user_code: string };
       assert.notEqual(next.device_code, payload.device_code);
-      server.clock.advance(DEVICE_CODE_TTL_S * 1000 + 1);
+      assert.notEqual(next.user_code, payload.user_code);
+      assert.match((await caption.textContent()) ?? '', new RegExp(`^Code ${next.user_code}\\.`));
+      e2e.server.clock.advance(DEVICE_CODE_TTL_S * 1000 + 1);
       try {
         assert.equal(
           ((await (await exchange(next.device_code)).json()) as { error: string }).error,
           'expired_token',
         );
       } finally {
-        server.clock.offset = 0;
+        e2e.server.clock.offset = 0;
       }
     });
   });

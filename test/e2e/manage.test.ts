@@ -1,46 +1,29 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import {
-  failedResource,
-  launchBrowser,
-  screenshot,
-  signInContext,
-  type PageWatch,
-  withPage as withPageIn,
-} from '../support/browser';
-import { sessionFor, startTestServer, type TestServer } from '../support/test-server';
+import { failedResource, screenshot, signInContext, useE2E } from '../support/browser';
+import { sessionFor } from '../support/test-server';
 
-let browser: Browser;
-let server: TestServer;
-before(async () => {
-  browser = await launchBrowser();
-  server = await startTestServer({ LOGIN_ADDRESS_LIMIT: '10000' });
-});
-after(async () => {
-  await browser.close();
-  await server.close();
-});
-
-const withPage = (test: (watch: PageWatch) => Promise<void>, allow: RegExp[] = []) =>
-  withPageIn(browser, test, allow);
+const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
+const { withPage } = e2e;
 
 async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${server.url}/login/acme?ReturnUrl=%2Fmanage`);
+  await page.goto(`${e2e.server.url}/login/acme?ReturnUrl=%2Fmanage`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(`${server.url}/manage`);
+  await page.waitForURL(`${e2e.server.url}/manage`);
   await page.getByRole('heading', { name: 'Personal info' }).waitFor();
 }
 
 const dialog = (page: Page) => page.locator('acct-portal dialog[open]');
+const personalInfo = (page: Page) => page.getByRole('region', { name: 'Personal info' });
 
 describe('manage account', () => {
   it('sends a signed-out visitor of /manage to the team screen, coming back afterwards', async () => {
     await withPage(async ({ page }) => {
-      await page.goto(`${server.url}/manage`);
+      await page.goto(`${e2e.server.url}/manage`);
       await page.waitForURL((url) => url.pathname === '/login/team');
       assert.equal(new URL(page.url()).searchParams.get('ReturnUrl'), '/manage');
     });
@@ -49,7 +32,7 @@ describe('manage account', () => {
   it("shows ada's personal info", async () => {
     await withPage(async ({ page }) => {
       await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
-      const info = page.locator('acct-portal section').filter({ hasText: 'Personal info' });
+      const info = personalInfo(page);
       for (const text of ['ada@acme.test', 'Acme', 'Ada Lovelace', 'Owner'])
         await info.getByText(text, { exact: true }).waitFor();
       const created = await info.locator('time').textContent();
@@ -58,9 +41,10 @@ describe('manage account', () => {
     });
   });
 
-  it('renames: 51 characters refused, 50 accepted, the header follows without a reload', async () => {
+  it('renames: 51 characters refused, 50 accepted, the panel and header follow without a reload', async () => {
     await withPage(async ({ page }) => {
       await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
+      const info = personalInfo(page);
       const rename = async (name: string) => {
         await page.getByRole('button', { name: 'Edit name' }).click();
         await dialog(page).getByLabel('Your name').fill(name);
@@ -73,12 +57,16 @@ describe('manage account', () => {
       await dialog(page).waitFor({ state: 'detached' });
       await rename(`  ${'x'.repeat(50)}  `);
       await page.getByText('Name updated').waitFor();
+      await info.getByText('x'.repeat(50), { exact: true }).waitFor();
+      assert.equal(await info.getByText('Ada Lovelace', { exact: true }).count(), 0);
       await page.locator('acct-portal .header-name').getByText('x'.repeat(50)).waitFor();
       assert.equal(await page.locator('acct-portal .avatar-button .avatar').textContent(), 'X');
       await rename('Grace Hopper');
+      await info.getByText('Grace Hopper', { exact: true }).waitFor();
       await page.locator('acct-portal .header-name').getByText('Grace Hopper', { exact: true }).waitFor();
       assert.equal(await page.locator('acct-portal .avatar-button .avatar').textContent(), 'GH');
       await rename('Ada Lovelace');
+      await info.getByText('Ada Lovelace', { exact: true }).waitFor();
       await page.locator('acct-portal .header-name').getByText('Ada Lovelace').waitFor();
     });
   });
@@ -108,35 +96,35 @@ describe('manage account', () => {
         await screenshot(page, 'e2e/manage', 'password-set-notice');
         await page.locator('acct-portal .avatar-button').click();
         await page.getByRole('menuitem', { name: 'Sign out' }).click();
-        await page.waitForURL(`${server.url}/login/team`);
+        await page.waitForURL(`${e2e.server.url}/login/team`);
       },
       [failedResource(400)],
     );
     await withPage(
       async ({ page }) => {
-        await page.goto(`${server.url}/login/acme`);
+        await page.goto(`${e2e.server.url}/login/acme`);
         await page.getByLabel('Email').fill('ada@acme.test');
         await page.getByLabel('Password').fill(DEMO_PASSWORD);
         await page.getByRole('button', { name: 'Continue' }).click();
         await page.getByText('The email or password is incorrect.').waitFor();
         await page.getByLabel('Password').fill('a new long password');
         await page.getByRole('button', { name: 'Continue' }).click();
-        await page.waitForURL(`${server.url}/manage`);
+        await page.waitForURL(`${e2e.server.url}/manage`);
       },
       [failedResource(401)],
     );
   });
 
   it('lets bob, who has no password, set one — and sign in with it', async () => {
-    const bob = await server.server.db.kysely
+    const bob = await e2e.server.server.db.kysely
       .selectFrom('users')
       .select('id')
       .where('email', '=', 'bob@acme.test')
       .executeTakeFirstOrThrow();
-    const session = await sessionFor(server.server.app, 'bob@acme.test');
+    const session = await sessionFor(e2e.server.server.app, 'bob@acme.test');
     await withPage(async ({ page }) => {
       await signInContext(page.context(), session.token);
-      await page.goto(`${server.url}/manage`);
+      await page.goto(`${e2e.server.url}/manage`);
       await page.getByRole('button', { name: 'Set password' }).click();
       const form = dialog(page);
       await form.getByRole('heading', { name: 'Set password' }).waitFor();
@@ -147,7 +135,12 @@ describe('manage account', () => {
       await page.getByText('Password set').waitFor();
       await page.getByRole('button', { name: 'Change password' }).waitFor();
     });
-    const row = await server.server.db.kysely
+    // A fresh browser context: no session, only the new password.
+    await withPage(async ({ page }) => {
+      await signIn(page, 'bob@acme.test', 'bob now has a password');
+      await personalInfo(page).getByText('bob@acme.test', { exact: true }).waitFor();
+    });
+    const row = await e2e.server.server.db.kysely
       .selectFrom('users')
       .select('password_hash')
       .where('id', '=', bob.id)

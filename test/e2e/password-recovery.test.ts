@@ -1,39 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { after, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { RESET_TOKEN_MS } from '../../demo/server/routes/password-reset';
-import {
-  failedResource,
-  launchBrowser,
-  screenshot,
-  type PageWatch,
-  withPage as withPageIn,
-} from '../support/browser';
+import { failedResource, screenshot, useE2E } from '../support/browser';
 import { TestSmtp } from '../support/smtp';
-import { startTestServer, type TestServer } from '../support/test-server';
 
-let browser: Browser;
-let server: TestServer;
-let smtp: TestSmtp;
-before(async () => {
-  browser = await launchBrowser();
+let smtp: TestSmtp | undefined;
+// The server's settings name the SMTP server, so it starts first, in the same hook.
+const e2e = useE2E(async () => {
   smtp = await TestSmtp.start();
-  server = await startTestServer({ SMTP_URL: smtp.url, LOGIN_ADDRESS_LIMIT: '10000' });
+  return { SMTP_URL: smtp.url, LOGIN_ADDRESS_LIMIT: '10000' };
 });
-after(async () => {
-  await browser.close();
-  await server.close();
-  await smtp.close();
-});
-
-const withPage = (test: (watch: PageWatch) => Promise<void>, allow: RegExp[] = []) =>
-  withPageIn(browser, test, allow);
+after(() => smtp?.close());
+const inbox = () => smtp!;
+const { withPage } = e2e;
 
 async function askForLink(page: Page, email: string) {
-  await page.goto(`${server.url}/login/acme`);
+  await page.goto(`${e2e.server.url}/login/acme`);
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
-  await page.waitForURL(`${server.url}/login/acme/forgotPassword`);
+  await page.waitForURL(`${e2e.server.url}/login/acme/forgotPassword`);
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Get reset link' }).click();
   await page
@@ -48,7 +34,7 @@ async function chooseNew(page: Page, password: string, confirm = password) {
 }
 
 async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${server.url}/login/acme`);
+  await page.goto(`${e2e.server.url}/login/acme`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -60,9 +46,9 @@ describe('password recovery', () => {
     await withPage(async ({ page }) => {
       await askForLink(page, 'ada@acme.test');
       await screenshot(page, 'e2e/recovery', 'forgot-sent');
-      const mail = await smtp.next('ada@acme.test', /Reset your/);
+      const mail = await inbox().next('ada@acme.test', /Reset your/);
       link = mail.link!;
-      assert.ok(link.startsWith(`${server.url}/login/acme/resetPassword?id=`), link);
+      assert.ok(link.startsWith(`${e2e.server.url}/login/acme/resetPassword?id=`), link);
       await page.goto(link);
       await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
       assert.equal(
@@ -77,9 +63,9 @@ describe('password recovery', () => {
       await page.getByRole('heading', { name: 'Password reset' }).waitFor();
       await screenshot(page, 'e2e/recovery', 'reset-success');
       await page.getByRole('link', { name: 'Sign in' }).click();
-      await page.waitForURL(`${server.url}/login/acme/`);
+      await page.waitForURL(`${e2e.server.url}/login/acme/`);
       await page.getByLabel('Password').waitFor();
-      await smtp.next('ada@acme.test', /was changed/);
+      await inbox().next('ada@acme.test', /was changed/);
     });
     await withPage(
       async ({ page }) => {
@@ -87,7 +73,7 @@ describe('password recovery', () => {
         await page.getByRole('alert').filter({ hasText: 'The email or password is incorrect.' }).waitFor();
         await page.getByLabel('Password').fill('ada chose a long new one');
         await page.getByRole('button', { name: 'Continue' }).click();
-        await page.waitForURL(`${server.url}/manage`);
+        await page.waitForURL(`${e2e.server.url}/manage`);
       },
       [failedResource(401)],
     );
@@ -98,7 +84,7 @@ describe('password recovery', () => {
         await page.getByRole('heading', { name: 'We could not reset your password' }).waitFor();
         await screenshot(page, 'e2e/recovery', 'reset-error');
         await page.getByRole('link', { name: 'Try again' }).click();
-        await page.waitForURL(`${server.url}/login/acme/forgotPassword`);
+        await page.waitForURL(`${e2e.server.url}/login/acme/forgotPassword`);
       },
       [failedResource(410)],
     );
@@ -108,32 +94,39 @@ describe('password recovery', () => {
     await withPage(
       async ({ page }) => {
         await askForLink(page, 'bob@acme.test');
-        const { link } = await smtp.next('bob@acme.test', /Reset your/);
-        server.clock.advance(RESET_TOKEN_MS + 60_000);
+        const { link } = await inbox().next('bob@acme.test', /Reset your/);
+        e2e.server.clock.advance(RESET_TOKEN_MS + 60_000);
         try {
           await page.goto(link!);
           await chooseNew(page, 'bob is too late now');
           await page.getByRole('heading', { name: 'We could not reset your password' }).waitFor();
         } finally {
-          server.clock.advance(-(RESET_TOKEN_MS + 60_000));
+          e2e.server.clock.advance(-(RESET_TOKEN_MS + 60_000));
         }
       },
       [failedResource(410)],
     );
   });
 
-  it('sends a link with a mismatched id (or no token) to /', async () => {
+  it('sends a link with a mismatched id (or no token) to /, which ends on the team screen', async () => {
+    // `/` is /manage, which sends a signed-out visitor to the team screen: wait for where it settles.
+    const landsOnTeamScreen = async (page: Page) => {
+      await page.getByLabel('Team name').waitFor();
+      const url = new URL(page.url());
+      assert.equal(url.origin + url.pathname, `${e2e.server.url}/login/team`);
+      assert.equal(url.searchParams.get('ReturnUrl'), '/manage');
+    };
     await withPage(
       async ({ page }) => {
         await askForLink(page, 'locked@acme.test');
-        const { link } = await smtp.next('locked@acme.test', /Reset your/);
+        const { link } = await inbox().next('locked@acme.test', /Reset your/);
         const tampered = new URL(link!);
         tampered.searchParams.set('id', 'someone-else');
         await page.goto(tampered.href);
         await chooseNew(page, 'a long enough password');
-        await page.waitForURL(`${server.url}/manage`);
-        await page.goto(`${server.url}/login/acme/resetPassword?id=x`);
-        await page.waitForURL(`${server.url}/manage`);
+        await landsOnTeamScreen(page);
+        await page.goto(`${e2e.server.url}/login/acme/resetPassword?id=x`);
+        await landsOnTeamScreen(page);
       },
       [failedResource(401)],
     );
@@ -144,7 +137,7 @@ describe('password recovery', () => {
       await askForLink(page, 'nobody@acme.test');
       await new Promise((r) => setTimeout(r, 500));
       assert.deepEqual(
-        smtp.received.filter((m) => m.to.includes('nobody')),
+        inbox().received.filter((m) => m.to.includes('nobody')),
         [],
       );
     });
@@ -153,12 +146,12 @@ describe('password recovery', () => {
   it("checks the form: valid e-mail, both fields, equal, and the server's policy message under confirm", async () => {
     await withPage(
       async ({ page }) => {
-        await page.goto(`${server.url}/login/acme/forgotPassword`);
+        await page.goto(`${e2e.server.url}/login/acme/forgotPassword`);
         await page.getByLabel('Email').fill('not-an-address');
         await page.getByRole('button', { name: 'Get reset link' }).click();
         await page.getByText('Enter a valid email address.').waitFor();
         await askForLink(page, 'locked@acme.test');
-        const { link } = await smtp.next('locked@acme.test', /Reset your/);
+        const { link } = await inbox().next('locked@acme.test', /Reset your/);
         await page.goto(link!);
         await page.getByRole('button', { name: 'Reset password' }).click();
         await page.getByText('Enter a new password.').waitFor();

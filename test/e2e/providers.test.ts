@@ -1,27 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import {
-  launchBrowser,
-  screenshot,
-  signInContext,
-  type PageWatch,
-  withPage as withPageIn,
-} from '../support/browser';
-import { sessionFor, startTestServer, type TestServer } from '../support/test-server';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { screenshot, signInContext, useE2E } from '../support/browser';
+import { sessionFor } from '../support/test-server';
 
-let browser: Browser;
-let server: TestServer;
-before(async () => {
-  browser = await launchBrowser();
-  server = await startTestServer();
-});
-after(async () => {
-  await browser.close();
-  await server.close();
-});
-
-const withPage = (test: (watch: PageWatch) => Promise<void>) => withPageIn(browser, test);
+const e2e = useE2E();
+const { withPage } = e2e;
 
 /** At the stand-in provider's page: type the account and continue. */
 async function atProvider(page: Page, account: string) {
@@ -30,7 +14,7 @@ async function atProvider(page: Page, account: string) {
 }
 
 async function providerSignIn(page: Page, team: string, button: string, account: string) {
-  await page.goto(`${server.url}/login/${team}`);
+  await page.goto(`${e2e.server.url}/login/${team}`);
   await page.getByRole('button', { name: button }).click();
   await atProvider(page, account);
 }
@@ -39,17 +23,17 @@ describe('external providers, end to end', () => {
   it('signs ada in to acme with Google', async () => {
     await withPage(async ({ page }) => {
       await providerSignIn(page, 'acme', 'Sign in with Google', 'ada');
-      await page.waitForURL(`${server.url}/manage`);
+      await page.waitForURL(`${e2e.server.url}/manage`);
       await page.locator('acct-portal .header-name').getByText('Ada Lovelace').waitFor();
     });
   });
 
   it('signs dan in to umbrella with Microsoft, keeping ReturnUrl', async () => {
     await withPage(async ({ page }) => {
-      await page.goto(`${server.url}/login/umbrella?ReturnUrl=%2Fmanage%2Fqr`);
+      await page.goto(`${e2e.server.url}/login/umbrella?ReturnUrl=%2Fmanage%2Fqr`);
       await page.getByRole('button', { name: 'Sign in with Microsoft' }).click();
       await atProvider(page, 'dan');
-      await page.waitForURL(`${server.url}/manage/qr`);
+      await page.waitForURL(`${e2e.server.url}/manage/qr`);
       await page.locator('acct-portal .header-name').getByText('Dan Okafor').waitFor();
     });
   });
@@ -77,13 +61,13 @@ describe('external providers, end to end', () => {
 
   it('connects Microsoft for ada, then disconnects it', async () => {
     await withPage(async ({ page }) => {
-      await signInContext(page.context(), (await sessionFor(server.server.app, 'ada@acme.test')).token);
-      await page.goto(`${server.url}/manage`);
+      await signInContext(page.context(), (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
+      await page.goto(`${e2e.server.url}/manage`);
       const panel = page.locator('acct-portal section').filter({ hasText: 'Third-party accounts' });
       await panel.getByText('Connected as ada@acme.test').waitFor();
       await panel.getByRole('button', { name: 'Connect Microsoft' }).click();
       await atProvider(page, 'ada');
-      await page.waitForURL(`${server.url}/manage`);
+      await page.waitForURL(`${e2e.server.url}/manage`);
       await panel.getByRole('button', { name: 'Disconnect Microsoft' }).waitFor();
       assert.equal(await panel.getByText('Connected as ada@acme.test').count(), 2);
       await screenshot(page, 'e2e/providers', 'connected');
@@ -93,10 +77,47 @@ describe('external providers, end to end', () => {
     });
   });
 
+  it("connects ada's Auth0 (the team's Acme SSO), then disconnects it", async () => {
+    await withPage(async ({ page }) => {
+      await signInContext(page.context(), (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
+      await page.goto(`${e2e.server.url}/manage`);
+      const panel = page.getByRole('region', { name: 'Third-party accounts' });
+      await panel.getByRole('button', { name: 'Connect Acme SSO' }).click();
+      await atProvider(page, 'ada');
+      await page.waitForURL(`${e2e.server.url}/manage`);
+      await panel.getByRole('button', { name: 'Disconnect Acme SSO' }).waitFor();
+      const row = panel.getByRole('listitem').filter({ hasText: 'Acme SSO' });
+      await row.getByText('Connected as ada@acme.test').waitFor();
+      await panel.getByRole('button', { name: 'Disconnect Acme SSO' }).click();
+      await page.getByText('Acme SSO account removed').waitFor();
+      await panel.getByRole('button', { name: 'Connect Acme SSO' }).waitFor();
+      await row.getByText('Not connected').waitFor();
+    });
+  });
+
+  it('shows no third-party panel to a team without providers (carol at globex)', async () => {
+    await withPage(async ({ page }) => {
+      await signInContext(
+        page.context(),
+        (await sessionFor(e2e.server.server.app, 'carol@globex.test')).token,
+      );
+      await page.goto(`${e2e.server.url}/manage`);
+      await page
+        .getByRole('region', { name: 'Personal info' })
+        .getByText('Globex', { exact: true })
+        .waitFor();
+      // The password panel and the third-party panel render from the same sign-in options answer.
+      await page.getByRole('button', { name: 'Change password' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.equal(await page.getByRole('region', { name: 'Third-party accounts' }).count(), 0);
+      assert.equal(await page.getByText('Third-party accounts').count(), 0);
+    });
+  });
+
   it('keeps bob from removing his only sign-in option until he sets a password', async () => {
     await withPage(async ({ page }) => {
-      await signInContext(page.context(), (await sessionFor(server.server.app, 'bob@acme.test')).token);
-      await page.goto(`${server.url}/manage`);
+      await signInContext(page.context(), (await sessionFor(e2e.server.server.app, 'bob@acme.test')).token);
+      await page.goto(`${e2e.server.url}/manage`);
       const panel = page.locator('acct-portal section').filter({ hasText: 'Third-party accounts' });
       await panel.getByRole('button', { name: 'Disconnect Google' }).click();
       await page.getByText('You cannot remove your only sign-in option. Set a password first.').waitFor();

@@ -1,29 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import {
-  failedResource,
-  launchBrowser,
-  screenshot,
-  type PageWatch,
-  withPage as withPageIn,
-} from '../support/browser';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { failedResource, screenshot, useE2E } from '../support/browser';
 
-let browser: Browser;
-let server: TestServer;
-before(async () => {
-  browser = await launchBrowser();
-  server = await startTestServer({ LOGIN_ADDRESS_LIMIT: '10000' });
-});
-after(async () => {
-  await browser.close();
-  await server.close();
-});
-
-const withPage = (test: (watch: PageWatch) => Promise<void>, allow: RegExp[] = []) =>
-  withPageIn(browser, test, allow);
+const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
+const { withPage } = e2e;
 
 async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
@@ -45,15 +27,15 @@ async function checkLogin(page: Page): Promise<{ authenticated: boolean }> {
 describe('sign-in journey in the portal', () => {
   it('team → sign in as ada → signed in → sign out → unauthenticated', async () => {
     await withPage(async ({ page }) => {
-      await page.goto(`${server.url}/login/team`);
+      await page.goto(`${e2e.server.url}/login/team`);
       await page.getByLabel('Team name').fill(' Acme ');
       await screenshot(page, 'e2e/sign-in', 'team-intoware-light');
       await page.getByRole('button', { name: 'Continue' }).click();
-      await page.waitForURL(`${server.url}/login/acme`);
+      await page.waitForURL(`${e2e.server.url}/login/acme`);
       await page.getByLabel('Email').waitFor();
       await screenshot(page, 'e2e/sign-in', 'sign-in-intoware-light');
       await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
-      await page.waitForURL(`${server.url}/manage`);
+      await page.waitForURL(`${e2e.server.url}/manage`);
       await page.locator('acct-portal .header-name').getByText('Ada Lovelace').waitFor();
       assert.equal(await page.locator('acct-portal .avatar-button .avatar').textContent(), 'AL');
       const signedIn = (await checkLogin(page)) as { authenticated: boolean; session?: string };
@@ -61,7 +43,7 @@ describe('sign-in journey in the portal', () => {
       assert.equal(typeof signedIn.session, 'string');
       await page.locator('acct-portal .avatar-button').click();
       await page.getByRole('menuitem', { name: 'Sign out' }).click();
-      await page.waitForURL(`${server.url}/login/team`);
+      await page.waitForURL(`${e2e.server.url}/login/team`);
       assert.deepEqual(await checkLogin(page), { authenticated: false });
       assert.equal(await page.evaluate(() => localStorage.getItem('defaultTeam')), 'acme');
     });
@@ -70,14 +52,14 @@ describe('sign-in journey in the portal', () => {
   it('says when the team is unknown or disabled', async () => {
     await withPage(
       async ({ page }) => {
-        await page.goto(`${server.url}/login/team`);
+        await page.goto(`${e2e.server.url}/login/team`);
         await page.getByLabel('Team name').fill('nowhere');
         await page.getByRole('button', { name: 'Continue' }).click();
         await page.getByText('We cannot find that team. Check the name and try again.').waitFor();
         await page.getByLabel('Team name').fill('initech');
         await page.getByRole('button', { name: 'Continue' }).click();
         await page.getByText('This team is not enabled.').waitFor();
-        assert.equal(page.url(), `${server.url}/login/team`);
+        assert.equal(page.url(), `${e2e.server.url}/login/team`);
       },
       [failedResource(404)],
     );
@@ -86,7 +68,7 @@ describe('sign-in journey in the portal', () => {
   it('locks after five wrong passwords', async () => {
     await withPage(
       async ({ page }) => {
-        await page.goto(`${server.url}/login/globex`);
+        await page.goto(`${e2e.server.url}/login/globex`);
         for (let attempt = 1; attempt <= 4; attempt++) {
           await signIn(page, 'carol@globex.test', `wrong-${attempt}`);
           await page.getByRole('alert').filter({ hasText: 'The email or password is incorrect.' }).waitFor();
@@ -109,7 +91,7 @@ describe('sign-in journey in the portal', () => {
   it('shows the locked message for locked@acme.test', async () => {
     await withPage(
       async ({ page }) => {
-        await page.goto(`${server.url}/login/acme`);
+        await page.goto(`${e2e.server.url}/login/acme`);
         await signIn(page, 'locked@acme.test', DEMO_PASSWORD);
         await page
           .getByRole('alert')
@@ -130,7 +112,7 @@ describe('sign-in journey in the portal', () => {
     await withPage(async ({ page }) => {
       for (const [code, message] of Object.entries(messages)) {
         for (const path of ['/login/acme', '/login/acme/error']) {
-          await page.goto(`${server.url}${path}?Error=${code}`);
+          await page.goto(`${e2e.server.url}${path}?Error=${code}`);
           await page.getByRole('alert').filter({ hasText: message }).waitFor();
         }
       }
@@ -140,12 +122,12 @@ describe('sign-in journey in the portal', () => {
 
   it('honours ReturnUrl=/manage/qr, kept through the team screen', async () => {
     await withPage(async ({ page }) => {
-      await page.goto(`${server.url}/login/team?ReturnUrl=%2Fmanage%2Fqr`);
+      await page.goto(`${e2e.server.url}/login/team?ReturnUrl=%2Fmanage%2Fqr`);
       await page.getByLabel('Team name').fill('acme');
       await page.getByRole('button', { name: 'Continue' }).click();
-      await page.waitForURL(`${server.url}/login/acme?ReturnUrl=%2Fmanage%2Fqr`);
+      await page.waitForURL(`${e2e.server.url}/login/acme?ReturnUrl=%2Fmanage%2Fqr`);
       await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
-      await page.waitForURL(`${server.url}/manage/qr`);
+      await page.waitForURL(`${e2e.server.url}/manage/qr`);
     });
   });
 
@@ -155,15 +137,15 @@ describe('sign-in journey in the portal', () => {
       await withPage(async ({ page }) => {
         const requested: string[] = [];
         page.on('request', (request) => {
-          if (!request.url().startsWith(server.url)) requested.push(request.url());
+          if (!request.url().startsWith(e2e.server.url)) requested.push(request.url());
         });
         // The value as a browser would carry it in the query (the page decodes it once).
         await page.goto(
-          `${server.url}/login/acme?ReturnUrl=${value.includes('%') ? value : encodeURIComponent(value)}`,
+          `${e2e.server.url}/login/acme?ReturnUrl=${value.includes('%') ? value : encodeURIComponent(value)}`,
         );
         await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
-        await page.waitForURL(`${server.url}/manage`);
-        assert.equal(new URL(page.url()).origin, server.url, value);
+        await page.waitForURL(`${e2e.server.url}/manage`);
+        assert.equal(new URL(page.url()).origin, e2e.server.url, value);
         assert.deepEqual(requested, [], value);
       });
     }
@@ -171,11 +153,11 @@ describe('sign-in journey in the portal', () => {
 
   it('sends a signed-in user away from the sign-in screen', async () => {
     await withPage(async ({ page }) => {
-      await page.goto(`${server.url}/login/acme`);
+      await page.goto(`${e2e.server.url}/login/acme`);
       await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
-      await page.waitForURL(`${server.url}/manage`);
-      await page.goto(`${server.url}/login/acme`);
-      await page.waitForURL(`${server.url}/manage`);
+      await page.waitForURL(`${e2e.server.url}/manage`);
+      await page.goto(`${e2e.server.url}/login/acme`);
+      await page.waitForURL(`${e2e.server.url}/manage`);
     });
   });
 });
@@ -185,24 +167,48 @@ describe('sign-in on the partner origin', () => {
     await withPage(async ({ page }) => {
       const crossOrigin: string[] = [];
       page.on('response', (response) => {
-        if (response.url().startsWith(server.url)) {
+        if (response.url().startsWith(e2e.server.url)) {
           crossOrigin.push(
             `${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`,
           );
         }
       });
-      await page.goto(`${server.partnerUrl}/partner.html`);
+      await page.goto(`${e2e.server.partnerUrl}/partner.html`);
       await page.getByLabel('Email').waitFor();
       await screenshot(page, 'e2e/sign-in', 'partner-intoware-light');
       await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
       await page.getByText('You are signed in as ada@acme.test.').waitFor();
       const log = await page.locator('#event-log li').allTextContents();
       assert.deepEqual(log, ['acct-signed-in {"team":"acme","email":"ada@acme.test"}']);
-      assert.equal(new URL(page.url()).origin, server.partnerUrl);
+      // Without `redirect` the host page stays where it is.
+      assert.equal(page.url(), `${e2e.server.partnerUrl}/partner.html`);
       assert.ok(crossOrigin.includes('POST /account/login 200'), crossOrigin.join('\n'));
       assert.ok(crossOrigin.includes('POST /connect/token 200'), crossOrigin.join('\n'));
       assert.ok(crossOrigin.includes('GET /connect/userinfo 200'), crossOrigin.join('\n'));
       await screenshot(page, 'e2e/sign-in', 'partner-signed-in-intoware-light');
+    });
+  });
+
+  it('with redirect="true", navigates the host page to its return-url after signing in', async () => {
+    await withPage(async ({ page }) => {
+      // The partner page as a site would write it with redirect: the demo's page with two attributes
+      // more, added as the parser inserts the element (serving a changed copy with page.route would make
+      // Chromium treat the page as public and refuse its calls to the loopback issuer).
+      await page.addInitScript(() => {
+        new MutationObserver((_records, observer) => {
+          const login = document.querySelector('acct-login');
+          if (!login) return;
+          login.setAttribute('redirect', 'true');
+          login.setAttribute('return-url', '/suite-app.html');
+          observer.disconnect();
+        }).observe(document, { childList: true, subtree: true });
+      });
+      await page.goto(`${e2e.server.partnerUrl}/partner.html`);
+      assert.equal(await page.locator('acct-login').getAttribute('redirect'), 'true');
+      await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
+      await page.waitForURL(`${e2e.server.partnerUrl}/suite-app.html`);
+      // The suite app's header, on the same partner origin, knows the session the sign-in started.
+      await page.getByRole('button', { name: 'Account menu for Ada Lovelace' }).waitFor();
     });
   });
 });

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
+import { startTestServer, type TestServer } from './test-server';
 
 export const RESULTS = resolve(import.meta.dirname, '..', '..', 'test-results');
 
@@ -115,4 +117,88 @@ export async function withPage(
   } finally {
     await context.close();
   }
+}
+
+/** The shared browser of an end-to-end file, and `withPage` bound to it. */
+export interface BrowserHandle {
+  /** The browser (launched by the `before` hook: use it inside tests and hooks only). */
+  readonly browser: Browser;
+  withPage(
+    test: (watch: PageWatch, context: BrowserContext) => Promise<void>,
+    allow?: RegExp[],
+  ): Promise<void>;
+}
+
+/** Launch Debian's Chromium before the tests of the current suite (or file) and close it after them. */
+export function useBrowser(): BrowserHandle {
+  let browser: Browser | undefined;
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  const handle: BrowserHandle = {
+    get browser() {
+      if (!browser) throw new Error('the browser starts in a before hook: use it inside tests');
+      return browser;
+    },
+    withPage: (test, allow = []) => withPage(handle.browser, test, allow),
+  };
+  return handle;
+}
+
+/** The identity server of an end-to-end file. */
+export interface ServerHandle {
+  /** The server (started by the `before` hook: use it inside tests and hooks only). */
+  readonly server: TestServer;
+}
+
+/** Server settings, or a function that makes them (it may start what they point at). */
+export type ServerEnv =
+  Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+
+/**
+ * Start the identity server (free ports, fresh seeded database) before the tests of the current suite
+ * and stop it after them. `env` may be an async function, for settings known only once something else
+ * runs (e.g. a test SMTP server's address): start that in the function, because Node 20 starts the
+ * `before` hooks of a file together rather than one after another.
+ */
+export function useServer(env: ServerEnv = {}): ServerHandle {
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startTestServer(typeof env === 'function' ? await env() : env);
+  });
+  after(async () => {
+    await server?.close();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the server starts in a before hook: use it inside tests');
+      return server;
+    },
+  };
+}
+
+/**
+ * The before/after pair every end-to-end file needs: a browser and an identity server, both closed
+ * after the file's tests.
+ *
+ * ```ts
+ * const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
+ * it('…', () => e2e.withPage(async ({ page }) => page.goto(`${e2e.server.url}/login/acme`)));
+ * ```
+ */
+export function useE2E(env: ServerEnv = {}): BrowserHandle & ServerHandle {
+  const browser = useBrowser();
+  const server = useServer(env);
+  return {
+    get browser() {
+      return browser.browser;
+    },
+    get server() {
+      return server.server;
+    },
+    withPage: browser.withPage,
+  };
 }
