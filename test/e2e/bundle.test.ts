@@ -1,0 +1,128 @@
+/**
+ * The built bundle in a browser (issue 2, issue 7): the classic-script build on its own under the
+ * server's strict CSP, and the lazily loaded chunks fetched only by the screens that need them.
+ */
+import assert from 'node:assert/strict';
+import { basename } from 'node:path';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { PAGE_CSP } from '../../demo/server/plugins/security';
+import { elementsRendered, signInContext, TAGS, useE2E } from '../support/browser';
+import { sessionFor } from '../support/test-server';
+import { chunksWithSource, LAZY_PARTS } from '../build/graph';
+
+const e2e = useE2E();
+const { withPage } = e2e;
+
+/**
+ * Serve `html` at `path` on the identity server's origin with the headers of a real page of that
+ * server (its strict CSP, its XSRF cookie), as if the server had such a page.
+ */
+async function hostPage(page: Page, path: string, html: string): Promise<void> {
+  await page.route(`${e2e.server.url}${path}`, async (route) => {
+    const real = await route.fetch({ url: `${e2e.server.url}/login/team` });
+    await route.fulfill({ response: real, body: html });
+  });
+}
+
+/** The paths of every request the page makes from now on. */
+function recordRequests(page: Page): string[] {
+  const paths: string[] = [];
+  page.on('request', (request) => paths.push(new URL(request.url()).pathname));
+  return paths;
+}
+
+describe('the classic-script build', () => {
+  it('defines all five elements from dist/acct-elements.iife.js alone, under the strict CSP', async () => {
+    await withPage(async ({ page }) => {
+      await hostPage(
+        page,
+        '/iife.html',
+        `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>acct-elements as a classic script</title>
+    <script src="/dist/acct-elements.iife.js"></script>
+  </head>
+  <body>
+    <acct-login team="acme"></acct-login>
+  </body>
+</html>`,
+      );
+      const requests = recordRequests(page);
+      const response = await page.goto(`${e2e.server.url}/iife.html`);
+      assert.equal(response?.headers()['content-security-policy'], PAGE_CSP);
+      const defined = await page.evaluate(
+        (tags) => tags.filter((tag) => customElements.get(tag) !== undefined),
+        [...TAGS],
+      );
+      assert.deepEqual(defined, [...TAGS]);
+      await elementsRendered(page);
+      await page.locator('acct-login').getByRole('heading', { name: 'Sign in to Acme' }).waitFor();
+      await page.locator('acct-login').getByLabel('Email').waitFor();
+      await page.locator('acct-login').getByLabel('Password').waitFor();
+      // Everything is in the one script: no module entry, no chunk.
+      const bundle = requests.filter((path) => path.startsWith('/dist/'));
+      assert.deepEqual(bundle, ['/dist/acct-elements.iife.js']);
+    });
+  });
+});
+
+describe('lazily loaded chunks', () => {
+  const chunk = (pattern: RegExp) => {
+    const files = chunksWithSource(pattern).map((file) => `/dist/chunks/${basename(file)}`);
+    assert.ok(files.length > 0, `no chunk in dist/chunks is built from ${pattern}`);
+    return files;
+  };
+
+  it('fetches the developer tools and QR chunks only on the screens that show them', async () => {
+    const devTools = chunk(LAZY_PARTS['developer tools']);
+    const qr = chunk(LAZY_PARTS['QR code']);
+    const tokenForm = chunk(/^src\/features\/token\/token-form\.tsx$/);
+    const lazy = [...devTools, ...qr];
+    await withPage(async ({ page }, context) => {
+      const requests = recordRequests(page);
+      const visit = async (path: string) => {
+        requests.length = 0;
+        await page.goto(`${e2e.server.url}${path}`);
+      };
+
+      await visit('/login/acme');
+      await page.getByRole('heading', { name: 'Sign in to Acme' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(
+        requests.filter((path) => lazy.includes(path)),
+        [],
+        'on /login/acme',
+      );
+      assert.ok(
+        requests.some((path) => /^\/dist\/chunks\/en-/.test(path)),
+        'the language chunk is fetched',
+      );
+
+      await signInContext(context, (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
+      await visit('/manage');
+      await page.getByRole('heading', { name: 'Personal info' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(
+        requests.filter((path) => lazy.includes(path)),
+        [],
+        'on /manage',
+      );
+
+      await visit('/manage/dev');
+      await page.locator('acct-portal form.token-form').waitFor();
+      for (const file of tokenForm) assert.ok(requests.includes(file), `${file} on /manage/dev`);
+      assert.deepEqual(
+        requests.filter((path) => qr.includes(path)),
+        [],
+        'no QR chunk on /manage/dev',
+      );
+
+      await visit('/manage/qr');
+      await page.getByRole('button', { name: 'Generate QR code' }).waitFor();
+      for (const file of qr) assert.ok(requests.includes(file), `${file} on /manage/qr`);
+    });
+  });
+});
