@@ -71,6 +71,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
+  // Graceful shutdown: Node's server.close() drops only the connections idle at that moment; a request
+  // in flight then would leave its keep-alive connection open (for keepAliveTimeout, 72 s) and hold the
+  // shutdown up. Answers sent while closing say `Connection: close`, so each such connection ends with
+  // its answer.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('Connection', 'close');
+    return payload;
+  });
+
   const services: Services = {
     config,
     db: db.kysely,
