@@ -7,6 +7,9 @@ import { logoutEverywhere, mount, screenOf as screen, watchFor, serverReady } fr
 // The first request of a run starts the identity server.
 before(serverReady);
 
+/** A sign-in hashes the password on purpose slowly; on a busy machine that takes more than 5 s. */
+const HASHING = { timeout: 20000 };
+
 describe('<acct-login>: team entry', () => {
   beforeEach(() => localStorage.removeItem('defaultTeam'));
   afterEach(() => document.body.replaceChildren());
@@ -114,7 +117,8 @@ describe('<acct-login>: sign-in', () => {
     expect(view.getByText('Enter your password.')).to.exist;
   });
 
-  it('disables the form while signing in and re-enables it on failure with the invalid-credentials message', async () => {
+  it('disables the form while signing in and re-enables it on failure with the invalid-credentials message', async function () {
+    this.timeout(45000);
     const view = await screen(mount('<acct-login team="acme"></acct-login>'));
     const email = await view.findByLabelText('Email');
     fireEvent.input(email, { target: { value: 'ada@acme.test' } });
@@ -126,22 +130,28 @@ describe('<acct-login>: sign-in', () => {
       () => fieldset.disabled && root.querySelector('.overlay[role="status"]')?.textContent === 'Signing in…',
     );
     fireEvent.click(view.getByRole('button', { name: 'Continue' }));
-    expect((await view.findByRole('alert')).textContent).to.equal('The email or password is incorrect.');
+    expect((await view.findByRole('alert', {}, HASHING)).textContent).to.equal(
+      'The email or password is incorrect.',
+    );
     busy.stop();
     expect(busy.seen(), 'disabled under the overlay while signing in').to.equal(true);
     expect(fieldset.disabled).to.equal(false);
     expect(view.queryByText('Signing in…')).to.equal(null);
   });
 
-  it('shows the locked message for a locked account', async () => {
+  it('shows the locked message for a locked account', async function () {
+    this.timeout(45000);
     const view = await screen(mount('<acct-login team="acme"></acct-login>'));
     fireEvent.input(await view.findByLabelText('Email'), { target: { value: 'locked@acme.test' } });
     fireEvent.input(view.getByLabelText('Password'), { target: { value: 'portal-demo-pass' } });
     fireEvent.click(view.getByRole('button', { name: 'Continue' }));
-    expect((await view.findByRole('alert')).textContent).to.equal('This account is locked. Try again later.');
+    expect((await view.findByRole('alert', {}, HASHING)).textContent).to.equal(
+      'This account is locked. Try again later.',
+    );
   });
 
-  it('signs in, dispatches acct-signed-in, and shows who is signed in without navigating', async () => {
+  it('signs in, dispatches acct-signed-in, and shows who is signed in without navigating', async function () {
+    this.timeout(45000);
     const element = mount('<acct-login team="globex"></acct-login>');
     const view = await screen(element);
     const events: unknown[] = [];
@@ -150,7 +160,7 @@ describe('<acct-login>: sign-in', () => {
     fireEvent.input(await view.findByLabelText('Email'), { target: { value: 'Carol@Globex.test' } });
     fireEvent.input(view.getByLabelText('Password'), { target: { value: 'portal-demo-pass' } });
     fireEvent.click(view.getByRole('button', { name: 'Continue' }));
-    expect(await view.findByText('You are signed in as carol@globex.test.')).to.exist;
+    expect(await view.findByText('You are signed in as carol@globex.test.', {}, HASHING)).to.exist;
     expect(events).to.deep.equal([{ team: 'globex', email: 'carol@globex.test' }]);
     expect(location.href).to.equal(before);
     expect(sessionStore.getState().user?.name).to.equal('Carol Diaz');

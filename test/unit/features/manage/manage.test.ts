@@ -35,7 +35,7 @@ describe('<acct-manage>', () => {
   });
 
   it('asks a signed-out visitor to sign in', async () => {
-    sessionStore.getState().reset();
+    await logoutEverywhere();
     const view = await screenOf(mount('<acct-manage></acct-manage>'));
     expect(await view.findByText('You are not signed in.')).to.exist;
     expect(view.getByRole('link', { name: 'Sign in' }).getAttribute('href')).to.equal(

@@ -33,6 +33,8 @@ function openWithTokens(path = location.pathname) {
 before(serverReady);
 
 describe('<acct-token>', () => {
+  // Start signed out for real: a session cookie left in this browser context would sign the page in.
+  beforeEach(logoutEverywhere);
   afterEach(async () => {
     document.body.replaceChildren();
     history.replaceState(null, '', page);
