@@ -35,7 +35,7 @@ export function bundleTests() {
   };
 }
 
-const PROXIED = ['/account/', '/connect/', '/api/', '/.well-known/', '/healthz'];
+const PROXIED = ['/account/', '/connect/', '/api/', '/.well-known/', '/policy/', '/home/', '/healthz'];
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
 
 /**

@@ -123,22 +123,16 @@ describe('<acct-token>', () => {
   it('shows the policy form to a signed-in user, with the saved scopes checked and the anti-forgery field', async () => {
     await signInAs('ada@acme.test');
     localStorage.setItem('savedScopes', 'Job_Read');
-    // The test harness's proxy (test/support/wtr-plugins.mjs) does not forward /policy/ to the identity
-    // server yet, so this one GET is answered here with the seeded public policies; the bearer header the
-    // client sends is checked. Everything else goes to the real server.
+    // Every call goes to the real identity server; the policy list's request is watched for its bearer header.
     const realFetch = window.fetch;
     let bearer: string | null = null;
     window.fetch = (input, init) => {
       const url = new URL(input instanceof Request ? input.url : String(input), location.href);
-      if (url.pathname !== '/policy/raw') return realFetch(input, init);
-      expect(url.search).to.equal('?showinternal=false');
-      bearer = new Headers(init?.headers).get('Authorization');
-      const policies = ['Job_Read', 'Job_Modify', 'Team_Admin'].map((name) => ({
-        name,
-        description: `${name} description`,
-        scopes: [name.toLowerCase()],
-      }));
-      return Promise.resolve(Response.json(policies));
+      if (url.pathname === '/policy/raw') {
+        expect(url.search).to.equal('?showinternal=false');
+        bearer = new Headers(init?.headers).get('Authorization');
+      }
+      return realFetch(input, init);
     };
     try {
       const element = mount('<acct-token></acct-token>');
