@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
 import type { Kysely } from 'kysely';
-import type { Database, OauthFlowsTable, ProviderKind, TeamProvidersTable } from '../db/schema';
+import type { Database, OauthFlowsTable, ProviderKind, TeamProvidersTable, User } from '../db/schema';
 import type { Clock } from './clock';
 import { randomToken, sha256 } from './crypto';
 
@@ -47,6 +48,65 @@ export class ExternalSignIn {
     private readonly resolveIssuer: (issuer: string) => string | null,
   ) {}
 
+  /**
+   * Which user a provider identity signs in as (spec §8): the linked one; else, with link by e-mail, the
+   * team member with that verified e-mail, linked now; else an error code. Two first sign-ins at once
+   * both find nothing linked and both insert: the loser's insert does nothing (unique identity, one
+   * identity per provider per user), and it reads again what the winner linked.
+   */
+  async resolveUser(
+    teamId: string,
+    kind: ProviderKind,
+    identity: ProviderIdentity,
+    linkByEmail: boolean,
+  ): Promise<User | 'ForbiddenSignup' | 'UserAlreadyExists'> {
+    const provider = PROVIDER_NAMES[kind];
+    const linkedUser = () =>
+      this.db
+        .selectFrom('external_accounts')
+        .innerJoin('users', 'users.id', 'external_accounts.user_id')
+        .selectAll('users')
+        .where('external_accounts.team_id', '=', teamId)
+        .where('external_accounts.provider', '=', provider)
+        .where('external_accounts.subject', '=', identity.subject)
+        .executeTakeFirst();
+    const linked = await linkedUser();
+    if (linked) return linked;
+    if (!linkByEmail || !identity.email || !identity.emailVerified) return 'ForbiddenSignup';
+    const user = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('email', '=', identity.email)
+      .executeTakeFirst();
+    if (!user) return 'ForbiddenSignup';
+    const other = await this.db
+      .selectFrom('external_accounts')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('provider', '=', provider)
+      .executeTakeFirst();
+    // The account already has a different identity of this provider linked.
+    if (other) return 'UserAlreadyExists';
+    const inserted = await this.db
+      .insertInto('external_accounts')
+      .values({
+        id: randomUUID(),
+        user_id: user.id,
+        team_id: teamId,
+        provider,
+        subject: identity.subject,
+        user_name: identity.email,
+        created_at: this.clock.now(),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return user;
+    // A parallel sign-in linked first: this identity to this user is fine, anything else is not.
+    const now = await linkedUser();
+    return now?.id === user.id ? now : 'UserAlreadyExists';
+  }
+
   redirectUri(kind: ProviderKind): string {
     return `${this.publicUrl}/account/callback/${kind}`;
   }
@@ -70,16 +130,15 @@ export class ExternalSignIn {
     let pending = this.configs.get(key);
     if (!pending) {
       const insecure = issuer.startsWith('http:');
-      pending = oidc.discovery(
-        new URL(issuer),
-        row.client_id,
-        undefined,
-        oidc.ClientSecretBasic(row.client_secret),
-        {
+      pending = oidc
+        .discovery(new URL(issuer), row.client_id, undefined, oidc.ClientSecretBasic(row.client_secret), {
           // Plain http only for the loopback stand-ins; real providers are https.
           execute: insecure ? [oidc.allowInsecureRequests] : [],
-        },
-      );
+        })
+        .catch((error: unknown) => {
+          // Unreachable or broken provider: the browser goes back with ProviderFailed, not a 500.
+          throw new FlowError(`discovery of ${issuer} failed`, { cause: error });
+        });
       this.configs.set(key, pending);
       pending.catch(() => this.configs.delete(key));
     }

@@ -54,8 +54,9 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
     (KINDS as readonly string[]).includes(value) ? (value as ProviderKind) : null;
 
   async function begin(
+    request: FastifyRequest,
     reply: FastifyReply,
-    teamId: string,
+    team: { id: string; name: string },
     kind: ProviderKind,
     flow: {
       mode: 'login' | 'link';
@@ -64,10 +65,18 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
       max_age: number | null;
     },
   ) {
-    const row = await external.providerFor(teamId, kind);
+    const row = await external.providerFor(team.id, kind);
     if (!row)
       return reply.code(400).send({ message: `this team has no ${PROVIDER_NAMES[kind]} sign-in configured` });
-    const { url, browser } = await external.start(row, flow);
+    let started;
+    try {
+      started = await external.start(row, flow);
+    } catch (error) {
+      if (!(error instanceof FlowError)) throw error;
+      request.log.warn({ err: error }, 'provider unavailable');
+      return fail(reply, team.name, flow.mode, 'ProviderFailed');
+    }
+    const { url, browser } = started;
     reply.setCookie(FLOW_COOKIE, browser, flowCookie);
     return reply.redirect(url.href, 303);
   }
@@ -90,7 +99,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
       }
       const maxAge =
         request.body.maxAge && /^\d{1,9}$/.test(request.body.maxAge) ? Number(request.body.maxAge) : null;
-      return begin(reply, team.id, kind, {
+      return begin(request, reply, team, kind, {
         mode: 'login',
         user_id: null,
         return_url: safeReturnUrl(request.body.returnUrl, origin),
@@ -110,10 +119,11 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
         return reply.redirect(`/login/team?${new URLSearchParams({ ReturnUrl: '/manage' })}`, 303);
       const user = await db
         .selectFrom('users')
-        .select(['id', 'team_id'])
-        .where('id', '=', session.user_id)
+        .innerJoin('teams', 'teams.id', 'users.team_id')
+        .select(['users.id', 'users.team_id', 'teams.name as team_name'])
+        .where('users.id', '=', session.user_id)
         .executeTakeFirstOrThrow();
-      return begin(reply, user.team_id, kind, {
+      return begin(request, reply, { id: user.team_id, name: user.team_name }, kind, {
         mode: 'link',
         user_id: user.id,
         return_url: '/manage',
@@ -139,54 +149,6 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
     await beginSession(request, reply, user.id);
     reply.clearCookie(FLOW_COOKIE, flowCookie);
     return reply.redirect(returnUrl ?? '/', 303);
-  }
-
-  /** Which user a provider identity signs in as, or the error code (spec §8). */
-  async function resolveUser(
-    teamId: string,
-    kind: ProviderKind,
-    identity: ProviderIdentity,
-    linkByEmail: boolean,
-  ): Promise<User | ErrorCode> {
-    const provider = PROVIDER_NAMES[kind];
-    const linked = await db
-      .selectFrom('external_accounts')
-      .innerJoin('users', 'users.id', 'external_accounts.user_id')
-      .selectAll('users')
-      .where('external_accounts.team_id', '=', teamId)
-      .where('external_accounts.provider', '=', provider)
-      .where('external_accounts.subject', '=', identity.subject)
-      .executeTakeFirst();
-    if (linked) return linked;
-    if (!linkByEmail || !identity.email || !identity.emailVerified) return 'ForbiddenSignup';
-    const user = await db
-      .selectFrom('users')
-      .selectAll()
-      .where('team_id', '=', teamId)
-      .where('email', '=', identity.email)
-      .executeTakeFirst();
-    if (!user) return 'ForbiddenSignup';
-    const other = await db
-      .selectFrom('external_accounts')
-      .select('id')
-      .where('user_id', '=', user.id)
-      .where('provider', '=', provider)
-      .executeTakeFirst();
-    // The account already has a different identity of this provider linked.
-    if (other) return 'UserAlreadyExists';
-    await db
-      .insertInto('external_accounts')
-      .values({
-        id: randomUUID(),
-        user_id: user.id,
-        team_id: teamId,
-        provider,
-        subject: identity.subject,
-        user_name: identity.email,
-        created_at: clock.now(),
-      })
-      .execute();
-    return user;
   }
 
   app.get<{ Params: { provider: string }; Querystring: Static<typeof CallbackQuery> }>(
@@ -261,7 +223,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
         return reply.redirect('/manage', 303);
       }
 
-      const user = await resolveUser(team.id, kind, identity, row.link_by_email === 1);
+      const user = await external.resolveUser(team.id, kind, identity, row.link_by_email === 1);
       if (typeof user === 'string') return fail(reply, team.name, 'login', user);
       if (user.locked || (await lockout.isLocked(team.name, user.email)))
         return fail(reply, team.name, 'login', 'UserLocked');
