@@ -51,11 +51,17 @@ async function anonymousXsrf(): Promise<string> {
 const DOT_SEGMENT_BUG =
   'bug: safeReturnUrl("/.//evil.test") answers "//evil.test" (return-url.ts must refuse a resolved path starting with //)';
 
-/** Each value as a provider sign-in's returnUrl (Google and Auth0), followed to the final Location. */
+/** Each value as a provider sign-in's returnUrl (every provider kind), followed to the final Location. */
 async function roundTrips(cases: readonly ReturnUrlCase[]): Promise<void> {
   const xsrf = await anonymousXsrf();
   const landed = new Map<string, string>();
-  for (const kind of ['google', 'auth0'] as const) {
+  // Each provider kind with a team that has it and a stand-in account that signs in there.
+  const providers = [
+    { kind: 'google', team: 'acme', account: 'ada' },
+    { kind: 'azure', team: 'umbrella', account: 'dan' },
+    { kind: 'auth0', team: 'acme', account: 'ada' },
+  ] as const;
+  for (const { kind, team, account } of providers) {
     for (const { value, trick } of cases) {
       const label = `${kind} ${trick} ${JSON.stringify(value)}`;
       const start = await t.app.inject({
@@ -64,7 +70,7 @@ async function roundTrips(cases: readonly ReturnUrlCase[]): Promise<void> {
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `XSRF-TOKEN=${xsrf}` },
         payload: new URLSearchParams({
           __RequestVerificationToken: xsrf,
-          teamName: 'acme',
+          teamName: team,
           returnUrl: value,
         }).toString(),
       });
@@ -74,7 +80,7 @@ async function roundTrips(cases: readonly ReturnUrlCase[]): Promise<void> {
       assert.ok(!authorize.href.includes('evil'), `${label}: ${authorize.href}`);
       const browser = cookieOf(start, 'acct_oauth');
       assert.ok(browser, label);
-      const back = await signInAtProvider(authorize.href, 'ada', `${t.config.publicUrl}/account/callback/`);
+      const back = await signInAtProvider(authorize.href, account, `${t.config.publicUrl}/account/callback/`);
       const callback = await t.app.inject({
         method: 'GET',
         url: `${back.pathname}${back.search}`,
