@@ -9,14 +9,18 @@ export interface Size {
   brotli: number;
 }
 
-export function sizeOf(path: string, root: string): Size {
-  const data = readFileSync(path);
+/** Raw, gzip (level 9) and brotli (quality 11) sizes of a body. */
+export function compress(file: string, data: Buffer): Size {
   return {
-    file: relative(root, path),
+    file,
     raw: data.length,
     gzip: gzipSync(data, { level: 9 }).length,
     brotli: brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
   };
+}
+
+export function sizeOf(path: string, root: string): Size {
+  return compress(relative(root, path), readFileSync(path));
 }
 
 /** Every .js file under a folder (source maps and declarations left out). */
@@ -41,3 +45,15 @@ export function sum(sizes: Size[], file: string): Size {
 }
 
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** What a lazy chunk is for, from its name (rollup names a chunk after its module). */
+export function chunkKind(file: string): string {
+  const name = file.replace(/^.*\//, '').replace(/-[A-Za-z0-9_-]{8}\.js$/, '');
+  if (/^[a-z]{2}$/.test(name)) return `language (${name})`;
+  if (/^token-/.test(name)) return 'developer tools';
+  if (/^qr-/.test(name)) return 'QR code login';
+  if (/^manage-/.test(name)) return 'manage';
+  if (/^(team|user|group)-page$/.test(name)) return 'manage: team administration';
+  if (/^search-page$/.test(name)) return 'portal: search';
+  return 'shared by lazy chunks';
+}

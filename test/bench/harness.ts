@@ -1,52 +1,78 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { freePort, testEnvironment } from '../support/test-server';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
+/** Password hashes the server computes at once: its default, one per CPU. */
+export const HASH_CONCURRENCY = Math.max(1, availableParallelism());
+
+/**
+ * The environment every process of the bench's server side runs with — the identity server, the bare
+ * route and the hash bound alike. The libuv pool gets one thread per permitted hash plus one, so the
+ * hashes, not the pool, set the limit, and other pool work (WebCrypto signing) is never queued behind
+ * them; the bound is measured with the same pool and the same concurrency.
+ */
+export const SERVER_ENV: Record<string, string> = {
+  HASH_CONCURRENCY: String(HASH_CONCURRENCY),
+  UV_THREADPOOL_SIZE: String(HASH_CONCURRENCY + 1),
+  LOG_LEVEL: 'warn',
+};
+
+/** Node's flags for every server process: the TypeScript loader (as `npm start`) and the loop monitor. */
+const NODE_FLAGS = ['--import', 'tsx', '--import', join(ROOT, 'test/bench/loop-monitor.ts')];
+
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** The process's event-loop delay (ms) since the last call, from the preloaded loop monitor. */
+  loopDelay(): Promise<LoopDelay>;
   stop(): Promise<void>;
 }
 
-/**
- * The identity server in its own process, as `npm start` runs it, on a fresh copy of the seeded
- * database — so load generators in this process do not share its event loop.
- */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+async function spawnServer(script: string, env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://localhost:${port}`;
-  const { dir } = await testEnvironment();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'demo/server/main.ts')], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, script], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: 'localhost',
-      PUBLIC_URL: url,
-      DATA_DIR: dir,
-      PARTNER_PORT: '0',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: 'localhost', PUBLIC_URL: url, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const deadline = Date.now() + 30_000;
+  // Generous: on a busy machine a start (TypeScript loader, migrations, keys) can take a while.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the server did not start');
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`${script} did not start`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
     url,
     child,
+    loopDelay: () =>
+      new Promise((resolveDelay, reject) => {
+        const timer = setTimeout(() => reject(new Error('no answer from the loop monitor')), 5000);
+        child.once('message', (message) => {
+          clearTimeout(timer);
+          resolveDelay((message as { loopDelay: LoopDelay }).loopDelay);
+        });
+        child.send('loop-delay');
+      }),
     stop: () =>
       new Promise((resolveStop) => {
         if (child.exitCode !== null) return resolveStop();
@@ -54,6 +80,59 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * The identity server in its own process, as `npm start` runs it, on a fresh copy of the seeded
+ * database — so load generators in this process do not share its event loop. `prepare` may grow the
+ * database file before the server opens it.
+ */
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  prepare?: (databaseFile: string) => void,
+): Promise<ServerProcess & { dataDir: string }> {
+  const { dir } = await testEnvironment();
+  let server: ServerProcess;
+  try {
+    prepare?.(join(dir, 'portal.db'));
+    server = await spawnServer(join(ROOT, 'demo/server/main.ts'), {
+      DATA_DIR: dir,
+      PARTNER_PORT: '0',
+      STANDIN_PORTS: '0,0,0',
+      ...env,
+    });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    ...server,
+    dataDir: dir,
+    async stop() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The bare Fastify route (bare-server.ts), started exactly like the identity server. */
+export function startBareServer(): Promise<ServerProcess> {
+  return spawnServer(join(ROOT, 'test/bench/bare-server.ts'), {});
+}
+
+/** The password-hash bound (hash-bound.ts) in a process configured like the server. */
+export function hashBound(seconds: number): Promise<number> {
+  return new Promise((resolveBound, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'test/bench/hash-bound.ts'), String(seconds), String(HASH_CONCURRENCY)],
+      { cwd: ROOT, env: { ...process.env, ...SERVER_ENV } },
+      (error, stdout) => {
+        if (error) return reject(error);
+        resolveBound((JSON.parse(stdout) as { hashesPerSecond: number }).hashesPerSecond);
+      },
+    );
+  });
 }
 
 const TYPES: Record<string, string> = {
@@ -65,7 +144,7 @@ const TYPES: Record<string, string> = {
 
 /**
  * A plain static server for the bench pages (another origin than the identity server, like a partner
- * site): `/` → test/bench/pages, `/dist/` → the bundle, `/floor/` → the React-only floor.
+ * site): `/` → test/bench/pages, `/dist/` → the bundle, `/floor/` → the React-only floors.
  */
 export async function startPageServer(
   issuer: string,

@@ -1,29 +1,121 @@
 /**
  * `npm run bench`: measurements in one run, reported as tables on stdout and as JSON in
- * test-results/bench/report.json. Figures are ratios to a React-only floor (built and served the same
- * way) or to the password-hash bound, because this machine is noisy. Nothing here fails a build: the
- * budgets of design.md §5 are reported, not enforced.
+ * test-results/bench/report.json. Figures are ratios — to a React-only floor built and served the same
+ * way, to a bare Fastify route started the same way, to the password-hash bound measured in the same
+ * run — because this machine is noisy. Nothing here fails a build: the budgets of design.md §5 and
+ * issue 10 are reported (within / OVER), not enforced.
  *
- * `npm run bench -- bytes` (or `time`, `login`) runs one part.
+ * `npm run bench -- <part>…` runs some parts: bytes, pages, time, server, login, growth.
+ * `BENCH_QUICK=1` (or `--quick`) runs every part with short windows and 2 page loads, for development;
+ * its figures are noisy and marked so.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { kb, scripts, sizeOf, sum, type Size } from './bytes';
+import { chunkKind, kb, scripts, sizeOf, sum, type Size } from './bytes';
 import { freePort } from '../support/test-server';
-import { startPageServer, startServerProcess } from './harness';
-import { hashBound, loginLoad, type LoginLoad } from './login-load';
-import { timeToForm, type TimeResult } from './time-to-form';
+import { launchBrowser } from '../support/browser';
+import {
+  HASH_CONCURRENCY,
+  SERVER_ENV,
+  hashBound,
+  startBareServer,
+  startPageServer,
+  startServerProcess,
+  type LoopDelay,
+  type ServerProcess,
+} from './harness';
+import { pageBytes, type PageBytes } from './page-bytes';
+import { growDatabase, type GrowthSeed } from './seed';
+import {
+  interleaved,
+  load,
+  probeDuring,
+  type LoadResult,
+  type ProbeLatency,
+  type Target,
+} from './server-load';
+import { signIn, type BenchSession } from './session';
+import { timeToUsable, type BenchPage, type TimeResult } from './time-to-usable';
+import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const OUT = join(ROOT, 'test-results', 'bench');
 const DIST = join(ROOT, 'dist');
 const FLOOR = join(OUT, 'floor');
+const REPORT = join(OUT, 'report.json');
 
-/** design.md §5 budgets. */
-const BUDGETS = { loginPageGzip: 100 * 1024, everythingGzip: 160 * 1024, timeRatio: 1.2, loginRatio: 0.8 };
+const PARTS = ['bytes', 'pages', 'time', 'server', 'login', 'growth'] as const;
+type Part = (typeof PARTS)[number];
 
-function buildFloor(): Size {
+const QUICK = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
+/** Windows and repetitions; the quick ones are for developing the bench, not for reading figures. */
+const SETTINGS = QUICK
+  ? {
+      runs: 2,
+      rounds: 1,
+      routeSeconds: 2,
+      warmup: 0.5,
+      boundSeconds: 2,
+      loginSeconds: 4,
+      loginWarmup: 1,
+      growthRounds: 1,
+      growthSeconds: 2,
+      growthLoginSeconds: 3,
+    }
+  : {
+      runs: 7,
+      rounds: 3,
+      routeSeconds: 3,
+      warmup: 1,
+      boundSeconds: 5,
+      loginSeconds: 10,
+      loginWarmup: 2,
+      growthRounds: 2,
+      growthSeconds: 3,
+      growthLoginSeconds: 6,
+    };
+/** Connections for the cheap routes (autocannon's default) and for sign-in (enough to keep every hash slot busy). */
+const ROUTE_CONNECTIONS = 10;
+const LOGIN_CONNECTIONS = Math.max(8, 2 * availableParallelism());
+const GROWTH_USERS = [10, 1_000, 100_000];
+const GROWTH_SESSIONS = 10_000;
+
+/** design.md §5 and issue 10. */
+const BUDGETS = {
+  loginPageGzip: 100 * 1024,
+  everythingGzip: 160 * 1024,
+  timeRatio: 1.2,
+  userinfoRatio: 0.5,
+  loginRatio: 0.8,
+  growthDegradation: 0.2,
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Output
+
+function table(headers: string[], rows: Array<Array<string | number>>, right = headers.map((_, i) => i > 0)) {
+  console.log(`| ${headers.join(' | ')} |`);
+  console.log(`|${right.map((r) => (r ? '---:' : '---')).join('|')}|`);
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+}
+
+const heading = (text: string) => console.log(`\n## ${text}${QUICK ? ' — QUICK RUN, noisy' : ''}\n`);
+const fixed = (value: number, digits = 0) => value.toFixed(digits);
+const verdict = (ok: boolean) => (ok ? 'within' : 'OVER');
+
+interface BudgetLine {
+  budget: string;
+  value: string;
+  limit: string;
+  within: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bytes: files on disk
+
+function buildFloors(): { login: Size; header: Size } {
   execFileSync(
     process.execPath,
     [
@@ -34,112 +126,609 @@ function buildFloor(): Size {
     ],
     { cwd: ROOT, stdio: 'inherit' },
   );
-  return sum(
-    scripts(FLOOR).map((path) => sizeOf(path, OUT)),
-    'React-only floor',
-  );
+  const of = (dir: string, name: string) =>
+    sum(
+      scripts(join(FLOOR, dir)).map((path) => sizeOf(path, FLOOR)),
+      name,
+    );
+  return { login: of('login', 'React-only login floor'), header: of('header', 'React-only header floor') };
 }
 
 function bytes() {
-  const floor = buildFloor();
+  const floors = buildFloors();
   const files = scripts(DIST).map((path) => sizeOf(path, DIST));
   const esm = files.filter((f) => f.file !== 'acct-elements.iife.js');
   const entry = esm.find((f) => f.file === 'acct-elements.js');
   if (!entry) throw new Error('dist/acct-elements.js is missing: run npm run build');
-  const english = esm.find((f) => /^chunks\/en-/.test(f.file));
-  const loginPage = sum([entry, ...(english ? [english] : [])], 'login-only page (entry + en)');
   const everything = sum(esm, 'everything (ESM entry + every chunk)');
-  const within = (size: Size, budget: number) =>
-    `budget ${kb(budget)} gzip: ${size.gzip <= budget ? 'within' : 'OVER'}`;
-  const rows = [
-    ...files.map((f) => ({
-      ...f,
-      note: f.file.startsWith('chunks/')
-        ? 'lazy chunk'
-        : f.file.includes('iife')
-          ? 'classic script'
-          : 'ESM entry',
-    })),
-    { ...loginPage, note: within(loginPage, BUDGETS.loginPageGzip) },
-    { ...everything, note: within(everything, BUDGETS.everythingGzip) },
-    { ...floor, note: 'the floor' },
+  const lazy = esm
+    .filter((f) => f.file.startsWith('chunks/'))
+    .map((f) => ({ ...f, kind: chunkKind(f.file) }));
+  const kinds = [...new Set(lazy.map((f) => f.kind.replace(/ \(.*\)$/, '')))].map((kind) => ({
+    ...sum(
+      lazy.filter((f) => f.kind.replace(/ \(.*\)$/, '') === kind),
+      kind,
+    ),
+    kind,
+  }));
+  heading('Bundle bytes (files on disk)');
+  const row = (s: Size, note: string) => [
+    s.file,
+    kb(s.raw),
+    kb(s.gzip),
+    kb(s.brotli),
+    fixed(s.gzip / floors.login.gzip, 2),
+    note,
   ];
-  console.log('\n## Bundle bytes\n');
-  console.log('| file | raw | gzip | brotli | gzip ÷ floor | note |\n|---|---:|---:|---:|---:|---|');
-  for (const r of rows) {
-    console.log(
-      `| ${r.file} | ${kb(r.raw)} | ${kb(r.gzip)} | ${kb(r.brotli)} | ${(r.gzip / floor.gzip).toFixed(2)} | ${r.note} |`,
-    );
-  }
-  return { files, loginPage, everything, floor, budgets: BUDGETS };
+  table(
+    ['file', 'raw', 'gzip', 'brotli', 'gzip ÷ login floor', 'what'],
+    [
+      ...files
+        .filter((f) => !f.file.startsWith('chunks/'))
+        .map((f) => row(f, f.file.includes('iife') ? 'classic script (all in one)' : 'ESM entry')),
+      ...lazy.map((f) => row(f, `lazy: ${f.kind}`)),
+      ...kinds.map((k) => row({ ...k, file: `${k.kind}: all chunks` }, 'lazy, summed by kind')),
+      row(
+        everything,
+        `budget ${kb(BUDGETS.everythingGzip)} gzip: ${verdict(everything.gzip <= BUDGETS.everythingGzip)}`,
+      ),
+      row(floors.login, 'the floor of <acct-login>'),
+      row(floors.header, 'the floor of <acct-header>'),
+    ],
+    [false, true, true, true, true, false],
+  );
+  return { files, lazy, lazyByKind: kinds, everything, floors };
 }
 
-async function time(issuer: string, pagePort: number) {
-  const pages = await startPageServer(issuer, FLOOR, pagePort);
+// ---------------------------------------------------------------------------------------------------
+// Pages in Chromium: bytes before usable, and time to usable
+
+function benchPages(pagesUrl: string, serverUrl: string, session: BenchSession): Record<string, BenchPage> {
+  return {
+    login: {
+      name: 'login only: <acct-login team="acme">',
+      url: `${pagesUrl}/login-only.html`,
+      usable: 'password',
+      floor: 'login floor',
+    },
+    loginFloor: { name: 'login floor', url: `${pagesUrl}/floor.html`, usable: 'password' },
+    header: {
+      name: 'header only, signed in: <acct-header>',
+      url: `${pagesUrl}/header-only.html`,
+      usable: 'initials',
+      session: session.token,
+      floor: 'header floor',
+    },
+    headerFloor: {
+      name: 'header floor',
+      url: `${pagesUrl}/header-floor.html`,
+      usable: 'initials',
+      session: session.token,
+    },
+    portal: {
+      name: 'full portal first paint, signed in: /manage',
+      url: `${serverUrl}/manage`,
+      usable: 'portal',
+      session: session.token,
+    },
+  };
+}
+
+async function pages(all: Record<string, BenchPage>) {
+  const browser = await launchBrowser();
+  const results: PageBytes[] = [];
   try {
-    const results = await timeToForm({
-      'acct-login': `${pages.url}/login-only.html`,
-      floor: `${pages.url}/floor.html`,
-    });
-    console.log('\n## Time to a visible password field (ms since navigation, 7 cold loads)\n');
-    console.log(
-      '| page | CPU | median | min | max | ÷ floor (median) | JS heap |\n|---|---|---:|---:|---:|---:|---:|',
-    );
-    const floorOf = (throttle: number) => results.find((r) => r.page === 'floor' && r.throttle === throttle)!;
-    const rows = results.map((r: TimeResult) => ({
-      ...r,
-      ratio: r.ms.median / floorOf(r.throttle).ms.median,
-    }));
-    for (const r of rows) {
-      const verdict =
-        r.page === 'floor'
-          ? ''
-          : ` (budget ${BUDGETS.timeRatio}: ${r.ratio <= BUDGETS.timeRatio ? 'within' : 'OVER'})`;
-      console.log(
-        `| ${r.page} | ${r.throttle}× | ${r.ms.median.toFixed(0)} | ${r.ms.min.toFixed(0)} | ${r.ms.max.toFixed(0)} | ${r.ratio.toFixed(2)}${verdict} | ${kb(r.heapBytes)} |`,
-      );
-    }
-    return rows;
+    for (const page of Object.values(all)) results.push(await pageBytes(browser, page));
   } finally {
-    await pages.close();
+    await browser.close();
   }
+  const floorOf = (page: PageBytes) =>
+    results.find((r) => r.page === Object.values(all).find((p) => p.name === page.page)?.floor);
+  heading('JavaScript fetched before the page is usable (loaded in Chromium, cold)');
+  table(
+    ['page', 'scripts', 'raw', 'gzip', 'brotli', 'gzip ÷ its floor', 'budget'],
+    results.map((r) => {
+      const floor = floorOf(r);
+      const budget =
+        r.page === all.login!.name
+          ? `≤ ${kb(BUDGETS.loginPageGzip)} gzip: ${verdict(r.total.gzip <= BUDGETS.loginPageGzip)}`
+          : '';
+      return [
+        r.page,
+        r.scripts.map((s) => s.file.replace(/^.*\//, '')).join(', '),
+        kb(r.total.raw),
+        kb(r.total.gzip),
+        kb(r.total.brotli),
+        floor ? fixed(r.total.gzip / floor.total.gzip, 2) : '—',
+        budget,
+      ];
+    }),
+    [false, false, true, true, true, true, false],
+  );
+  return results;
 }
 
-async function login(url: string): Promise<LoginLoad> {
-  const bound = await hashBound();
-  const load = await loginLoad(url, bound);
-  console.log('\n## Sign-in throughput against the password-hash bound\n');
-  console.log(
-    '| hashes/s (bound) | logins/s | ratio | p50 ms | p99 ms | 2xx | non-2xx | 5xx | errors |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+async function time(all: Record<string, BenchPage>) {
+  const results = await timeToUsable(
+    [all.login!, all.loginFloor!, all.header!, all.headerFloor!],
+    SETTINGS.runs,
   );
-  const verdict = `${load.ratio.toFixed(2)} (budget ${BUDGETS.loginRatio}: ${load.ratio >= BUDGETS.loginRatio ? 'within' : 'UNDER'})`;
+  const rows = results.map((r: TimeResult) => {
+    const floor = results.find((f) => f.page === r.floor && f.throttle === r.throttle);
+    return { ...r, ratio: floor ? r.ms.median / floor.ms.median : null };
+  });
+  heading(`Time to usable (ms since navigation, ${SETTINGS.runs} cold loads each, median/min/max)`);
   console.log(
-    `| ${load.hashesPerSecond.toFixed(2)} | ${load.loginsPerSecond.toFixed(2)} | ${verdict} | ${load.p50} | ${load.p99} | ${load.ok} | ${load.non2xx} | ${load.serverErrors} | ${load.errors} |`,
+    'Usable: the sign-in pages when the password field has a layout box; the header pages when the\n' +
+      "signed-in user's initials do. The header floor asks the server the same four questions\n" +
+      '(discovery, session check, token exchange, user info) and renders the initials with React alone.\n',
   );
-  return load;
+  table(
+    ['page', 'CPU', 'median', 'min', 'max', '÷ floor (median)', 'JS heap after load', 'budget'],
+    rows.map((r) => [
+      r.page,
+      `${r.throttle}×`,
+      fixed(r.ms.median),
+      fixed(r.ms.min),
+      fixed(r.ms.max),
+      r.ratio === null ? '—' : fixed(r.ratio, 2),
+      kb(r.heapBytes),
+      r.ratio === null
+        ? ''
+        : r.page === all.login!.name
+          ? `≤ ${BUDGETS.timeRatio}×: ${verdict(r.ratio <= BUDGETS.timeRatio)}`
+          : '(no budget)',
+    ]),
+    [false, false, true, true, true, true, true, false],
+  );
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Server throughput
+
+function targets(session: BenchSession): Target[] {
+  return [
+    {
+      name: 'GET /connect/userinfo',
+      path: '/connect/userinfo',
+      headers: { authorization: `Bearer ${session.accessToken}` },
+    },
+    { name: 'GET /api/team/public/acme', path: '/api/team/public/acme' },
+    {
+      name: 'POST /account/check',
+      path: '/account/check',
+      method: 'POST',
+      headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf },
+    },
+  ];
+}
+
+const loadRow = (r: LoadResult, ratio: string) => [
+  r.name,
+  fixed(r.requestsPerSecond),
+  ratio,
+  fixed(r.p50, 1),
+  fixed(r.p99, 1),
+  r.ok,
+  r.non2xx,
+  r.serverErrors,
+  r.errors,
+];
+const LOAD_HEADERS = [
+  'route',
+  'req/s (2xx)',
+  '÷ bare route',
+  'p50 ms',
+  'p99 ms',
+  '2xx',
+  'non-2xx',
+  '5xx',
+  'errors',
+];
+
+async function server(url: string, session: BenchSession) {
+  const bare = await startBareServer();
+  let results: LoadResult[];
+  try {
+    results = await interleaved(
+      [
+        { url: bare.url, target: { name: 'bare Fastify: GET /bare', path: '/bare' } },
+        { url, target: { name: 'GET /healthz (ours, no work)', path: '/healthz' } },
+        ...targets(session).map((target) => ({ url, target })),
+      ],
+      SETTINGS.rounds,
+      SETTINGS.routeSeconds,
+      ROUTE_CONNECTIONS,
+      SETTINGS.warmup,
+    );
+  } finally {
+    await bare.stop();
+  }
+  const [bareResult, ...routes] = results as [LoadResult, ...LoadResult[]];
+  heading(
+    `Server throughput on loopback (autocannon, ${ROUTE_CONNECTIONS} connections, ${SETTINGS.rounds} interleaved rounds of ${SETTINGS.routeSeconds} s, median round)`,
+  );
+  console.log(
+    'The bare route: its own process with the same Fastify, Node flags, environment and logger level.\n',
+  );
+  table(
+    LOAD_HEADERS,
+    [
+      loadRow(bareResult, '1.00'),
+      ...routes.map((r) => loadRow(r, fixed(r.requestsPerSecond / bareResult.requestsPerSecond, 2))),
+    ],
+    LOAD_HEADERS.map((_, i) => i > 0),
+  );
+  return {
+    connections: ROUTE_CONNECTIONS,
+    rounds: SETTINGS.rounds,
+    seconds: SETTINGS.routeSeconds,
+    bare: bareResult,
+    routes: routes.map((r) => ({ ...r, ratioToBare: r.requestsPerSecond / bareResult.requestsPerSecond })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sign-in throughput against the hash bound
+
+interface LoginFigures {
+  hashesPerSecond: number;
+  load: LoadResult;
+  loginsPerSecond: number;
+  ratio: number;
+  idleProbe: ProbeLatency;
+  probe: ProbeLatency;
+  loopDelay: LoopDelay;
+  connections: number;
+  hashConcurrency: number;
+  threadpool: number;
+}
+
+const LOGIN_TARGET: Target = {
+  name: 'POST /account/login',
+  path: '/account/login',
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ teamName: 'acme', email: 'ada@acme.test', password: DEMO_PASSWORD }),
+};
+
+async function loginFigures(
+  server: ServerProcess,
+  seconds: number,
+  hashesPerSecond: number,
+): Promise<LoginFigures> {
+  const { probe: idleProbe } = await probeDuring(server.url, new Promise((r) => setTimeout(r, 1000)));
+  await server.loopDelay(); // start the server's histogram afresh
+  const { result, probe } = await probeDuring(
+    server.url,
+    load(server.url, LOGIN_TARGET, seconds, LOGIN_CONNECTIONS, SETTINGS.loginWarmup),
+  );
+  const loopDelay = await server.loopDelay();
+  return {
+    hashesPerSecond,
+    load: result,
+    loginsPerSecond: result.requestsPerSecond,
+    ratio: result.requestsPerSecond / hashesPerSecond,
+    idleProbe,
+    probe,
+    loopDelay,
+    connections: LOGIN_CONNECTIONS,
+    hashConcurrency: HASH_CONCURRENCY,
+    threadpool: Number(SERVER_ENV.UV_THREADPOOL_SIZE),
+  };
+}
+
+async function login(
+  server: ServerProcess,
+): Promise<LoginFigures & { boundBefore: number; boundAfter: number }> {
+  // The bound before and after the load, averaged: a machine that slows down meanwhile moves both.
+  const boundBefore = await hashBound(SETTINGS.boundSeconds);
+  const measured = await loginFigures(server, SETTINGS.loginSeconds, boundBefore);
+  const boundAfter = await hashBound(SETTINGS.boundSeconds);
+  const bound = (boundBefore + boundAfter) / 2;
+  const figures = {
+    ...measured,
+    hashesPerSecond: bound,
+    ratio: measured.loginsPerSecond / bound,
+    boundBefore,
+    boundAfter,
+  };
+  heading('Sign-in throughput against the password-hash bound');
+  console.log(
+    `Hash bound: scrypt verifications/s with the server's parameters at its concurrency (${HASH_CONCURRENCY}),\n` +
+      `in a process with the same UV_THREADPOOL_SIZE (${SERVER_ENV.UV_THREADPOOL_SIZE}). Load: ${LOGIN_CONNECTIONS} connections\n` +
+      `for ${SETTINGS.loginSeconds} s after ${SETTINGS.loginWarmup} s of warm-up; bound measured before / after. Event-loop delay, two ways: the latency of GET /healthz sampled every 50 ms\n` +
+      "during the load (idle figure for comparison; includes loopback and the bench's own scheduling), and\n" +
+      "the server process's own event-loop delay histogram (perf_hooks, preloaded by the bench).\n",
+  );
+  const l = figures.load;
+  table(
+    [
+      'hashes/s (bound)',
+      'logins/s',
+      '÷ bound',
+      'p50 ms',
+      'p99 ms',
+      '2xx',
+      'non-2xx',
+      '5xx',
+      'errors',
+      '/healthz p99 idle → load',
+      'loop delay p99 (max)',
+      'budget',
+    ],
+    [
+      [
+        `${fixed(figures.hashesPerSecond, 2)} (${fixed(boundBefore, 2)} / ${fixed(boundAfter, 2)})`,
+        fixed(figures.loginsPerSecond, 2),
+        fixed(figures.ratio, 2),
+        fixed(l.p50),
+        fixed(l.p99),
+        l.ok,
+        l.non2xx,
+        l.serverErrors,
+        l.errors,
+        `${fixed(figures.idleProbe.p99, 1)} → ${fixed(figures.probe.p99, 1)} ms`,
+        `${fixed(figures.loopDelay.p99, 1)} (${fixed(figures.loopDelay.max, 1)}) ms`,
+        `≥ ${BUDGETS.loginRatio}, 0 5xx: ${verdict(figures.ratio >= BUDGETS.loginRatio && l.serverErrors === 0)}`,
+      ],
+    ],
+  );
+  return figures;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Growth: the same figures with more data
+
+interface GrowthRun {
+  users: number;
+  seed: GrowthSeed;
+  routes: LoadResult[];
+  login: LoginFigures;
+}
+
+async function growth() {
+  const bound = await hashBound(SETTINGS.boundSeconds);
+  // All sizes up at once, each its own process on its own grown copy of the database, and measured in
+  // interleaved rounds: drift in the machine's speed then touches every size alike.
+  const seeds = new Map<number, GrowthSeed>();
+  const servers: Array<ServerProcess & { users: number }> = [];
+  const runs: GrowthRun[] = [];
+  try {
+    for (const users of GROWTH_USERS) {
+      const server = await startServerProcess({ LOGIN_ADDRESS_LIMIT: '1000000' }, (file) => {
+        seeds.set(users, growDatabase(file, users, GROWTH_SESSIONS));
+      });
+      servers.push({ ...server, users });
+    }
+    const sessions = await Promise.all(servers.map((server) => signIn(server.url)));
+    const routeTargets = sessions.map((session) => targets(session));
+    const routes = await interleaved(
+      servers.flatMap((server, index) => routeTargets[index]!.map((target) => ({ url: server.url, target }))),
+      SETTINGS.growthRounds,
+      SETTINGS.growthSeconds,
+      ROUTE_CONNECTIONS,
+      SETTINGS.warmup,
+    );
+    const logins = servers.map(() => [] as LoginFigures[]);
+    for (let round = 0; round < SETTINGS.growthRounds; round++) {
+      for (const [index, server] of servers.entries()) {
+        logins[index]!.push(await loginFigures(server, SETTINGS.growthLoginSeconds, bound));
+      }
+    }
+    const perServer = routeTargets[0]!.length;
+    for (const [index, server] of servers.entries()) {
+      const sorted = [...logins[index]!].sort((a, b) => a.loginsPerSecond - b.loginsPerSecond);
+      runs.push({
+        users: server.users,
+        seed: seeds.get(server.users)!,
+        routes: routes.slice(index * perServer, (index + 1) * perServer),
+        login: sorted[Math.floor(sorted.length / 2)]!,
+      });
+    }
+  } finally {
+    for (const server of servers) await server.stop();
+  }
+  // Throughput may drop and p99 may rise by 20% at most; p99 is read in whole milliseconds, so a
+  // rise of under 1 ms is below what it can show.
+  type Figure = { name: string; values: number[]; higherIsBetter: boolean };
+  const figures: Figure[] = [];
+  for (const [index, target] of runs[0]!.routes.entries()) {
+    figures.push({
+      name: `${target.name} req/s`,
+      values: runs.map((r) => r.routes[index]!.requestsPerSecond),
+      higherIsBetter: true,
+    });
+    figures.push({
+      name: `${target.name} p99 ms`,
+      values: runs.map((r) => r.routes[index]!.p99),
+      higherIsBetter: false,
+    });
+  }
+  figures.push({
+    name: 'POST /account/login logins/s',
+    values: runs.map((r) => r.login.loginsPerSecond),
+    higherIsBetter: true,
+  });
+  figures.push({
+    name: 'POST /account/login p99 ms',
+    values: runs.map((r) => r.login.load.p99),
+    higherIsBetter: false,
+  });
+  const assessed = figures.map((f) => {
+    const first = f.values[0]!;
+    const last = f.values.at(-1)!;
+    const change = (last - first) / first;
+    const degraded = f.higherIsBetter
+      ? change < -BUDGETS.growthDegradation
+      : change > BUDGETS.growthDegradation && last - first >= 1;
+    return { ...f, change, within: !degraded };
+  });
+  const errors = runs.map(
+    (r) =>
+      r.routes.reduce((n, x) => n + x.errors + x.non2xx, 0) + r.login.load.serverErrors + r.login.load.errors,
+  );
+  heading(
+    `Growth: ${GROWTH_USERS.map((n) => n.toLocaleString('en')).join(' / ')} users, ${GROWTH_SESSIONS.toLocaleString('en')} live sessions`,
+  );
+  console.log(
+    `Each size: a fresh copy of the seeded database grown in one transaction (${runs
+      .map((r) => `${r.seed.users.toLocaleString('en')} users in ${r.seed.ms} ms`)
+      .join(
+        ', ',
+      )}), then a server process each, all running at once; ${SETTINGS.growthRounds} interleaved rounds (median round) of\n` +
+      `${SETTINGS.growthSeconds} s per route and ${SETTINGS.growthLoginSeconds} s of sign-in per size.\n`,
+  );
+  table(
+    ['figure', ...GROWTH_USERS.map((n) => `${n.toLocaleString('en')} users`), 'change', 'budget'],
+    [
+      ...assessed.map((f) => [
+        f.name,
+        ...f.values.map((v) => fixed(v, 1)),
+        `${f.change >= 0 ? '+' : ''}${fixed(f.change * 100)}%`,
+        `${f.higherIsBetter ? 'drop' : 'rise'} ≤ 20%: ${verdict(f.within)}`,
+      ]),
+      ['errors, non-2xx and 5xx', ...errors.map(String), '', ''],
+    ],
+  );
+  return { bound, runs, figures: assessed, errors };
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+type Report = Record<string, unknown> & {
+  bytes?: ReturnType<typeof bytes>;
+  pages?: PageBytes[];
+  time?: Awaited<ReturnType<typeof time>>;
+  server?: Awaited<ReturnType<typeof server>>;
+  login?: Awaited<ReturnType<typeof login>>;
+  growth?: Awaited<ReturnType<typeof growth>>;
+};
+
+/** The budgets the parts of this run measured. */
+function budgets(report: Report, wants: (part: Part) => boolean): BudgetLine[] {
+  const lines: BudgetLine[] = [];
+  const loginPage = wants('pages') && report.pages?.find((p) => p.page.startsWith('login only'));
+  if (loginPage) {
+    lines.push({
+      budget: 'login-only page: JavaScript before usable (gzip)',
+      value: kb(loginPage.total.gzip),
+      limit: `≤ ${kb(BUDGETS.loginPageGzip)}`,
+      within: loginPage.total.gzip <= BUDGETS.loginPageGzip,
+    });
+  }
+  if (wants('bytes') && report.bytes) {
+    lines.push({
+      budget: 'everything: ESM entry + every chunk (gzip)',
+      value: kb(report.bytes.everything.gzip),
+      limit: `≤ ${kb(BUDGETS.everythingGzip)}`,
+      within: report.bytes.everything.gzip <= BUDGETS.everythingGzip,
+    });
+  }
+  for (const row of (wants('time') && report.time) || []) {
+    if (!row.page.startsWith('login only') || row.ratio === null) continue;
+    lines.push({
+      budget: `time to a visible sign-in form ÷ floor, ${row.throttle}× CPU`,
+      value: `${fixed(row.ratio, 2)}× (${fixed(row.ms.median)} ms)`,
+      limit: `≤ ${BUDGETS.timeRatio}×`,
+      within: row.ratio <= BUDGETS.timeRatio,
+    });
+  }
+  const userinfo = wants('server') && report.server?.routes.find((r) => r.name === 'GET /connect/userinfo');
+  if (userinfo) {
+    lines.push({
+      budget: 'userinfo throughput ÷ bare Fastify route, zero errors',
+      value: `${fixed(userinfo.ratioToBare, 2)} (${userinfo.errors + userinfo.non2xx} errors)`,
+      limit: `≥ ${BUDGETS.userinfoRatio}, 0 errors`,
+      within: userinfo.ratioToBare >= BUDGETS.userinfoRatio && userinfo.errors + userinfo.non2xx === 0,
+    });
+  }
+  if (wants('login') && report.login) {
+    lines.push({
+      budget: 'sign-in throughput ÷ password-hash bound, zero 5xx',
+      value: `${fixed(report.login.ratio, 2)} (${report.login.load.serverErrors} 5xx)`,
+      limit: `≥ ${BUDGETS.loginRatio}, 0 5xx`,
+      within: report.login.ratio >= BUDGETS.loginRatio && report.login.load.serverErrors === 0,
+    });
+  }
+  if (wants('growth') && report.growth) {
+    const worst = report.growth.figures.filter((f) => !f.within);
+    lines.push({
+      budget: `no figure degrades > 20% from ${GROWTH_USERS[0]} to ${GROWTH_USERS.at(-1)!.toLocaleString('en')} users`,
+      value: worst.length
+        ? worst.map((f) => `${f.name} ${fixed(f.change * 100)}%`).join('; ')
+        : 'none degrades',
+      limit: '≤ 20%',
+      within: worst.length === 0 && report.growth.errors.every((n) => n === 0),
+    });
+  }
+  return lines;
 }
 
 async function main(): Promise<void> {
-  const parts = new Set(process.argv.slice(2));
-  const all = parts.size === 0;
+  const asked = new Set(process.argv.slice(2).filter((a) => !a.startsWith('--')));
+  for (const part of asked) {
+    if (!(PARTS as readonly string[]).includes(part))
+      throw new Error(`unknown part "${part}": ${PARTS.join(', ')}`);
+  }
+  const wants = (part: Part) => asked.size === 0 || asked.has(part);
   mkdirSync(OUT, { recursive: true });
-  const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
-  if (all || parts.has('bytes') || parts.has('time')) report.bytes = bytes();
-  if (all || parts.has('time') || parts.has('login')) {
+  // A partial run updates its parts in the last report and keeps the others (each part is a ratio
+  // within itself, so parts from different runs do not mix figures).
+  const report: Report =
+    asked.size && existsSync(REPORT) ? (JSON.parse(readFileSync(REPORT, 'utf8')) as Report) : {};
+  Object.assign(report, {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: `${availableParallelism()} × ${cpus()[0]?.model ?? 'unknown'}`,
+    quick: QUICK,
+    settings: {
+      ...SETTINGS,
+      routeConnections: ROUTE_CONNECTIONS,
+      loginConnections: LOGIN_CONNECTIONS,
+      server: SERVER_ENV,
+    },
+    parts: asked.size ? [...asked] : [...PARTS],
+  });
+
+  if (wants('bytes') || wants('pages') || wants('time')) report.bytes = bytes();
+  if (wants('pages') || wants('time') || wants('server') || wants('login')) {
     // The bench pages are another origin (like a partner site), allowed by the server's CORS list.
     const pagePort = await freePort();
-    const server = await startServerProcess({
+    const identity = await startServerProcess({
       LOGIN_ADDRESS_LIMIT: '1000000',
       CORS_ORIGINS: `http://localhost:${pagePort}`,
     });
     try {
-      if (all || parts.has('time')) report.timeToForm = await time(server.url, pagePort);
-      if (all || parts.has('login')) report.login = await login(server.url);
+      const session = await signIn(identity.url);
+      if (wants('pages') || wants('time')) {
+        const site = await startPageServer(identity.url, FLOOR, pagePort);
+        try {
+          const all = benchPages(site.url, identity.url, session);
+          if (wants('pages')) report.pages = await pages(all);
+          if (wants('time')) report.time = await time(all);
+        } finally {
+          await site.close();
+        }
+      }
+      if (wants('server')) report.server = await server(identity.url, session);
+      if (wants('login')) report.login = await login(identity);
     } finally {
-      await server.stop();
+      await identity.stop();
     }
   }
-  writeFileSync(join(OUT, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  if (wants('growth')) report.growth = await growth();
+
+  const lines = budgets(report, wants);
+  heading('Budgets (design.md §5, issue 10)');
+  table(
+    ['budget', 'value', 'limit', 'verdict'],
+    lines.map((l) => [l.budget, l.value, l.limit, verdict(l.within)]),
+    [false, true, true, false],
+  );
+  report.budgets = lines;
+  writeFileSync(REPORT, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nJSON: ${join('test-results', 'bench', 'report.json')}`);
 }
 

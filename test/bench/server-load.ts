@@ -1,0 +1,162 @@
+import autocannon from 'autocannon';
+
+export interface Target {
+  name: string;
+  path: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadResult {
+  name: string;
+  /** Successful (2xx) answers per second. */
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  non2xx: number;
+  serverErrors: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+  seconds: number;
+  connections: number;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
+
+/**
+ * autocannon against one route on loopback. The figures come from a steady-state window: every answer
+ * is timed as it arrives, and only those arriving between `warmup` seconds after the start and
+ * `seconds` later count — so neither the JIT and connection set-up at the start nor the requests cut
+ * off at the end (which matter for sign-in, where a request takes a second) bend the rate. Error, 5xx
+ * and non-2xx counts cover the whole run.
+ */
+export async function load(
+  url: string,
+  target: Target,
+  seconds: number,
+  connections: number,
+  warmup = 1,
+): Promise<LoadResult> {
+  const answers: Array<{ at: number; status: number; ms: number }> = [];
+  // Refined by autocannon's own start event, when it comes.
+  let started = performance.now();
+  const result = await new Promise<autocannon.Result>((resolveRun, reject) => {
+    const instance = autocannon(
+      {
+        url: `${url}${target.path}`,
+        method: target.method ?? 'GET',
+        headers: target.headers ?? {},
+        body: target.body,
+        connections,
+        timeout: 30,
+        duration: warmup + seconds,
+      },
+      (error, finished) =>
+        error ? reject(error instanceof Error ? error : new Error(String(error))) : resolveRun(finished),
+    );
+    instance.on('start', () => {
+      started = performance.now();
+    });
+    instance.on('response', (_client, status, _bytes, ms) => {
+      answers.push({ at: performance.now(), status, ms });
+    });
+  });
+  const from = started + warmup * 1000;
+  const to = from + seconds * 1000;
+  const inWindow = answers.filter((a) => a.at >= from && a.at < to);
+  const ok = inWindow.filter((a) => a.status >= 200 && a.status < 300);
+  const latencies = ok.map((a) => a.ms).sort((a, b) => a - b);
+  return {
+    name: target.name,
+    requestsPerSecond: ok.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    ok: ok.length,
+    non2xx: result.non2xx,
+    serverErrors: result['5xx'],
+    errors: result.errors + result.timeouts,
+    seconds,
+    connections,
+  };
+}
+
+/**
+ * Several targets measured in `rounds` interleaved rounds (A B C, A B C, …), each target's figures the
+ * median round by throughput: a slow minute on a shared machine then touches every target alike
+ * instead of whichever ran in it.
+ */
+export async function interleaved(
+  runs: Array<{ url: string; target: Target }>,
+  rounds: number,
+  seconds: number,
+  connections: number,
+  warmup: number,
+): Promise<LoadResult[]> {
+  const samples = runs.map(() => [] as LoadResult[]);
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, run] of runs.entries()) {
+      samples[index]!.push(await load(run.url, run.target, seconds, connections, warmup));
+    }
+  }
+  return samples.map((list) => {
+    const sorted = [...list].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    // Errors of any round count.
+    return {
+      ...median,
+      non2xx: list.reduce((n, r) => n + r.non2xx, 0),
+      serverErrors: list.reduce((n, r) => n + r.serverErrors, 0),
+      errors: list.reduce((n, r) => n + r.errors, 0),
+    };
+  });
+}
+
+export interface ProbeLatency {
+  samples: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/**
+ * The event loop's responsiveness seen from outside: GET `path` (a route that does nothing) every
+ * `everyMs` while `during` runs, one at a time; each latency is the time the request waited for the
+ * server's loop plus the loopback round trip and the bench's own scheduling.
+ */
+export async function probeDuring<T>(
+  url: string,
+  during: Promise<T>,
+  everyMs = 50,
+  path = '/healthz',
+): Promise<{ result: T; probe: ProbeLatency }> {
+  const latencies: number[] = [];
+  let done = false;
+  const finished = during.finally(() => {
+    done = true;
+  });
+  const sampler = (async () => {
+    while (!done) {
+      const started = performance.now();
+      const response = await fetch(`${url}${path}`);
+      await response.arrayBuffer();
+      latencies.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+  const result = await finished;
+  await sampler;
+  const sorted = latencies.sort((a, b) => a - b);
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  return {
+    result,
+    probe: {
+      samples: sorted.length,
+      p50: round(percentile(sorted, 50)),
+      p99: round(percentile(sorted, 99)),
+      max: round(sorted.at(-1) ?? 0),
+    },
+  };
+}

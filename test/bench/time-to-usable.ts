@@ -1,0 +1,93 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { launchBrowser, signInContext } from '../support/browser';
+import { spread, type Spread } from './harness';
+import { usableProbe, type Usable } from './probes';
+
+export interface BenchPage {
+  name: string;
+  url: string;
+  /** What makes the page usable (see probes.ts). */
+  usable: Usable;
+  /** The session cookie to put in the browser context first, for pages that show the signed-in user. */
+  session?: string;
+  /** The floor page this one is compared with (by name); none for the floors themselves. */
+  floor?: string;
+}
+
+/** A fresh browser context: no cache, no cookies, except the page's own session cookie. */
+export async function pageContext(browser: Browser, page: BenchPage): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  if (page.session) await signInContext(context, page.session);
+  return context;
+}
+
+async function once(
+  browser: Browser,
+  bench: BenchPage,
+  throttle: number,
+): Promise<{ ms: number; heap: number }> {
+  const context = await pageContext(browser, bench);
+  try {
+    const page = await context.newPage();
+    await page.addInitScript({ content: usableProbe(bench.usable) });
+    const cdp = await context.newCDPSession(page);
+    if (throttle > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+    await page.goto(bench.url, { waitUntil: 'commit' });
+    await page.waitForFunction(() => window.__usableAt !== undefined, null, { timeout: 60_000 });
+    const ms = await page.evaluate(() => window.__usableAt!);
+    // The heap the page keeps once usable: after a full collection, so garbage does not count.
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    return { ms, heap: usedSize };
+  } finally {
+    await context.close();
+  }
+}
+
+export interface TimeResult {
+  page: string;
+  floor: string | null;
+  throttle: number;
+  ms: Spread;
+  /** Median JS heap after load (bytes, after garbage collection). */
+  heapBytes: number;
+  runs: number;
+}
+
+/**
+ * Navigation → usable: `runs` cold loads of each page (a fresh browser context each), plain and with the
+ * CPU throttled, the pages interleaved so that drift in the machine's speed touches all of them alike.
+ */
+export async function timeToUsable(pages: BenchPage[], runs = 7, throttles = [1, 4]): Promise<TimeResult[]> {
+  const browser = await launchBrowser();
+  const samples = new Map<string, { ms: number[]; heap: number[] }>();
+  try {
+    for (const throttle of throttles) {
+      // One warm-up load per page so the first measured run does not pay for the browser's own start.
+      for (const page of pages) await once(browser, page, throttle);
+      for (let run = 0; run < runs; run++) {
+        for (const page of pages) {
+          const key = `${page.name}|${throttle}`;
+          const { ms, heap } = await once(browser, page, throttle);
+          const entry = samples.get(key) ?? { ms: [], heap: [] };
+          entry.ms.push(ms);
+          entry.heap.push(heap);
+          samples.set(key, entry);
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  return [...samples.entries()].map(([key, entry]) => {
+    const [name, throttle] = key.split('|') as [string, string];
+    return {
+      page: name,
+      floor: pages.find((p) => p.name === name)?.floor ?? null,
+      throttle: Number(throttle),
+      ms: spread(entry.ms),
+      heapBytes: spread(entry.heap).median,
+      runs: entry.ms.length,
+    };
+  });
+}
