@@ -9,6 +9,7 @@ import { define, elementClass } from './define';
  * @fires acct-signed-out - The user signed out: `detail` is `{ reason }`.
  * @csspart header - The header bar.
  * @fires acct-theme-change - The theme switch changed the theme: `detail` is `{ theme }`.
+ * @fires acct-language-change - The language menu changed the language: `detail` is `{ language }`.
  * @csspart menu - A menu's popup.
  * @csspart button - Buttons.
  */

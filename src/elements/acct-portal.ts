@@ -13,6 +13,7 @@ import { define, elementClass } from './define';
  * @fires acct-signed-out - The user signed out from the header: `detail` is `{ reason }`.
  * @csspart header - The header bar.
  * @fires acct-theme-change - The theme switch changed the theme: `detail` is `{ theme }`.
+ * @fires acct-language-change - The language menu changed the language: `detail` is `{ language }`.
  * @csspart menu - A header menu's popup.
  * @csspart footer - The footer.
  * @csspart card - The card around a form, each manage panel.

@@ -33,7 +33,12 @@ declare module 'react' {
 }
 
 declare global {
-  // Typed `addEventListener('acct-…', e => e.detail)` on every element and ancestor.
+  // Typed `addEventListener('acct-…', e => e.detail)` on every element and ancestor, the document and
+  // the window (the events bubble and are composed, so a page can listen at any of them).
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- interface merging needs the body
   interface HTMLElementEventMap extends AcctEventMap {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- interface merging needs the body
+  interface DocumentEventMap extends AcctEventMap {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- interface merging needs the body
+  interface WindowEventMap extends AcctEventMap {}
 }
