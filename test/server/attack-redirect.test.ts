@@ -43,14 +43,6 @@ async function anonymousXsrf(): Promise<string> {
   return value;
 }
 
-/**
- * Known bug (reported, not yet fixed in src/features/login/return-url.ts): the rule checks the resolved
- * URL's origin but answers its re-serialised path, and dot segments can turn `/.//evil.test` into the
- * path `//evil.test` — a protocol-relative address once used as a Location or with location.assign().
- */
-const DOT_SEGMENT_BUG =
-  'bug: safeReturnUrl("/.//evil.test") answers "//evil.test" (return-url.ts must refuse a resolved path starting with //)';
-
 /** Each value as a provider sign-in's returnUrl (every provider kind), followed to the final Location. */
 async function roundTrips(cases: readonly ReturnUrlCase[]): Promise<void> {
   const xsrf = await anonymousXsrf();
@@ -108,13 +100,9 @@ describe('open redirect through the provider returnUrl (issue 11)', () => {
     await roundTrips(RETURN_URL_CASES);
   });
 
-  it(
-    'never sends the browser off the origin for dot segments that collapse into //host',
-    { todo: DOT_SEGMENT_BUG },
-    async () => {
-      await roundTrips(DOT_SEGMENT_CASES);
-    },
-  );
+  it('never sends the browser off the origin for dot segments that collapse into //host', async () => {
+    await roundTrips(DOT_SEGMENT_CASES);
+  });
 
   it('keeps a plain same-origin returnUrl (so the hostile ones above were refused, not ignored)', async () => {
     const xsrf = await anonymousXsrf();
@@ -150,7 +138,7 @@ describe('the ReturnUrl rule itself (shared by the sign-in screen and the server
     }
   });
 
-  it('maps dot segments to null or a path on the origin', { todo: DOT_SEGMENT_BUG }, () => {
+  it('maps dot segments to null or a path on the origin', () => {
     for (const { value, trick } of DOT_SEGMENT_CASES) {
       const result = safeReturnUrl(value, origin);
       if (result !== null) assertStaysOnOrigin(result, trick);

@@ -19,5 +19,8 @@ export function safeReturnUrl(value: string | null | undefined, origin: string):
     return null;
   }
   if (url.origin !== origin) return null;
+  // Dot segments collapse as the URL is resolved: `/.//evil.test` and `/a/..//evil.test` have the page's
+  // origin but the path `//evil.test`, which a browser reads as another host once it is navigated to.
+  if (url.pathname.startsWith('//')) return null;
   return `${url.pathname}${url.search}${url.hash}`;
 }

@@ -37,6 +37,12 @@ describe('ReturnUrl rule (spec §4, design §3)', () => {
       'javascript:alert(1)',
       'data:text/html,hello',
       '/\\@evil.test',
+      // Dot segments that collapse into a `//host` path once resolved.
+      '/.//evil.test',
+      '/..//evil.test',
+      '/manage/..//evil.test',
+      '/%2e//evil.test',
+      '/%2e%2e//evil.test',
     ];
     for (const value of refused) expect(safeReturnUrl(value, origin), JSON.stringify(value)).to.equal(null);
   });
