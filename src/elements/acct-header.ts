@@ -1,4 +1,4 @@
-import { HeaderElement } from '../features/header/header-element';
+import { lazy } from 'react';
 import { define, elementClass } from './define';
 
 /**
@@ -13,7 +13,13 @@ import { define, elementClass } from './define';
  * @csspart menu - A menu's popup.
  * @csspart button - Buttons.
  */
-export class AcctHeaderElement extends elementClass(HeaderElement) {}
+export class AcctHeaderElement extends elementClass(
+  // A lazily loaded chunk: a page with only <acct-login> (a partner's sign-in) never downloads the header,
+  // its menus and icons (design §5 budget for the login-only page).
+  lazy(() =>
+    import('../features/header/header-element').then(({ HeaderElement }) => ({ default: HeaderElement })),
+  ),
+) {}
 
 define('acct-header', AcctHeaderElement);
 

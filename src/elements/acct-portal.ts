@@ -1,4 +1,4 @@
-import { PortalApp } from '../portal/portal-app';
+import { lazy } from 'react';
 import { captureTokenFragment } from '../features/token/fragment';
 import { define, elementClass } from './define';
 
@@ -22,7 +22,10 @@ import { define, elementClass } from './define';
  * @csspart button - Buttons.
  * @csspart input - Text inputs.
  */
-export class AcctPortalElement extends elementClass(PortalApp) {
+export class AcctPortalElement extends elementClass(
+  // A lazily loaded chunk: the router, header and footer are not part of a login-only page (design §5).
+  lazy(() => import('../portal/portal-app').then(({ PortalApp }) => ({ default: PortalApp }))),
+) {
   constructor() {
     super();
     // Design §3: the token success page's tokens leave the address at once, not after the session check
