@@ -107,6 +107,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // JSON and url-encoded forms only: text/plain and everything else get 415.
   app.removeContentTypeParser('text/plain');
+  // JSON must be valid UTF-8: the default parser decodes bad bytes to U+FFFD, which would then be stored
+  // (a name of replacement characters) or compared (a password that can never match).
+  const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = strictUtf8.decode(body as Buffer);
+    } catch {
+      done(Object.assign(new Error('body is not valid UTF-8'), { statusCode: 400 }), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
   await app.register(fastifyCors, {
