@@ -82,10 +82,12 @@ export class ExternalSignIn {
     if (!user) return 'ForbiddenSignup';
     const other = await this.db
       .selectFrom('external_accounts')
-      .select('id')
+      .select('subject')
       .where('user_id', '=', user.id)
       .where('provider', '=', provider)
       .executeTakeFirst();
+    // A parallel first sign-in may have linked this very identity since the first read: that is fine.
+    if (other?.subject === identity.subject) return user;
     // The account already has a different identity of this provider linked.
     if (other) return 'UserAlreadyExists';
     const inserted = await this.db
