@@ -122,6 +122,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     parseJson(request, text, done);
   });
+  // PostgreSQL text cannot hold U+0000 (SQLite can), so a NUL in an address, query or body would be a
+  // 500 on one database and stored on the other. No field of this API has a use for it: refuse it first.
+  app.addHook('preValidation', async (request, reply) => {
+    if (hasNul(request.params) || hasNul(request.query) || hasNul(request.body)) {
+      return reply.code(400).send({ message: 'text must not contain NUL characters' });
+    }
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
   await app.register(fastifyCors, {
@@ -149,4 +156,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(tokenRoutes);
   await app.register(pageRoutes);
   return app;
+}
+
+/** Whether a parsed params, query or body value holds U+0000 in any string, key or nested value. */
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000') || hasNul(item, depth + 1)) return true;
+  }
+  return false;
 }

@@ -445,6 +445,36 @@ describe('bad input fuzzing (issue 11)', () => {
     }
   });
 
+  it('refuses U+0000 in an address, a query or any JSON or form field with 400 (PostgreSQL text cannot hold it)', async () => {
+    const gets = [
+      '/api/team/public/ac%00me',
+      '/policy/raw?showinternal=%00',
+      '/account/callback/google?state=a%00',
+    ];
+    for (const url of gets) {
+      tried++;
+      const response = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${carol.accessToken}` },
+      });
+      assertClean(response, `GET ${url}`);
+      assert.equal(response.statusCode, 400, `GET ${url}: ${response.body.slice(0, 200)}`);
+      assert.match(response.json<{ message: string }>().message, /NUL/);
+    }
+    for (const route of ROUTES.filter((r) => r.kind !== 'none' && r.fields.length > 0)) {
+      const values = Object.fromEntries(route.fields.map((f) => [f, 'x\u0000y']));
+      const json = route.kind === 'json';
+      const response = await send(route, {
+        name: 'NUL',
+        contentType: json ? 'application/json' : 'application/x-www-form-urlencoded',
+        body: json ? JSON.stringify(values) : new URLSearchParams(values).toString(),
+      });
+      assertClean(response, `${route.method} ${route.url}`);
+      assert.equal(response.statusCode, 400, `${route.method} ${route.url}: ${response.body.slice(0, 200)}`);
+    }
+  });
+
   it('never answers a generated body with a 5xx or a stack trace', async () => {
     for (const route of ROUTES) {
       const arbitrary =

@@ -66,6 +66,13 @@ async function roundTrips(cases: readonly ReturnUrlCase[]): Promise<void> {
           returnUrl: value,
         }).toString(),
       });
+      if (value.includes('\u0000')) {
+        // The server refuses U+0000 in any field before the route runs (PostgreSQL text cannot hold it):
+        // no redirect at all, so nothing to follow.
+        assert.equal(start.statusCode, 400, `${label}: ${start.body}`);
+        assert.equal(start.headers.location, undefined, label);
+        continue;
+      }
       assert.equal(start.statusCode, 303, `${label}: ${start.body}`);
       const authorize = new URL(String(start.headers.location));
       // The provider hop goes to the configured provider, never to anything the caller chose.
