@@ -1,6 +1,14 @@
 import type { ComponentType } from 'react';
 import { PALETTES, type Palette, type ThemeName } from '../styles/tokens';
-import { IntowareMark, OnsightMark, SchenckMark, type LogoProps } from './logos';
+import {
+  IntowareMark,
+  IntowareWordmark,
+  OnsightMark,
+  OnsightWordmark,
+  SchenckMark,
+  SchenckWordmark,
+  type LogoProps,
+} from './logos';
 
 import { BRAND_NAMES, type BrandId } from './names';
 
@@ -9,10 +17,12 @@ export type { BrandId };
 /** Brand settings (spec §3): name, icon, icon-text, privacy link, light and optional dark theme. */
 export interface Brand {
   id: BrandId;
-  /** Shown as the page title and next to the mark (the icon-text). */
+  /** The page title, and the accessible name of the wordmark. */
   name: string;
   /** The brand's mark. */
   Icon: ComponentType<LogoProps>;
+  /** The icon-text image: the brand's name drawn as an SVG wordmark, shown beside the mark. */
+  Wordmark: ComponentType<LogoProps>;
   privacyUrl: string;
   /** Footer provider link: intoware links to one provider site, onsight and schenck to another. */
   footer: { name: string; url: string };
@@ -32,6 +42,7 @@ export const BRANDS: Readonly<Record<BrandId, Brand>> = {
     id: 'intoware',
     name: BRAND_NAMES.intoware,
     Icon: IntowareMark,
+    Wordmark: IntowareWordmark,
     privacyUrl: 'https://www.intoware.com/privacy-policy/',
     footer: INTOWARE_PROVIDER,
     apiDocsUrl: 'https://api.workfloplus.com/swagger/',
@@ -43,6 +54,7 @@ export const BRANDS: Readonly<Record<BrandId, Brand>> = {
     id: 'onsight',
     name: BRAND_NAMES.onsight,
     Icon: OnsightMark,
+    Wordmark: OnsightWordmark,
     privacyUrl: 'https://www.workfloplus.com/privacy-policy/',
     footer: PARTNER_PROVIDER,
     apiDocsUrl: null,
@@ -54,6 +66,7 @@ export const BRANDS: Readonly<Record<BrandId, Brand>> = {
     id: 'schenck',
     name: BRAND_NAMES.schenck,
     Icon: SchenckMark,
+    Wordmark: SchenckWordmark,
     privacyUrl: 'https://www.workfloplus.com/privacy-policy/',
     footer: PARTNER_PROVIDER,
     apiDocsUrl: null,

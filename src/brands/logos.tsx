@@ -45,3 +45,49 @@ export function SchenckMark({ label, size = 32 }: LogoProps): ReactElement {
     </svg>
   );
 }
+
+/** A wordmark's drawing: the lettering, its box and its style (our own lettering, no third-party artwork). */
+interface WordmarkArt {
+  text: string;
+  width: number;
+  weight: number;
+  spacing: number;
+}
+
+/**
+ * The icon-text image (spec §3 brand settings): the brand's name drawn as an SVG. The glyphs are
+ * stretched to a fixed `textLength`, so the image has the same size whatever font the host page resolves.
+ */
+function wordmark(art: WordmarkArt) {
+  return function Wordmark({ label, size = 20 }: LogoProps): ReactElement {
+    return (
+      <svg
+        {...svgProps(label, art.width, 24)}
+        style={{ height: size, width: (size * art.width) / 24 }}
+        className="logo-text"
+        data-wordmark={art.text}
+      >
+        <text
+          x="0"
+          y="19"
+          textLength={art.width}
+          lengthAdjust="spacingAndGlyphs"
+          fill="currentColor"
+          fontFamily="system-ui, sans-serif"
+          fontSize="20"
+          fontWeight={art.weight}
+          letterSpacing={art.spacing}
+        >
+          {art.text}
+        </text>
+      </svg>
+    );
+  };
+}
+
+/** intoware: lower-case, heavy. */
+export const IntowareWordmark = wordmark({ text: 'intoware', width: 92, weight: 700, spacing: 0 });
+/** onsight: lower-case, light and open. */
+export const OnsightWordmark = wordmark({ text: 'onsight', width: 80, weight: 400, spacing: 1 });
+/** schenck: capitals, spaced. */
+export const SchenckWordmark = wordmark({ text: 'SCHENCK', width: 112, weight: 600, spacing: 3 });

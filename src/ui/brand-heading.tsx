@@ -1,13 +1,13 @@
 import { useElement } from './element-context';
 
-/** The brand's mark and name at the top of a card. */
+/** The brand's mark and wordmark (icon-text image, named for screen readers) at the top of a card. */
 export function BrandHeading() {
   const { brand } = useElement();
-  const Icon = brand.Icon;
+  const { Icon, Wordmark } = brand;
   return (
     <div className="brand">
       <Icon />
-      <span>{brand.name}</span>
+      <Wordmark label={brand.name} />
     </div>
   );
 }

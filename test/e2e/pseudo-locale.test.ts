@@ -21,6 +21,7 @@ const DATA = [
   /^[\d\s\p{P}\p{S}]+$/u, // numbers, punctuation, symbols
   /@/, // e-mail addresses
   /^(Intoware|Onsight|Schenck|WorkfloPlus|Acme|Globex|Umbrella|Acme SSO|Google|Microsoft)$/,
+  /^(intoware|onsight|SCHENCK)$/, // the brands' wordmarks (SVG lettering of the brand names)
   /^(Ada Lovelace|Carol Diaz|Bob Stone|Dan Okafor|Lee Locke|Jordan Avery)$/,
   /^[A-Z]{1,2}$/, // initials
   /^[A-Z][a-z]+_[A-Z][a-z]+$/, // policy names (server data)

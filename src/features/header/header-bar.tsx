@@ -30,7 +30,7 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
   const loggedIn = useStore(sessionStore, (state) => state.loggedIn);
   const darkMode = useStore(preferencesStore, (state) => state.darkMode);
   const dashboard = useDashboard(language);
-  const Icon = brand.Icon;
+  const { Icon, Wordmark } = brand;
 
   async function signOut() {
     await sessionStore
@@ -101,7 +101,7 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
     <header className="header" part="header">
       <a className="header-logo" href={homeHref}>
         <Icon label={t('common.home', { brand: brand.name })} />
-        <span aria-hidden="true">{brand.name}</span>
+        <Wordmark size={18} />
       </a>
       {/* Signed out, only the language button is left: no navigation landmark for a single button. The
           name differs from the manage sidebar's, so the two landmarks can be told apart. */}
