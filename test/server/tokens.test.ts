@@ -173,6 +173,43 @@ describe('userinfo', () => {
   });
 });
 
+describe('remembered access tokens (the verified-token cache)', () => {
+  it("still checks a remembered token's lifetime to the second, like the first verification", async () => {
+    const { access_token } = (await exchange(ada)).json();
+    const { exp } = decodeJwt(access_token);
+    assert.equal((await userinfo(access_token)).statusCode, 200, 'first use: verified and remembered');
+    const lastGoodSecond = exp! * 1000 - 1000 - t.clock.now();
+    t.clock.advance(lastGoodSecond);
+    try {
+      assert.equal((await userinfo(access_token)).statusCode, 200, 'one second before exp');
+      t.clock.advance(1000);
+      assert.equal((await userinfo(access_token)).statusCode, 401, 'at exp');
+      assert.equal((await userinfo(access_token)).statusCode, 401, 'at exp, again');
+    } finally {
+      t.clock.advance(-lastGoodSecond - 1000);
+    }
+    assert.equal((await userinfo(access_token)).statusCode, 200, 'verified afresh once the clock is back');
+  });
+
+  it('never lets a remembered token vouch for another string, nor outlive its session', async () => {
+    const session = await sessionFor(t.app, 'ada@acme.test');
+    const { access_token } = (await exchange(session)).json();
+    assert.equal((await userinfo(access_token)).statusCode, 200);
+    const [header, payload, signature] = access_token.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: 'someone' })).toString('base64url')}.${signature}`;
+    assert.equal((await userinfo(tampered)).statusCode, 401, 'same signature, other claims');
+    assert.equal((await userinfo(`${access_token}x`)).statusCode, 401, 'a longer string');
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/account/logout',
+      headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf, accept: 'application/json' },
+    });
+    assert.ok(logout.statusCode < 400, String(logout.statusCode));
+    assert.equal((await userinfo(access_token)).statusCode, 401, 'after sign-out');
+  });
+});
+
 describe('team and switcher', () => {
   it("gives a team's public details by name (any case) or id, and 404 otherwise", async () => {
     const acme = (await t.app.inject({ method: 'GET', url: '/api/team/public/ACME' })).json();

@@ -24,7 +24,21 @@ export interface AccessClaims extends JWTPayload {
   sid?: string;
 }
 
+/** How many verified access tokens are remembered (about 1 KB each). */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export class TokenService {
+  /**
+   * Access tokens whose signature and fixed claims were verified, by their exact text. A client uses one
+   * token for up to an hour, and the signature check (EdDSA through WebCrypto, about 250 µs) was most
+   * of the cost of a bearer call; a remembered token only has its lifetime checked again. Whether the
+   * token's session or password still holds is checked by the caller on every request, as before.
+   */
+  private readonly verified = new Map<
+    string,
+    { claims: Readonly<AccessClaims>; exp: number; nbf: number | undefined }
+  >();
+
   constructor(
     private readonly keys: ServerKeys,
     private readonly issuer: string,
@@ -77,6 +91,27 @@ export class TokenService {
    * anything else are refused (null).
    */
   async verifyAccessToken(token: string): Promise<AccessClaims | null> {
+    const known = this.verified.get(token);
+    if (known) {
+      // The signature, alg, typ, issuer and audience of this exact string were checked; time was not.
+      const now = Math.floor(this.clock.now() / 1000);
+      if (known.exp > now && (known.nbf === undefined || known.nbf <= now)) return known.claims;
+      this.verified.delete(token);
+      return null;
+    }
+    const claims = await this.verifySignedAccessToken(token);
+    if (claims && typeof claims.exp === 'number') {
+      if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+        // Maps iterate in insertion order: drop the oldest entry.
+        this.verified.delete(this.verified.keys().next().value as string);
+      }
+      const nbf = typeof claims.nbf === 'number' ? claims.nbf : undefined;
+      this.verified.set(token, { claims: Object.freeze(claims), exp: claims.exp, nbf });
+    }
+    return claims;
+  }
+
+  private async verifySignedAccessToken(token: string): Promise<AccessClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.keys.publicKey, {
         algorithms: [SIGNING_ALG],
