@@ -65,7 +65,9 @@ describe('elements', () => {
     const root = await rendered(mount('<test-lazy-screen brand="onsight"></test-lazy-screen>'));
     const view = within(root as unknown as HTMLElement);
     expect(view.getByRole('status').textContent).to.contain('Loading');
-    expect(root.querySelector('.frame [part="card"]')?.textContent).to.contain('Onsight');
+    // The frame shows the brand's wordmark image, named with the brand's name.
+    const card = root.querySelector<HTMLElement>('.frame [part="card"]')!;
+    expect(within(card).getByRole('img', { name: 'Onsight' })).to.exist;
     arrive({ default: () => createElement('h1', null, 'The screen') });
     expect(await view.findByRole('heading', { name: 'The screen' })).to.exist;
     expect(view.queryByRole('status')).to.equal(null);
