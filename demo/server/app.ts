@@ -124,7 +124,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // PostgreSQL text cannot hold U+0000 (SQLite can), so a NUL in an address, query or body would be a
   // 500 on one database and stored on the other. No field of this API has a use for it: refuse it first.
+  // Pages (and the not-found handler) read none of it: the portal page still opens, and its own ReturnUrl
+  // rule refuses such a value like any other hostile one.
   app.addHook('preValidation', async (request, reply) => {
+    if (request.is404 || request.routeOptions.config.page) return;
     if (hasNul(request.params) || hasNul(request.query) || hasNul(request.body)) {
       return reply.code(400).send({ message: 'text must not contain NUL characters' });
     }

@@ -40,5 +40,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The body kind the route accepts. */
     body?: BodyKind;
+    /** The route serves an HTML page and reads nothing of its address or body (a NUL there is harmless). */
+    page?: boolean;
   }
 }

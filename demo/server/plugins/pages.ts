@@ -77,13 +77,14 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
     return sendPortal(request, reply);
   };
 
-  app.get('/', sendPortal);
+  const page = { config: { page: true } };
+  app.get('/', page, sendPortal);
   for (const prefix of PORTAL_PREFIXES) {
     const send = TOKEN_PAGES.includes(prefix) ? sendTokenPage : sendPortal;
-    app.get(prefix, send);
-    app.get(`${prefix}/*`, send);
+    app.get(prefix, page, send);
+    app.get(`${prefix}/*`, page, send);
   }
-  for (const path of TOKEN_PAGES) if (!PORTAL_PREFIXES.includes(path)) app.get(path, sendTokenPage);
+  for (const path of TOKEN_PAGES) if (!PORTAL_PREFIXES.includes(path)) app.get(path, page, sendTokenPage);
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
