@@ -27,6 +27,7 @@ import {
   type ServerProcess,
 } from './harness';
 import { pageBytes, type PageBytes } from './page-bytes';
+import { composition, cpuProfile, servedFile } from './profile';
 import { growDatabase, type GrowthSeed } from './seed';
 import {
   interleaved,
@@ -46,7 +47,7 @@ const DIST = join(ROOT, 'dist');
 const FLOOR = join(OUT, 'floor');
 const REPORT = join(OUT, 'report.json');
 
-const PARTS = ['bytes', 'pages', 'time', 'server', 'login', 'growth'] as const;
+const PARTS = ['bytes', 'pages', 'time', 'profile', 'server', 'login', 'growth'] as const;
 type Part = (typeof PARTS)[number];
 
 const QUICK = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
@@ -282,6 +283,66 @@ async function time(all: Record<string, BenchPage>) {
     [false, false, true, true, true, true, true, false],
   );
   return rows;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Profile: what costs the bytes and the time of the sign-in page, by source
+
+const PROFILE_THROTTLE = 4;
+
+async function profile(all: Record<string, BenchPage>) {
+  const entry = await composition(join(ROOT, 'dist', 'acct-elements.js'));
+  const entryTotal = entry.reduce((n, share) => n + share.bytes, 0);
+  heading('What the ESM entry is made of (raw bytes by package or source file, from its source map)');
+  table(
+    ['source', 'raw', 'share'],
+    entry.slice(0, 15).map((s) => [s.group, kb(s.bytes), `${fixed((s.bytes / entryTotal) * 100, 1)}%`]),
+    [false, true, true],
+  );
+
+  const login = all.login!;
+  const floor = all.loginFloor!;
+  const browser = await launchBrowser();
+  let costs: Awaited<ReturnType<typeof cpuProfile>>;
+  try {
+    costs = await cpuProfile(
+      browser,
+      [login, floor],
+      servedFile(ROOT, FLOOR),
+      SETTINGS.runs,
+      PROFILE_THROTTLE,
+    );
+  } finally {
+    await browser.close();
+  }
+  const ours = costs.get(login.name) ?? [];
+  const theirs = costs.get(floor.name) ?? [];
+  const total = (list: typeof ours) => list.reduce((n, c) => n + c.ms, 0);
+  const groups = new Set([...ours, ...theirs].map((c) => c.group));
+  const rows = [...groups]
+    .map((group) => {
+      const a = ours.find((c) => c.group === group)?.ms ?? 0;
+      const b = theirs.find((c) => c.group === group)?.ms ?? 0;
+      return { group, login: a, floor: b, extra: a - b };
+    })
+    .sort((a, b) => b.extra - a.extra);
+  heading(
+    `Where the sign-in page's main-thread time goes (${PROFILE_THROTTLE}× CPU, sampled, ms per load, ${SETTINGS.runs} loads)`,
+  );
+  console.log(
+    'Self time of each sample, summed by package or source file; (program) is the engine parsing,\n' +
+      "compiling, styling, laying out and painting; 'native …' are browser APIs. Sampling slows the page,\n" +
+      'so compare the two columns with each other, not with the time part.\n',
+  );
+  table(
+    ['source', 'login only', 'login floor', 'extra'],
+    [
+      ...rows.slice(0, 20).map((r) => [r.group, fixed(r.login, 1), fixed(r.floor, 1), fixed(r.extra, 1)]),
+      ['all', fixed(total(ours), 1), fixed(total(theirs), 1), fixed(total(ours) - total(theirs), 1)],
+    ],
+    [false, true, true, true],
+  );
+  return { entry, throttle: PROFILE_THROTTLE, runs: SETTINGS.runs, rows };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -601,6 +662,7 @@ type Report = Record<string, unknown> & {
   bytes?: ReturnType<typeof bytes>;
   pages?: PageBytes[];
   time?: Awaited<ReturnType<typeof time>>;
+  profile?: Awaited<ReturnType<typeof profile>>;
   server?: Awaited<ReturnType<typeof server>>;
   login?: Awaited<ReturnType<typeof login>>;
   growth?: Awaited<ReturnType<typeof growth>>;
@@ -692,8 +754,8 @@ async function main(): Promise<void> {
     parts: asked.size ? [...asked] : [...PARTS],
   });
 
-  if (wants('bytes') || wants('pages') || wants('time')) report.bytes = bytes();
-  if (wants('pages') || wants('time') || wants('server') || wants('login')) {
+  if (wants('bytes') || wants('pages') || wants('time') || wants('profile')) report.bytes = bytes();
+  if (wants('pages') || wants('time') || wants('profile') || wants('server') || wants('login')) {
     // The bench pages are another origin (like a partner site), allowed by the server's CORS list.
     const pagePort = await freePort();
     const identity = await startServerProcess({
@@ -702,12 +764,13 @@ async function main(): Promise<void> {
     });
     try {
       const session = await signIn(identity.url);
-      if (wants('pages') || wants('time')) {
+      if (wants('pages') || wants('time') || wants('profile')) {
         const site = await startPageServer(identity.url, FLOOR, pagePort);
         try {
           const all = benchPages(site.url, identity.url, session);
           if (wants('pages')) report.pages = await pages(all);
           if (wants('time')) report.time = await time(all);
+          if (wants('profile')) report.profile = await profile(all);
         } finally {
           await site.close();
         }
