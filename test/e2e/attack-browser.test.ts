@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { launchBrowser, signInContext, withPage } from '../support/browser';
-import { sessionFor, startTestServer, tokenFor, type TestServer } from '../support/test-server';
+import { signInContext, withPage, useE2E } from '../support/browser';
+import { sessionFor, tokenFor } from '../support/test-server';
 
 /**
  * Browser side of the attack suite (issue 11, design §3): the bearer and anti-forgery headers never
@@ -12,16 +12,7 @@ import { sessionFor, startTestServer, tokenFor, type TestServer } from '../suppo
  * journey navigates away from).
  */
 
-let browser: Browser;
-let server: TestServer;
-before(async () => {
-  browser = await launchBrowser();
-  server = await startTestServer({ LOGIN_ADDRESS_LIMIT: '10000' });
-});
-after(async () => {
-  await browser.close();
-  await server.close();
-});
+const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
 
 interface Sent {
   url: string;
@@ -66,7 +57,7 @@ function assertHeadersStayHome(sent: Sent[], issuer: string) {
 }
 
 const toIssuer = (sent: Sent[], header: string) =>
-  sent.filter((r) => new URL(r.url).origin === server.url && r.headers[header] !== undefined);
+  sent.filter((r) => new URL(r.url).origin === e2e.server.url && r.headers[header] !== undefined);
 
 async function signInHere(page: Page, email: string) {
   await page.getByLabel('Email').fill(email);
@@ -76,19 +67,19 @@ async function signInHere(page: Page, email: string) {
 
 describe('credentials headers never leave for another origin (issue 11)', () => {
   it('on the partner page: sign in through the element, across origins', async () => {
-    await withPage(browser, async ({ page }, context) => {
+    await withPage(e2e.browser, async ({ page }, context) => {
       const { sent, violations } = await record(context);
-      await page.goto(`${server.partnerUrl}/partner.html`);
+      await page.goto(`${e2e.server.partnerUrl}/partner.html`);
       await signInHere(page, 'ada@acme.test');
       await page.getByText('You are signed in as ada@acme.test.').waitFor();
       // The page's own scripts and assets come from the partner origin: none of them get credentials.
       await page.reload();
       await page.getByText('You are signed in as ada@acme.test.').waitFor();
       assert.ok(
-        sent.some((r) => new URL(r.url).origin === server.partnerUrl),
+        sent.some((r) => new URL(r.url).origin === e2e.server.partnerUrl),
         'partner requests recorded',
       );
-      assertHeadersStayHome(sent, server.url);
+      assertHeadersStayHome(sent, e2e.server.url);
       // The recording sees the bearer where it belongs, so its absence elsewhere means something.
       assert.ok(toIssuer(sent, 'authorization').length > 0, 'no bearer to the issuer recorded');
       assert.deepEqual(violations, []);
@@ -96,35 +87,35 @@ describe('credentials headers never leave for another origin (issue 11)', () => 
   });
 
   it('on the suite app: the header element signed in, then signing out', async () => {
-    await withPage(browser, async ({ page }, context) => {
+    await withPage(e2e.browser, async ({ page }, context) => {
       const { sent, violations } = await record(context);
-      await signInContext(context, (await sessionFor(server.server.app, 'ada@acme.test')).token);
-      await page.goto(`${server.partnerUrl}/suite-app.html`);
+      await signInContext(context, (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
+      await page.goto(`${e2e.server.partnerUrl}/suite-app.html`);
       const header = page.locator('acct-header');
       await header.getByRole('button', { name: 'Account menu for Ada Lovelace' }).click();
       await header.getByRole('menuitem', { name: 'Sign out' }).click();
       await header
         .getByRole('button', { name: 'Account menu for Ada Lovelace' })
         .waitFor({ state: 'detached' });
-      assertHeadersStayHome(sent, server.url);
+      assertHeadersStayHome(sent, e2e.server.url);
       assert.ok(toIssuer(sent, 'authorization').length > 0, 'no bearer to the issuer recorded');
       assert.deepEqual(violations, []);
     });
   });
 
   it('in the portal: sign in, manage, QR code, sign out — and the XSRF header goes only to the issuer', async () => {
-    await withPage(browser, async ({ page }, context) => {
+    await withPage(e2e.browser, async ({ page }, context) => {
       const { sent, violations } = await record(context);
-      await page.goto(`${server.url}/login/globex`);
+      await page.goto(`${e2e.server.url}/login/globex`);
       await signInHere(page, 'carol@globex.test');
-      await page.waitForURL(`${server.url}/manage`);
+      await page.waitForURL(`${e2e.server.url}/manage`);
       await page.getByRole('heading', { name: 'Personal info' }).waitFor();
-      await page.goto(`${server.url}/manage/qr`);
+      await page.goto(`${e2e.server.url}/manage/qr`);
       await page.waitForLoadState('networkidle');
       await page.locator('acct-portal .avatar-button').click();
       await page.getByRole('menuitem', { name: 'Sign out' }).click();
-      await page.waitForURL(`${server.url}/login/team`);
-      assertHeadersStayHome(sent, server.url);
+      await page.waitForURL(`${e2e.server.url}/login/team`);
+      assertHeadersStayHome(sent, e2e.server.url);
       assert.ok(toIssuer(sent, 'authorization').length > 0, 'no bearer recorded');
       assert.ok(toIssuer(sent, 'x-xsrf-token').length > 0, 'no anti-forgery header recorded');
       // The anti-forgery header rides on unsafe requests only.
@@ -166,10 +157,10 @@ function injectedElements(page: Page): Promise<string[]> {
 
 describe('hostile names render as text (issue 11)', () => {
   it('shows each name literally in the portal and on the suite app, with no markup and no dialog', async () => {
-    const carol = await tokenFor(server.server.app, 'carol@globex.test');
+    const carol = await tokenFor(e2e.server.server.app, 'carol@globex.test');
     try {
       for (const name of HOSTILE_NAMES) {
-        const set = await server.server.app.inject({
+        const set = await e2e.server.server.app.inject({
           method: 'POST',
           url: '/api/user',
           headers: { authorization: `Bearer ${carol.accessToken}`, 'content-type': 'application/json' },
@@ -177,7 +168,7 @@ describe('hostile names render as text (issue 11)', () => {
         });
         assert.equal(set.statusCode, 200, set.body);
         assert.equal(set.json().name, name);
-        await withPage(browser, async ({ page }, context) => {
+        await withPage(e2e.browser, async ({ page }, context) => {
           const { violations } = await record(context);
           const dialogs: string[] = [];
           page.on('dialog', (dialog) => {
@@ -188,13 +179,13 @@ describe('hostile names render as text (issue 11)', () => {
           context.on('request', (request) => {
             if (/\/(x|y)$/.test(new URL(request.url()).pathname)) imageRequests.push(request.url());
           });
-          await signInContext(context, (await sessionFor(server.server.app, 'carol@globex.test')).token);
-          await page.goto(`${server.url}/manage`);
+          await signInContext(context, (await sessionFor(e2e.server.server.app, 'carol@globex.test')).token);
+          await page.goto(`${e2e.server.url}/manage`);
           const info = page.getByRole('region', { name: 'Personal info' });
           await info.getByText(name, { exact: true }).waitFor();
           await page.locator('acct-portal .header-name').getByText(name, { exact: true }).waitFor();
           assert.deepEqual(await injectedElements(page), [], name);
-          await page.goto(`${server.partnerUrl}/suite-app.html`);
+          await page.goto(`${e2e.server.partnerUrl}/suite-app.html`);
           await page
             .locator('acct-header')
             .getByRole('button', { name: `Account menu for ${name}` })
@@ -206,7 +197,7 @@ describe('hostile names render as text (issue 11)', () => {
         });
       }
     } finally {
-      await server.server.app.inject({
+      await e2e.server.server.app.inject({
         method: 'POST',
         url: '/api/user',
         headers: { authorization: `Bearer ${carol.accessToken}`, 'content-type': 'application/json' },

@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, it } from 'node:test';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { DOT_SEGMENT_CASES, RETURN_URL_CASES, type ReturnUrlCase } from '../support/attack-inputs';
-import { failedResource, launchBrowser } from '../support/browser';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { failedResource, useE2E } from '../support/browser';
 
-let browser: Browser;
-let server: TestServer;
-before(async () => {
-  browser = await launchBrowser();
-  server = await startTestServer({ LOGIN_ADDRESS_LIMIT: '10000' });
-});
-after(async () => {
-  await browser.close();
-  await server.close();
-});
+const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
 
 interface Outcome {
   value: string;
@@ -43,7 +32,7 @@ async function driveSignIns(cases: readonly ReturnUrlCase[], workers = 3): Promi
   // An accepted same-origin path that is not a portal route answers 404; nothing else may fail.
   const allowed = failedResource(404);
   async function worker() {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     try {
       let current: Outcome | null = null;
       await context.exposeFunction('__reportViolation', (text: string) =>
@@ -55,7 +44,7 @@ async function driveSignIns(cases: readonly ReturnUrlCase[], workers = 3): Promi
         });
       });
       await context.route(
-        (url) => url.origin !== server.url,
+        (url) => url.origin !== e2e.server.url,
         (route) => {
           current?.offOrigin.push(route.request().url());
           // Answered locally, so a successful attack lands visibly on the other origin (and never on DNS).
@@ -82,14 +71,17 @@ async function driveSignIns(cases: readonly ReturnUrlCase[], workers = 3): Promi
         };
         current = outcome;
         await context.clearCookies();
-        await page.goto(`${server.url}/login/globex?${new URLSearchParams({ ReturnUrl: next.value })}`);
+        await page.goto(`${e2e.server.url}/login/globex?${new URLSearchParams({ ReturnUrl: next.value })}`);
         await page.getByLabel('Email').fill('carol@globex.test');
         await page.getByLabel('Password').fill(DEMO_PASSWORD);
         await page.getByRole('button', { name: 'Continue' }).click();
         try {
-          await page.waitForURL((url) => !url.pathname.startsWith('/login/') || url.origin !== server.url, {
-            timeout: 30_000,
-          });
+          await page.waitForURL(
+            (url) => !url.pathname.startsWith('/login/') || url.origin !== e2e.server.url,
+            {
+              timeout: 30_000,
+            },
+          );
           await page.waitForLoadState('load');
         } catch (error) {
           // A failed hop to another origin is recorded already; the assertions report it.
@@ -109,7 +101,7 @@ async function driveSignIns(cases: readonly ReturnUrlCase[], workers = 3): Promi
 
 function assertStayed(outcome: Outcome) {
   const label = JSON.stringify(outcome.value);
-  assert.equal(new URL(outcome.finalUrl).origin, server.url, `${label} ended on ${outcome.finalUrl}`);
+  assert.equal(new URL(outcome.finalUrl).origin, e2e.server.url, `${label} ended on ${outcome.finalUrl}`);
   assert.deepEqual(outcome.offOrigin, [], `${label} requested another origin`);
   assert.deepEqual(outcome.dialogs, [], `${label} ran script`);
   assert.deepEqual(outcome.problems, [], `${label} had page problems`);
@@ -134,6 +126,6 @@ describe('open redirect through the sign-in screen (issue 11)', () => {
     const [outcome] = await driveSignIns([{ value: '/manage/qr', trick: 'control' }]);
     assert.ok(outcome);
     assertStayed(outcome);
-    assert.equal(outcome.finalUrl, `${server.url}/manage/qr`);
+    assert.equal(outcome.finalUrl, `${e2e.server.url}/manage/qr`);
   });
 });

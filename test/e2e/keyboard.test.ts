@@ -4,32 +4,23 @@
  * focus indicator on everything reached. Also: reduced motion, and a 320 px wide viewport.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import {
-  launchBrowser,
   screenshot,
   signInContext,
   type PageWatch,
   withPage as withPageIn,
+  useE2E,
 } from '../support/browser';
 import { SHOTS } from '../support/screens';
-import { sessionFor, startTestServer, type TestServer } from '../support/test-server';
+import { sessionFor } from '../support/test-server';
 import { readLocale, translator } from '../support/texts';
 
-let browser: Browser;
-let server: TestServer;
-before(async () => {
-  browser = await launchBrowser();
-  server = await startTestServer({ LOGIN_ADDRESS_LIMIT: '10000' });
-});
-after(async () => {
-  await browser.close();
-  await server.close();
-});
+const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
 
-const withPage = (test: (watch: PageWatch) => Promise<void>) => withPageIn(browser, test);
+const withPage = (test: (watch: PageWatch) => Promise<void>) => withPageIn(e2e.browser, test);
 
 interface Focused {
   tag: string;
@@ -88,19 +79,19 @@ async function tabTo(
 describe('keyboard-only journeys', () => {
   it('signs in, opens the user menu with the arrow keys and signs out', async () => {
     await withPage(async ({ page }) => {
-      await page.goto(`${server.url}/login/team`);
+      await page.goto(`${e2e.server.url}/login/team`);
       await page.locator('acct-portal input').first().waitFor();
       assert.equal((await focused(page)).tag, 'INPUT', 'the team field has focus');
       await page.keyboard.type('acme');
       await page.keyboard.press('Enter');
-      await page.waitForURL(`${server.url}/login/acme`);
+      await page.waitForURL(`${e2e.server.url}/login/acme`);
       await page.getByLabel('Email').waitFor();
       await focusIs(page, (f) => f.tag === 'INPUT');
       await page.keyboard.type('ada@acme.test');
       await page.keyboard.press('Tab');
       await page.keyboard.type(DEMO_PASSWORD);
       await page.keyboard.press('Enter');
-      await page.waitForURL(`${server.url}/manage`);
+      await page.waitForURL(`${e2e.server.url}/manage`);
       await tabTo(page, (f) => f.label === 'Account menu for Ada Lovelace', true);
       await page.keyboard.press('Enter');
       const first = await focused(page);
@@ -120,14 +111,17 @@ describe('keyboard-only journeys', () => {
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('End');
       await page.keyboard.press('Enter');
-      await page.waitForURL(`${server.url}/login/team`);
+      await page.waitForURL(`${e2e.server.url}/login/team`);
     });
   });
 
   it('renames in the dialog and generates a token', async () => {
     await withPage(async ({ page }) => {
-      await signInContext(page.context(), (await sessionFor(server.server.app, 'carol@globex.test')).token);
-      await page.goto(`${server.url}/manage`);
+      await signInContext(
+        page.context(),
+        (await sessionFor(e2e.server.server.app, 'carol@globex.test')).token,
+      );
+      await page.goto(`${e2e.server.url}/manage`);
       await page.getByRole('heading', { name: 'Personal info' }).waitFor();
       await tabTo(page, (f) => f.label === 'Edit name');
       await page.keyboard.press('Enter');
@@ -147,7 +141,7 @@ describe('keyboard-only journeys', () => {
 
       await tabTo(page, (f) => f.text === 'Developer tools', true);
       await page.keyboard.press('Enter');
-      await page.waitForURL(`${server.url}/manage/dev`);
+      await page.waitForURL(`${e2e.server.url}/manage/dev`);
       await page.getByRole('checkbox', { name: /Job_Read/ }).waitFor();
       await tabTo(page, (f) => f.tag === 'INPUT');
       await page.keyboard.press('Space');
@@ -161,11 +155,11 @@ describe('keyboard-only journeys', () => {
 
 describe('motion and small screens', () => {
   it('drops the animations when reduced motion is asked for', async () => {
-    const context = await browser.newContext({ reducedMotion: 'reduce' });
+    const context = await e2e.browser.newContext({ reducedMotion: 'reduce' });
     try {
       const page = await context.newPage();
-      await signInContext(context, (await sessionFor(server.server.app, 'ada@acme.test')).token);
-      await page.goto(`${server.url}/manage`);
+      await signInContext(context, (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
+      await page.goto(`${e2e.server.url}/manage`);
       await page.getByRole('button', { name: 'Edit name' }).click();
       const duration = await page
         .locator('acct-portal dialog[open]')
@@ -184,10 +178,10 @@ describe('motion and small screens', () => {
       ['zoom-200', { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 }],
     ] as const) {
       for (const shot of SHOTS.filter((s) => !['suite-app', 'suite-app-menu', 'partner'].includes(s.name))) {
-        const context = await browser.newContext(options);
+        const context = await e2e.browser.newContext(options);
         try {
           const page = await context.newPage();
-          await shot.show(page, server, t);
+          await shot.show(page, e2e.server, t);
           await screenshot(page, 'responsive', `${shot.name}-${label}`);
           const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           if (wide > 0) overflow.push(`${shot.name} at ${label}: ${wide}px too wide`);

@@ -1,30 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import {
-  launchBrowser,
   screenshot,
   signInContext,
   type PageWatch,
   withPage as withPageIn,
+  useE2E,
 } from '../support/browser';
-import { sessionFor, startTestServer, type TestServer } from '../support/test-server';
+import { sessionFor, startTestServer } from '../support/test-server';
 
-let browser: Browser;
-let server: TestServer;
-before(async () => {
-  browser = await launchBrowser();
-  server = await startTestServer();
-});
-after(async () => {
-  await browser.close();
-  await server.close();
-});
+const e2e = useE2E();
 
-const withPage = (test: (watch: PageWatch) => Promise<void>) => withPageIn(browser, test);
+const withPage = (test: (watch: PageWatch) => Promise<void>) => withPageIn(e2e.browser, test);
 
 async function as(page: Page, email: string) {
-  await signInContext(page.context(), (await sessionFor(server.server.app, email)).token);
+  await signInContext(page.context(), (await sessionFor(e2e.server.server.app, email)).token);
 }
 
 const portal = (page: Page) => page.locator('acct-portal');
@@ -34,7 +25,7 @@ describe('the portal shell', () => {
   it('navigates by clicking without reloading, with back and forward, and focus on the new heading', async () => {
     await withPage(async ({ page }) => {
       await as(page, 'ada@acme.test');
-      await page.goto(`${server.url}/manage`);
+      await page.goto(`${e2e.server.url}/manage`);
       await page.evaluate(() => {
         (window as unknown as { marker: string }).marker = 'same page';
       });
@@ -60,7 +51,7 @@ describe('the portal shell', () => {
       await page.getByRole('button', { name: 'Generate QR code' }).waitFor();
       // The logo is a plain link to '/': intercepted too, then the route table sends '/' to /manage.
       await portal(page).getByRole('link', { name: 'Intoware home' }).click();
-      await page.waitForURL(`${server.url}/manage`);
+      await page.waitForURL(`${e2e.server.url}/manage`);
       assert.equal(await page.evaluate(() => (window as unknown as { marker?: string }).marker), 'same page');
       const visits: Array<[string, string]> = [
         ['/manage/team', 'Pending invites'],
@@ -70,7 +61,7 @@ describe('the portal shell', () => {
         ['/nowhere', 'Personal info'],
       ];
       for (const [to, text] of visits) {
-        await page.goto(`${server.url}${to}`);
+        await page.goto(`${e2e.server.url}${to}`);
         await portal(page).getByText(text).first().waitFor();
       }
       assert.equal(path(page), '/manage');
@@ -81,7 +72,7 @@ describe('the portal shell', () => {
   it('checks the session after each navigation without a ReturnUrl', async () => {
     await withPage(async ({ page }) => {
       await as(page, 'ada@acme.test');
-      await page.goto(`${server.url}/manage`);
+      await page.goto(`${e2e.server.url}/manage`);
       await portal(page).getByRole('heading', { name: 'Personal info' }).waitFor();
       const checks: string[] = [];
       page.on('request', (request) => {
@@ -89,7 +80,7 @@ describe('the portal shell', () => {
       });
       const sidebar = portal(page).getByRole('navigation', { name: 'Account' }).last();
       await sidebar.getByRole('link', { name: 'QR code login' }).click();
-      await page.waitForURL(`${server.url}/manage/qr`);
+      await page.waitForURL(`${e2e.server.url}/manage/qr`);
       await page.waitForTimeout(300);
       assert.ok(checks.length >= 1, 'a check after the navigation');
       const before = checks.length;
@@ -105,7 +96,7 @@ describe('the portal shell', () => {
   it('keeps the menus exclusive, closes them on a click outside or Escape, and supports the keyboard', async () => {
     await withPage(async ({ page }) => {
       await as(page, 'ada@acme.test');
-      await page.goto(`${server.url}/manage`);
+      await page.goto(`${e2e.server.url}/manage`);
       const account = portal(page).getByRole('button', { name: 'Account menu for Ada Lovelace' });
       const apps = portal(page).getByRole('button', { name: 'Apps' });
       await account.click();
@@ -142,7 +133,7 @@ describe('the portal shell', () => {
   it('shows who is signed in and where the account menu leads, in a 280 px popup', async () => {
     await withPage(async ({ page }) => {
       await as(page, 'ada@acme.test');
-      await page.goto(`${server.url}/manage`);
+      await page.goto(`${e2e.server.url}/manage`);
       await portal(page).getByRole('button', { name: 'Account menu for Ada Lovelace' }).click();
       const menu = portal(page).getByRole('menu', { name: 'Account menu for Ada Lovelace' });
       // The profile block sits in the popup above the menu's list (it is not an item).
@@ -152,11 +143,11 @@ describe('the portal shell', () => {
       await popup.getByText('Ada Lovelace', { exact: true }).waitFor();
       await popup.getByText('ada@acme.test', { exact: true }).waitFor();
       assert.equal((await popup.boundingBox())?.width, 280);
-      const dashboard = `${server.partnerUrl}/suite-app.html`;
+      const dashboard = `${e2e.server.partnerUrl}/suite-app.html`;
       assert.equal(await menu.getByRole('menuitem', { name: 'Dashboard' }).getAttribute('href'), dashboard);
       assert.equal(
         await menu.getByRole('menuitem', { name: 'Manage account' }).getAttribute('href'),
-        `${server.url}/manage`,
+        `${e2e.server.url}/manage`,
       );
       const privacy = menu.getByRole('menuitem', { name: 'Privacy policy' });
       assert.equal(await privacy.getAttribute('href'), 'https://www.intoware.com/privacy-policy/');
@@ -179,7 +170,7 @@ describe('the portal shell', () => {
         route.fulfill({ contentType: 'application/json', body: JSON.stringify({ dashboard: null }) }),
       );
       await as(page, 'ada@acme.test');
-      await page.goto(`${server.url}/manage`);
+      await page.goto(`${e2e.server.url}/manage`);
       await portal(page).getByRole('button', { name: 'Account menu for Ada Lovelace' }).click();
       const menu = portal(page).getByRole('menu', { name: 'Account menu for Ada Lovelace' });
       await menu.getByRole('menuitem', { name: 'Manage account' }).waitFor();
@@ -195,7 +186,7 @@ describe('the portal shell', () => {
   it('closes the account menu when the language menu opens', async () => {
     await withPage(async ({ page }) => {
       await as(page, 'ada@acme.test');
-      await page.goto(`${server.url}/manage`);
+      await page.goto(`${e2e.server.url}/manage`);
       const account = portal(page).getByRole('button', { name: 'Account menu for Ada Lovelace' });
       const language = portal(page).getByRole('button', { name: 'Language: English' });
       await account.click();
@@ -215,7 +206,7 @@ describe('the portal shell', () => {
   it('leaves modifier-clicks and links to other sites to the browser', async () => {
     await withPage(async ({ page }) => {
       await as(page, 'ada@acme.test');
-      await page.goto(`${server.url}/manage`);
+      await page.goto(`${e2e.server.url}/manage`);
       await page.evaluate(() => {
         (window as unknown as { marker: string }).marker = 'same page';
       });
@@ -223,12 +214,12 @@ describe('the portal shell', () => {
       const opened = page.context().waitForEvent('page');
       await sidebar.getByRole('link', { name: 'QR code login' }).click({ modifiers: ['ControlOrMeta'] });
       const tab = await opened;
-      await tab.waitForURL(`${server.url}/manage/qr`);
+      await tab.waitForURL(`${e2e.server.url}/manage/qr`);
       assert.equal(path(page), '/manage', 'the portal did not navigate itself');
       await tab.close();
       // 'Go to dashboard' leads to another origin: a real navigation, not a history entry of the portal.
       await portal(page).getByRole('link', { name: 'Go to dashboard' }).click();
-      await page.waitForURL(`${server.partnerUrl}/suite-app.html`);
+      await page.waitForURL(`${e2e.server.partnerUrl}/suite-app.html`);
       assert.equal(await page.evaluate(() => (window as unknown as { marker?: string }).marker), undefined);
     });
   });
@@ -237,7 +228,7 @@ describe('the portal shell', () => {
     await withPage(async ({ page }) => {
       await page.setViewportSize({ width: 1024, height: 400 });
       await as(page, 'ada@acme.test');
-      await page.goto(`${server.url}/manage`);
+      await page.goto(`${e2e.server.url}/manage`);
       await portal(page).getByRole('heading', { name: 'Third-party accounts' }).waitFor();
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
       assert.ok((await page.evaluate(() => window.scrollY)) > 100, 'the page scrolled down');
@@ -247,7 +238,7 @@ describe('the portal shell', () => {
         .getByRole('navigation', { name: 'Account', exact: true })
         .getByRole('link', { name: 'Developer tools' })
         .evaluate((link: HTMLElement) => link.click());
-      await page.waitForURL(`${server.url}/manage/dev`);
+      await page.waitForURL(`${e2e.server.url}/manage/dev`);
       await portal(page).getByRole('button', { name: 'Generate access token' }).waitFor();
       assert.equal(await page.evaluate(() => window.scrollY), 0);
     });
@@ -256,7 +247,7 @@ describe('the portal shell', () => {
   it('switches the theme, keeps it across a reload, and tells the page', async () => {
     await withPage(async ({ page }) => {
       await as(page, 'ada@acme.test');
-      await page.goto(`${server.url}/manage`);
+      await page.goto(`${e2e.server.url}/manage`);
       const events: unknown[] = [];
       await page.exposeFunction('recordTheme', (detail: unknown) => events.push(detail));
       await page.evaluate(() =>
@@ -283,10 +274,10 @@ describe('the portal shell', () => {
 
   it('updates the address while typing a search', async () => {
     await withPage(async ({ page }) => {
-      await page.goto(`${server.url}/search`);
+      await page.goto(`${e2e.server.url}/search`);
       await portal(page).getByText('Type something to search.').waitFor();
       await portal(page).getByRole('searchbox', { name: 'Search' }).pressSequentially('workflow');
-      await page.waitForURL(`${server.url}/search?q=workflow`);
+      await page.waitForURL(`${e2e.server.url}/search?q=workflow`);
       await portal(page).getByText('Searching for “workflow”…').waitFor();
       const length = await page.evaluate(() => history.length);
       assert.ok(length <= 3, `typing replaces history entries (${length})`);
@@ -295,7 +286,7 @@ describe('the portal shell', () => {
 
   it('switches the language from the header menu, keeps the choice and tells the page', async () => {
     await withPage(async ({ page }) => {
-      await page.goto(`${server.url}/login/team`);
+      await page.goto(`${e2e.server.url}/login/team`);
       const events: unknown[] = [];
       await page.exposeFunction('recordLanguage', (detail: unknown) => events.push(detail));
       await page.evaluate(() =>
@@ -326,7 +317,7 @@ describe('the portal shell', () => {
       ['onsight', 'WorkfloPlus', 'https://www.workfloplus.com/'],
       ['schenck', 'WorkfloPlus', 'https://www.workfloplus.com/'],
     ] as const) {
-      const branded = brand === 'intoware' ? server : await startTestServer({ BRAND: brand });
+      const branded = brand === 'intoware' ? e2e.server : await startTestServer({ BRAND: brand });
       try {
         await withPage(async ({ page }) => {
           await page.goto(`${branded.url}/login/team`);
@@ -342,7 +333,7 @@ describe('the portal shell', () => {
           );
         });
       } finally {
-        if (branded !== server) await branded.close();
+        if (branded !== e2e.server) await branded.close();
       }
     }
   });
@@ -352,7 +343,7 @@ describe('the header on a foreign page', () => {
   it('shows the signed-in user across origins, and tells the page about theme and sign-out', async () => {
     await withPage(async ({ page }) => {
       await as(page, 'ada@acme.test');
-      await page.goto(`${server.partnerUrl}/suite-app.html`);
+      await page.goto(`${e2e.server.partnerUrl}/suite-app.html`);
       const header = page.locator('acct-header');
       await header.getByRole('button', { name: 'Account menu for Ada Lovelace' }).click();
       await header.getByRole('menuitemcheckbox', { name: 'Dark theme' }).click();

@@ -6,11 +6,10 @@
  * policy descriptions are translated on the client by policy name, so they must carry the marker too.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { failedResource, launchBrowser, screenshot, watchedPage } from '../support/browser';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { failedResource, screenshot, watchedPage, useE2E } from '../support/browser';
 import { SHOTS } from '../support/screens';
-import { startTestServer, type TestServer } from '../support/test-server';
 import { PSEUDO_CLOSE, PSEUDO_OPEN, pseudoLocale, readLocale, translator } from '../support/texts';
 
 const pseudo = pseudoLocale(readLocale('en'));
@@ -72,22 +71,13 @@ async function untranslated(page: Page): Promise<string[]> {
   return page.evaluate(`(${FIND_UNTRANSLATED})(${JSON.stringify(args)})`) as Promise<string[]>;
 }
 
-let browser: Browser;
-let server: TestServer;
-before(async () => {
-  browser = await launchBrowser();
-  server = await startTestServer({ LOGIN_ADDRESS_LIMIT: '10000' });
-});
-after(async () => {
-  await browser.close();
-  await server.close();
-});
+const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
 
 describe('pseudo-locale', () => {
   it('shows no text that bypasses the locale files, on any screen', async () => {
     const found: string[] = [];
     for (const shot of SHOTS) {
-      const context = await browser.newContext({ locale: 'en-US' });
+      const context = await e2e.browser.newContext({ locale: 'en-US' });
       try {
         // Swap the English chunk (on every origin the bundle is served from) for the pseudo-locale.
         await context.route(/\/dist\/chunks\/en-[\w-]+\.js$/, (route) =>
@@ -102,7 +92,7 @@ describe('pseudo-locale', () => {
           failedResource(410),
           ...(shot.expectedStatuses ?? []).map(failedResource),
         ]);
-        await shot.show(watch.page, server, t);
+        await shot.show(watch.page, e2e.server, t);
         await screenshot(watch.page, 'pseudo-locale', shot.name);
         for (const text of await untranslated(watch.page)) found.push(`${shot.name}: ${text}`);
         if (shot.stillShown && !(await shot.stillShown(watch.page, t)))
