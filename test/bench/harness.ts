@@ -143,6 +143,22 @@ const TYPES: Record<string, string> = {
 };
 
 /**
+ * The file the bench's page server answers a path (or URL) with: `/dist/…` → the bundle, `/floor/…` →
+ * the React-only floors, anything else → test/bench/pages. Null for a path that leaves its folder.
+ */
+export function pageServerFile(floorDir: string, url: string): string | null {
+  const roots: Array<[string, string]> = [
+    ['/dist/', join(ROOT, 'dist')],
+    ['/floor/', floorDir],
+    ['/', join(ROOT, 'test/bench/pages')],
+  ];
+  const path = decodeURIComponent(new URL(url, 'http://x').pathname);
+  const [prefix, dir] = roots.find(([start]) => path.startsWith(start))!;
+  const file = normalize(join(dir, path.slice(prefix.length)));
+  return file.startsWith(dir) ? file : null;
+}
+
+/**
  * A plain static server for the bench pages (another origin than the identity server, like a partner
  * site): `/` → test/bench/pages, `/dist/` → the bundle, `/floor/` → the React-only floors.
  */
@@ -151,16 +167,9 @@ export async function startPageServer(
   floorDir: string,
   port: number,
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const roots: Array<[string, string]> = [
-    ['/dist/', join(ROOT, 'dist')],
-    ['/floor/', floorDir],
-    ['/', join(ROOT, 'test/bench/pages')],
-  ];
   const server: Server = createServer((request, response) => {
-    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
-    const match = roots.find(([prefix]) => path.startsWith(prefix));
-    const file = match ? normalize(join(match[1], path.slice(match[0].length))) : '';
-    if (!match || !file.startsWith(match[1]) || !existsSync(file) || !statSync(file).isFile()) {
+    const file = pageServerFile(floorDir, request.url ?? '/');
+    if (!file || !existsSync(file) || !statSync(file).isFile()) {
       response.writeHead(404).end();
       return;
     }

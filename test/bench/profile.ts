@@ -6,10 +6,9 @@
  * by line.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { SourceMapConsumer, type RawSourceMap } from 'source-map';
-import { usableProbe, type Usable } from './probes';
+import { coldLoad, type BenchPage } from './time-to-usable';
 
 /** A source path of a map → its group: the npm package, or our file under `src/`. */
 export function groupOf(source: string | null): string {
@@ -64,12 +63,6 @@ interface Profile {
   timeDeltas: number[];
 }
 
-export interface CostPage {
-  name: string;
-  url: string;
-  usable: Usable;
-}
-
 export interface Cost {
   group: string;
   /** Self time per load, milliseconds (sampling inflates it: compare pages, not with the time part). */
@@ -84,7 +77,7 @@ export interface Cost {
  */
 export async function cpuProfile(
   browser: Browser,
-  pages: CostPage[],
+  pages: BenchPage[],
   files: (url: string) => string | null,
   runs: number,
   throttle: number,
@@ -94,22 +87,17 @@ export async function cpuProfile(
   try {
     for (let run = 0; run <= runs; run++) {
       for (const bench of pages) {
-        const context = await browser.newContext();
-        let profile: Profile;
-        try {
-          const page = await context.newPage();
-          await page.addInitScript({ content: usableProbe(bench.usable) });
-          const cdp = await context.newCDPSession(page);
-          await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
-          await cdp.send('Profiler.enable');
-          await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-          await cdp.send('Profiler.start');
-          await page.goto(bench.url, { waitUntil: 'commit' });
-          await page.waitForFunction(() => window.__usableAt !== undefined, null, { timeout: 60_000 });
-          ({ profile } = (await cdp.send('Profiler.stop')) as { profile: Profile });
-        } finally {
-          await context.close();
-        }
+        const profile = await coldLoad(
+          browser,
+          bench,
+          throttle,
+          async (_page, cdp) => ((await cdp.send('Profiler.stop')) as { profile: Profile }).profile,
+          async (cdp) => {
+            await cdp.send('Profiler.enable');
+            await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+            await cdp.send('Profiler.start');
+          },
+        );
         if (run === 0) continue;
         const byId = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
         const sums = totals.get(bench.name) ?? new Map<string, number>();
@@ -119,17 +107,18 @@ export async function cpuProfile(
           if (!frame) continue;
           let group: string;
           const file = frame.url ? files(frame.url) : null;
-          if (file && !frame.functionName && frame.lineNumber === 0 && frame.columnNumber === 0) {
+          if (file && !maps.has(file)) maps.set(file, await consumer(file));
+          // Only our bundle and the floor have source maps; other scripts are the probe and the driver.
+          const map = file ? maps.get(file) : null;
+          if (map && !frame.functionName && frame.lineNumber === 0 && frame.columnNumber === 0) {
             // A module's own top-level code: its first position maps to whatever source rollup put first.
             group = `top level of ${frame.url.slice(frame.url.lastIndexOf('/') + 1)}`;
-          } else if (file) {
-            if (!maps.has(file)) maps.set(file, await consumer(file));
-            const map = maps.get(file);
-            const position = map?.originalPositionFor({
+          } else if (map) {
+            const position = map.originalPositionFor({
               line: frame.lineNumber + 1,
               column: frame.columnNumber,
             });
-            group = groupOf(position?.source ?? null);
+            group = groupOf(position.source);
           } else if (frame.url) group = '(other scripts: the probe, the test driver)';
           else if (frame.functionName.startsWith('(')) group = frame.functionName;
           else group = `native ${frame.functionName || '(anonymous)'}`;
@@ -147,14 +136,4 @@ export async function cpuProfile(
       [...sums.entries()].map(([group, ms]) => ({ group, ms })).sort((a, b) => b.ms - a.ms),
     ]),
   );
-}
-
-/** Files of the bench's page server: `/dist/…` → `dist/…`, `/floor/…` → the floor build folder. */
-export function servedFile(root: string, floorDir: string): (url: string) => string | null {
-  return (url) => {
-    const path = new URL(url).pathname;
-    if (path.startsWith('/dist/')) return join(root, path);
-    if (path.startsWith('/floor/')) return join(floorDir, path.slice('/floor/'.length));
-    return null;
-  };
 }

@@ -21,13 +21,14 @@ import {
   SERVER_ENV,
   hashBound,
   startBareServer,
+  pageServerFile,
   startPageServer,
   startServerProcess,
   type LoopDelay,
   type ServerProcess,
 } from './harness';
 import { pageBytes, type PageBytes } from './page-bytes';
-import { composition, cpuProfile, servedFile } from './profile';
+import { composition, cpuProfile } from './profile';
 import { growDatabase, type GrowthSeed } from './seed';
 import {
   interleaved,
@@ -308,7 +309,7 @@ async function profile(all: Record<string, BenchPage>) {
     costs = await cpuProfile(
       browser,
       [login, floor],
-      servedFile(ROOT, FLOOR),
+      (url) => pageServerFile(FLOOR, url),
       SETTINGS.runs,
       PROFILE_THROTTLE,
     );
@@ -754,8 +755,10 @@ async function main(): Promise<void> {
     parts: asked.size ? [...asked] : [...PARTS],
   });
 
-  if (wants('bytes') || wants('pages') || wants('time') || wants('profile')) report.bytes = bytes();
-  if (wants('pages') || wants('time') || wants('profile') || wants('server') || wants('login')) {
+  // The parts that load the bench pages in Chromium (they need the floors that `bytes` builds).
+  const inBrowser = wants('pages') || wants('time') || wants('profile');
+  if (wants('bytes') || inBrowser) report.bytes = bytes();
+  if (inBrowser || wants('server') || wants('login')) {
     // The bench pages are another origin (like a partner site), allowed by the server's CORS list.
     const pagePort = await freePort();
     const identity = await startServerProcess({
@@ -764,7 +767,7 @@ async function main(): Promise<void> {
     });
     try {
       const session = await signIn(identity.url);
-      if (wants('pages') || wants('time') || wants('profile')) {
+      if (inBrowser) {
         const site = await startPageServer(identity.url, FLOOR, pagePort);
         try {
           const all = benchPages(site.url, identity.url, session);

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { launchBrowser, signInContext } from '../support/browser';
 import { spread, type Spread } from './harness';
 import { usableProbe, type Usable } from './probes';
@@ -21,27 +21,41 @@ export async function pageContext(browser: Browser, page: BenchPage): Promise<Br
   return context;
 }
 
-async function once(
+/**
+ * One cold load of a bench page, CPU throttled, until it is usable. `before` runs with the page's
+ * DevTools session ahead of the navigation; `after` reads what the caller came for, before the context
+ * closes.
+ */
+export async function coldLoad<T>(
   browser: Browser,
   bench: BenchPage,
   throttle: number,
-): Promise<{ ms: number; heap: number }> {
+  after: (page: Page, cdp: CDPSession) => Promise<T>,
+  before?: (cdp: CDPSession) => Promise<void>,
+): Promise<T> {
   const context = await pageContext(browser, bench);
   try {
     const page = await context.newPage();
     await page.addInitScript({ content: usableProbe(bench.usable) });
     const cdp = await context.newCDPSession(page);
     if (throttle > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+    await before?.(cdp);
     await page.goto(bench.url, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__usableAt !== undefined, null, { timeout: 60_000 });
+    return await after(page, cdp);
+  } finally {
+    await context.close();
+  }
+}
+
+function once(browser: Browser, bench: BenchPage, throttle: number): Promise<{ ms: number; heap: number }> {
+  return coldLoad(browser, bench, throttle, async (page, cdp) => {
     const ms = await page.evaluate(() => window.__usableAt!);
     // The heap the page keeps once usable: after a full collection, so garbage does not count.
     await cdp.send('HeapProfiler.collectGarbage');
     const { usedSize } = await cdp.send('Runtime.getHeapUsage');
     return { ms, heap: usedSize };
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 export interface TimeResult {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { signInContext, withPage, useE2E } from '../support/browser';
+import { signInContext, useE2E } from '../support/browser';
 import { sessionFor, tokenFor } from '../support/test-server';
 
 /**
@@ -13,6 +13,7 @@ import { sessionFor, tokenFor } from '../support/test-server';
  */
 
 const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
+const { withPage } = e2e;
 
 interface Sent {
   url: string;
@@ -67,7 +68,7 @@ async function signInHere(page: Page, email: string) {
 
 describe('credentials headers never leave for another origin (issue 11)', () => {
   it('on the partner page: sign in through the element, across origins', async () => {
-    await withPage(e2e.browser, async ({ page }, context) => {
+    await withPage(async ({ page }, context) => {
       const { sent, violations } = await record(context);
       await page.goto(`${e2e.server.partnerUrl}/partner.html`);
       await signInHere(page, 'ada@acme.test');
@@ -87,7 +88,7 @@ describe('credentials headers never leave for another origin (issue 11)', () => 
   });
 
   it('on the suite app: the header element signed in, then signing out', async () => {
-    await withPage(e2e.browser, async ({ page }, context) => {
+    await withPage(async ({ page }, context) => {
       const { sent, violations } = await record(context);
       await signInContext(context, (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
       await page.goto(`${e2e.server.partnerUrl}/suite-app.html`);
@@ -104,7 +105,7 @@ describe('credentials headers never leave for another origin (issue 11)', () => 
   });
 
   it('in the portal: sign in, manage, QR code, sign out — and the XSRF header goes only to the issuer', async () => {
-    await withPage(e2e.browser, async ({ page }, context) => {
+    await withPage(async ({ page }, context) => {
       const { sent, violations } = await record(context);
       await page.goto(`${e2e.server.url}/login/globex`);
       await signInHere(page, 'carol@globex.test');
@@ -168,7 +169,7 @@ describe('hostile names render as text (issue 11)', () => {
         });
         assert.equal(set.statusCode, 200, set.body);
         assert.equal(set.json().name, name);
-        await withPage(e2e.browser, async ({ page }, context) => {
+        await withPage(async ({ page }, context) => {
           const { violations } = await record(context);
           const dialogs: string[] = [];
           page.on('dialog', (dialog) => {

@@ -7,20 +7,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import {
-  screenshot,
-  signInContext,
-  type PageWatch,
-  withPage as withPageIn,
-  useE2E,
-} from '../support/browser';
+import { screenshot, signInContext, useE2E } from '../support/browser';
 import { SHOTS } from '../support/screens';
 import { sessionFor } from '../support/test-server';
 import { readLocale, translator } from '../support/texts';
 
 const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
 
-const withPage = (test: (watch: PageWatch) => Promise<void>) => withPageIn(e2e.browser, test);
+const { withPage } = e2e;
 
 interface Focused {
   tag: string;

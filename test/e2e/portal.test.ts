@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import {
-  screenshot,
-  signInContext,
-  type PageWatch,
-  withPage as withPageIn,
-  useE2E,
-} from '../support/browser';
+import { screenshot, signInContext, useE2E } from '../support/browser';
 import { sessionFor, startTestServer } from '../support/test-server';
 
 const e2e = useE2E();
 
-const withPage = (test: (watch: PageWatch) => Promise<void>) => withPageIn(e2e.browser, test);
+const { withPage } = e2e;
 
 async function as(page: Page, email: string) {
   await signInContext(page.context(), (await sessionFor(e2e.server.server.app, email)).token);
