@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { screenshot, signInContext, useE2E } from '../support/browser';
+import { screenshot, signInContext, sweepTab, useE2E } from '../support/browser';
 import { SHOTS } from '../support/screens';
 import { sessionFor } from '../support/test-server';
 import { readLocale, translator } from '../support/texts';
@@ -171,17 +171,20 @@ describe('motion and small screens', () => {
       ['320px', { viewport: { width: 320, height: 640 } }],
       ['zoom-200', { viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 }],
     ] as const) {
-      for (const shot of SHOTS.filter((s) => !['suite-app', 'suite-app-menu', 'partner'].includes(s.name))) {
-        const context = await e2e.browser.newContext(options);
-        try {
-          const page = await context.newPage();
+      const context = await e2e.browser.newContext(options);
+      try {
+        const tab = await sweepTab(context);
+        for (const shot of SHOTS.filter(
+          (s) => !['suite-app', 'suite-app-menu', 'partner'].includes(s.name),
+        )) {
+          const { page } = await tab.next();
           await shot.show(page, e2e.server, t);
           await screenshot(page, 'responsive', `${shot.name}-${label}`);
           const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           if (wide > 0) overflow.push(`${shot.name} at ${label}: ${wide}px too wide`);
-        } finally {
-          await context.close();
         }
+      } finally {
+        await context.close();
       }
     }
     assert.deepEqual(overflow, []);

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { failedResource, screenshot, watchedPage, useE2E } from '../support/browser';
+import { failedResource, screenshot, sweepTab, useE2E } from '../support/browser';
 import { SHOTS } from '../support/screens';
 import { PSEUDO_CLOSE, PSEUDO_OPEN, pseudoLocale, readLocale, translator } from '../support/texts';
 
@@ -76,18 +76,19 @@ const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
 describe('pseudo-locale', () => {
   it('shows no text that bypasses the locale files, on any screen', async () => {
     const found: string[] = [];
-    for (const shot of SHOTS) {
-      const context = await e2e.browser.newContext({ locale: 'en-US' });
-      try {
-        // Swap the English chunk (on every origin the bundle is served from) for the pseudo-locale.
-        await context.route(/\/dist\/chunks\/en-[\w-]+\.js$/, (route) =>
-          route.fulfill({
-            contentType: 'text/javascript',
-            body: `export default ${JSON.stringify(pseudo)};`,
-            headers: { 'access-control-allow-origin': '*' },
-          }),
-        );
-        const watch = await watchedPage(context, [
+    const context = await e2e.browser.newContext({ locale: 'en-US' });
+    try {
+      // Swap the English chunk (on every origin the bundle is served from) for the pseudo-locale.
+      await context.route(/\/dist\/chunks\/en-[\w-]+\.js$/, (route) =>
+        route.fulfill({
+          contentType: 'text/javascript',
+          body: `export default ${JSON.stringify(pseudo)};`,
+          headers: { 'access-control-allow-origin': '*' },
+        }),
+      );
+      const tab = await sweepTab(context);
+      for (const shot of SHOTS) {
+        const watch = await tab.next([
           failedResource(401),
           failedResource(410),
           ...(shot.expectedStatuses ?? []).map(failedResource),
@@ -98,9 +99,9 @@ describe('pseudo-locale', () => {
         if (shot.stillShown && !(await shot.stillShown(watch.page, t)))
           found.push(`${shot.name}: the state was gone before the walk finished`);
         assert.deepEqual(await watch.problems(), [], shot.name);
-      } finally {
-        await context.close();
       }
+    } finally {
+      await context.close();
     }
     assert.deepEqual(found, []);
   });

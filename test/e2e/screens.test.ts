@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { axeViolations } from '../support/axe';
-import { failedResource, launchBrowser, screenshot, watchedPage } from '../support/browser';
+import { failedResource, launchBrowser, screenshot, sweepTab } from '../support/browser';
 import { SHOTS } from '../support/screens';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { readLocale, translator } from '../support/texts';
@@ -20,6 +20,39 @@ before(async () => {
 });
 after(() => browser.close());
 
+describe('the sweep tab', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  it('starts each screen with no cookies and no stored data on any origin it visited', async () => {
+    const context = await browser.newContext();
+    try {
+      const tab = await sweepTab(context);
+      const leave = async (url: string) => {
+        const { page } = await tab.next();
+        await page.goto(url);
+        await page.evaluate(() => {
+          localStorage.setItem('acct-left-behind', 'yes');
+          document.cookie = 'left-behind=yes; path=/';
+        });
+      };
+      await leave(`${server.url}/login/team`);
+      await leave(server.partnerUrl);
+      const { page } = await tab.next();
+      assert.deepEqual(await context.cookies(), []);
+      for (const url of [`${server.url}/login/team`, server.partnerUrl]) {
+        await page.goto(url);
+        assert.equal(await page.evaluate(() => localStorage.length), 0, url);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 for (const brand of ['intoware', 'onsight', 'schenck'] as const) {
   describe(`screens, brand ${brand}`, () => {
     let server: TestServer;
@@ -31,11 +64,12 @@ for (const brand of ['intoware', 'onsight', 'schenck'] as const) {
     for (const theme of ['light', 'dark'] as const) {
       it(`captures every screen (${theme}) with no accessibility violations`, async () => {
         const failures: string[] = [];
-        for (const shot of SHOTS) {
-          const context = await browser.newContext({ viewport: { width: 1024, height: 720 } });
-          try {
-            if (theme === 'dark') await context.addInitScript(() => localStorage.setItem('darkMode', 'true'));
-            const watch = await watchedPage(context, [
+        const context = await browser.newContext({ viewport: { width: 1024, height: 720 } });
+        try {
+          if (theme === 'dark') await context.addInitScript(() => localStorage.setItem('darkMode', 'true'));
+          const tab = await sweepTab(context);
+          for (const shot of SHOTS) {
+            const watch = await tab.next([
               failedResource(401),
               failedResource(410),
               ...(shot.expectedStatuses ?? []).map(failedResource),
@@ -47,9 +81,9 @@ for (const brand of ['intoware', 'onsight', 'schenck'] as const) {
             if (shot.stillShown && !(await shot.stillShown(watch.page, t)))
               failures.push(`${shot.name}: the state was gone before axe finished`);
             assert.deepEqual(await watch.problems(), [], `${shot.name} ${brand} ${theme}`);
-          } finally {
-            await context.close();
           }
+        } finally {
+          await context.close();
         }
         assert.deepEqual(failures, []);
       });

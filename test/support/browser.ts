@@ -32,25 +32,76 @@ export interface PageWatch {
  * allows exactly that status.
  */
 export async function watchedPage(context: BrowserContext, allow: RegExp[] = []): Promise<PageWatch> {
+  await watchCsp(context);
+  const page = await context.newPage();
+  const errors = watchConsole(page);
+  errors.allow = allow;
+  return { page, problems: () => problemsOf(page, errors.seen) };
+}
+
+/** Record `securitypolicyviolation` events in every document of the context, from its first script. */
+async function watchCsp(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (event) => {
       window.__cspViolations!.push(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`);
     });
   });
-  const page = await context.newPage();
-  const seen: string[] = [];
+}
+
+/** Console errors (beyond `allow`) and uncaught exceptions of a page, as they come. */
+function watchConsole(page: Page): { seen: string[]; allow: RegExp[] } {
+  const state = { seen: [] as string[], allow: [] as RegExp[] };
   page.on('console', (message) => {
-    if (message.type() === 'error' && !allow.some((pattern) => pattern.test(message.text()))) {
-      seen.push(`console error: ${message.text()}`);
+    if (message.type() === 'error' && !state.allow.some((pattern) => pattern.test(message.text()))) {
+      state.seen.push(`console error: ${message.text()}`);
     }
   });
-  page.on('pageerror', (error) => seen.push(`uncaught: ${error.message}`));
+  page.on('pageerror', (error) => state.seen.push(`uncaught: ${error.message}`));
+  return state;
+}
+
+async function problemsOf(page: Page, seen: string[]): Promise<string[]> {
+  const csp = await page.evaluate(() => window.__cspViolations ?? []).catch(() => ['page gone']);
+  return [...seen, ...csp.map((v) => `CSP violation: ${v}`)];
+}
+
+/** One tab that a sweep of many screens goes through (see `sweepTab`). */
+export interface SweepTab {
+  /**
+   * Start the next screen: leave the last one's document, clear the cookies and the local storage of
+   * every origin the tab has visited (the elements keep nothing else), and watch the page afresh (allowing `allow`).
+   */
+  next(allow?: RegExp[]): Promise<PageWatch>;
+}
+
+/**
+ * A watched tab for a sweep over many screens (the screenshot, pseudo-locale and small-screen runs).
+ * Each screen starts as a new visitor would — no cookies, empty storage, a new document — but in the same
+ * tab: a new browser context per screen starts a renderer process and a cold HTTP cache, about a second
+ * per screen, which over several hundred screens was most of the end-to-end run. Add init scripts to the
+ * context before calling this.
+ */
+export async function sweepTab(context: BrowserContext): Promise<SweepTab> {
+  await watchCsp(context);
+  const page = await context.newPage();
+  const errors = watchConsole(page);
+  const origins = new Set<string>();
+  page.on('framenavigated', (frame) => {
+    const { origin } = new URL(frame.url());
+    if (origin.startsWith('http')) origins.add(origin);
+  });
+  const cdp = await context.newCDPSession(page);
   return {
-    page,
-    async problems() {
-      const csp = await page.evaluate(() => window.__cspViolations ?? []).catch(() => ['page gone']);
-      return [...seen, ...csp.map((v) => `CSP violation: ${v}`)];
+    async next(allow = []) {
+      await page.goto('about:blank');
+      await context.clearCookies();
+      for (const origin of origins) {
+        await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'local_storage' });
+      }
+      errors.seen.length = 0;
+      errors.allow = allow;
+      return { page, problems: () => problemsOf(page, errors.seen) };
     },
   };
 }
