@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openDatabase } from '../../demo/server/db/connect';
 import { integrityCheck, migrate, MIGRATION_NAMES } from '../../demo/server/db/migrations';
+import { preparedQuery } from '../../demo/server/db/prepared';
 import {
   DEMO_POLICIES,
   DEMO_PROVIDERS,
@@ -105,6 +106,69 @@ describe('database', () => {
         .where('name', '=', 'initech')
         .executeTakeFirstOrThrow();
       assert.equal(initech.disabled, 1);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('prepared queries', () => {
+  const NO_PROVIDERS = {
+    disabled: 0,
+    local_enabled: 1,
+    google_enabled: 0,
+    azure_enabled: 0,
+    auth0_enabled: 0,
+    auth0_display_name: null,
+  };
+
+  it("builds once and runs with each call's values, in the order the SQL needs them", async () => {
+    const db = await openDatabase(join(dir, 'prepared.db'));
+    try {
+      await migrate(db.kysely);
+      await db.kysely
+        .insertInto('teams')
+        .values([
+          { id: 't1', name: 'one', display_name: 'One', created_at: 1, ...NO_PROVIDERS },
+          { id: 't2', name: 'two', display_name: 'Two', created_at: 2, ...NO_PROVIDERS },
+        ])
+        .execute();
+      let builds = 0;
+      // Parameters named in one order and used in another: the values still land where they belong.
+      const lookup = preparedQuery(db.kysely, ['after', 'name'], (p) => {
+        builds += 1;
+        return db.kysely
+          .selectFrom('teams')
+          .select('id')
+          .where('name', '=', p.name)
+          .where('created_at', '>', p.after);
+      });
+      assert.deepEqual(await lookup({ name: 'one', after: 0 }), { id: 't1' });
+      assert.deepEqual(await lookup({ name: 'two', after: 0 }), { id: 't2' });
+      assert.equal(await lookup({ name: 'two', after: 2 }), undefined);
+      assert.equal(builds, 1);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('refuses a query with a value that is not a named parameter, or a parameter it does not use', async () => {
+    const db = await openDatabase(':memory:');
+    try {
+      assert.throws(
+        () =>
+          preparedQuery(db.kysely, ['name'], (p) =>
+            db.kysely.selectFrom('teams').select('id').where('name', '=', p.name).where('created_at', '>', 5),
+          ),
+        /every value must be a named parameter/,
+      );
+      assert.throws(
+        () =>
+          preparedQuery(db.kysely, ['name', 'id'], (p) =>
+            db.kysely.selectFrom('teams').select('id').where('name', '=', p.name),
+          ),
+        /parameter id is not used/,
+      );
     } finally {
       await db.close();
     }
