@@ -17,6 +17,13 @@ export function PasswordPanel({
 }) {
   const { t, language } = useElement();
   const [dialog, setDialog] = useState(false);
+  // The dialog keeps the kind it was opened as (set or change) while it closes: saving reloads the
+  // options, which would otherwise relabel it during its closing animation.
+  const [dialogHasPassword, setDialogHasPassword] = useState(false);
+  const openDialog = (hasPassword: boolean) => {
+    setDialogHasPassword(hasPassword);
+    setDialog(true);
+  };
 
   return (
     <section className="panel" part="card" aria-labelledby="password-title" aria-busy={options === null}>
@@ -53,14 +60,14 @@ export function PasswordPanel({
             ) : null}
           </dl>
           <p className="hint">{t('common.passwordRules')}</p>
-          <button type="button" className="button" part="button" onClick={() => setDialog(true)}>
+          <button type="button" className="button" part="button" onClick={() => openDialog(true)}>
             {t('manage.password.change')}
           </button>
         </>
       ) : (
         <>
           <p>{t('manage.password.none')}</p>
-          <button type="button" className="button" part="button" onClick={() => setDialog(true)}>
+          <button type="button" className="button" part="button" onClick={() => openDialog(false)}>
             {t('manage.password.set')}
           </button>
         </>
@@ -68,7 +75,7 @@ export function PasswordPanel({
       {options && options !== 'failed' ? (
         <PasswordDialog
           open={dialog}
-          hasPassword={options.hasPassword}
+          hasPassword={dialogHasPassword}
           onClose={() => setDialog(false)}
           onSaved={reload}
         />
