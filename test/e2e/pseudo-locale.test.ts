@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { failedResource, screenshot, sweepTab, useE2E } from '../support/browser';
-import { SHOTS } from '../support/screens';
+import { screenshot, sweepTab, useE2E } from '../support/browser';
+import { expectedErrors, SHOTS } from '../support/screens';
 import { PSEUDO_CLOSE, PSEUDO_OPEN, pseudoLocale, readLocale, translator } from '../support/texts';
 
 const pseudo = pseudoLocale(readLocale('en'));
@@ -88,11 +88,7 @@ describe('pseudo-locale', () => {
       );
       const tab = await sweepTab(context);
       for (const shot of SHOTS) {
-        const watch = await tab.next([
-          failedResource(401),
-          failedResource(410),
-          ...(shot.expectedStatuses ?? []).map(failedResource),
-        ]);
+        const watch = await tab.next(expectedErrors(shot));
         await shot.show(watch.page, e2e.server, t);
         await screenshot(watch.page, 'pseudo-locale', shot.name);
         for (const text of await untranslated(watch.page)) found.push(`${shot.name}: ${text}`);

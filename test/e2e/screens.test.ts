@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { axeViolations } from '../support/axe';
-import { failedResource, launchBrowser, screenshot, sweepTab } from '../support/browser';
-import { SHOTS } from '../support/screens';
+import { launchBrowser, screenshot, sweepTab, useServer } from '../support/browser';
+import { expectedErrors, SHOTS } from '../support/screens';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { readLocale, translator } from '../support/texts';
 
@@ -21,11 +21,7 @@ before(async () => {
 after(() => browser.close());
 
 describe('the sweep tab', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  const sweep = useServer();
 
   it('starts each screen with no cookies and no stored data on any origin it visited', async () => {
     const context = await browser.newContext();
@@ -39,11 +35,12 @@ describe('the sweep tab', () => {
           document.cookie = 'left-behind=yes; path=/';
         });
       };
-      await leave(`${server.url}/login/team`);
-      await leave(server.partnerUrl);
+      const { url: portal, partnerUrl } = sweep.server;
+      await leave(`${portal}/login/team`);
+      await leave(partnerUrl);
       const { page } = await tab.next();
       assert.deepEqual(await context.cookies(), []);
-      for (const url of [`${server.url}/login/team`, server.partnerUrl]) {
+      for (const url of [`${portal}/login/team`, partnerUrl]) {
         await page.goto(url);
         assert.equal(await page.evaluate(() => localStorage.length), 0, url);
       }
@@ -69,11 +66,7 @@ for (const brand of ['intoware', 'onsight', 'schenck'] as const) {
           if (theme === 'dark') await context.addInitScript(() => localStorage.setItem('darkMode', 'true'));
           const tab = await sweepTab(context);
           for (const shot of SHOTS) {
-            const watch = await tab.next([
-              failedResource(401),
-              failedResource(410),
-              ...(shot.expectedStatuses ?? []).map(failedResource),
-            ]);
+            const watch = await tab.next(expectedErrors(shot));
             await shot.show(watch.page, server, t);
             await screenshot(watch.page, 'screens', `${shot.name}-${brand}-${theme}`);
             for (const violation of await axeViolations(watch.page))

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { signInContext } from './browser';
+import { failedResource, signInContext } from './browser';
 import { sessionFor, type TestServer } from './test-server';
 import type { T } from './texts';
 
@@ -25,6 +25,14 @@ export interface Shot {
   stillShown?(page: Page, t: T): Promise<boolean>;
   /** Go to the screen and bring it into the state to capture. */
   show(page: Page, server: TestServer, t: T): Promise<void>;
+}
+
+/**
+ * The console errors the sweeps (screens, pseudo-locale) allow on a screen: the 401 and 410 answers
+ * they have always allowed on every screen, and the statuses the screen is made of.
+ */
+export function expectedErrors(shot: Shot): RegExp[] {
+  return [failedResource(401), failedResource(410), ...(shot.expectedStatuses ?? []).map(failedResource)];
 }
 
 async function signIn(page: Page, t: T, email: string, password: string) {

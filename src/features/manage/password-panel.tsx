@@ -16,14 +16,10 @@ export function PasswordPanel({
   reload(): void;
 }) {
   const { t, language } = useElement();
-  const [dialog, setDialog] = useState(false);
   // The dialog keeps the kind it was opened as (set or change) while it closes: saving reloads the
   // options, which would otherwise relabel it during its closing animation.
-  const [dialogHasPassword, setDialogHasPassword] = useState(false);
-  const openDialog = (hasPassword: boolean) => {
-    setDialogHasPassword(hasPassword);
-    setDialog(true);
-  };
+  const [dialog, setDialog] = useState({ open: false, hasPassword: false });
+  const openDialog = (hasPassword: boolean) => setDialog({ open: true, hasPassword });
 
   return (
     <section className="panel" part="card" aria-labelledby="password-title" aria-busy={options === null}>
@@ -74,9 +70,9 @@ export function PasswordPanel({
       )}
       {options && options !== 'failed' ? (
         <PasswordDialog
-          open={dialog}
-          hasPassword={dialogHasPassword}
-          onClose={() => setDialog(false)}
+          open={dialog.open}
+          hasPassword={dialog.hasPassword}
+          onClose={() => setDialog((current) => ({ ...current, open: false }))}
           onSaved={reload}
         />
       ) : null}
