@@ -79,10 +79,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('Connection', 'close');
-    return payload;
-  });
 
   const services: Services = {
     config,
@@ -122,16 +118,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     parseJson(request, text, done);
   });
-  // PostgreSQL text cannot hold U+0000 (SQLite can), so a NUL in an address, query or body would be a
-  // 500 on one database and stored on the other. No field of this API has a use for it: refuse it first.
-  // Pages (and the not-found handler) read none of it: the portal page still opens, and its own ReturnUrl
-  // rule refuses such a value like any other hostile one.
-  app.addHook('preValidation', async (request, reply) => {
-    if (request.is404 || request.routeOptions.config.page) return;
-    if (hasNul(request.params) || hasNul(request.query) || hasNul(request.body)) {
-      return reply.code(400).send({ message: 'text must not contain NUL characters' });
-    }
-  });
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
   await app.register(fastifyCors, {
@@ -141,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-XSRF-TOKEN'],
     maxAge: 600,
   });
-  registerSecurity(app, config);
+  registerSecurity(app, config, () => closing);
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   await app.register(discoveryRoutes);
@@ -159,14 +145,4 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(tokenRoutes);
   await app.register(pageRoutes);
   return app;
-}
-
-/** Whether a parsed params, query or body value holds U+0000 in any string, key or nested value. */
-function hasNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (value === null || typeof value !== 'object' || depth > 64) return false;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000') || hasNul(item, depth + 1)) return true;
-  }
-  return false;
 }

@@ -44,9 +44,24 @@ describe('database', () => {
       assert.equal(await read('foreign_keys'), 1);
       assert.equal(await read('busy_timeout'), 5000);
       assert.equal(await read('synchronous'), 2);
+      assert.equal(await read('locking_mode'), 'exclusive');
     } finally {
       await db.close();
     }
+  });
+
+  it('belongs to one process: a second opener of the file is refused with a clear message', async () => {
+    const file = join(dir, 'owned.db');
+    const first = await openDatabase(file);
+    try {
+      await migrate(first.kysely);
+      await assert.rejects(openDatabase(file), /owned\.db is in use by another process.*PostgreSQL/);
+    } finally {
+      await first.close();
+    }
+    // Once the owner has closed it, the file opens again.
+    const second = await openDatabase(file);
+    await second.close();
   });
 
   it('seeds the demo data once: a second run adds nothing and keeps changes', async () => {

@@ -22,31 +22,43 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
 }
 
 /**
- * Security headers, the anti-forgery rule, body-type rules and the error shape of every answer.
+ * Security headers, the NUL rule, the anti-forgery rule, body-type rules and the error shape of every
+ * answer. `closing` tells whether the server is shutting down (answers then close their connection).
  */
-export function registerSecurity(app: FastifyInstance, config: Config): void {
+export function registerSecurity(app: FastifyInstance, config: Config, closing: () => boolean): void {
   const allowedOrigins = new Set(config.corsOrigins);
   const https = config.publicUrl.startsWith('https:');
 
-  // Body type first (415), then anti-forgery (403), both before schema validation, so a forged request
-  // learns nothing about the route's input rules.
-  app.addHook('preValidation', async (request, reply) => {
-    const kind = request.routeOptions.config.body;
+  // One preValidation and one onSend hook for every rule below, written with callbacks: they run on
+  // every request, and the common case (a GET without a body) reads nothing it does not need.
+  app.addHook('preValidation', (request, reply, done) => {
+    // PostgreSQL text cannot hold U+0000 (SQLite can), so a NUL in an address, query or body would be a
+    // 500 on one database and stored on the other. No field of this API has a use for it: refuse it
+    // first. Pages (and the not-found handler) read none of it: the portal page still opens, and its own
+    // ReturnUrl rule refuses such a value like any other hostile one.
     if (
-      kind &&
-      kind !== 'none' &&
-      hasBody(request.headers) &&
-      bodyKindOf(request.headers['content-type']) !== kind
+      (hasNul(request.params) || hasNul(request.query) || hasNul(request.body)) &&
+      !request.is404 &&
+      !request.routeOptions.config.page
     ) {
-      return reply.code(415).send({
-        message: `expected an ${kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded'} body`,
-      });
+      reply.code(400).send({ message: 'text must not contain NUL characters' });
+      return;
     }
-    if (!UNSAFE.has(request.method)) return;
+    // Body type first (415), then anti-forgery (403), both before schema validation, so a forged request
+    // learns nothing about the route's input rules.
+    if (hasBody(request.headers)) {
+      const kind = request.routeOptions.config.body;
+      if (kind && kind !== 'none' && bodyKindOf(request.headers['content-type']) !== kind) {
+        reply.code(415).send({
+          message: `expected an ${kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded'} body`,
+        });
+        return;
+      }
+    }
     // Requests without cookies cannot be forged by a browser on someone's behalf (design §4).
-    if (!request.headers.cookie) return;
+    if (!UNSAFE.has(request.method) || !request.headers.cookie) return done();
     const origin = request.headers.origin;
-    if (origin && allowedOrigins.has(origin)) return;
+    if (origin && allowedOrigins.has(origin)) return done();
     const header = request.headers[XSRF_HEADER];
     const field =
       request.body && typeof request.body === 'object'
@@ -54,18 +66,24 @@ export function registerSecurity(app: FastifyInstance, config: Config): void {
         : undefined;
     const presented = typeof header === 'string' ? header : typeof field === 'string' ? field : undefined;
     const { xsrf } = request.server.services;
-    if (!xsrf.verify(presented, await sessionOf(request), request.cookies['XSRF-TOKEN'])) {
-      return reply.code(403).send({ message: 'anti-forgery token missing or invalid' });
-    }
+    sessionOf(request).then((session) => {
+      if (!xsrf.verify(presented, session, request.cookies['XSRF-TOKEN'])) {
+        reply.code(403).send({ message: 'anti-forgery token missing or invalid' });
+        return;
+      }
+      done();
+    }, done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    // While the server closes, each answer ends its keep-alive connection (see buildApp).
+    if (closing()) reply.header('Connection', 'close');
     reply.header('X-Content-Type-Options', 'nosniff');
     if (!reply.hasHeader('Referrer-Policy'))
       reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
     if (https) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    const type = String(reply.getHeader('content-type') ?? '');
-    if (type.startsWith('text/html')) {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('text/html')) {
       reply.header('Content-Security-Policy', PAGE_CSP);
       reply.header('Cross-Origin-Opener-Policy', 'same-origin');
       reply.header('Cache-Control', 'no-store');
@@ -73,7 +91,7 @@ export function registerSecurity(app: FastifyInstance, config: Config): void {
       // API answers carry user data and tokens: never cached.
       reply.header('Cache-Control', 'no-store');
     }
-    return payload;
+    done(null, payload);
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -94,4 +112,14 @@ export function registerSecurity(app: FastifyInstance, config: Config): void {
     }
     return reply.code(status).send({ message: error.message });
   });
+}
+
+/** Whether a parsed params, query or body value holds U+0000 in any string, key or nested value. */
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000') || hasNul(item, depth + 1)) return true;
+  }
+  return false;
 }
