@@ -6,7 +6,9 @@
  * <acct-login team="acme"></acct-login>
  * ```
  */
-// First: starts the page language's chunk download while the rest evaluates.
+// First, while the rest evaluates: every <acct-login team> asks for its team's details, and the page
+// language's chunk is requested (features/login/prefetch.ts, i18n/prefetch.ts).
+import './features/login/prefetch';
 import './i18n/prefetch';
 import './elements/jsx';
 export { AcctPortalElement } from './elements/acct-portal';

@@ -58,13 +58,17 @@ export function readCookie(cookies: string, name: string): string | null {
  * - `Authorization: Bearer …` only when a token is held and the URL resolves to the issuer's origin;
  * - `X-XSRF-TOKEN` from the `XSRF-TOKEN` cookie only on non-GET requests to relative URLs;
  * - neither to any other origin (`//evil.test/x` is not relative).
+ *
+ * `cookies` is asked only for a request that needs the XSRF cookie: a page's first `document.cookie`
+ * read waits for the browser's cookie store (tens of milliseconds on a busy machine), and a GET needs
+ * none of it.
  */
 export function authHeaders(
   url: string,
   method: string,
   ctx: ApiContext,
   page: PageLocation,
-  cookies: string,
+  cookies: () => string,
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   const target = originOf(url, page.href);
@@ -74,7 +78,7 @@ export function authHeaders(
     headers.Authorization = `Bearer ${ctx.accessToken}`;
   }
   if (method !== 'GET' && method !== 'HEAD' && relative) {
-    const xsrf = readCookie(cookies, 'XSRF-TOKEN');
+    const xsrf = readCookie(cookies(), 'XSRF-TOKEN');
     if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
   }
   return headers;
@@ -124,7 +128,7 @@ export async function request<T>(ctx: ApiContext, url: string, options: RequestO
   const headers: Record<string, string> = {
     Accept: 'application/json',
     ...(ctx.language ? { 'Accept-Language': ctx.language } : {}),
-    ...authHeaders(url, method, ctx, page, document.cookie),
+    ...authHeaders(url, method, ctx, page, () => document.cookie),
   };
   let body: BodyInit | undefined;
   if (options.json !== undefined) {

@@ -12,11 +12,16 @@ export interface Translation {
 
 /**
  * The translator for an element: its `lang` attribute when it names a supported language, otherwise the
- * page's language preference. Re-renders when either changes and when the chunk arrives.
+ * page's language preference (once known). Re-renders when either changes and when the chunk arrives.
  */
 export function useTranslation(langAttribute?: string | null): Translation {
   const pageLanguage = useStore(preferencesStore, (state) => state.language);
-  const language = matchLanguage(langAttribute) ?? pageLanguage;
+  const pageLanguageKnown = useStore(preferencesStore, (state) => state.languageKnown);
+  const attribute = matchLanguage(langAttribute);
+  const language = attribute ?? pageLanguage;
+  // Without a `lang` attribute, nothing is shown in the browser's language while the stored choice is
+  // still being read: it could be another one.
+  const waiting = !attribute && !pageLanguageKnown;
   const [loaded, setLoaded] = useState<{ language: Language; t: Translate } | null>(null);
   // Ask for the chunk during the first render already (the request is shared with the effect below), so
   // it downloads while React finishes mounting.
@@ -33,6 +38,6 @@ export function useTranslation(langAttribute?: string | null): Translation {
     };
   }, [language]);
 
-  const t = loaded?.language === language ? loaded.t : translatorNow(language);
+  const t = waiting ? null : loaded?.language === language ? loaded.t : translatorNow(language);
   return { t, language };
 }

@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { Brand } from '../brands';
 import { detectLanguage, type Language } from '../i18n/languages';
-import { LANGUAGE_COOKIE, readStoredLanguage } from '../i18n/stored-language';
+import { LANGUAGE_COOKIE, storedLanguage } from '../i18n/stored-language';
 
 const DARK_MODE_KEY = 'darkMode';
 /** The team last used on the team screen (spec §3 local storage: the default team name). */
@@ -64,6 +64,11 @@ export interface PreferencesState {
   /** The page's language (detected, or chosen and stored). Elements with a `lang` attribute override it. */
   language: Language;
   /**
+   * Whether `language` is final: false only while the stored choice is still being read without
+   * blocking (see `storedLanguage`); until then `language` is the browser's.
+   */
+  languageKnown: boolean;
+  /**
    * Switch dark mode for a brand: stores `darkMode=true` or removes the key. Brands without a dark theme
    * ignore the switch. Returns whether the theme is now dark.
    */
@@ -71,13 +76,13 @@ export interface PreferencesState {
   /** Choose and store the language. */
   setLanguage(language: Language): void;
 }
+const browserLanguages = globalThis.navigator?.languages ?? [];
+const stored = storedLanguage();
 
 export const preferencesStore = createStore<PreferencesState>()((set) => ({
   darkMode: readDarkModePreference(),
-  language: detectLanguage({
-    stored: readStoredLanguage(),
-    browser: globalThis.navigator?.languages ?? [],
-  }),
+  language: detectLanguage({ stored: stored.settled ? stored.value : null, browser: browserLanguages }),
+  languageKnown: stored.settled,
   setDarkMode(on, brand) {
     if (!brand.darkTheme) return false;
     try {
@@ -91,6 +96,17 @@ export const preferencesStore = createStore<PreferencesState>()((set) => ({
   },
   setLanguage(language) {
     document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}; path=/; max-age=31536000; SameSite=Lax`;
-    set({ language });
+    set({ language, languageKnown: true });
   },
 }));
+
+if (!stored.settled) {
+  void stored.value.then((value) => {
+    // A language chosen meanwhile wins over the stored one.
+    if (preferencesStore.getState().languageKnown) return;
+    preferencesStore.setState({
+      language: detectLanguage({ stored: value, browser: browserLanguages }),
+      languageKnown: true,
+    });
+  });
+}

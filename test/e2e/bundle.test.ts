@@ -25,6 +25,21 @@ async function hostPage(page: Page, path: string, html: string): Promise<void> {
   });
 }
 
+/** A page with one `<acct-login team>`, loading the bundle with `script`. */
+function loginPage(title: string, script: string, team: string): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>${title}</title>
+    ${script}
+  </head>
+  <body>
+    <acct-login team="${team}"></acct-login>
+  </body>
+</html>`;
+}
+
 /** The paths of every request the page makes from now on. */
 function recordRequests(page: Page): string[] {
   const paths: string[] = [];
@@ -38,17 +53,11 @@ describe('the classic-script build', () => {
       await hostPage(
         page,
         '/iife.html',
-        `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <title>acct-elements as a classic script</title>
-    <script src="/dist/acct-elements.iife.js"></script>
-  </head>
-  <body>
-    <acct-login team="acme"></acct-login>
-  </body>
-</html>`,
+        loginPage(
+          'acct-elements as a classic script',
+          '<script src="/dist/acct-elements.iife.js"></script>',
+          'acme',
+        ),
       );
       const requests = recordRequests(page);
       const response = await page.goto(`${e2e.server.url}/iife.html`);
@@ -65,6 +74,32 @@ describe('the classic-script build', () => {
       // Everything is in the one script: no module entry, no chunk.
       const bundle = requests.filter((path) => path.startsWith('/dist/'));
       assert.deepEqual(bundle, ['/dist/acct-elements.iife.js']);
+    });
+  });
+});
+
+describe('the ESM entry', () => {
+  it("asks for an <acct-login team>'s details once, as soon as it evaluates", async () => {
+    await withPage(async ({ page }) => {
+      await hostPage(
+        page,
+        '/login-element.html',
+        loginPage(
+          'acct-login on its own',
+          '<script type="module" src="/dist/acct-elements.js"></script>',
+          ' Acme ',
+        ),
+      );
+      const requests = recordRequests(page);
+      await page.goto(`${e2e.server.url}/login-element.html`);
+      await page.getByLabel('Password').waitFor();
+      const team = requests.filter((path) => path === '/api/team/public/acme');
+      assert.equal(team.length, 1, `one team lookup, shared by the prefetch and the element: ${requests}`);
+      // The entry's first module asks for the team; the language chunk is asked for right after it.
+      // Without the prefetch, the element would ask only once it renders, after the chunk.
+      const chunk = requests.findIndex((path) => /^\/dist\/chunks\/en-/.test(path));
+      assert.ok(chunk >= 0, `the English chunk was fetched: ${requests}`);
+      assert.ok(requests.indexOf('/api/team/public/acme') < chunk, `team lookup first: ${requests}`);
     });
   });
 });

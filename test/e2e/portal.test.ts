@@ -297,8 +297,36 @@ describe('the portal shell', () => {
       await portal(page).getByRole('heading', { name: 'Bei Ihrem Team anmelden' }).waitFor();
       assert.equal(await portal(page).locator('[part="root"]').getAttribute('lang'), 'de');
       assert.deepEqual(events, [{ language: 'de' }]);
+      // After a reload the stored choice is read without blocking (the Cookie Store API): no frame may
+      // show the browser's language (English) meanwhile, even when the cookie store is slow to answer.
+      // (Source text: a compiled function could carry the TypeScript loader's helpers into the page.)
+      await page.addInitScript({
+        content: `(() => {
+          // A slow cookie store: the browser's language (English) is ready well before the choice.
+          const get = CookieStore.prototype.get;
+          CookieStore.prototype.get = function (...args) {
+            return new Promise((resolve) => setTimeout(resolve, 400)).then(() => get.apply(this, args));
+          };
+          const seen = (window.headings = []);
+          // Headings in the page and in every shadow root under it.
+          const headings = (root) =>
+            [...root.querySelectorAll('*')].flatMap((element) => [
+              ...(element.tagName === 'H1' ? [element.textContent] : []),
+              ...(element.shadowRoot ? headings(element.shadowRoot) : []),
+            ]);
+          const tick = () => {
+            const text = headings(document).join(' | ');
+            if (text && seen.at(-1) !== text) seen.push(text);
+            if (seen.length < 3 && performance.now() < 20000) requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        })();`,
+      });
       await page.reload();
       await portal(page).getByRole('heading', { name: 'Bei Ihrem Team anmelden' }).waitFor();
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { headings: string[] }).headings), [
+        'Bei Ihrem Team anmelden',
+      ]);
       assert.match(await page.evaluate(() => document.cookie), /acct-lang=de/);
       assert.equal(await page.evaluate(() => Object.keys(localStorage).includes('acct-lang')), false);
     });

@@ -17,7 +17,7 @@ function lookup(texts: Texts, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
-/** A placeholder as the elements' i18next reads it: `{name}`, or `{name, number}` to format with Intl. */
+/** A placeholder as the elements' translator reads it: `{name}`, or `{name, number}` to format with Intl. */
 export const PLACEHOLDER = /\{(\w+)(?:,\s*(\w+))?\}/g;
 
 /** A translator over a locale object (English rules for plurals: 1 → _one, else _other). */

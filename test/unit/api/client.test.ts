@@ -55,37 +55,48 @@ describe('api/url', () => {
 
 describe('api/client headers (spec §7, design §3)', () => {
   it('sends the bearer and XSRF headers on a non-GET relative call to the issuer', () => {
-    expect(authHeaders('/account/check', 'POST', sameOrigin, page, cookies)).to.deep.equal({
+    expect(authHeaders('/account/check', 'POST', sameOrigin, page, () => cookies)).to.deep.equal({
       Authorization: 'Bearer tok',
       'X-XSRF-TOKEN': 'xsrf+value',
     });
   });
 
-  it('sends no XSRF header on GET', () => {
-    expect(authHeaders('/api/user', 'GET', sameOrigin, page, cookies)).to.deep.equal({
+  it('sends no XSRF header on GET, and does not read the cookies for it', () => {
+    let reads = 0;
+    const counted = () => {
+      reads += 1;
+      return cookies;
+    };
+    expect(authHeaders('/api/user', 'GET', sameOrigin, page, counted)).to.deep.equal({
       Authorization: 'Bearer tok',
     });
+    expect(reads, 'document.cookie reads for a GET').to.equal(0);
+    authHeaders('/account/check', 'POST', sameOrigin, page, counted);
+    expect(reads, 'document.cookie reads for a POST').to.equal(1);
   });
 
   it('sends neither header to another origin, including //evil.test and its disguises', () => {
     for (const url of ['//evil.test/x', '/\\evil.test/x', '/\t/evil.test/x', 'https://evil.test/x']) {
-      expect(authHeaders(url, 'POST', sameOrigin, page, cookies), url).to.deep.equal({});
+      expect(
+        authHeaders(url, 'POST', sameOrigin, page, () => cookies),
+        url,
+      ).to.deep.equal({});
     }
   });
 
   it('sends the bearer (not the XSRF header) to an issuer on another origin', () => {
-    expect(authHeaders('https://id.example.test/api/user', 'POST', crossOrigin, page, cookies)).to.deep.equal(
-      {
-        Authorization: 'Bearer tok',
-      },
-    );
     expect(
-      authHeaders('https://id.example.test.evil.test/api', 'POST', crossOrigin, page, cookies),
+      authHeaders('https://id.example.test/api/user', 'POST', crossOrigin, page, () => cookies),
+    ).to.deep.equal({
+      Authorization: 'Bearer tok',
+    });
+    expect(
+      authHeaders('https://id.example.test.evil.test/api', 'POST', crossOrigin, page, () => cookies),
     ).to.deep.equal({});
   });
 
   it('sends no bearer without a token', () => {
-    expect(authHeaders('/x', 'POST', { issuer: page.origin }, page, '')).to.deep.equal({});
+    expect(authHeaders('/x', 'POST', { issuer: page.origin }, page, () => '')).to.deep.equal({});
   });
 
   it('reads cookies by exact name', () => {

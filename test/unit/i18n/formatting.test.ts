@@ -5,7 +5,7 @@ import { sessionStore } from '../../../src/state/session';
 import { logoutEverywhere, mount, screenOf } from '../support';
 
 /**
- * Dates, numbers and plurals in the reader's language (issue 9): numbers go through i18next's Intl
+ * Dates, numbers and plurals in the reader's language (issue 9): numbers go through the translator's Intl
  * formatter (`{n, number}`), plurals through Intl.PluralRules, dates through Intl.DateTimeFormat.
  */
 describe('i18n: dates, numbers and plurals in German and Japanese', () => {

@@ -46,12 +46,20 @@ describe('i18n: translation (spec §5)', () => {
     expect(() => t('')).to.throw('Parameter "key" required');
   });
 
-  it('shows the key itself when it is missing', async () => {
+  it('shows the key itself when it is missing, or the default value when the call gives one', async () => {
     const t = await loadTranslator('fr');
     expect(t('no.such.key')).to.equal('no.such.key');
+    expect(t('common')).to.equal('common', 'a key naming a group of texts is not a text');
+    expect(t('no.such.key', { defaultValue: 'Lire les rapports' })).to.equal('Lire les rapports');
+    expect(t('common.loading', { defaultValue: 'x' })).to.not.equal('x');
   });
 
-  it('does not touch the page: no global i18next, no globals added', async () => {
+  it('leaves a placeholder without its value empty', async () => {
+    const t = await loadTranslator('en');
+    expect(t('common.home', {})).to.equal(' home');
+  });
+
+  it('does not touch the page: no globals added', async () => {
     const before = new Set(Object.keys(window));
     await loadTranslator('de');
     const added = Object.keys(window).filter((key) => !before.has(key));
