@@ -6,6 +6,8 @@ export interface ApiContext {
   accessToken?: string | null;
   /** The element's language, sent as Accept-Language so server messages and mail come in it. */
   language?: string;
+  /** Ends the call early (a request's own `signal` wins): signing out ends the signed-in calls. */
+  signal?: AbortSignal;
 }
 
 /** A failed call: the HTTP status (0 when the network failed) and the server's message when it sent one. */
@@ -145,7 +147,7 @@ export async function request<T>(ctx: ApiContext, url: string, options: RequestO
       headers,
       body,
       credentials: toIssuer ? 'include' : 'same-origin',
-      signal: options.signal,
+      signal: options.signal ?? ctx.signal,
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;

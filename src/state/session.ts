@@ -35,7 +35,7 @@ export interface SessionState {
   configure(issuer: string): Promise<boolean>;
   /** Run the login check now (deduplicated while one is running). Resolves to the logged-in flag. */
   check(): Promise<boolean>;
-  /** Revoke the session on the server, then reset to logged out. */
+  /** End the signed-in calls in flight, revoke the session on the server, then reset to logged out. */
   signOut(): Promise<void>;
   /** Back to logged out, forgetting the token, the user and the timer. */
   reset(): void;
@@ -82,6 +82,9 @@ function tokenFresh(token: string | null): boolean {
 
 export function createSessionStore(scheduler: Scheduler = realScheduler): StoreApi<SessionState> {
   let inFlight: Promise<boolean> | null = null;
+  // The signed-in calls (`authorized`) in flight: signing out ends them, so none of them is answered
+  // 401 by a session that no longer exists (the browser would log each one as an error).
+  let calls = new AbortController();
   let timer: unknown = null;
   // Bumped on every reset/configure so the answer of a superseded check is dropped.
   let generation = 0;
@@ -189,6 +192,8 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
       },
 
       async signOut() {
+        calls.abort();
+        calls = new AbortController();
         try {
           await logout(context());
         } finally {
@@ -204,7 +209,7 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
       },
 
       async authorized(call, language) {
-        const attempt = () => call({ ...context(), language });
+        const attempt = () => call({ ...context(), language, signal: calls.signal });
         try {
           return await attempt();
         } catch (error) {

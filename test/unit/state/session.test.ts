@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readCookie } from '../../../src/api/client';
-import { checkLogin } from '../../../src/api/endpoints';
+import { checkLogin, getUserInfo } from '../../../src/api/endpoints';
 import { createSessionStore, initials, LOGIN_RECHECK_MS, type Scheduler } from '../../../src/state/session';
 import { serverReady } from '../support';
 
@@ -111,6 +111,30 @@ describe('state/session (spec §4 login state)', () => {
     await store.getState().signOut();
     expect(store.getState()).to.include({ status: 'loggedOut', loggedIn: false, user: null });
     expect(await checkLogin({ issuer: location.origin })).to.deep.equal({ authenticated: false });
+  });
+
+  it('ends the signed-in calls still in flight when signing out, and not the later ones', async () => {
+    await signIn('ada@acme.test');
+    const store = createSessionStore(new ManualScheduler());
+    expect(await store.getState().configure(location.origin)).to.equal(true);
+    // A real signed-in call that is still running when the user signs out.
+    const pending = store.getState().authorized(async (ctx) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return getUserInfo(ctx, store.getState().endpoints!.userinfo_endpoint);
+    });
+    await store.getState().signOut();
+    let failure: unknown = null;
+    await pending.catch((error: unknown) => (failure = error));
+    expect((failure as DOMException | null)?.name, 'the call was aborted, not answered 401').to.equal(
+      'AbortError',
+    );
+    // Signed in again, the store's calls go through.
+    await signIn('ada@acme.test');
+    expect(await store.getState().check()).to.equal(true);
+    const user = await store
+      .getState()
+      .authorized((ctx) => getUserInfo(ctx, store.getState().endpoints!.userinfo_endpoint));
+    expect(user.email).to.equal('ada@acme.test');
   });
 });
 
