@@ -10,10 +10,18 @@ function decoded(value: string | null | undefined): string | null {
   }
 }
 
-/** The stored language from `document.cookie` (a blocking read: see `storedLanguage`). */
+/**
+ * The stored language from `document.cookie` (a blocking read: see `storedLanguage`). Null where the
+ * page may not read cookies (a sandboxed frame throws).
+ */
 export function readStoredLanguage(): string | null {
-  const match = /(?:^|;\s*)acct-lang=([^;]*)/.exec(globalThis.document?.cookie ?? '');
-  return decoded(match?.[1]);
+  let cookies: string;
+  try {
+    cookies = globalThis.document?.cookie ?? '';
+  } catch {
+    return null;
+  }
+  return decoded(/(?:^|;\s*)acct-lang=([^;]*)/.exec(cookies)?.[1]);
 }
 
 /** The part of the Cookie Store API used here (Chromium 87+, Firefox 140+, Safari 18.4+; secure pages). */
