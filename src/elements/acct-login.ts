@@ -1,4 +1,5 @@
-import { LoginElement, preloadLogin } from '../features/login/login-element';
+import { LoginElement } from '../features/login/login-element';
+import { preloadLogin } from '../features/login/prefetch';
 import { define, elementClass } from './define';
 
 /**

@@ -32,28 +32,20 @@ interface CookieStoreLike {
 export type StoredLanguage =
   { settled: true; value: string | null } | { settled: false; value: Promise<string | null> };
 
-let stored: StoredLanguage | null = null;
-
 /**
- * The stored language, read once per page. A page's first `document.cookie` read waits for the
- * browser's cookie store — 40–50 ms of blocked main thread on a busy 2-core machine, at the very start
- * of every element — so where the Cookie Store API exists it is read without blocking (`settled: false`
- * until it answers); elsewhere (older browsers, plain-http pages) from `document.cookie` at once.
+ * The stored language. A page's first `document.cookie` read waits for the browser's cookie store —
+ * 40–50 ms of blocked main thread on a busy 2-core machine, at the very start of every element — so
+ * where the Cookie Store API exists it is read without blocking (`settled: false`); elsewhere (older
+ * browsers, plain-http pages) from `document.cookie` at once. The preferences store reads it once.
  */
 export function storedLanguage(): StoredLanguage {
-  if (stored) return stored;
   const store = (globalThis as { cookieStore?: CookieStoreLike }).cookieStore;
-  if (typeof store?.get === 'function') {
-    const value = store.get(LANGUAGE_COOKIE).then(
+  if (typeof store?.get !== 'function') return { settled: true, value: readStoredLanguage() };
+  return {
+    settled: false,
+    value: store.get(LANGUAGE_COOKIE).then(
       (cookie) => decoded(cookie?.value),
       () => readStoredLanguage(),
-    );
-    stored = { settled: false, value };
-    void value.then((language) => {
-      stored = { settled: true, value: language };
-    });
-  } else {
-    stored = { settled: true, value: readStoredLanguage() };
-  }
-  return stored;
+    ),
+  };
 }

@@ -1,3 +1,5 @@
+import { normalizeIssuer } from '../api/url';
+
 /**
  * Runtime environment settings (design §1): a JSON block in the host page,
  * `<script type="application/json" id="acct-env">{…}</script>`. It is data, not script, so a strict CSP
@@ -12,6 +14,11 @@ export interface RuntimeSettings {
 }
 
 const cache = new WeakMap<Document, RuntimeSettings>();
+
+/** An element's identity server: its `issuer` attribute, else the runtime settings', else the page's origin. */
+export function issuerOf(attribute: string | undefined, settings: RuntimeSettings): string {
+  return normalizeIssuer(attribute ?? settings.issuer, location.origin);
+}
 
 function pickString(record: Record<string, unknown>, key: keyof RuntimeSettings): string | undefined {
   const value = record[key];

@@ -1,11 +1,10 @@
 import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import { normalizeIssuer } from '../api/url';
 import { resolveBrand, themeOf } from '../brands';
 import { useTranslation } from '../i18n/use-translation';
 import { preferencesStore } from '../state/preferences';
 import { sessionStore } from '../state/session';
-import { readRuntimeSettings } from '../state/settings';
+import { issuerOf, readRuntimeSettings } from '../state/settings';
 import { ElementContext, type ElementContextValue } from './element-context';
 import { ElementFrame } from './element-frame';
 import { emit } from './events';
@@ -55,7 +54,7 @@ export function ElementRoot({
 }) {
   const host = hostOf(props.container);
   const settings = readRuntimeSettings(host.ownerDocument);
-  const issuer = normalizeIssuer(props.issuer ?? settings.issuer, location.origin);
+  const issuer = issuerOf(props.issuer, settings);
   const brand = resolveBrand(props.brand ?? settings.brand);
   const darkMode = useStore(preferencesStore, (state) => state.darkMode);
   const theme = themeOf(brand, darkMode);

@@ -25,9 +25,22 @@ async function hostPage(page: Page, path: string, html: string): Promise<void> {
   });
 }
 
-/** A page with one `<acct-login team>`, loading the bundle with `script`. */
-function loginPage(title: string, script: string, team: string): string {
-  return `<!doctype html>
+/** The paths of every request the page makes from now on. */
+function recordRequests(page: Page): string[] {
+  const paths: string[] = [];
+  page.on('request', (request) => paths.push(new URL(request.url()).pathname));
+  return paths;
+}
+
+/**
+ * Open a page of the identity server's origin holding one `<acct-login team>`, loading the bundle with
+ * `script`; the paths of every request it makes are recorded.
+ */
+async function openLoginPage(page: Page, path: string, title: string, script: string, team: string) {
+  await hostPage(
+    page,
+    path,
+    `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
@@ -37,30 +50,23 @@ function loginPage(title: string, script: string, team: string): string {
   <body>
     <acct-login team="${team}"></acct-login>
   </body>
-</html>`;
-}
-
-/** The paths of every request the page makes from now on. */
-function recordRequests(page: Page): string[] {
-  const paths: string[] = [];
-  page.on('request', (request) => paths.push(new URL(request.url()).pathname));
-  return paths;
+</html>`,
+  );
+  const requests = recordRequests(page);
+  const response = await page.goto(`${e2e.server.url}${path}`);
+  return { requests, response };
 }
 
 describe('the classic-script build', () => {
   it('defines all five elements from dist/acct-elements.iife.js alone, under the strict CSP', async () => {
     await withPage(async ({ page }) => {
-      await hostPage(
+      const { requests, response } = await openLoginPage(
         page,
         '/iife.html',
-        loginPage(
-          'acct-elements as a classic script',
-          '<script src="/dist/acct-elements.iife.js"></script>',
-          'acme',
-        ),
+        'acct-elements as a classic script',
+        '<script src="/dist/acct-elements.iife.js"></script>',
+        'acme',
       );
-      const requests = recordRequests(page);
-      const response = await page.goto(`${e2e.server.url}/iife.html`);
       assert.equal(response?.headers()['content-security-policy'], PAGE_CSP);
       const defined = await page.evaluate(
         (tags) => tags.filter((tag) => customElements.get(tag) !== undefined),
@@ -81,17 +87,13 @@ describe('the classic-script build', () => {
 describe('the ESM entry', () => {
   it("asks for an <acct-login team>'s details once, as soon as it evaluates", async () => {
     await withPage(async ({ page }) => {
-      await hostPage(
+      const { requests } = await openLoginPage(
         page,
         '/login-element.html',
-        loginPage(
-          'acct-login on its own',
-          '<script type="module" src="/dist/acct-elements.js"></script>',
-          ' Acme ',
-        ),
+        'acct-login on its own',
+        '<script type="module" src="/dist/acct-elements.js"></script>',
+        ' Acme ',
       );
-      const requests = recordRequests(page);
-      await page.goto(`${e2e.server.url}/login-element.html`);
       await page.getByLabel('Password').waitFor();
       const team = requests.filter((path) => path === '/api/team/public/acme');
       assert.equal(team.length, 1, `one team lookup, shared by the prefetch and the element: ${requests}`);

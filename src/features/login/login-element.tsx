@@ -1,4 +1,3 @@
-import { loadTeam } from '../../state/teams';
 import { MemoryRouter } from '../../ui/router';
 import { LoginFlow } from './login-flow';
 import { signInPath } from './routes';
@@ -24,10 +23,4 @@ export function LoginElement({ team, returnUrl, redirect }: LoginElementProps) {
       <LoginFlow afterSignIn={redirect ? 'redirect' : 'event'} />
     </MemoryRouter>
   );
-}
-
-/** Start the team lookup as soon as the element knows its issuer, before its screen renders. */
-export function preloadLogin(props: LoginElementProps, issuer: string): void {
-  const team = props.team?.trim().toLowerCase();
-  if (team) void loadTeam(issuer, team).catch(() => undefined);
 }
