@@ -47,6 +47,20 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser, ...globals.mocha } },
   },
   {
+    files: ['demo/server/**/*.ts'],
+    rules: {
+      // @fastify/cookie runs with `hook: false`: request.cookies is null until cookiesOf parses it.
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'request',
+          property: 'cookies',
+          message: 'Read cookies through cookiesOf(request) (plugins/cookies.ts): they are parsed on demand.',
+        },
+      ],
+    },
+  },
+  {
     // chai's property assertions (`expect(x).to.exist`) are expressions by design.
     files: ['test/**/*.{ts,tsx}'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },

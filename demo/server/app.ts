@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyCors from '@fastify/cors';
 import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { Config } from './config';
@@ -15,6 +14,7 @@ import { RateLimiter } from './lib/rate-limit';
 import { SessionService } from './lib/sessions';
 import { TokenService } from './lib/tokens';
 import { XsrfService } from './lib/xsrf';
+import { registerCors } from './plugins/cors';
 import { registerSecurity } from './plugins/security';
 import { pageRoutes } from './plugins/pages';
 import { accountRoutes } from './routes/account';
@@ -118,15 +118,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     parseJson(request, text, done);
   });
-  await app.register(fastifyCookie);
+  // Cookies are parsed when a route asks for them (cookiesOf in plugins/cookies.ts), not on every
+  // request: the bearer routes, the busiest, read none.
+  await app.register(fastifyCookie, { hook: false });
   await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
-  await app.register(fastifyCors, {
-    origin: (origin, callback) => callback(null, !!origin && config.corsOrigins.includes(origin)),
-    credentials: true,
-    methods: ['GET', 'POST', 'PUT', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-XSRF-TOKEN'],
-    maxAge: 600,
-  });
+  registerCors(app, config.corsOrigins);
   registerSecurity(app, config, () => closing);
 
   app.get('/healthz', async () => ({ status: 'ok' }));

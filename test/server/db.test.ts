@@ -167,6 +167,44 @@ describe('prepared queries', () => {
     }
   });
 
+  it('reads only what is committed: while a transaction is open, a lookup waits for it', async () => {
+    const db = await openDatabase(join(dir, 'prepared-transaction.db'));
+    try {
+      await migrate(db.kysely);
+      await db.kysely
+        .insertInto('teams')
+        .values({ id: 't1', name: 'one', display_name: 'One', created_at: 1, ...NO_PROVIDERS })
+        .execute();
+      const lookup = preparedQuery(db.kysely, ['name'], (p) =>
+        db.kysely.selectFrom('teams').select('display_name').where('name', '=', p.name),
+      );
+      assert.deepEqual(await lookup({ name: 'one' }), { display_name: 'One' });
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let entered!: () => void;
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      const transaction = db.kysely.transaction().execute(async (trx) => {
+        await trx.updateTable('teams').set({ display_name: 'Renamed' }).where('id', '=', 't1').execute();
+        entered();
+        await held;
+      });
+      await inside;
+      // The transaction's write is not committed yet: the lookup must not see it, nor answer before it.
+      let answered = false;
+      const during = lookup({ name: 'one' }).then((row) => {
+        answered = true;
+        return row;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(answered, false, 'the lookup waits for the open transaction');
+      release();
+      await transaction;
+      assert.deepEqual(await during, { display_name: 'Renamed' });
+    } finally {
+      await db.close();
+    }
+  });
+
   it('refuses a query with a value that is not a named parameter, or a parameter it does not use', async () => {
     const db = await openDatabase(':memory:');
     try {

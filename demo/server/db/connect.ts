@@ -60,6 +60,14 @@ function withStatementCache(database: SqliteDatabase.Database): SqliteDialectCon
   };
 }
 
+/** The better-sqlite3 handle behind each SQLite Kysely instance, for `db/prepared.ts`'s direct reads. */
+const sqliteHandles = new WeakMap<Kysely<Database>, SqliteDatabase.Database>();
+
+/** The better-sqlite3 handle behind a Kysely instance opened here on SQLite; undefined on PostgreSQL. */
+export function sqliteHandleOf(kysely: Kysely<Database>): SqliteDatabase.Database | undefined {
+  return sqliteHandles.get(kysely);
+}
+
 function openSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SqliteDatabase(path);
@@ -88,6 +96,7 @@ function openSqlite(path: string): Db {
   const kysely = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
   });
+  sqliteHandles.set(kysely, database);
   return {
     kysely,
     dialect: 'sqlite',

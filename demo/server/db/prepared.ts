@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { sqliteHandleOf } from './connect';
 import type { Database } from './schema';
 
 /** A placeholder for one named parameter while the query is built. */
@@ -12,6 +13,13 @@ class Slot {
  * the database itself. `build` receives a placeholder for each named parameter and must use each one
  * only as a value (in `where`, not in `sql.lit` or as a column name). The compiled SQL is the dialect's
  * own, so this works on SQLite and PostgreSQL alike.
+ *
+ * On SQLite the query also skips Kysely when it can: it runs its own prepared statement on the
+ * connection directly, reading the row as an array (better-sqlite3 otherwise looks each column's name
+ * up in V8's string table for every row) — unless a transaction is open. Kysely's SQLite driver holds
+ * the one connection for a transaction across its awaits; a read in between would see the
+ * transaction's uncommitted writes, so then the query queues behind it through Kysely like any other.
+ * Without a transaction no other query can be half-way: better-sqlite3 runs each one synchronously.
  */
 export function preparedQuery<Names extends string, Row>(
   db: Kysely<Database>,
@@ -30,8 +38,22 @@ export function preparedQuery<Names extends string, Row>(
   for (const name of names) {
     if (!order.includes(name)) throw new Error(`preparedQuery: parameter ${name} is not used`);
   }
-  return async (values) => {
-    const query: CompiledQuery<Row> = { ...compiled, parameters: order.map((name) => values[name]) };
+  const viaKysely = async (parameters: unknown[]): Promise<Row | undefined> => {
+    const query: CompiledQuery<Row> = { ...compiled, parameters };
     return (await db.executeQuery(query)).rows[0];
+  };
+  const sqlite = sqliteHandleOf(db);
+  if (!sqlite) return (values) => viaKysely(order.map((name) => values[name]));
+
+  const statement = sqlite.prepare(compiled.sql).raw(true);
+  const columns = statement.columns().map((column) => column.name);
+  return async (values) => {
+    const parameters = order.map((name) => values[name]);
+    if (sqlite.inTransaction) return viaKysely(parameters);
+    const cells = statement.get(parameters) as unknown[] | undefined;
+    if (!cells) return undefined;
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i]!] = cells[i];
+    return row as Row;
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { DEFAULT_LANGUAGE, matchLanguage, type Language } from '../../../src/i18n/languages';
 import { LANGUAGE_COOKIE } from '../../../src/i18n/stored-language';
+import { cookiesOf } from '../plugins/cookies';
 
 /** Accept-Language tags, most wanted first (q-values honoured). */
 export function acceptedLanguages(header: string | undefined): string[] {
@@ -22,7 +23,7 @@ export function acceptedLanguages(header: string | undefined): string[] {
  */
 export function requestLanguage(request: FastifyRequest): Language | null {
   for (const tag of [
-    request.cookies[LANGUAGE_COOKIE],
+    cookiesOf(request)[LANGUAGE_COOKIE],
     ...acceptedLanguages(request.headers['accept-language']),
   ]) {
     const match = matchLanguage(tag);

@@ -24,6 +24,10 @@ export interface AccessClaims extends JWTPayload {
   sid?: string;
 }
 
+/** What a compact JWS can look like: three base64url parts (checked before any parsing). */
+const TOKEN_FORMAT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const MAX_TOKEN_LENGTH = 4096;
+
 /** How many verified access tokens are remembered (about 1 KB each). */
 const VERIFIED_CACHE_SIZE = 10_000;
 
@@ -88,7 +92,8 @@ export class TokenService {
 
   /**
    * Verify an access token: signature, `alg`, `typ: at+jwt`, issuer, audience and lifetime. Id tokens and
-   * anything else are refused (null).
+   * anything else are refused (null). A remembered token is only looked up: its text was checked when
+   * it was first verified.
    */
   async verifyAccessToken(token: string): Promise<AccessClaims | null> {
     const known = this.verified.get(token);
@@ -99,6 +104,7 @@ export class TokenService {
       this.verified.delete(token);
       return null;
     }
+    if (token.length > MAX_TOKEN_LENGTH || !TOKEN_FORMAT.test(token)) return null;
     const claims = await this.verifySignedAccessToken(token);
     if (claims && typeof claims.exp === 'number') {
       if (this.verified.size >= VERIFIED_CACHE_SIZE) {

@@ -20,13 +20,27 @@ export function cookieOptions(config: Config, httpOnly: boolean): CookieSerializ
   return { path: '/', httpOnly, secure, sameSite: secure ? 'none' : 'lax' };
 }
 
+/**
+ * The request's cookies, parsed at the first call. `@fastify/cookie` runs with `hook: false`, so
+ * `request.cookies` is null until then: read cookies only through this function.
+ */
+export function cookiesOf(request: FastifyRequest): Record<string, string | undefined> {
+  // The plugin's type says `cookies` is always set; with `hook: false` it is null until parsed.
+  // eslint-disable-next-line no-restricted-properties -- the one place that reads and sets it
+  const parsed = request.cookies as FastifyRequest['cookies'] | null;
+  if (parsed) return parsed;
+  const header = request.headers.cookie;
+  // eslint-disable-next-line no-restricted-properties -- the one place that reads and sets it
+  return (request.cookies = header ? request.server.parseCookie(header) : {});
+}
+
 const sessionCache = new WeakMap<FastifyRequest, Promise<Session | null>>();
 
 /** The caller's live session (resolved once per request). */
 export function sessionOf(request: FastifyRequest): Promise<Session | null> {
   let cached = sessionCache.get(request);
   if (!cached) {
-    cached = request.server.services.sessions.resolve(request.cookies[SESSION_COOKIE]);
+    cached = request.server.services.sessions.resolve(cookiesOf(request)[SESSION_COOKIE]);
     sessionCache.set(request, cached);
   }
   return cached;
@@ -40,7 +54,7 @@ export function setSessionOf(request: FastifyRequest, session: Session | null): 
 /** Set the `XSRF-TOKEN` cookie the caller should hold, if it does not hold it already. */
 export async function issueXsrfCookie(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const { xsrf, config } = request.server.services;
-  const current = request.cookies[XSRF_COOKIE];
+  const current = cookiesOf(request)[XSRF_COOKIE];
   const expected = xsrf.expectedCookie(await sessionOf(request), current);
   if (expected !== current) reply.setCookie(XSRF_COOKIE, expected, cookieOptions(config, false));
 }

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { HashBusyError } from '../lib/password';
 import { XSRF_FIELD, XSRF_HEADER } from '../lib/xsrf';
-import { sessionOf } from './cookies';
+import { cookiesOf, sessionOf } from './cookies';
 
 /** The strict CSP of design §4, on every page this server serves. */
 export const PAGE_CSP =
@@ -67,7 +67,7 @@ export function registerSecurity(app: FastifyInstance, config: Config, closing: 
     const presented = typeof header === 'string' ? header : typeof field === 'string' ? field : undefined;
     const { xsrf } = request.server.services;
     sessionOf(request).then((session) => {
-      if (!xsrf.verify(presented, session, request.cookies['XSRF-TOKEN'])) {
+      if (!xsrf.verify(presented, session, cookiesOf(request)['XSRF-TOKEN'])) {
         reply.code(403).send({ message: 'anti-forgery token missing or invalid' });
         return;
       }

@@ -7,7 +7,7 @@ import type { ProviderKind, User } from '../db/schema';
 import { requireBearer } from '../lib/bearer';
 import { FLOW_COOKIE, FlowError, kindOfName, PROVIDER_NAMES, type ProviderIdentity } from '../lib/external';
 import { normaliseTeam } from '../lib/normalise';
-import { beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
+import { beginSession, cookieOptions, cookiesOf, sessionOf } from '../plugins/cookies';
 
 /** Spec §8: the codes a failed provider sign-in sends back to the sign-in screen. */
 type ErrorCode = 'UserLocked' | 'UserAlreadyExists' | 'ForbiddenSignup' | 'InvalidTenant' | 'ProviderFailed';
@@ -159,7 +159,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
       if (!kind) return reply.code(404).send({ message: 'not found' });
       let flow;
       try {
-        flow = await external.claim(kind, request.query.state, request.cookies[FLOW_COOKIE]);
+        flow = await external.claim(kind, request.query.state, cookiesOf(request)[FLOW_COOKIE]);
       } catch (error) {
         request.log.warn({ err: error }, 'provider callback refused');
         return fail(reply, null, 'login', 'ProviderFailed');

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+
+const ALLOW_METHODS = 'GET, POST, PUT, DELETE';
+const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, X-XSRF-TOKEN';
+/** How long a browser may keep a preflight's answer (seconds). */
+const PREFLIGHT_MAX_AGE = '600';
+
+/**
+ * CORS for the configured origins (`CORS_ORIGINS`), with credentials: the suite apps and partner sites
+ * call this server from their own pages (design §4). An allowed origin gets its own origin back and
+ * `Access-Control-Allow-Credentials`; any other origin gets no CORS header at all, so its pages cannot
+ * read an answer. Every answer says `Vary: Origin`, since it depends on the origin.
+ *
+ * A preflight (`OPTIONS` from an allowed origin) is answered here, before any route or hook that would
+ * want credentials the browser does not send with it; from any other origin it is a 404. This replaces
+ * `@fastify/cors`, which, set up for a list of origins, did about as much work on every request as the
+ * bearer routes' own (it merges its options per request, even without an `Origin` header).
+ */
+export function registerCors(app: FastifyInstance, origins: readonly string[]): void {
+  const allowed = new Set(origins);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('Vary', 'Origin');
+    const origin = request.headers.origin;
+    if (origin === undefined || !allowed.has(origin)) return done();
+    reply.header('Access-Control-Allow-Origin', origin);
+    reply.header('Access-Control-Allow-Credentials', 'true');
+    if (request.method !== 'OPTIONS') return done();
+    if (!request.headers['access-control-request-method']) {
+      reply.code(400).send({ message: 'a preflight request needs Access-Control-Request-Method' });
+      return;
+    }
+    reply
+      .code(204)
+      .header('Access-Control-Allow-Methods', ALLOW_METHODS)
+      .header('Access-Control-Allow-Headers', ALLOW_HEADERS)
+      .header('Access-Control-Max-Age', PREFLIGHT_MAX_AGE)
+      .header('Content-Length', '0')
+      .send();
+  });
+  // Preflights from other origins reach no route: the not-found answer, like any unknown address.
+}
