@@ -1,5 +1,5 @@
 import { LoginElement } from '../features/login/login-element';
-import { preloadLogin } from '../features/login/prefetch';
+import { loginFirstData, preloadLogin } from '../features/login/prefetch';
 import { define, elementClass } from './define';
 
 /**
@@ -17,6 +17,7 @@ export class AcctLoginElement extends elementClass(
   LoginElement,
   { team: 'string', returnUrl: 'string', redirect: 'boolean' },
   preloadLogin,
+  loginFirstData,
 ) {}
 
 define('acct-login', AcctLoginElement);

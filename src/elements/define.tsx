@@ -1,5 +1,6 @@
 import r2wc from '@r2wc/react-to-web-component';
 import type { ComponentType } from 'react';
+import { languageReady } from '../i18n/ready';
 import { sharedSheet } from '../styles/sheet';
 import { ElementRoot, type CommonProps } from '../ui/element-root';
 
@@ -9,14 +10,35 @@ type PropType = 'string' | 'number' | 'boolean' | 'json' | 'method';
 const COMMON_PROPS = { issuer: 'string', brand: 'string', lang: 'string', basePath: 'string' } as const;
 
 /**
+ * How long an element waits for its first screen's data (its language, and whatever `firstData` names)
+ * before it mounts anyway and shows its spinner. Below this a spinner would only flash, and each extra
+ * commit costs the page time before its form is usable.
+ */
+export const FIRST_SCREEN_WAIT_MS = 1000;
+
+/**
+ * r2wc's own method that mounts the React root (first call) or updates its props (later calls), and the
+ * slot that holds the root once mounted (@r2wc/core 2.x, pinned; the bundle tests fail if they change).
+ */
+const R2WC_RENDER = Symbol.for('r2wc.render');
+const R2WC_CONTEXT = Symbol.for('r2wc.context');
+type R2wcElement = HTMLElement & { [R2WC_CONTEXT]?: unknown };
+type R2wcRender = (this: R2wcElement) => void;
+
+/**
  * The custom-element class for a screen component: r2wc in an open shadow root, the shared
  * constructable stylesheet adopted, the common attributes plus the element's own, and `ElementRoot`
  * around the screen.
+ *
+ * The React root is mounted once the first screen can render (see `FIRST_SCREEN_WAIT_MS`): the
+ * element's language is in, and the data `firstData` waits for (the sign-in element's team). So the
+ * first commit is the real screen, not a spinner replaced a moment later.
  */
 export function elementClass<P extends object>(
   Screen: ComponentType<P>,
   props: Partial<Record<Exclude<keyof P, keyof CommonProps>, PropType>> = {},
   preload?: (props: P, issuer: string) => void,
+  firstData?: (element: HTMLElement) => Promise<unknown> | undefined,
 ): ElementConstructor<P & CommonProps> {
   function Rooted(elementProps: P & CommonProps) {
     return (
@@ -37,6 +59,30 @@ export function elementClass<P extends object>(
       if (root) root.adoptedStyleSheets = [sharedSheet()];
     }
   };
+  const render = (Base.prototype as unknown as Record<symbol, R2wcRender>)[R2WC_RENDER];
+  if (typeof render !== 'function') throw new Error('@r2wc/core changed: its render method is gone');
+  const ready = new WeakSet<HTMLElement>();
+  const waiting = new WeakSet<HTMLElement>();
+  Object.defineProperty(Element.prototype, R2WC_RENDER, {
+    configurable: true,
+    value(this: R2wcElement) {
+      if (ready.has(this) || this[R2WC_CONTEXT]) return render.call(this);
+      if (waiting.has(this)) return; // the props are kept; the mount uses the latest
+      waiting.add(this);
+      const data = Promise.all([languageReady(this.getAttribute('lang')), firstData?.(this)]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const capped = new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_SCREEN_WAIT_MS)));
+      const mount = () => {
+        clearTimeout(timer);
+        if (ready.has(this)) return;
+        ready.add(this);
+        waiting.delete(this);
+        render.call(this);
+      };
+      // A failed lookup mounts at once too: the screen reports it.
+      void Promise.race([data, capped]).then(mount, mount);
+    },
+  });
   return Element as unknown as ElementConstructor<P & CommonProps>;
 }
 

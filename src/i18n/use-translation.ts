@@ -22,7 +22,10 @@ export function useTranslation(langAttribute?: string | null): Translation {
   // Without a `lang` attribute, nothing is shown in the browser's language while the stored choice is
   // still being read: it could be another one.
   const waiting = !attribute && !pageLanguageKnown;
-  const [loaded, setLoaded] = useState<{ language: Language; t: Translate } | null>(null);
+  const [loaded, setLoaded] = useState<{ language: Language; t: Translate } | null>(() => {
+    const t = translatorNow(language);
+    return t && { language, t };
+  });
   // Ask for the chunk during the first render already (the request is shared with the effect below), so
   // it downloads while React finishes mounting.
   if (!isLoaded(language)) void loadTranslator(language).catch(() => undefined);
@@ -30,7 +33,12 @@ export function useTranslation(langAttribute?: string | null): Translation {
   useEffect(() => {
     let live = true;
     loadTranslator(language).then(
-      (t) => live && setLoaded({ language, t }),
+      // Already rendered with this translator (it was loaded at the first render): no second render.
+      (t) =>
+        live &&
+        setLoaded((current) =>
+          current?.language === language && current.t === t ? current : { language, t },
+        ),
       () => live && setLoaded(null),
     );
     return () => {

@@ -106,6 +106,72 @@ describe('the ESM entry', () => {
   });
 });
 
+/**
+ * Records, from before the bundle runs, what every shadow root of the page ever shows: whether a
+ * spinner appeared, and whether it appeared before the first password field (`window.__frames`).
+ */
+const FRAME_RECORDER = `
+  window.__frames = { spinner: false, spinnerBeforeForm: false, form: false };
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attach.call(this, init);
+    new MutationObserver(() => {
+      const frames = window.__frames;
+      if (root.querySelector('.spinner')) {
+        frames.spinner = true;
+        if (!frames.form) frames.spinnerBeforeForm = true;
+      }
+      if (root.querySelector('input[type="password"]')) frames.form = true;
+    }).observe(root, { childList: true, subtree: true });
+    return root;
+  };
+`;
+type Frames = { spinner: boolean; spinnerBeforeForm: boolean; form: boolean };
+
+describe('the first screen', () => {
+  it('of an <acct-login team> is its form: it mounts once the language and the team are in, with no spinner before', async () => {
+    await withPage(async ({ page }) => {
+      await page.addInitScript({ content: FRAME_RECORDER });
+      await openLoginPage(
+        page,
+        '/first-screen.html',
+        'acct-login on its own',
+        '<script type="module" src="/dist/acct-elements.js"></script>',
+        'acme',
+      );
+      await page.getByLabel('Password').waitFor();
+      const frames = await page.evaluate(() => (window as unknown as { __frames: Frames }).__frames);
+      assert.deepEqual(frames, { spinner: false, spinnerBeforeForm: false, form: true });
+    });
+  });
+
+  it('shows the spinner when the team lookup is slow, after a second, then the form', async () => {
+    await withPage(async ({ page }) => {
+      await page.addInitScript({ content: FRAME_RECORDER });
+      let answer!: () => void;
+      const held = new Promise<void>((resolve) => (answer = resolve));
+      await page.route(`${e2e.server.url}/api/team/public/acme`, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const started = Date.now();
+      await openLoginPage(
+        page,
+        '/first-screen-slow.html',
+        'acct-login on its own',
+        '<script type="module" src="/dist/acct-elements.js"></script>',
+        'acme',
+      );
+      await page.getByRole('status').filter({ hasText: 'Loading' }).first().waitFor();
+      assert.ok(Date.now() - started >= 900, 'no spinner for the first second');
+      answer();
+      await page.getByLabel('Password').waitFor();
+      const frames = await page.evaluate(() => (window as unknown as { __frames: Frames }).__frames);
+      assert.deepEqual(frames, { spinner: true, spinnerBeforeForm: true, form: true });
+    });
+  });
+});
+
 describe('lazily loaded chunks', () => {
   const chunk = (pattern: RegExp) => {
     const files = chunksWithSource(pattern).map((file) => `/dist/chunks/${basename(file)}`);

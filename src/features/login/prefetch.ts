@@ -9,16 +9,28 @@ export function preloadLogin(props: LoginElementProps, issuer: string): void {
 }
 
 /**
+ * The team lookup of an `<acct-login team="…">` element (undefined without a team): what its first
+ * screen, the sign-in form, needs. Attributes are read as r2wc reads them: an empty one is no value.
+ */
+export function loginFirstData(element: Element): Promise<unknown> | undefined {
+  const team = element.getAttribute('team')?.trim().toLowerCase();
+  if (!team) return undefined;
+  const issuer = issuerOf(
+    element.getAttribute('issuer') || undefined,
+    readRuntimeSettings(element.ownerDocument),
+  );
+  return loadTeam(issuer, team);
+}
+
+/**
  * Imported first by the bundle entry, before React evaluates (this module imports no component):
  * every `<acct-login team="…">` already in the page asks for its team's public details now, so the
  * answer arrives while the rest of the bundle evaluates, and the element's first screen can be its form
- * instead of a spinner and a second round trip. The element's own `preloadLogin`, with the same issuer
- * and team, gets the same request. Attributes are read as r2wc reads them: an empty one is no value.
+ * instead of a spinner and a second round trip. The element gets the same request when it waits for its
+ * first data, and again from `preloadLogin`.
  */
 if (typeof document !== 'undefined') {
-  const settings = readRuntimeSettings(document);
   for (const element of document.querySelectorAll('acct-login[team]')) {
-    const issuer = issuerOf(element.getAttribute('issuer') || undefined, settings);
-    preloadLogin({ team: element.getAttribute('team') ?? undefined }, issuer);
+    void loginFirstData(element)?.catch(() => undefined);
   }
 }

@@ -11,15 +11,24 @@ export type TeamState =
 
 /** A team's public details (spec §3), loaded (or found already loading) when the team changes. */
 export function useTeam(issuer: string, team: string): TeamState {
-  const [state, setState] = useState<{ key: string; value: TeamState }>({
-    key: '',
-    value: { status: 'loading' },
-  });
   const key = `${issuer}|${team}`;
+  const [state, setState] = useState<{ key: string; value: TeamState }>(() => {
+    const ready = loadedTeam(issuer, team);
+    return ready
+      ? { key, value: { status: 'ready', details: ready } }
+      : { key: '', value: { status: 'loading' } };
+  });
   useEffect(() => {
     let live = true;
     loadTeam(issuer, team).then(
-      (details) => live && setState({ key, value: { status: 'ready', details } }),
+      (details) =>
+        live &&
+        // Already showing these details (they were in at the first render): no second render.
+        setState((current) =>
+          current.key === key && current.value.status === 'ready' && current.value.details === details
+            ? current
+            : { key, value: { status: 'ready', details } },
+        ),
       (error: unknown) =>
         live &&
         setState({
