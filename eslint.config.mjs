@@ -55,7 +55,7 @@ export default tseslint.config(
         {
           object: 'request',
           property: 'cookies',
-          message: 'Read cookies through cookiesOf(request) (plugins/cookies.ts): they are parsed on demand.',
+          message: 'Read cookies through cookiesOf(request) (lib/cookies.ts): they are parsed on demand.',
         },
       ],
     },

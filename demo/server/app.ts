@@ -118,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     parseJson(request, text, done);
   });
-  // Cookies are parsed when a route asks for them (cookiesOf in plugins/cookies.ts), not on every
+  // Cookies are parsed when a route asks for them (cookiesOf in lib/cookies.ts), not on every
   // request: the bearer routes, the busiest, read none.
   await app.register(fastifyCookie, { hook: false });
   await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });

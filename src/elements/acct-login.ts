@@ -1,5 +1,5 @@
 import { LoginElement } from '../features/login/login-element';
-import { loginFirstData, preloadLogin } from '../features/login/prefetch';
+import { loginFirstData } from '../features/login/prefetch';
 import { define, elementClass } from './define';
 
 /**
@@ -16,7 +16,6 @@ import { define, elementClass } from './define';
 export class AcctLoginElement extends elementClass(
   LoginElement,
   { team: 'string', returnUrl: 'string', redirect: 'boolean' },
-  preloadLogin,
   loginFirstData,
 ) {}
 

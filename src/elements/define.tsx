@@ -17,13 +17,11 @@ const COMMON_PROPS = { issuer: 'string', brand: 'string', lang: 'string', basePa
 export const FIRST_SCREEN_WAIT_MS = 1000;
 
 /**
- * r2wc's own method that mounts the React root (first call) or updates its props (later calls), and the
- * slot that holds the root once mounted (@r2wc/core 2.x, pinned; the bundle tests fail if they change).
+ * r2wc's own method that mounts the React root (first call) or updates its props (later calls)
+ * (@r2wc/core 2.x, pinned; the bundle tests fail if it changes).
  */
 const R2WC_RENDER = Symbol.for('r2wc.render');
-const R2WC_CONTEXT = Symbol.for('r2wc.context');
-type R2wcElement = HTMLElement & { [R2WC_CONTEXT]?: unknown };
-type R2wcRender = (this: R2wcElement) => void;
+type R2wcRender = (this: HTMLElement) => void;
 
 /**
  * The custom-element class for a screen component: r2wc in an open shadow root, the shared
@@ -37,12 +35,11 @@ type R2wcRender = (this: R2wcElement) => void;
 export function elementClass<P extends object>(
   Screen: ComponentType<P>,
   props: Partial<Record<Exclude<keyof P, keyof CommonProps>, PropType>> = {},
-  preload?: (props: P, issuer: string) => void,
   firstData?: (element: HTMLElement) => Promise<unknown> | undefined,
 ): ElementConstructor<P & CommonProps> {
   function Rooted(elementProps: P & CommonProps) {
     return (
-      <ElementRoot props={elementProps} preload={preload && ((issuer) => preload(elementProps, issuer))}>
+      <ElementRoot props={elementProps}>
         <Screen {...elementProps} />
       </ElementRoot>
     );
@@ -61,22 +58,22 @@ export function elementClass<P extends object>(
   };
   const render = (Base.prototype as unknown as Record<symbol, R2wcRender>)[R2WC_RENDER];
   if (typeof render !== 'function') throw new Error('@r2wc/core changed: its render method is gone');
-  const ready = new WeakSet<HTMLElement>();
-  const waiting = new WeakSet<HTMLElement>();
+  // Until its first mount, an element waits; r2wc keeps the props it is given meanwhile, and the mount
+  // uses the latest. After it (and after a reconnection, which r2wc mounts anew), r2wc renders as usual.
+  const mounted = new WeakMap<HTMLElement, boolean>();
   Object.defineProperty(Element.prototype, R2WC_RENDER, {
     configurable: true,
-    value(this: R2wcElement) {
-      if (ready.has(this) || this[R2WC_CONTEXT]) return render.call(this);
-      if (waiting.has(this)) return; // the props are kept; the mount uses the latest
-      waiting.add(this);
-      const data = Promise.all([languageReady(this.getAttribute('lang')), firstData?.(this)]);
+    value(this: HTMLElement) {
+      const state = mounted.get(this);
+      if (state) return render.call(this);
+      if (state === false) return; // waiting
+      mounted.set(this, false);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const capped = new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_SCREEN_WAIT_MS)));
+      const data = Promise.all([languageReady(this.getAttribute('lang')), firstData?.(this)]);
       const mount = () => {
         clearTimeout(timer);
-        if (ready.has(this)) return;
-        ready.add(this);
-        waiting.delete(this);
+        mounted.set(this, true);
         render.call(this);
       };
       // A failed lookup mounts at once too: the screen reports it.

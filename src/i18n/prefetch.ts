@@ -1,6 +1,6 @@
 import { preferencesStore } from '../state/preferences';
 import { loadTranslator } from './index';
-import type { Language } from './languages';
+import { languageReady } from './ready';
 
 /**
  * Imported first by the bundle entry: ask for the page language's chunk while the rest of the bundle is
@@ -10,14 +10,6 @@ import type { Language } from './languages';
  * for at once, and the stored one too once it is known, if it differs.
  */
 if (typeof document !== 'undefined') {
-  const ask = (language: Language) => void loadTranslator(language).catch(() => undefined);
-  const { language, languageKnown } = preferencesStore.getState();
-  ask(language);
-  if (!languageKnown) {
-    const stop = preferencesStore.subscribe((state) => {
-      if (!state.languageKnown) return;
-      stop();
-      ask(state.language);
-    });
-  }
+  void loadTranslator(preferencesStore.getState().language).catch(() => undefined);
+  void languageReady(null);
 }

@@ -1,4 +1,4 @@
-import { preferencesStore } from '../state/preferences';
+import { knownLanguage } from '../state/preferences';
 import { loadTranslator } from './index';
 import { matchLanguage } from './languages';
 
@@ -10,16 +10,5 @@ import { matchLanguage } from './languages';
 export function languageReady(langAttribute: string | null): Promise<void> {
   const done = () => undefined;
   const attribute = matchLanguage(langAttribute);
-  if (attribute) return loadTranslator(attribute).then(done, done);
-  return new Promise<void>((resolve) => {
-    const settle = (known: boolean, language: Parameters<typeof loadTranslator>[0]) => {
-      if (known) resolve(loadTranslator(language).then(done, done));
-      return known;
-    };
-    const state = preferencesStore.getState();
-    if (settle(state.languageKnown, state.language)) return;
-    const stop = preferencesStore.subscribe((next) => {
-      if (settle(next.languageKnown, next.language)) stop();
-    });
-  });
+  return (attribute ? loadTranslator(attribute) : knownLanguage().then(loadTranslator)).then(done, done);
 }

@@ -110,3 +110,14 @@ if (!stored.settled) {
     });
   });
 }
+
+/** The page's language once it is final (`languageKnown`): at once if it already is. */
+export function knownLanguage(): Promise<Language> {
+  return new Promise((resolve) => {
+    const settle = (state: PreferencesState) => state.languageKnown && (resolve(state.language), true);
+    if (settle(preferencesStore.getState())) return;
+    const stop = preferencesStore.subscribe((state) => {
+      if (settle(state)) stop();
+    });
+  });
+}

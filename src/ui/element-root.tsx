@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { resolveBrand, themeOf } from '../brands';
 import { useTranslation } from '../i18n/use-translation';
@@ -42,16 +42,7 @@ export function normalizeBasePath(value: string | undefined): string {
  * the shared session, loads the language, and renders the themed root (`part="root"`) with the right
  * `lang`. Until the language chunk arrives it shows a spinner.
  */
-export function ElementRoot({
-  props,
-  preload,
-  children,
-}: {
-  props: CommonProps;
-  /** Called once, at the first render, with the resolved issuer: start the element's first requests. */
-  preload?: (issuer: string) => void;
-  children: ReactNode;
-}) {
+export function ElementRoot({ props, children }: { props: CommonProps; children: ReactNode }) {
   const host = hostOf(props.container);
   const settings = readRuntimeSettings(host.ownerDocument);
   const issuer = issuerOf(props.issuer, settings);
@@ -60,7 +51,6 @@ export function ElementRoot({
   const theme = themeOf(brand, darkMode);
   const basePath = normalizeBasePath(props.basePath ?? settings.basePath);
   const { t, language } = useTranslation(props.lang);
-  useState(() => preload?.(issuer));
 
   useEffect(() => {
     void sessionStore.getState().configure(issuer);

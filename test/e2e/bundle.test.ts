@@ -25,6 +25,9 @@ async function hostPage(page: Page, path: string, html: string): Promise<void> {
   });
 }
 
+/** The bundle's ESM entry, as a host page loads it. */
+const ESM_ENTRY = '<script type="module" src="/dist/acct-elements.js"></script>';
+
 /** The paths of every request the page makes from now on. */
 function recordRequests(page: Page): string[] {
   const paths: string[] = [];
@@ -91,7 +94,7 @@ describe('the ESM entry', () => {
         page,
         '/login-element.html',
         'acct-login on its own',
-        '<script type="module" src="/dist/acct-elements.js"></script>',
+        ESM_ENTRY,
         ' Acme ',
       );
       await page.getByLabel('Password').waitFor();
@@ -128,20 +131,18 @@ const FRAME_RECORDER = `
 `;
 type Frames = { spinner: boolean; spinnerBeforeForm: boolean; form: boolean };
 
+/** What FRAME_RECORDER saw, once the sign-in form is on screen. */
+async function framesUntilForm(page: Page): Promise<Frames> {
+  await page.getByLabel('Password').waitFor();
+  return page.evaluate(() => (window as unknown as { __frames: Frames }).__frames);
+}
+
 describe('the first screen', () => {
   it('of an <acct-login team> is its form: it mounts once the language and the team are in, with no spinner before', async () => {
     await withPage(async ({ page }) => {
       await page.addInitScript({ content: FRAME_RECORDER });
-      await openLoginPage(
-        page,
-        '/first-screen.html',
-        'acct-login on its own',
-        '<script type="module" src="/dist/acct-elements.js"></script>',
-        'acme',
-      );
-      await page.getByLabel('Password').waitFor();
-      const frames = await page.evaluate(() => (window as unknown as { __frames: Frames }).__frames);
-      assert.deepEqual(frames, { spinner: false, spinnerBeforeForm: false, form: true });
+      await openLoginPage(page, '/first-screen.html', 'acct-login on its own', ESM_ENTRY, 'acme');
+      assert.deepEqual(await framesUntilForm(page), { spinner: false, spinnerBeforeForm: false, form: true });
     });
   });
 
@@ -155,19 +156,11 @@ describe('the first screen', () => {
         await route.continue();
       });
       const started = Date.now();
-      await openLoginPage(
-        page,
-        '/first-screen-slow.html',
-        'acct-login on its own',
-        '<script type="module" src="/dist/acct-elements.js"></script>',
-        'acme',
-      );
+      await openLoginPage(page, '/first-screen-slow.html', 'acct-login on its own', ESM_ENTRY, 'acme');
       await page.getByRole('status').filter({ hasText: 'Loading' }).first().waitFor();
       assert.ok(Date.now() - started >= 900, 'no spinner for the first second');
       answer();
-      await page.getByLabel('Password').waitFor();
-      const frames = await page.evaluate(() => (window as unknown as { __frames: Frames }).__frames);
-      assert.deepEqual(frames, { spinner: true, spinnerBeforeForm: true, form: true });
+      assert.deepEqual(await framesUntilForm(page), { spinner: true, spinnerBeforeForm: true, form: true });
     });
   });
 });

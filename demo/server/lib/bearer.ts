@@ -4,6 +4,8 @@ import { preparedQuery } from '../db/prepared';
 import type { Database, User } from '../db/schema';
 import type { AccessClaims } from './tokens';
 
+const BEARER = 'Bearer ';
+
 export interface BearerCaller {
   claims: AccessClaims;
   user: User;
@@ -73,7 +75,9 @@ export async function requireBearer(
   const { tokens, db, clock } = request.server.services;
   const header = request.headers.authorization;
   // The token's text is checked by verifyAccessToken (before parsing, and only once per token).
-  const claims = header?.startsWith('Bearer ') ? await tokens.verifyAccessToken(header.slice(7)) : null;
+  const claims = header?.startsWith(BEARER)
+    ? await tokens.verifyAccessToken(header.slice(BEARER.length))
+    : null;
   const sid = claims?.sid;
   const row = claims
     ? await callerLookup(db)({ sub: claims.sub, team: claims.team_id, sid: sid ?? '', now: clock.now() })

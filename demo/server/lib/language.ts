@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { DEFAULT_LANGUAGE, matchLanguage, type Language } from '../../../src/i18n/languages';
 import { LANGUAGE_COOKIE } from '../../../src/i18n/stored-language';
-import { cookiesOf } from '../plugins/cookies';
+import { cookiesOf } from './cookies';
 
 /** Accept-Language tags, most wanted first (q-values honoured). */
 export function acceptedLanguages(header: string | undefined): string[] {

@@ -2,6 +2,7 @@ import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { Session } from '../db/schema';
+import { cookiesOf } from '../lib/cookies';
 import { SESSION_COOKIE, SESSION_MAX_MS } from '../lib/sessions';
 import { XSRF_COOKIE } from '../lib/xsrf';
 
@@ -18,20 +19,6 @@ export function secureCookies(config: Config): boolean {
 export function cookieOptions(config: Config, httpOnly: boolean): CookieSerializeOptions {
   const secure = secureCookies(config);
   return { path: '/', httpOnly, secure, sameSite: secure ? 'none' : 'lax' };
-}
-
-/**
- * The request's cookies, parsed at the first call. `@fastify/cookie` runs with `hook: false`, so
- * `request.cookies` is null until then: read cookies only through this function.
- */
-export function cookiesOf(request: FastifyRequest): Record<string, string | undefined> {
-  // The plugin's type says `cookies` is always set; with `hook: false` it is null until parsed.
-  // eslint-disable-next-line no-restricted-properties -- the one place that reads and sets it
-  const parsed = request.cookies as FastifyRequest['cookies'] | null;
-  if (parsed) return parsed;
-  const header = request.headers.cookie;
-  // eslint-disable-next-line no-restricted-properties -- the one place that reads and sets it
-  return (request.cookies = header ? request.server.parseCookie(header) : {});
 }
 
 const sessionCache = new WeakMap<FastifyRequest, Promise<Session | null>>();

@@ -1,8 +1,9 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import { HashBusyError } from '../lib/password';
-import { XSRF_FIELD, XSRF_HEADER } from '../lib/xsrf';
-import { cookiesOf, sessionOf } from './cookies';
+import { cookiesOf } from '../lib/cookies';
+import { XSRF_COOKIE, XSRF_FIELD, XSRF_HEADER } from '../lib/xsrf';
+import { sessionOf } from './cookies';
 
 /** The strict CSP of design §4, on every page this server serves. */
 export const PAGE_CSP =
@@ -67,7 +68,7 @@ export function registerSecurity(app: FastifyInstance, config: Config, closing: 
     const presented = typeof header === 'string' ? header : typeof field === 'string' ? field : undefined;
     const { xsrf } = request.server.services;
     sessionOf(request).then((session) => {
-      if (!xsrf.verify(presented, session, cookiesOf(request)['XSRF-TOKEN'])) {
+      if (!xsrf.verify(presented, session, cookiesOf(request)[XSRF_COOKIE])) {
         reply.code(403).send({ message: 'anti-forgery token missing or invalid' });
         return;
       }

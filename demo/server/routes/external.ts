@@ -7,7 +7,8 @@ import type { ProviderKind, User } from '../db/schema';
 import { requireBearer } from '../lib/bearer';
 import { FLOW_COOKIE, FlowError, kindOfName, PROVIDER_NAMES, type ProviderIdentity } from '../lib/external';
 import { normaliseTeam } from '../lib/normalise';
-import { beginSession, cookieOptions, cookiesOf, sessionOf } from '../plugins/cookies';
+import { cookiesOf } from '../lib/cookies';
+import { beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
 
 /** Spec §8: the codes a failed provider sign-in sends back to the sign-in screen. */
 type ErrorCode = 'UserLocked' | 'UserAlreadyExists' | 'ForbiddenSignup' | 'InvalidTenant' | 'ProviderFailed';

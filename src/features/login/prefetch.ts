@@ -1,12 +1,5 @@
 import { issuerOf, readRuntimeSettings } from '../../state/settings';
 import { loadTeam } from '../../state/teams';
-import type { LoginElementProps } from './login-element';
-
-/** Start the team lookup as soon as the element knows its issuer, before its screen renders. */
-export function preloadLogin(props: LoginElementProps, issuer: string): void {
-  const team = props.team?.trim().toLowerCase();
-  if (team) void loadTeam(issuer, team).catch(() => undefined);
-}
 
 /**
  * The team lookup of an `<acct-login team="…">` element (undefined without a team): what its first
@@ -27,7 +20,7 @@ export function loginFirstData(element: Element): Promise<unknown> | undefined {
  * every `<acct-login team="…">` already in the page asks for its team's public details now, so the
  * answer arrives while the rest of the bundle evaluates, and the element's first screen can be its form
  * instead of a spinner and a second round trip. The element gets the same request when it waits for its
- * first data, and again from `preloadLogin`.
+ * first data before it mounts.
  */
 if (typeof document !== 'undefined') {
   for (const element of document.querySelectorAll('acct-login[team]')) {
