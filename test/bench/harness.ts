@@ -144,16 +144,19 @@ const TYPES: Record<string, string> = {
 
 /**
  * The file the bench's page server answers a path (or URL) with: `/dist/…` → the bundle, `/floor/…` →
- * the React-only floors, anything else → test/bench/pages. Null for a path that leaves its folder.
+ * the React-only floors, `/dist-b/…` → another build to compare with (the `ab` part), anything else →
+ * test/bench/pages. Null for a path that leaves its folder, or `/dist-b/…` without another build.
  */
-export function pageServerFile(floorDir: string, url: string): string | null {
+export function pageServerFile(floorDir: string, url: string, otherDist?: string): string | null {
   const roots: Array<[string, string]> = [
     ['/dist/', join(ROOT, 'dist')],
+    ['/dist-b/', otherDist ?? ''],
     ['/floor/', floorDir],
     ['/', join(ROOT, 'test/bench/pages')],
   ];
   const path = decodeURIComponent(new URL(url, 'http://x').pathname);
   const [prefix, dir] = roots.find(([start]) => path.startsWith(start))!;
+  if (!dir) return null;
   const file = normalize(join(dir, path.slice(prefix.length)));
   return file.startsWith(dir) ? file : null;
 }
@@ -166,9 +169,10 @@ export async function startPageServer(
   issuer: string,
   floorDir: string,
   port: number,
+  otherDist?: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
-    const file = pageServerFile(floorDir, request.url ?? '/');
+    const file = pageServerFile(floorDir, request.url ?? '/', otherDist);
     if (!file || !existsSync(file) || !statSync(file).isFile()) {
       response.writeHead(404).end();
       return;

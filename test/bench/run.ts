@@ -49,9 +49,15 @@ const FLOOR = join(OUT, 'floor');
 const REPORT = join(OUT, 'report.json');
 
 const PARTS = ['bytes', 'pages', 'time', 'profile', 'server', 'login', 'growth'] as const;
-type Part = (typeof PARTS)[number];
+/** Parts that run only when asked for by name. */
+const EXTRA_PARTS = ['ab'] as const;
+type Part = (typeof PARTS)[number] | (typeof EXTRA_PARTS)[number];
+/** The `ab` part: another build's `dist/` folder, loaded side by side with this one. */
+const OTHER_DIST = process.env.BENCH_AB_DIST ? resolve(process.env.BENCH_AB_DIST) : undefined;
 
 const QUICK = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
+/** Cold loads per page in the `ab` part: more than `time`, since it is read for differences of a few %. */
+const AB_RUNS = QUICK ? 2 : 11;
 /** Windows and repetitions; the quick ones are for developing the bench, not for reading figures. */
 const SETTINGS = QUICK
   ? {
@@ -284,6 +290,47 @@ async function time(all: Record<string, BenchPage>) {
     [false, false, true, true, true, true, true, false],
   );
   return rows;
+}
+
+/**
+ * The `ab` part: the sign-in page with this build and with another (`BENCH_AB_DIST`), and the floor,
+ * interleaved in one run — the way to judge a change, since single runs on a busy machine move by more
+ * than most changes do.
+ */
+async function ab(all: Record<string, BenchPage>) {
+  const a = all.login!;
+  const b: BenchPage = {
+    ...a,
+    name: `the other build (${OTHER_DIST})`,
+    url: a.url.replace(/login-only\.html$/, 'login-only-b.html'),
+  };
+  const results = await timeToUsable([a, b, all.loginFloor!], AB_RUNS);
+  heading(`A/B: time to the sign-in form, this build and another (${AB_RUNS} cold loads each, interleaved)`);
+  const rows = [1, 4].map((throttle) => {
+    const of = (page: BenchPage) => results.find((r) => r.page === page.name && r.throttle === throttle)!;
+    const [mine, other, floor] = [of(a), of(b), of(all.loginFloor!)];
+    return {
+      throttle,
+      thisBuild: mine.ms,
+      otherBuild: other.ms,
+      floor: floor.ms,
+      thisRatio: mine.ms.median / floor.ms.median,
+      otherRatio: other.ms.median / floor.ms.median,
+    };
+  });
+  table(
+    ['CPU', 'this build', 'other build', 'floor', 'this ÷ floor', 'other ÷ floor', 'this ÷ other'],
+    rows.map((r) => [
+      `${r.throttle}×`,
+      `${fixed(r.thisBuild.median)} (${fixed(r.thisBuild.min)}–${fixed(r.thisBuild.max)})`,
+      `${fixed(r.otherBuild.median)} (${fixed(r.otherBuild.min)}–${fixed(r.otherBuild.max)})`,
+      fixed(r.floor.median),
+      fixed(r.thisRatio, 2),
+      fixed(r.otherRatio, 2),
+      fixed(r.thisBuild.median / r.otherBuild.median, 2),
+    ]),
+  );
+  return { otherDist: OTHER_DIST, runs: AB_RUNS, rows };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -670,6 +717,7 @@ type Report = Record<string, unknown> & {
   server?: Awaited<ReturnType<typeof server>>;
   login?: Awaited<ReturnType<typeof login>>;
   growth?: Awaited<ReturnType<typeof growth>>;
+  ab?: Awaited<ReturnType<typeof ab>>;
 };
 
 /** The budgets the parts of this run measured. */
@@ -735,10 +783,13 @@ function budgets(report: Report, wants: (part: Part) => boolean): BudgetLine[] {
 async function main(): Promise<void> {
   const asked = new Set(process.argv.slice(2).filter((a) => !a.startsWith('--')));
   for (const part of asked) {
-    if (!(PARTS as readonly string[]).includes(part))
-      throw new Error(`unknown part "${part}": ${PARTS.join(', ')}`);
+    if (![...PARTS, ...EXTRA_PARTS].includes(part as Part))
+      throw new Error(`unknown part "${part}": ${[...PARTS, ...EXTRA_PARTS].join(', ')}`);
   }
-  const wants = (part: Part) => asked.size === 0 || asked.has(part);
+  const wants = (part: Part) =>
+    (asked.size === 0 && (PARTS as readonly string[]).includes(part)) || asked.has(part);
+  if (wants('ab') && !OTHER_DIST)
+    throw new Error('the ab part compares with another build: set BENCH_AB_DIST');
   mkdirSync(OUT, { recursive: true });
   // A partial run updates its parts in the last report and keeps the others (each part is a ratio
   // within itself, so parts from different runs do not mix figures).
@@ -759,7 +810,7 @@ async function main(): Promise<void> {
   });
 
   // The parts that load the bench pages in Chromium (they need the floors that `bytes` builds).
-  const inBrowser = wants('pages') || wants('time') || wants('profile');
+  const inBrowser = wants('pages') || wants('time') || wants('profile') || wants('ab');
   if (wants('bytes') || inBrowser) report.bytes = bytes();
   if (inBrowser || wants('server') || wants('login')) {
     // The bench pages are another origin (like a partner site), allowed by the server's CORS list.
@@ -771,12 +822,13 @@ async function main(): Promise<void> {
     try {
       const session = await signIn(identity.url);
       if (inBrowser) {
-        const site = await startPageServer(identity.url, FLOOR, pagePort);
+        const site = await startPageServer(identity.url, FLOOR, pagePort, OTHER_DIST);
         try {
           const all = benchPages(site.url, identity.url, session);
           if (wants('pages')) report.pages = await pages(all);
           if (wants('time')) report.time = await time(all);
           if (wants('profile')) report.profile = await profile(all);
+          if (wants('ab')) report.ab = await ab(all);
         } finally {
           await site.close();
         }
