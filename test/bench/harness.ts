@@ -163,7 +163,8 @@ export function pageServerFile(floorDir: string, url: string, otherDist?: string
 
 /**
  * A plain static server for the bench pages (another origin than the identity server, like a partner
- * site): `/` → test/bench/pages, `/dist/` → the bundle, `/floor/` → the React-only floors.
+ * site): `/` → test/bench/pages, `/dist/` → the bundle, `/floor/` → the React-only floors, `/dist-b/` →
+ * `otherDist`, the build the `ab` part compares with (a page asked for with `?build=b` uses it).
  */
 export async function startPageServer(
   issuer: string,
@@ -179,8 +180,12 @@ export async function startPageServer(
     }
     const type = TYPES[extname(file)] ?? 'application/octet-stream';
     response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
-    if (extname(file) === '.html') response.end(readFileSync(file, 'utf8').replaceAll('%ISSUER%', issuer));
-    else createReadStream(file).pipe(response);
+    if (extname(file) === '.html') {
+      const html = readFileSync(file, 'utf8').replaceAll('%ISSUER%', issuer);
+      // `?build=b`: the same page with the other build's bundle (the `ab` part).
+      const other = new URL(request.url ?? '/', 'http://x').searchParams.get('build') === 'b';
+      response.end(other ? html.replaceAll('"/dist/', '"/dist-b/') : html);
+    } else createReadStream(file).pipe(response);
   });
   await new Promise<void>((r) => server.listen(port, 'localhost', r));
   return { url: `http://localhost:${port}`, close: () => new Promise((r) => server.close(() => r())) };

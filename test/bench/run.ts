@@ -302,7 +302,7 @@ async function ab(all: Record<string, BenchPage>) {
   const b: BenchPage = {
     ...a,
     name: `the other build (${OTHER_DIST})`,
-    url: a.url.replace(/login-only\.html$/, 'login-only-b.html'),
+    url: `${a.url}?build=b`,
   };
   const results = await timeToUsable([a, b, all.loginFloor!], AB_RUNS);
   heading(`A/B: time to the sign-in form, this build and another (${AB_RUNS} cold loads each, interleaved)`);
