@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { pino } from 'pino';
+import { OutboxMailer } from '../../demo/server/lib/mailer';
 import { createTestApp, type TestApp } from '../support/test-server';
 
 /**
@@ -62,5 +67,45 @@ describe('/demo/outbox', () => {
         assert.equal(response.statusCode, 404, JSON.stringify(headers));
       }
     });
+  });
+});
+
+describe('the outbox folder', () => {
+  it('shows each mail whole or not at all, while mails are being written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acct-outbox-'));
+    try {
+      const mailer = new OutboxMailer(dir, 'portal@acct.test', pino({ level: 'silent' }));
+      const mails = Array.from({ length: 40 }, (_, i) =>
+        mailer.send({
+          to: `user${i}@acme.test`,
+          subject: 'Reset',
+          text: 'x',
+          html: '<p>x</p>',
+          link: `/r/${i}`,
+        }),
+      );
+      let writing = true;
+      const sent = Promise.all(mails).finally(() => (writing = false));
+      sent.catch(() => undefined); // awaited below; a failed send fails the test there
+      // Read the folder as the outbox page (and the end-to-end helpers) do, until every mail is in.
+      let reads = 0;
+      while (writing) {
+        await mailer.recent(100);
+        for (const name of readdirSync(dir).filter((each) => each.endsWith('.json'))) {
+          JSON.parse(readFileSync(join(dir, name), 'utf8'));
+        }
+        reads++;
+      }
+      await sent;
+      const entries = await mailer.recent(100);
+      assert.equal(entries.length, 40);
+      assert.ok(reads > 0);
+      assert.deepEqual(
+        readdirSync(dir).filter((name) => !/\.(json|eml)$/.test(name)),
+        [],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

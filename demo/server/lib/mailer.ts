@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -23,6 +23,17 @@ export interface OutboxEntry {
 
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
+}
+
+/**
+ * Write a file whole: under a temporary name first, then renamed into place (a rename within a folder
+ * is atomic), so a reader of the folder finds it complete or not at all — never the empty or half-written
+ * file that a plain write shows between its open and its last write.
+ */
+async function writeWhole(path: string, data: string | Buffer): Promise<void> {
+  const temporary = `${path}.${randomToken(4)}.tmp`;
+  await writeFile(temporary, data, { mode: 0o600 });
+  await rename(temporary, path);
 }
 
 /** Mail over SMTP (`SMTP_URL`). */
@@ -71,7 +82,8 @@ export class OutboxMailer implements Mailer {
     await mkdir(this.dir, { recursive: true });
     const date = new Date();
     const name = `${date.toISOString().replace(/[:.]/g, '-')}-${randomToken(4)}`;
-    await writeFile(join(this.dir, `${name}.eml`), info.message as Buffer, { mode: 0o600 });
+    // The message first, then the note that lists it; each whole (the outbox page reads them any time).
+    await writeWhole(join(this.dir, `${name}.eml`), info.message as Buffer);
     const entry: OutboxEntry = {
       file: `${name}.eml`,
       date: date.toISOString(),
@@ -79,7 +91,7 @@ export class OutboxMailer implements Mailer {
       subject: mail.subject,
       link: mail.link ?? null,
     };
-    await writeFile(join(this.dir, `${name}.json`), JSON.stringify(entry), { mode: 0o600 });
+    await writeWhole(join(this.dir, `${name}.json`), JSON.stringify(entry));
     this.log.info(
       { to: mail.to, subject: mail.subject, link: mail.link, file: entry.file },
       'mail written to the outbox',
