@@ -52,6 +52,7 @@ const PARTS = ['bytes', 'pages', 'time', 'profile', 'server', 'login', 'growth']
 /** Parts that run only when asked for by name. */
 const EXTRA_PARTS = ['ab'] as const;
 type Part = (typeof PARTS)[number] | (typeof EXTRA_PARTS)[number];
+const ALL_PARTS: readonly Part[] = [...PARTS, ...EXTRA_PARTS];
 /** The `ab` part: another build's `dist/` folder, loaded side by side with this one. */
 const OTHER_DIST = process.env.BENCH_AB_DIST ? resolve(process.env.BENCH_AB_DIST) : undefined;
 
@@ -783,8 +784,7 @@ function budgets(report: Report, wants: (part: Part) => boolean): BudgetLine[] {
 async function main(): Promise<void> {
   const asked = new Set(process.argv.slice(2).filter((a) => !a.startsWith('--')));
   for (const part of asked) {
-    if (![...PARTS, ...EXTRA_PARTS].includes(part as Part))
-      throw new Error(`unknown part "${part}": ${[...PARTS, ...EXTRA_PARTS].join(', ')}`);
+    if (!ALL_PARTS.includes(part as Part)) throw new Error(`unknown part "${part}": ${ALL_PARTS.join(', ')}`);
   }
   const wants = (part: Part) =>
     (asked.size === 0 && (PARTS as readonly string[]).includes(part)) || asked.has(part);

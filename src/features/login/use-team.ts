@@ -9,14 +9,19 @@ export type TeamState =
   | { status: 'missing' }
   | { status: 'failed' };
 
+/** What is known without waiting: the details if a lookup has already answered, else loading. */
+function cachedState(issuer: string, team: string): TeamState {
+  const ready = loadedTeam(issuer, team);
+  return ready ? { status: 'ready', details: ready } : { status: 'loading' };
+}
+
 /** A team's public details (spec §3), loaded (or found already loading) when the team changes. */
 export function useTeam(issuer: string, team: string): TeamState {
   const key = `${issuer}|${team}`;
   const [state, setState] = useState<{ key: string; value: TeamState }>(() => {
-    const ready = loadedTeam(issuer, team);
-    return ready
-      ? { key, value: { status: 'ready', details: ready } }
-      : { key: '', value: { status: 'loading' } };
+    const value = cachedState(issuer, team);
+    // Only an answer is kept under the key; while loading, each render looks at the cache again.
+    return { key: value.status === 'ready' ? key : '', value };
   });
   useEffect(() => {
     let live = true;
@@ -40,7 +45,5 @@ export function useTeam(issuer: string, team: string): TeamState {
       live = false;
     };
   }, [issuer, team, key]);
-  if (state.key === key) return state.value;
-  const ready = loadedTeam(issuer, team);
-  return ready ? { status: 'ready', details: ready } : { status: 'loading' };
+  return state.key === key ? state.value : cachedState(issuer, team);
 }
