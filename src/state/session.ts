@@ -41,7 +41,8 @@ export interface SessionState {
   reset(): void;
   /**
    * Make a bearer call with the current token; if the server says 401 (the token expired), check the
-   * session once — which fetches a fresh token — and retry.
+   * session once — which fetches a fresh token — and retry. Without a token it checks first, and fails
+   * with a 401 without a request when not signed in.
    */
   authorized<T>(call: (ctx: ApiContext) => Promise<T>, language?: string): Promise<T>;
   /** The user renamed themselves: every element showing the name updates. */
@@ -82,8 +83,9 @@ function tokenFresh(token: string | null): boolean {
 
 export function createSessionStore(scheduler: Scheduler = realScheduler): StoreApi<SessionState> {
   let inFlight: Promise<boolean> | null = null;
-  // The signed-in calls (`authorized`) in flight: signing out ends them, so none of them is answered
-  // 401 by a session that no longer exists (the browser would log each one as an error).
+  // The signed-in calls (`authorized`, and the check's own) in flight: signing out ends them, and any
+  // started while it runs, so none of them is answered 401 by a session that no longer exists (the
+  // browser would log each one as an error).
   let calls = new AbortController();
   let timer: unknown = null;
   // Bumped on every reset/configure so the answer of a superseded check is dropped.
@@ -99,6 +101,8 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
       issuer: get().issuer ?? location.origin,
       accessToken: get().accessToken,
     });
+    /** The context of a call that signing out ends. */
+    const signedInContext = (): ApiContext => ({ ...context(), signal: calls.signal });
 
     async function runCheck(gen: number): Promise<boolean> {
       const stale = () => gen !== generation;
@@ -109,7 +113,7 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
           if (stale()) return get().loggedIn;
           set({ endpoints });
         }
-        const checked = await checkLogin(context());
+        const checked = await checkLogin(signedInContext());
         if (stale()) return get().loggedIn;
         if (!checked.authenticated || !checked.session) {
           stopTimer();
@@ -127,7 +131,7 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
         ) {
           return true;
         }
-        const token = await exchangeSession(context(), endpoints.token_endpoint, checked.session);
+        const token = await exchangeSession(signedInContext(), endpoints.token_endpoint, checked.session);
         if (stale()) return get().loggedIn;
         set({
           status: 'loggedIn',
@@ -135,10 +139,10 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
           accessToken: token.access_token,
           sessionId: checked.session,
         });
-        const user = await getUserInfo(context(), endpoints.userinfo_endpoint);
+        const user = await getUserInfo(signedInContext(), endpoints.userinfo_endpoint);
         if (stale()) return get().loggedIn;
         set({ user });
-        const team = await getTeamPublic(context(), user.team_id);
+        const team = await getTeamPublic(signedInContext(), user.team_id);
         if (stale()) return get().loggedIn;
         set({ team });
         stopTimer();
@@ -192,12 +196,15 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
       },
 
       async signOut() {
+        // The check in flight is superseded, and every signed-in call ends, until the reset: one started
+        // meanwhile would reach the server after the session is gone.
+        generation++;
         calls.abort();
-        calls = new AbortController();
         try {
           await logout(context());
         } finally {
           get().reset();
+          calls = new AbortController();
         }
       },
 
@@ -209,7 +216,12 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
       },
 
       async authorized(call, language) {
-        const attempt = () => call({ ...context(), language, signal: calls.signal });
+        const attempt = () => call({ ...signedInContext(), language });
+        // Without a token the server can only refuse (and the browser logs each refusal as an error):
+        // check the session first, which fetches a token if there is one, and fail as the server would.
+        if (!get().accessToken && !(await get().check())) {
+          throw new ApiError(401, 'a valid access token is required');
+        }
         try {
           return await attempt();
         } catch (error) {

@@ -113,7 +113,7 @@ describe('state/session (spec §4 login state)', () => {
     expect(await checkLogin({ issuer: location.origin })).to.deep.equal({ authenticated: false });
   });
 
-  it('ends the signed-in calls still in flight when signing out, and not the later ones', async () => {
+  it('ends the signed-in calls in flight or started while signing out, and not the later ones', async () => {
     await signIn('ada@acme.test');
     const store = createSessionStore(new ManualScheduler());
     expect(await store.getState().configure(location.origin)).to.equal(true);
@@ -128,6 +128,17 @@ describe('state/session (spec §4 login state)', () => {
     expect((failure as DOMException | null)?.name, 'the call was aborted, not answered 401').to.equal(
       'AbortError',
     );
+    // A signed-in call started while the sign-out runs ends too, without reaching the server.
+    await signIn('ada@acme.test');
+    expect(await store.getState().check()).to.equal(true);
+    const signingOut = store.getState().signOut();
+    let during: unknown = null;
+    await store
+      .getState()
+      .authorized((ctx) => getUserInfo(ctx, store.getState().endpoints!.userinfo_endpoint))
+      .catch((error: unknown) => (during = error));
+    await signingOut;
+    expect((during as DOMException | null)?.name, 'a call during the sign-out').to.equal('AbortError');
     // Signed in again, the store's calls go through.
     await signIn('ada@acme.test');
     expect(await store.getState().check()).to.equal(true);
@@ -135,6 +146,24 @@ describe('state/session (spec §4 login state)', () => {
       .getState()
       .authorized((ctx) => getUserInfo(ctx, store.getState().endpoints!.userinfo_endpoint));
     expect(user.email).to.equal('ada@acme.test');
+  });
+});
+
+describe('state/session signed-in calls without a session', () => {
+  it('fail with a 401 without a request the server could only refuse', async () => {
+    const store = createSessionStore(new ManualScheduler());
+    expect(await store.getState().configure(location.origin)).to.equal(false);
+    let called = false;
+    let failure: unknown = null;
+    await store
+      .getState()
+      .authorized(async (ctx) => {
+        called = true;
+        return getUserInfo(ctx, store.getState().endpoints!.userinfo_endpoint);
+      })
+      .catch((error: unknown) => (failure = error));
+    expect(called, 'no request without a token').to.equal(false);
+    expect((failure as { status?: number } | null)?.status).to.equal(401);
   });
 });
 
