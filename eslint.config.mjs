@@ -47,6 +47,12 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser, ...globals.mocha } },
   },
   {
+    // The bundle's CommonJS shim (rollup.config.mjs): its `require` is what makes react-dom's start lazy.
+    files: ['scripts/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.commonjs, ...globals.browser } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['demo/server/**/*.ts'],
     rules: {
       // @fastify/cookie runs with `hook: false`: request.cookies is null until cookiesOf parses it.

@@ -4,7 +4,26 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
+import { fileURLToPath } from 'node:url';
 import { cssText } from './scripts/css-text.mjs';
+
+const LAZY_CLIENT = fileURLToPath(new URL('./scripts/react-dom-client-lazy.cjs', import.meta.url));
+
+/**
+ * Every import of `react-dom/client` (r2wc's, the floor's) but the shim's own gets
+ * `scripts/react-dom-client-lazy.cjs`, so react-dom's start-up runs in the microtask after the bundle
+ * has evaluated — after the first requests have gone out (src/after-evaluation.ts), while they are
+ * under way — rather than in the middle of the evaluation. The floor gets it too (same settings); it
+ * calls `createRoot` at its top level, so its react-dom starts there, as before.
+ */
+function lazyReactDomClient() {
+  return {
+    name: 'lazy-react-dom-client',
+    resolveId(source, importer) {
+      return source === 'react-dom/client' && importer !== LAZY_CLIENT ? LAZY_CLIENT : null;
+    },
+  };
+}
 
 /**
  * The bundle: an ES module entry with lazily loaded chunks (one per language; later the manage area,
@@ -19,6 +38,7 @@ export function onwarn(warning) {
 
 export function plugins(tsconfig = './tsconfig.build.json') {
   return [
+    lazyReactDomClient(),
     replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
     nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
     commonjs(),

@@ -1,3 +1,4 @@
+import { afterEvaluation } from '../after-evaluation';
 import { isRelativeUrl, originOf } from './url';
 
 /** Who the client talks to: the issuer's base URL and the access token held in memory, if any. */
@@ -141,6 +142,8 @@ export async function request<T>(ctx: ApiContext, url: string, options: RequestO
   }
   const toIssuer = originOf(url, page.href) === originOf(ctx.issuer, page.href);
   let response: Response;
+  // Never during the bundle's evaluation (see after-evaluation.ts).
+  await afterEvaluation;
   try {
     response = await fetch(url, {
       method,

@@ -1,3 +1,4 @@
+import { afterEvaluation } from '../after-evaluation';
 import type { Language } from './languages';
 
 export type Resources = Record<string, unknown>;
@@ -19,7 +20,8 @@ const requested = new Map<Language, Promise<Resources>>();
 export function loadChunk(language: Language): Promise<Resources> {
   let pending = requested.get(language);
   if (!pending) {
-    pending = loaders[language]().then((module) => module.default);
+    // `import()` waits for the bundle's evaluation to end (see after-evaluation.ts).
+    pending = afterEvaluation.then(loaders[language]).then((module) => module.default);
     requested.set(language, pending);
     pending.catch(() => requested.delete(language));
   }

@@ -1,3 +1,5 @@
+import { afterEvaluation } from '../after-evaluation';
+
 /** The language preference is a cookie, not local storage: design §3 keeps local storage to three keys. */
 export const LANGUAGE_COOKIE = 'acct-lang';
 
@@ -33,19 +35,21 @@ export type StoredLanguage =
   { settled: true; value: string | null } | { settled: false; value: Promise<string | null> };
 
 /**
- * The stored language. A page's first `document.cookie` read waits for the browser's cookie store —
- * 40–50 ms of blocked main thread on a busy 2-core machine, at the very start of every element — so
- * where the Cookie Store API exists it is read without blocking (`settled: false`); elsewhere (older
- * browsers, plain-http pages) from `document.cookie` at once. The preferences store reads it once.
+ * The stored language. Where the Cookie Store API exists it is read without blocking (`settled: false`),
+ * once the bundle has evaluated: a cookie read during the evaluation costs a re-parse of the whole
+ * bundle (see after-evaluation.ts). Elsewhere (older browsers, plain-http pages) it is read from
+ * `document.cookie` at once. The preferences store reads it once.
  */
 export function storedLanguage(): StoredLanguage {
   const store = (globalThis as { cookieStore?: CookieStoreLike }).cookieStore;
   if (typeof store?.get !== 'function') return { settled: true, value: readStoredLanguage() };
   return {
     settled: false,
-    value: store.get(LANGUAGE_COOKIE).then(
-      (cookie) => decoded(cookie?.value),
-      () => readStoredLanguage(),
-    ),
+    value: afterEvaluation
+      .then(() => store.get(LANGUAGE_COOKIE))
+      .then(
+        (cookie) => decoded(cookie?.value),
+        () => readStoredLanguage(),
+      ),
   };
 }

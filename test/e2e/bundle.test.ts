@@ -3,13 +3,15 @@
  * server's strict CSP, and the lazily loaded chunks fetched only by the screens that need them.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import ts from 'typescript';
 import { PAGE_CSP } from '../../demo/server/plugins/security';
 import { elementsRendered, signInContext, TAGS, useE2E } from '../support/browser';
 import { sessionFor } from '../support/test-server';
-import { chunksWithSource, LAZY_PARTS } from '../build/graph';
+import { chunksWithSource, ENTRY, LAZY_PARTS } from '../build/graph';
 
 const e2e = useE2E();
 const { withPage } = e2e;
@@ -107,7 +109,124 @@ describe('the ESM entry', () => {
       assert.ok(requests.indexOf('/api/team/public/acme') < chunk, `team lookup first: ${requests}`);
     });
   });
+
+  it('makes no request and reads no cookie while it evaluates, and starts react-dom after its first requests', async () => {
+    // src/after-evaluation.ts: such a call made from the entry's top level makes V8 re-parse all of it.
+    await withPage(async ({ page }) => {
+      await page.addInitScript({ content: CALL_RECORDER });
+      const cdp = await page.context().newCDPSession(page);
+      const initiators = new Map<string, Place[]>();
+      cdp.on('Network.requestWillBeSent', ({ request, initiator }) => {
+        const path = new URL(request.url).pathname;
+        const frames = (initiator.stack?.callFrames ?? []).map((frame) => ({
+          url: frame.url,
+          line: frame.lineNumber,
+          column: frame.columnNumber,
+        }));
+        if (/^\/api\/|^\/dist\/chunks\//.test(path)) initiators.set(path, frames);
+      });
+      await cdp.send('Network.enable');
+      await openLoginPage(page, '/evaluation.html', 'acct-login on its own', ESM_ENTRY, 'acme');
+      await page.getByLabel('Password').waitFor();
+
+      const atTopLevel = topLevelOfEntry();
+      const team = initiators.get('/api/team/public/acme');
+      const chunk = [...initiators].find(([path]) => /^\/dist\/chunks\/en-/.test(path))?.[1];
+      assert.ok(
+        team?.length && chunk?.length,
+        `both first requests have a script stack: ${[...initiators.keys()]}`,
+      );
+      for (const [path, frames] of initiators) {
+        assert.deepEqual(frames.filter(atTopLevel), [], `${path} asked for from the entry's top level`);
+      }
+      const reads = await page.evaluate(
+        () => (window as unknown as { __cookieReads: Place[][] }).__cookieReads,
+      );
+      assert.ok(reads.length > 0, 'the stored language is read');
+      for (const frames of reads)
+        assert.deepEqual(frames.filter(atTopLevel), [], "a cookie read from the entry's top level");
+
+      // The requests go out first; react-dom's start-up then runs while they are answered.
+      const order = await page.evaluate(() => (window as unknown as { __order: string[] }).__order);
+      const started = order.indexOf('react-dom starts');
+      assert.ok(
+        started >= 0,
+        `react-dom's start-up probe was seen (if React changed it, update CALL_RECORDER): ${order}`,
+      );
+      const first = order.findIndex((entry) => entry.endsWith('/api/team/public/acme'));
+      assert.ok(
+        first >= 0 && first < started,
+        `the team lookup is asked for before react-dom starts: ${order}`,
+      );
+    });
+  });
 });
+
+/** A place in a script: 0-based line and column, as the DevTools protocol gives them. */
+interface Place {
+  url: string;
+  line: number;
+  column: number;
+}
+
+/**
+ * Records, from before the bundle runs, where the page reads cookies (`document.cookie`, the Cookie
+ * Store) — every frame of each read's stack — and the order of the first request and react-dom's
+ * start-up (its passive-listener probe, `addEventListener('test', …)` on the window).
+ */
+const CALL_RECORDER = `
+  window.__cookieReads = [];
+  window.__order = [];
+  const frames = () => {
+    const prepare = Error.prepareStackTrace;
+    const limit = Error.stackTraceLimit;
+    Error.prepareStackTrace = (_error, sites) => sites.map((site) => ({
+      url: site.getFileName() ?? '', line: (site.getLineNumber() ?? 1) - 1, column: (site.getColumnNumber() ?? 1) - 1,
+    }));
+    Error.stackTraceLimit = 100;
+    const stack = new Error().stack;
+    Error.prepareStackTrace = prepare;
+    Error.stackTraceLimit = limit;
+    return stack;
+  };
+  const cookie = Object.getOwnPropertyDescriptor(Document.prototype, 'cookie');
+  Object.defineProperty(Document.prototype, 'cookie', {
+    ...cookie,
+    get() { window.__cookieReads.push(frames()); return cookie.get.call(this); },
+  });
+  if (globalThis.CookieStore) {
+    const get = CookieStore.prototype.get;
+    CookieStore.prototype.get = function (...args) { window.__cookieReads.push(frames()); return get.apply(this, args); };
+  }
+  const fetch = window.fetch;
+  window.fetch = function (...args) { window.__order.push('fetch ' + String(args[0])); return fetch.apply(this, args); };
+  const listen = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (type, ...rest) {
+    if (this === window && type === 'test') window.__order.push('react-dom starts');
+    return listen.call(this, type, ...rest);
+  };
+`;
+
+/**
+ * Whether a place in the ES module entry is its top level — in no function — read with the TypeScript
+ * parser. A call made there has the whole module's code on its stack.
+ */
+function topLevelOfEntry(): (place: Place) => boolean {
+  const source = ts.createSourceFile(ENTRY, readFileSync(ENTRY, 'utf8'), ts.ScriptTarget.Latest, true);
+  const functions: Array<[number, number]> = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassStaticBlockDeclaration(node)) {
+      functions.push([node.getStart(source), node.getEnd()]);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return (place) => {
+    if (!place.url.endsWith('/dist/acct-elements.js')) return false;
+    const offset = source.getPositionOfLineAndCharacter(place.line, place.column);
+    return !functions.some(([start, end]) => start <= offset && offset < end);
+  };
+}
 
 /**
  * Records, from before the bundle runs, what every shadow root of the page ever shows: whether a

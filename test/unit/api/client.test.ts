@@ -123,6 +123,26 @@ describe('api/client against the reference server', () => {
     expect((error as ApiError).message).to.equal('team not found');
   });
 
+  it('sends its request only once the code that asked for it has run: never during the bundle evaluation', async () => {
+    // src/after-evaluation.ts: a request made while the bundle evaluates costs a re-parse of all of it.
+    const realFetch = globalThis.fetch;
+    let phase: 'asking' | 'after' = 'asking';
+    const calls: string[] = [];
+    globalThis.fetch = (...args: Parameters<typeof fetch>) => {
+      calls.push(phase);
+      return realFetch(...args);
+    };
+    try {
+      const team = getTeamPublic(ctx, 'acme');
+      phase = 'after';
+      expect(calls, 'fetch called by the code that asked').to.deep.equal([]);
+      expect((await team).teamDisabled).to.equal(false);
+      expect(calls).to.deep.equal(['after']);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+
   it('raises status 0 when the network fails', async () => {
     const error = await request(ctx, 'http://127.0.0.1:1/nothing').catch((e: unknown) => e);
     expect(error).to.be.instanceOf(ApiError);
