@@ -126,6 +126,9 @@ async function parseBody(response: Response): Promise<unknown> {
  * cookies (`credentials: 'include'`); anything else gets only same-origin credentials.
  */
 export async function request<T>(ctx: ApiContext, url: string, options: RequestOptions = {}): Promise<T> {
+  // Nothing here runs during the bundle's evaluation: not the request, not the XSRF cookie's read (see
+  // after-evaluation.ts).
+  await afterEvaluation;
   const method = options.method ?? 'GET';
   const page: PageLocation = { href: location.href, origin: location.origin };
   const headers: Record<string, string> = {
@@ -142,8 +145,6 @@ export async function request<T>(ctx: ApiContext, url: string, options: RequestO
   }
   const toIssuer = originOf(url, page.href) === originOf(ctx.issuer, page.href);
   let response: Response;
-  // Never during the bundle's evaluation (see after-evaluation.ts).
-  await afterEvaluation;
   try {
     response = await fetch(url, {
       method,
