@@ -61,3 +61,25 @@ export async function serverReady(this: Mocha.Context): Promise<void> {
   this.timeout(60000);
   expect((await fetch('/.well-known/openid-configuration')).ok).to.equal(true);
 }
+
+/**
+ * When the code under test calls a function: `install` wraps it so that each call runs `record`, and
+ * returns what undoes the wrapping. `ask` starts the work; `whileAsking` lists the calls made before it
+ * returned, `all` every call once its promise has settled — each `'asking'` or `'after'`.
+ */
+export async function callPhases<T>(
+  install: (record: () => void) => () => void,
+  ask: () => Promise<T>,
+): Promise<{ whileAsking: string[]; all: string[]; result: T }> {
+  let phase: 'asking' | 'after' = 'asking';
+  const all: string[] = [];
+  const undo = install(() => all.push(phase));
+  try {
+    const pending = ask();
+    phase = 'after';
+    const whileAsking = [...all];
+    return { whileAsking, all, result: await pending };
+  } finally {
+    undo();
+  }
+}

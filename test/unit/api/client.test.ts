@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ApiError, authHeaders, readCookie, request } from '../../../src/api/client';
 import { issuerUrl, isRelativeUrl, normalizeIssuer } from '../../../src/api/url';
 import { getTeamPublic } from '../../../src/api/endpoints';
-import { serverReady } from '../support';
+import { callPhases, serverReady } from '../support';
 
 // The first request of a run starts the identity server.
 before(serverReady);
@@ -125,22 +125,17 @@ describe('api/client against the reference server', () => {
 
   it('sends its request only once the code that asked for it has run: never during the bundle evaluation', async () => {
     // src/after-evaluation.ts: a request made while the bundle evaluates costs a re-parse of all of it.
-    const realFetch = globalThis.fetch;
-    let phase: 'asking' | 'after' = 'asking';
-    const calls: string[] = [];
-    globalThis.fetch = (...args: Parameters<typeof fetch>) => {
-      calls.push(phase);
-      return realFetch(...args);
-    };
-    try {
-      const team = getTeamPublic(ctx, 'acme');
-      phase = 'after';
-      expect(calls, 'fetch called by the code that asked').to.deep.equal([]);
-      expect((await team).teamDisabled).to.equal(false);
-      expect(calls).to.deep.equal(['after']);
-    } finally {
-      globalThis.fetch = realFetch;
-    }
+    const { whileAsking, all, result } = await callPhases(
+      (record) => {
+        const realFetch = globalThis.fetch;
+        globalThis.fetch = (...args: Parameters<typeof fetch>) => (record(), realFetch(...args));
+        return () => (globalThis.fetch = realFetch);
+      },
+      () => getTeamPublic(ctx, 'acme'),
+    );
+    expect(whileAsking, 'fetch called by the code that asked').to.deep.equal([]);
+    expect(result.teamDisabled).to.equal(false);
+    expect(all).to.deep.equal(['after']);
   });
 
   it('raises status 0 when the network fails', async () => {

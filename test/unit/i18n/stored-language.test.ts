@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { LANGUAGE_COOKIE, storedLanguage } from '../../../src/i18n/stored-language';
+import { callPhases } from '../support';
 
 /** The Cookie Store API as this page has it (Chromium, a secure origin). */
 interface CookieStoreLike {
@@ -16,22 +17,25 @@ describe('i18n: the stored language', () => {
     // src/after-evaluation.ts: a cookie read while the bundle evaluates costs a re-parse of all of it.
     await cookieStore.set(LANGUAGE_COOKIE, 'fr');
     const realGet = cookieStore.get;
-    let phase: 'asking' | 'after' = 'asking';
-    const calls: string[] = [];
-    cookieStore.get = function (name) {
-      calls.push(phase);
-      return realGet.call(this, name);
-    };
-    try {
-      const stored = storedLanguage();
-      phase = 'after';
-      expect(calls, 'the Cookie Store read by the code that asked').to.deep.equal([]);
-      expect(stored.settled).to.equal(false);
-      expect(await stored.value).to.equal('fr');
-      expect(calls).to.deep.equal(['after']);
-    } finally {
-      delete (cookieStore as Partial<CookieStoreLike>).get;
-    }
+    let settled: boolean | undefined;
+    const { whileAsking, all, result } = await callPhases(
+      (record) => {
+        cookieStore.get = function (name) {
+          record();
+          return realGet.call(this, name);
+        };
+        return () => delete (cookieStore as Partial<CookieStoreLike>).get;
+      },
+      () => {
+        const stored = storedLanguage();
+        settled = stored.settled;
+        return stored.settled ? Promise.resolve(stored.value) : stored.value;
+      },
+    );
+    expect(whileAsking, 'the Cookie Store read by the code that asked').to.deep.equal([]);
+    expect(settled).to.equal(false);
+    expect(result).to.equal('fr');
+    expect(all).to.deep.equal(['after']);
     expect(cookieStore.get).to.equal(realGet);
   });
 });
