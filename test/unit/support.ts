@@ -83,3 +83,27 @@ export async function callPhases<T>(
     undo();
   }
 }
+
+/**
+ * Submit a form as a person would (`requestSubmit`), let the page's own submit handlers run, then stop
+ * the navigation and return the fields the browser would have posted. A listener on the form's root
+ * (document or shadow root) added now runs after React's, which listens there since the root was made.
+ */
+export function submittedFields(form: HTMLFormElement, submitter?: HTMLElement): Record<string, string> {
+  const root = form.getRootNode() as Document | ShadowRoot;
+  let fields: Record<string, string> | null = null;
+  const stop = (event: Event) => {
+    if (event.target !== form) return;
+    fields = {};
+    for (const [name, value] of new FormData(form, submitter)) fields[name] = String(value);
+    event.preventDefault();
+  };
+  root.addEventListener('submit', stop);
+  try {
+    form.requestSubmit(submitter ?? null);
+  } finally {
+    root.removeEventListener('submit', stop);
+  }
+  if (!fields) throw new Error('the form was not submitted');
+  return fields;
+}

@@ -1,13 +1,13 @@
-import { readCookie } from '../../api/client';
 import { providerFormAction, type TeamPublic } from '../../api/endpoints';
 import { useElement } from '../../ui/element-context';
+import { fillXsrfField, XsrfField } from '../../ui/xsrf-field';
 
 type Provider = 'google' | 'azure' | 'auth0';
 
 /**
  * One real form per enabled provider, posted to `/account/{provider}` (spec §7): the anti-forgery field
- * (from the XSRF-TOKEN cookie when the issuer is this page's origin; across origins the server trusts the
- * allowlisted Origin instead), the team, the validated return URL and max_age.
+ * (filled from the XSRF-TOKEN cookie when the form is sent; see ui/xsrf-field.tsx), the team, the
+ * validated return URL and max_age.
  */
 export function ProviderButtons({
   team,
@@ -30,12 +30,16 @@ export function ProviderButtons({
     providers.push(['auth0', t('login.providers.generic', { name: details.auth0Options.displayName })]);
   }
   if (providers.length === 0) return null;
-  const token = readCookie(document.cookie, 'XSRF-TOKEN') ?? '';
   return (
     <div className="stack providers">
       {providers.map(([provider, label]) => (
-        <form key={provider} method="post" action={providerFormAction({ issuer }, provider)}>
-          <input type="hidden" name="__RequestVerificationToken" value={token} />
+        <form
+          key={provider}
+          method="post"
+          action={providerFormAction({ issuer }, provider)}
+          onSubmit={fillXsrfField}
+        >
+          <XsrfField />
           <input type="hidden" name="teamName" value={team} />
           <input type="hidden" name="returnUrl" value={returnUrl ?? ''} />
           <input type="hidden" name="maxAge" value={maxAge ?? ''} />

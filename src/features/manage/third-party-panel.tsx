@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
-import { ApiError, readCookie } from '../../api/client';
+import { ApiError } from '../../api/client';
 import {
   connectFormAction,
   disconnectProvider,
@@ -11,6 +11,7 @@ import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
 import { useElement } from '../../ui/element-context';
 import { useRouter, useSearchParam } from '../../ui/router';
+import { fillXsrfField, XsrfField } from '../../ui/xsrf-field';
 
 /**
  * Third-party accounts (spec §2, §4, §6, §8): for each provider the team offers, Connect (a form posted
@@ -50,7 +51,6 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
   if (providers.length === 0) return null;
 
   const onlyWayIn = !options.hasPassword && options.externalAccounts.length === 1;
-  const token = readCookie(document.cookie, 'XSRF-TOKEN') ?? '';
 
   async function disconnect(provider: ProviderName, label: string) {
     if (onlyWayIn) {
@@ -103,8 +103,8 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
                   {t('manage.external.disconnect')}
                 </button>
               ) : (
-                <form method="post" action={connectFormAction({ issuer }, provider)}>
-                  <input type="hidden" name="__RequestVerificationToken" value={token} />
+                <form method="post" action={connectFormAction({ issuer }, provider)} onSubmit={fillXsrfField}>
+                  <XsrfField />
                   <button
                     type="submit"
                     className="button small"

@@ -1,5 +1,4 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { readCookie } from '../../api/client';
 import { getPolicies, tokenFormAction, type PolicyDefinition } from '../../api/endpoints';
 import { readSavedScopes, saveScopes } from '../../state/preferences';
 import { sessionStore } from '../../state/session';
@@ -7,6 +6,7 @@ import { Alert } from '../../ui/alert';
 import { useElement } from '../../ui/element-context';
 import { useSearchParam } from '../../ui/router';
 import { Spinner } from '../../ui/spinner';
+import { fillXsrfField, XsrfField } from '../../ui/xsrf-field';
 
 const ERRORS: Record<string, string> = {
   ScopeNotAllowed: 'token.errors.notAllowed',
@@ -54,7 +54,7 @@ export default function TokenForm() {
     if (!Array.isArray(policies) || !policies.some((p) => chosen.has(p.name))) {
       event.preventDefault();
       setEmpty(true);
-    }
+    } else fillXsrfField(event);
   }
 
   const error = empty
@@ -106,11 +106,7 @@ export default function TokenForm() {
           action={tokenFormAction({ issuer })}
           onSubmit={submit}
         >
-          <input
-            type="hidden"
-            name="__RequestVerificationToken"
-            value={readCookie(document.cookie, 'XSRF-TOKEN') ?? ''}
-          />
+          <XsrfField />
           <fieldset className="checks">
             <legend>{t('token.policies')}</legend>
             {policies.map((policy) => (

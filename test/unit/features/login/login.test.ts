@@ -1,8 +1,16 @@
 import { expect } from 'chai';
 import { fireEvent, waitFor } from '@testing-library/dom';
 import '../../../../src/index';
+import { readCookie } from '../../../../src/api/client';
 import { sessionStore } from '../../../../src/state/session';
-import { logoutEverywhere, mount, screenOf as screen, watchFor, serverReady } from '../../support';
+import {
+  logoutEverywhere,
+  mount,
+  screenOf as screen,
+  submittedFields,
+  watchFor,
+  serverReady,
+} from '../../support';
 
 // The first request of a run starts the identity server.
 before(serverReady);
@@ -97,6 +105,28 @@ describe('<acct-login>: sign-in', () => {
     expect(view.getByRole('link', { name: 'Forgot your password?' }).getAttribute('href')).to.equal(
       '/login/acme/forgotPassword',
     );
+  });
+
+  it("fills a provider form's anti-forgery field when it is sent, from the cookie as it is then", async () => {
+    const previous = readCookie(document.cookie, 'XSRF-TOKEN');
+    document.cookie = 'XSRF-TOKEN=before-render; path=/';
+    try {
+      const view = await screen(mount('<acct-login team="acme"></acct-login>'));
+      const button = (await view.findByRole('button', { name: 'Sign in with Google' })) as HTMLButtonElement;
+      const form = button.form!;
+      // Rendering reads no cookie: the field is empty until the form is sent.
+      expect((form.elements.namedItem('__RequestVerificationToken') as HTMLInputElement).value).to.equal('');
+      // The cookie rotates (a sign-in in another tab); the form sends the new value.
+      document.cookie = 'XSRF-TOKEN=rotated; path=/';
+      const fields = submittedFields(form, button);
+      expect(fields.__RequestVerificationToken).to.equal('rotated');
+      expect(fields.teamName).to.equal('acme');
+    } finally {
+      document.cookie =
+        previous === null
+          ? 'XSRF-TOKEN=; path=/; max-age=0'
+          : `XSRF-TOKEN=${encodeURIComponent(previous)}; path=/`;
+    }
   });
 
   it('shows only the local form for globex and only Microsoft for umbrella', async () => {

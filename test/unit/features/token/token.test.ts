@@ -5,7 +5,7 @@ import { readCookie } from '../../../../src/api/client';
 import { forgetCapturedTokens } from '../../../../src/features/token/fragment';
 import { noticesStore } from '../../../../src/state/notices';
 import { sessionStore } from '../../../../src/state/session';
-import { logoutEverywhere, mount, serverReady, rendered, screenOf } from '../../support';
+import { logoutEverywhere, mount, serverReady, rendered, screenOf, submittedFields } from '../../support';
 
 /** A token shaped like the server's (header.payload.signature); only the payload is read, for display. */
 function jwt(payload: Record<string, unknown>): string {
@@ -150,7 +150,12 @@ describe('<acct-token>', () => {
       expect(new URL(form.action).pathname).to.equal('/home/token');
       const xsrf = form.querySelector<HTMLInputElement>('input[name="__RequestVerificationToken"]')!;
       expect(xsrf.type).to.equal('hidden');
-      expect(xsrf.value).to.equal(readCookie(document.cookie, 'XSRF-TOKEN'));
+      // Filled when the form is sent, from the cookie as it is then (ui/xsrf-field.tsx).
+      expect(xsrf.value).to.equal('');
+      const sent = submittedFields(form);
+      expect(sent.__RequestVerificationToken).to.be.a('string').and.not.equal('');
+      expect(sent.__RequestVerificationToken).to.equal(readCookie(document.cookie, 'XSRF-TOKEN'));
+      expect(sent.scope).to.equal('Job_Read');
       // Choosing is remembered; an empty choice is stopped here, without a navigation.
       fireEvent.click(teamAdmin);
       expect(localStorage.getItem('savedScopes')).to.equal('Job_Read,Team_Admin');
