@@ -6,11 +6,13 @@
 export type Usable = 'password' | 'initials' | 'portal';
 
 const CONDITIONS: Record<Usable, string> = {
-  // The sign-in form: a password field, ours (in <acct-login>'s shadow root) or the floor's.
+  // The sign-in form: a password field, ours (in <acct-login>'s shadow root) or a floor's (in the document
+  // for the minimal floor, in the shadow root of #floor for the login floor).
   password: `(() => {
     const field =
       document.querySelector('input[type="password"]') ??
-      document.querySelector('acct-login')?.shadowRoot?.querySelector('input[type="password"]');
+      document.querySelector('acct-login')?.shadowRoot?.querySelector('input[type="password"]') ??
+      document.getElementById('floor')?.shadowRoot?.querySelector('input[type="password"]');
     return !!field && field.getClientRects().length > 0;
   })()`,
   // The header with the signed-in user's initials (Ada Lovelace → AL), ours or the floor's.

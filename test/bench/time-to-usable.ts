@@ -12,6 +12,8 @@ export interface BenchPage {
   session?: string;
   /** The floor page this one is compared with (by name); none for the floors themselves. */
   floor?: string;
+  /** Another floor it is also compared with, for reference only (no budget reads it). */
+  reference?: string;
 }
 
 /** A fresh browser context: no cache, no cookies, except the page's own session cookie. */
@@ -61,6 +63,7 @@ function once(browser: Browser, bench: BenchPage, throttle: number): Promise<{ m
 export interface TimeResult {
   page: string;
   floor: string | null;
+  reference: string | null;
   throttle: number;
   ms: Spread;
   /** Median JS heap after load (bytes, after garbage collection). */
@@ -98,6 +101,7 @@ export async function timeToUsable(pages: BenchPage[], runs = 7, throttles = [1,
     return {
       page: name,
       floor: pages.find((p) => p.name === name)?.floor ?? null,
+      reference: pages.find((p) => p.name === name)?.reference ?? null,
       throttle: Number(throttle),
       ms: spread(entry.ms),
       heapBytes: spread(entry.heap).median,

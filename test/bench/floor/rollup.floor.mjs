@@ -12,6 +12,12 @@ export default [
     './test/bench/floor/tsconfig.json',
   ),
   esmBuild(
+    'test/bench/floor/minimal-floor.tsx',
+    'test-results/bench/floor/minimal',
+    'minimal-floor.js',
+    './test/bench/floor/tsconfig.json',
+  ),
+  esmBuild(
     'test/bench/floor/header-floor.tsx',
     'test-results/bench/floor/header',
     'header-floor.js',
