@@ -40,6 +40,9 @@ export interface PageLocation {
   origin: string;
 }
 
+/** The cookie the server keeps the anti-forgery token in (spec §7). */
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+
 /** The value of a cookie from a `document.cookie` string. */
 export function readCookie(cookies: string, name: string): string | null {
   for (const part of cookies.split(';')) {
@@ -62,9 +65,8 @@ export function readCookie(cookies: string, name: string): string | null {
  * - `X-XSRF-TOKEN` from the `XSRF-TOKEN` cookie only on non-GET requests to relative URLs;
  * - neither to any other origin (`//evil.test/x` is not relative).
  *
- * `cookies` is asked only for a request that needs the XSRF cookie: a page's first `document.cookie`
- * read waits for the browser's cookie store (tens of milliseconds on a busy machine), and a GET needs
- * none of it.
+ * `cookies` is asked only for a request that needs the XSRF cookie: a GET needs none of it, and a
+ * `document.cookie` read is a call into the browser that nothing else here needs.
  */
 export function authHeaders(
   url: string,
@@ -81,7 +83,7 @@ export function authHeaders(
     headers.Authorization = `Bearer ${ctx.accessToken}`;
   }
   if (method !== 'GET' && method !== 'HEAD' && relative) {
-    const xsrf = readCookie(cookies(), 'XSRF-TOKEN');
+    const xsrf = readCookie(cookies(), XSRF_COOKIE);
     if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
   }
   return headers;

@@ -98,10 +98,11 @@ export async function timeToUsable(pages: BenchPage[], runs = 7, throttles = [1,
   }
   return [...samples.entries()].map(([key, entry]) => {
     const [name, throttle] = key.split('|') as [string, string];
+    const page = pages.find((p) => p.name === name);
     return {
       page: name,
-      floor: pages.find((p) => p.name === name)?.floor ?? null,
-      reference: pages.find((p) => p.name === name)?.reference ?? null,
+      floor: page?.floor ?? null,
+      reference: page?.reference ?? null,
       throttle: Number(throttle),
       ms: spread(entry.ms),
       heapBytes: spread(entry.heap).median,
