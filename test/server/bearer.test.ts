@@ -255,3 +255,80 @@ describe('bearer routes without a valid token (401)', () => {
     }
   });
 });
+
+describe('what a bearer call reads of its caller is kept only until the database changes', () => {
+  const userinfo = async (token: string) => {
+    const response = await t.app.inject({ method: 'GET', url: '/connect/userinfo', headers: bearer(token) });
+    return { status: response.statusCode, name: response.statusCode === 200 ? response.json().name : null };
+  };
+
+  /** A user of its own in Acme, so deleting or renaming it disturbs no other test. */
+  async function newUser(email: string) {
+    const acme = await userOf('ada@acme.test');
+    await t.db.kysely
+      .insertInto('users')
+      .values({
+        id: `user-${email}`,
+        team_id: acme.team_id,
+        email,
+        name: 'Grace Hopper',
+        password_hash: null,
+        password_changed_at: null,
+        locked: 0,
+        language: null,
+        created_at: t.clock.now(),
+      })
+      .execute();
+    return `user-${email}`;
+  }
+
+  it('answers with the new name at once after a rename, by the route or by any other write', async () => {
+    await newUser('grace@acme.test');
+    const { accessToken } = await tokenFor(t.app, 'grace@acme.test');
+    assert.deepEqual(await userinfo(accessToken), { status: 200, name: 'Grace Hopper' });
+    assert.deepEqual(await userinfo(accessToken), { status: 200, name: 'Grace Hopper' });
+    const renamed = await json('POST', '/api/user', bearer(accessToken), { name: 'Rear Admiral Hopper' });
+    assert.equal(renamed.statusCode, 200, renamed.body);
+    assert.deepEqual(await userinfo(accessToken), { status: 200, name: 'Rear Admiral Hopper' });
+    await t.db.kysely
+      .updateTable('users')
+      .set({ name: 'Amazing Grace' })
+      .where('email', '=', 'grace@acme.test')
+      .execute();
+    assert.deepEqual(await userinfo(accessToken), { status: 200, name: 'Amazing Grace' });
+  });
+
+  it('refuses a token it has just accepted once its session is revoked, whoever revokes it', async () => {
+    const session = await tokenFor(t.app, 'ada@acme.test');
+    assert.equal((await userinfo(session.accessToken)).status, 200);
+    assert.equal((await userinfo(session.accessToken)).status, 200);
+    await t.db.kysely
+      .updateTable('sessions')
+      .set({ revoked_at: t.clock.now() })
+      .where('public_id', '=', session.publicId)
+      .execute();
+    assert.equal((await userinfo(session.accessToken)).status, 401);
+  });
+
+  it("refuses a token it has just accepted once its session's end passes, with no write in between", async () => {
+    const session = await tokenFor(t.app, 'ada@acme.test');
+    await t.db.kysely
+      .updateTable('sessions')
+      .set({ expires_at: t.clock.now() + 1000 })
+      .where('public_id', '=', session.publicId)
+      .execute();
+    assert.equal((await userinfo(session.accessToken)).status, 200);
+    assert.equal((await userinfo(session.accessToken)).status, 200);
+    t.clock.advance(1000);
+    assert.equal((await userinfo(session.accessToken)).status, 401);
+  });
+
+  it('refuses a token it has just accepted once its user is deleted', async () => {
+    await newUser('leaving@acme.test');
+    const leaving = await tokenFor(t.app, 'leaving@acme.test');
+    assert.equal((await userinfo(leaving.accessToken)).status, 200);
+    assert.equal((await userinfo(leaving.accessToken)).status, 200);
+    await t.db.kysely.deleteFrom('users').where('email', '=', 'leaving@acme.test').execute();
+    assert.equal((await userinfo(leaving.accessToken)).status, 401);
+  });
+});

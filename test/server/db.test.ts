@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { openDatabase } from '../../demo/server/db/connect';
+import { openDatabase, type Db } from '../../demo/server/db/connect';
 import { integrityCheck, migrate, MIGRATION_NAMES } from '../../demo/server/db/migrations';
-import { preparedQuery } from '../../demo/server/db/prepared';
+import { keptUntilChange, preparedQuery } from '../../demo/server/db/prepared';
 import {
   DEMO_POLICIES,
   DEMO_PROVIDERS,
@@ -167,8 +167,11 @@ describe('prepared queries', () => {
     }
   });
 
-  it('reads only what is committed: while a transaction is open, a lookup waits for it', async () => {
-    const db = await openDatabase(join(dir, 'prepared-transaction.db'));
+  type TeamLookup = (key: { name: string }) => Promise<{ display_name: string } | undefined>;
+
+  /** A migrated database (file `name`) with one team, 'one', and a prepared lookup of its display name. */
+  async function withTeamOne(name: string, body: (db: Db, lookup: TeamLookup) => Promise<void>) {
+    const db = await openDatabase(join(dir, name));
     try {
       await migrate(db.kysely);
       await db.kysely
@@ -178,17 +181,36 @@ describe('prepared queries', () => {
       const lookup = preparedQuery(db.kysely, ['name'], (p) =>
         db.kysely.selectFrom('teams').select('display_name').where('name', '=', p.name),
       );
+      await body(db, lookup);
+    } finally {
+      await db.close();
+    }
+  }
+
+  /** A transaction that renames team 'one' to `to`, then stays open until `commit()`. */
+  async function openRename(db: Db, to: string) {
+    let commit!: () => void;
+    const held = new Promise<void>((resolve) => (commit = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const done = db.kysely.transaction().execute(async (trx) => {
+      await trx.updateTable('teams').set({ display_name: to }).where('id', '=', 't1').execute();
+      entered();
+      await held;
+    });
+    await inside;
+    return {
+      commit: () => {
+        commit();
+        return done;
+      },
+    };
+  }
+
+  it('reads only what is committed: while a transaction is open, a lookup waits for it', async () => {
+    await withTeamOne('prepared-transaction.db', async (db, lookup) => {
       assert.deepEqual(await lookup({ name: 'one' }), { display_name: 'One' });
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let entered!: () => void;
-      const inside = new Promise<void>((resolve) => (entered = resolve));
-      const transaction = db.kysely.transaction().execute(async (trx) => {
-        await trx.updateTable('teams').set({ display_name: 'Renamed' }).where('id', '=', 't1').execute();
-        entered();
-        await held;
-      });
-      await inside;
+      const rename = await openRename(db, 'Renamed');
       // The transaction's write is not committed yet: the lookup must not see it, nor answer before it.
       let answered = false;
       const during = lookup({ name: 'one' }).then((row) => {
@@ -197,12 +219,81 @@ describe('prepared queries', () => {
       });
       await new Promise((resolve) => setTimeout(resolve, 50));
       assert.equal(answered, false, 'the lookup waits for the open transaction');
-      release();
-      await transaction;
+      await rename.commit();
       assert.deepEqual(await during, { display_name: 'Renamed' });
-    } finally {
-      await db.close();
-    }
+    });
+  });
+
+  it('keeps an answer per key until any row of any table changes', async () => {
+    await withTeamOne('kept.db', async (db, lookup) => {
+      let reads = 0;
+      const kept = keptUntilChange(db.kysely, (key: { name: string }) => {
+        reads += 1;
+        return lookup(key);
+      });
+      const one = { name: 'one' };
+      const missing = { name: 'none' };
+      assert.deepEqual(await kept(one), { display_name: 'One' });
+      assert.deepEqual(await kept(one), { display_name: 'One' });
+      assert.equal(reads, 1, 'nothing changed: the second call answers from memory');
+      // A miss is not kept.
+      assert.equal(await kept(missing), undefined);
+      assert.equal(await kept(missing), undefined);
+      assert.equal(reads, 3);
+      // A write to another table, and a write that sets a value it already had, still mean: read again.
+      await db.kysely
+        .insertInto('policies')
+        .values({ name: 'P', description: 'p', internal: 0, permissions: '', sort_order: 0 })
+        .execute();
+      assert.deepEqual(await kept(one), { display_name: 'One' });
+      assert.equal(reads, 4);
+      await db.kysely.updateTable('teams').set({ display_name: 'One' }).where('id', '=', 't1').execute();
+      assert.deepEqual(await kept(one), { display_name: 'One' });
+      assert.equal(reads, 5);
+      await db.kysely.updateTable('teams').set({ display_name: 'Renamed' }).where('id', '=', 't1').execute();
+      assert.deepEqual(await kept(one), { display_name: 'Renamed' });
+      assert.deepEqual(await kept(one), { display_name: 'Renamed' });
+      assert.equal(reads, 6);
+      // A write that matches no row changes nothing: the answers stay kept.
+      await db.kysely.deleteFrom('teams').where('id', '=', 'no such team').execute();
+      assert.deepEqual(await kept(one), { display_name: 'Renamed' });
+      assert.equal(reads, 6);
+    });
+  });
+
+  it('keeps nothing read while a transaction is open, nor an answer a write overtook', async () => {
+    await withTeamOne('kept-transaction.db', async (db, lookup) => {
+      let reads = 0;
+      let overtake: (() => Promise<unknown>) | undefined;
+      const kept = keptUntilChange(db.kysely, async (key: { name: string }) => {
+        reads += 1;
+        const row = await lookup(key);
+        // A write that lands after the row was read and before the answer is kept.
+        await overtake?.();
+        return row;
+      });
+
+      // While a transaction is open, a call reads (and waits for it), and what it reads is not kept.
+      const one = { name: 'one' };
+      assert.deepEqual(await kept(one), { display_name: 'One' });
+      const rename = await openRename(db, 'Renamed');
+      const during = kept(one);
+      await rename.commit();
+      assert.deepEqual(await during, { display_name: 'Renamed' });
+      assert.equal(reads, 2, 'the call made while the transaction was open read');
+      assert.deepEqual(await kept(one), { display_name: 'Renamed' });
+      assert.equal(reads, 3, 'what was read then was not kept');
+
+      // A write between the read and the keeping: the next call does not get the answer read before it.
+      const two = { name: 'one' };
+      overtake = () =>
+        db.kysely.updateTable('teams').set({ display_name: 'Third' }).where('id', '=', 't1').execute();
+      assert.deepEqual(await kept(two), { display_name: 'Renamed' });
+      overtake = undefined;
+      assert.deepEqual(await kept(two), { display_name: 'Third' });
+      assert.deepEqual(await kept(two), { display_name: 'Third' });
+      assert.equal(reads, 5);
+    });
   });
 
   it('refuses a query with a value that is not a named parameter, or a parameter it does not use', async () => {

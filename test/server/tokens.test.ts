@@ -200,6 +200,8 @@ describe('remembered access tokens (the verified-token cache)', () => {
     const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: 'someone' })).toString('base64url')}.${signature}`;
     assert.equal((await userinfo(tampered)).statusCode, 401, 'same signature, other claims');
     assert.equal((await userinfo(`${access_token}x`)).statusCode, 401, 'a longer string');
+    assert.equal((await userinfo(`x${access_token}`)).statusCode, 401, 'a string that ends the same');
+    assert.equal((await userinfo(access_token)).statusCode, 200, 'the genuine token, still remembered');
     const logout = await t.app.inject({
       method: 'POST',
       url: '/account/logout',

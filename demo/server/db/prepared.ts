@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
-import { sqliteHandleOf } from './connect';
+import { changeCounterOf, sqliteHandleOf } from './connect';
 import type { Database } from './schema';
 
 /** A placeholder for one named parameter while the query is built. */
@@ -55,5 +55,38 @@ export function preparedQuery<Names extends string, Row>(
     const row: Record<string, unknown> = {};
     for (let i = 0; i < columns.length; i++) row[columns[i]!] = cells[i];
     return row as Row;
+  };
+}
+
+/**
+ * A read whose answers are kept, per key, until any row of the database changes: the next call with the
+ * same key answers from memory while nothing has been written since, and reads again once anything has.
+ * A write through any route, a transaction or a test's direct query alike moves the count it watches
+ * (`changeCounterOf`), so nothing kept outlives a change. Only found answers are kept (a miss reads
+ * again), and only when nothing changed and no transaction was open from before the read to after it.
+ * Keys are objects, held weakly: an answer goes when its key does.
+ *
+ * SQLite only. On PostgreSQL other nodes write where this process cannot see it, so every call reads.
+ * What an answer means at a given time (an expiry) is for the caller to judge on each call: the
+ * answers are the rows as stored, not a verdict.
+ */
+export function keptUntilChange<Key extends object, Value>(
+  db: Kysely<Database>,
+  read: (key: Key) => Promise<Value | undefined>,
+): (key: Key) => Promise<Value | undefined> {
+  const changes = changeCounterOf(db);
+  if (!changes) return read;
+  const kept = new WeakMap<Key, { changes: number; value: Value }>();
+  return async (key) => {
+    const before = changes();
+    if (before !== undefined) {
+      const entry = kept.get(key);
+      if (entry && entry.changes === before) return entry.value;
+    }
+    const value = await read(key);
+    if (value !== undefined && before !== undefined && changes() === before) {
+      kept.set(key, { changes: before, value });
+    }
+    return value;
   };
 }

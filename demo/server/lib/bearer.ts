@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { preparedQuery } from '../db/prepared';
+import { keptUntilChange, preparedQuery } from '../db/prepared';
 import type { Database, User } from '../db/schema';
 import type { AccessClaims } from './tokens';
 
@@ -8,12 +8,20 @@ const BEARER = 'Bearer ';
 
 export interface BearerCaller {
   claims: AccessClaims;
-  user: User;
+  user: Readonly<User>;
   teamName: string;
 }
 
+/** What a bearer call needs of its caller, as stored: kept until the database changes (below). */
+interface CallerRecord {
+  user: Readonly<User>;
+  teamName: string;
+  /** When the token's session ends (its absolute end), if it names one that is not revoked; else null. */
+  sessionEndsAt: number | null;
+}
+
 function buildCallerLookup(db: Kysely<Database>) {
-  return preparedQuery(db, ['sub', 'team', 'sid', 'now'], (p) =>
+  const lookup = preparedQuery(db, ['sub', 'team', 'sid'], (p) =>
     db
       .selectFrom('users')
       .innerJoin('teams', 'teams.id', 'users.team_id')
@@ -21,20 +29,22 @@ function buildCallerLookup(db: Kysely<Database>) {
       .select('teams.name as team_name')
       .select((eb) =>
         eb
-          .exists(
-            eb
-              .selectFrom('sessions')
-              .select('sessions.public_id')
-              .where('sessions.public_id', '=', p.sid)
-              .whereRef('sessions.user_id', '=', 'users.id')
-              .where('sessions.revoked_at', 'is', null)
-              .where('sessions.expires_at', '>', p.now),
-          )
-          .as('session_live'),
+          .selectFrom('sessions')
+          .select('sessions.expires_at')
+          .where('sessions.public_id', '=', p.sid)
+          .whereRef('sessions.user_id', '=', 'users.id')
+          .where('sessions.revoked_at', 'is', null)
+          .as('session_expires_at'),
       )
       .where('users.id', '=', p.sub)
       .where('users.team_id', '=', p.team),
   );
+  return keptUntilChange(db, async (claims: Readonly<AccessClaims>): Promise<CallerRecord | undefined> => {
+    const row = await lookup({ sub: claims.sub, team: claims.team_id, sid: claims.sid ?? '' });
+    if (!row) return undefined;
+    const { team_name: teamName, session_expires_at: sessionEndsAt, ...user } = row;
+    return { user: Object.freeze(user), teamName, sessionEndsAt };
+  });
 }
 
 const callerLookups = new WeakMap<Kysely<Database>, ReturnType<typeof buildCallerLookup>>();
@@ -66,7 +76,10 @@ function callerLookup(db: Kysely<Database>): ReturnType<typeof buildCallerLookup
  * The user, the team name and the session are read in one statement, built once: on SQLite each
  * statement that reads a table opens its own read transaction, which costs more than the lookup itself
  * (about 8 µs of 10), and Kysely's building and compiling cost as much again; bearer routes run on every
- * page of the suite apps.
+ * page of the suite apps. On SQLite, what that statement read for a token is then kept until any row of
+ * the database changes (`keptUntilChange`): a sign-out, a password change, a rename or a deletion is a
+ * write, so the next call reads again, and a revoked session stops its tokens at once all the same. The
+ * session's end is kept as a time and compared with the clock on every call.
  */
 export async function requireBearer(
   request: FastifyRequest,
@@ -78,25 +91,20 @@ export async function requireBearer(
   const claims = header?.startsWith(BEARER)
     ? await tokens.verifyAccessToken(header.slice(BEARER.length))
     : null;
-  const sid = claims?.sid;
-  const row = claims
-    ? await callerLookup(db)({ sub: claims.sub, team: claims.team_id, sid: sid ?? '', now: clock.now() })
-    : undefined;
+  const caller = claims ? await callerLookup(db)(claims) : undefined;
   const backed =
     !!claims &&
-    !!row &&
-    (sid !== undefined
-      ? // SQLite answers 0 or 1, PostgreSQL a boolean.
-        !!row.session_live
-      : row.password_changed_at === null ||
-        (typeof claims.iat === 'number' && claims.iat > Math.floor(row.password_changed_at / 1000)));
-  if (!claims || !row || !backed) {
+    !!caller &&
+    (claims.sid !== undefined
+      ? caller.sessionEndsAt !== null && caller.sessionEndsAt > clock.now()
+      : caller.user.password_changed_at === null ||
+        (typeof claims.iat === 'number' && claims.iat > Math.floor(caller.user.password_changed_at / 1000)));
+  if (!claims || !caller || !backed) {
     reply
       .code(401)
       .header('WWW-Authenticate', `Bearer error="invalid_token"`)
       .send({ message: 'a valid access token is required' });
     return null;
   }
-  const { team_name: teamName, session_live: _live, ...user } = row;
-  return { claims, user, teamName };
+  return { claims, user: caller.user, teamName: caller.teamName };
 }
