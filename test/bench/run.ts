@@ -24,6 +24,7 @@ import {
   pageServerFile,
   startPageServer,
   startServerProcess,
+  spread,
   type LoopDelay,
   type ServerProcess,
 } from './harness';
@@ -31,8 +32,10 @@ import { pageBytes, type PageBytes } from './page-bytes';
 import { composition, cpuProfile } from './profile';
 import { growDatabase, type GrowthSeed } from './seed';
 import {
+  inRounds,
   interleaved,
   load,
+  medianRound,
   probeDuring,
   type LoadResult,
   type ProbeLatency,
@@ -71,6 +74,7 @@ const SETTINGS = QUICK
       loginWarmup: 1,
       growthRounds: 1,
       growthSeconds: 2,
+      growthLoginRounds: 1,
       growthLoginSeconds: 3,
     }
   : {
@@ -81,9 +85,10 @@ const SETTINGS = QUICK
       boundSeconds: 5,
       loginSeconds: 10,
       loginWarmup: 2,
-      growthRounds: 2,
-      growthSeconds: 3,
-      growthLoginSeconds: 12,
+      growthRounds: 5,
+      growthSeconds: 2,
+      growthLoginRounds: 3,
+      growthLoginSeconds: 8,
     };
 /** Connections for the cheap routes (autocannon's default) and for sign-in (enough to keep every hash slot busy). */
 const ROUTE_CONNECTIONS = 10;
@@ -627,17 +632,52 @@ async function login(
 interface GrowthRun {
   users: number;
   seed: GrowthSeed;
+  /** Each route's median round. */
   routes: LoadResult[];
+  /** The median round of sign-in. */
   login: LoginFigures;
+}
+
+/**
+ * One figure at each size, one value per round (`rounds[size][round]`). Its change is the median over
+ * rounds of that round's change from the smallest size to the largest: the two were measured seconds
+ * apart, so a swing of the machine between rounds (often larger than 20% here) cancels out of each
+ * round's ratio, where it would not between two medians.
+ */
+interface GrowthFigure {
+  name: string;
+  rounds: number[][];
+  higherIsBetter: boolean;
+}
+
+function assessGrowth(figure: GrowthFigure) {
+  const first = figure.rounds[0]!;
+  const last = figure.rounds.at(-1)!;
+  const change = spread(first.map((value, round) => (last[round]! - value) / value)).median;
+  // p99 is read in whole milliseconds: a rise of under 1 ms is below what it can show.
+  const rise = spread(first.map((value, round) => last[round]! - value)).median;
+  const degraded = figure.higherIsBetter
+    ? change < -BUDGETS.growthDegradation
+    : change > BUDGETS.growthDegradation && rise >= 1;
+  return {
+    name: figure.name,
+    higherIsBetter: figure.higherIsBetter,
+    values: figure.rounds.map((values) => spread(values).median),
+    rounds: figure.rounds,
+    change,
+    within: !degraded,
+  };
 }
 
 async function growth() {
   const bound = await hashBound(SETTINGS.boundSeconds);
-  // All sizes up at once, each its own process on its own grown copy of the database, and measured in
-  // interleaved rounds: drift in the machine's speed then touches every size alike.
+  // All sizes up at once, each its own process on its own grown copy of the database. Each round
+  // measures one route on every size back to back, then the next route, so the sizes a figure compares
+  // are measured seconds apart (GrowthFigure).
   const seeds = new Map<number, GrowthSeed>();
   const servers: Array<ServerProcess & { users: number }> = [];
-  const runs: GrowthRun[] = [];
+  let routeRounds: LoadResult[][][];
+  let loginRounds: LoginFigures[][];
   try {
     for (const users of GROWTH_USERS) {
       const server = await startServerProcess({ LOGIN_ADDRESS_LIMIT: '1000000' }, (file) => {
@@ -647,72 +687,61 @@ async function growth() {
     }
     const sessions = await Promise.all(servers.map((server) => signIn(server.url)));
     const routeTargets = sessions.map((session) => targets(session));
-    const routes = await interleaved(
-      servers.flatMap((server, index) => routeTargets[index]!.map((target) => ({ url: server.url, target }))),
-      SETTINGS.growthRounds,
-      SETTINGS.growthSeconds,
-      ROUTE_CONNECTIONS,
-      SETTINGS.warmup,
+    const routeCount = routeTargets[0]!.length;
+    // Route-major: route r on size i is measurement r × sizes + i.
+    const samples = await inRounds(routeCount * servers.length, SETTINGS.growthRounds, (k) => {
+      const size = k % servers.length;
+      const target = routeTargets[size]![Math.floor(k / servers.length)]!;
+      return load(servers[size]!.url, target, SETTINGS.growthSeconds, ROUTE_CONNECTIONS, SETTINGS.warmup);
+    });
+    routeRounds = servers.map((_, size) =>
+      routeTargets[size]!.map((_, route) => samples[route * servers.length + size]!),
     );
-    const logins = servers.map(() => [] as LoginFigures[]);
-    for (let round = 0; round < SETTINGS.growthRounds; round++) {
-      for (const [index, server] of servers.entries()) {
-        // As many sign-ins at once as the server hashes at once: with more, each sign-in's latency is
-        // mostly its wait in the hash queue, and the p99 of a queue measures scheduling, not data size.
-        logins[index]!.push(await loginFigures(server, SETTINGS.growthLoginSeconds, bound, HASH_CONCURRENCY));
-      }
-    }
-    const perServer = routeTargets[0]!.length;
-    for (const [index, server] of servers.entries()) {
-      const sorted = [...logins[index]!].sort((a, b) => a.loginsPerSecond - b.loginsPerSecond);
-      runs.push({
-        users: server.users,
-        seed: seeds.get(server.users)!,
-        routes: routes.slice(index * perServer, (index + 1) * perServer),
-        login: sorted[Math.floor(sorted.length / 2)]!,
-      });
-    }
+    // As many sign-ins at once as the server hashes at once: with more, each sign-in's latency is
+    // mostly its wait in the hash queue, and the p99 of a queue measures scheduling, not data size.
+    loginRounds = await inRounds(servers.length, SETTINGS.growthLoginRounds, (size) =>
+      loginFigures(servers[size]!, SETTINGS.growthLoginSeconds, bound, HASH_CONCURRENCY),
+    );
   } finally {
     for (const server of servers) await server.stop();
   }
-  // Throughput may drop and p99 may rise by 20% at most; p99 is read in whole milliseconds, so a
-  // rise of under 1 ms is below what it can show.
-  type Figure = { name: string; values: number[]; higherIsBetter: boolean };
-  const figures: Figure[] = [];
-  for (const [index, target] of runs[0]!.routes.entries()) {
+  const runs: GrowthRun[] = servers.map((server, size) => {
+    const logins = [...loginRounds[size]!].sort((a, b) => a.loginsPerSecond - b.loginsPerSecond);
+    return {
+      users: server.users,
+      seed: seeds.get(server.users)!,
+      routes: routeRounds[size]!.map(medianRound),
+      login: logins[Math.floor(logins.length / 2)]!,
+    };
+  });
+  const figures: GrowthFigure[] = [];
+  for (const [route, target] of runs[0]!.routes.entries()) {
     figures.push({
       name: `${target.name} req/s`,
-      values: runs.map((r) => r.routes[index]!.requestsPerSecond),
+      rounds: routeRounds.map((size) => size[route]!.map((r) => r.requestsPerSecond)),
       higherIsBetter: true,
     });
     figures.push({
       name: `${target.name} p99 ms`,
-      values: runs.map((r) => r.routes[index]!.p99),
+      rounds: routeRounds.map((size) => size[route]!.map((r) => r.p99)),
       higherIsBetter: false,
     });
   }
   figures.push({
     name: 'POST /account/login logins/s',
-    values: runs.map((r) => r.login.loginsPerSecond),
+    rounds: loginRounds.map((size) => size.map((l) => l.loginsPerSecond)),
     higherIsBetter: true,
   });
   figures.push({
     name: 'POST /account/login p99 ms',
-    values: runs.map((r) => r.login.load.p99),
+    rounds: loginRounds.map((size) => size.map((l) => l.load.p99)),
     higherIsBetter: false,
   });
-  const assessed = figures.map((f) => {
-    const first = f.values[0]!;
-    const last = f.values.at(-1)!;
-    const change = (last - first) / first;
-    const degraded = f.higherIsBetter
-      ? change < -BUDGETS.growthDegradation
-      : change > BUDGETS.growthDegradation && last - first >= 1;
-    return { ...f, change, within: !degraded };
-  });
-  const errors = runs.map(
-    (r) =>
-      r.routes.reduce((n, x) => n + x.errors + x.non2xx, 0) + r.login.load.serverErrors + r.login.load.errors,
+  const assessed = figures.map(assessGrowth);
+  const errors = servers.map(
+    (_, size) =>
+      routeRounds[size]!.flat().reduce((n, x) => n + x.errors + x.non2xx, 0) +
+      loginRounds[size]!.reduce((n, l) => n + l.load.serverErrors + l.load.errors, 0),
   );
   heading(
     `Growth: ${GROWTH_USERS.map((n) => n.toLocaleString('en')).join(' / ')} users, ${GROWTH_SESSIONS.toLocaleString('en')} live sessions`,
@@ -720,18 +749,24 @@ async function growth() {
   console.log(
     `Each size: a fresh copy of the seeded database grown in one transaction (${runs
       .map((r) => `${r.seed.users.toLocaleString('en')} users in ${r.seed.ms} ms`)
-      .join(
-        ', ',
-      )}), then a server process each, all running at once; ${SETTINGS.growthRounds} interleaved rounds (median round) of\n` +
-      `${SETTINGS.growthSeconds} s per route and ${SETTINGS.growthLoginSeconds} s of sign-in per size, ${HASH_CONCURRENCY} at once (the hash slots: no queue).\n`,
+      .join(', ')}), then a server process each, all running at once.
+` +
+      `${SETTINGS.growthRounds} rounds of ${SETTINGS.growthSeconds} s per route and size (a route on every size back to back), then ` +
+      `${SETTINGS.growthLoginRounds} rounds of ${SETTINGS.growthLoginSeconds} s of sign-in per size, ${HASH_CONCURRENCY} at once (the hash slots: no queue);
+` +
+      `the sizes in turn forward and backward. Each size's figure is its median round; the change is the median of each round's
+` +
+      `change from ${GROWTH_USERS[0]!.toLocaleString('en')} to ${GROWTH_USERS.at(-1)!.toLocaleString('en')} users (per round in brackets).
+`,
   );
+  const percent = (change: number) => `${change >= 0 ? '+' : ''}${fixed(change * 100)}%`;
   table(
-    ['figure', ...GROWTH_USERS.map((n) => `${n.toLocaleString('en')} users`), 'change', 'budget'],
+    ['figure', ...GROWTH_USERS.map((n) => `${n.toLocaleString('en')} users`), 'change (per round)', 'budget'],
     [
       ...assessed.map((f) => [
         f.name,
         ...f.values.map((v) => fixed(v, 1)),
-        `${f.change >= 0 ? '+' : ''}${fixed(f.change * 100)}%`,
+        `${percent(f.change)} (${f.rounds[0]!.map((v, round) => percent((f.rounds.at(-1)![round]! - v) / v)).join(', ')})`,
         `${f.higherIsBetter ? 'drop' : 'rise'} ≤ 20%: ${verdict(f.within)}`,
       ]),
       ['errors, non-2xx and 5xx', ...errors.map(String), '', ''],

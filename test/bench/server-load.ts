@@ -84,9 +84,29 @@ export async function load(
 }
 
 /**
- * Several targets measured in `rounds` interleaved rounds (A B C, A B C, …), each target's figures the
- * median round by throughput: a slow minute on a shared machine then touches every target alike
- * instead of whichever ran in it.
+ * `count` measurements taken in `rounds` rounds, every one once per round, in turn forward and backward
+ * (A B C, C B A, A B C, …): a drift in the machine's speed during a round then touches the first and the
+ * last alike over two rounds. Returns each measurement's samples, one per round.
+ */
+export async function inRounds<T>(
+  count: number,
+  rounds: number,
+  measure: (index: number) => Promise<T>,
+): Promise<T[][]> {
+  const samples = Array.from({ length: count }, () => [] as T[]);
+  for (let round = 0; round < rounds; round++) {
+    for (let step = 0; step < count; step++) {
+      const index = round % 2 === 0 ? step : count - 1 - step;
+      samples[index]!.push(await measure(index));
+    }
+  }
+  return samples;
+}
+
+/**
+ * Several targets measured in `rounds` interleaved rounds (`inRounds`), each target's figures the median
+ * round by throughput: a slow minute on a shared machine then touches every target alike instead of
+ * whichever ran in it.
  */
 export async function interleaved(
   runs: Array<{ url: string; target: Target }>,
@@ -95,23 +115,22 @@ export async function interleaved(
   connections: number,
   warmup: number,
 ): Promise<LoadResult[]> {
-  const samples = runs.map(() => [] as LoadResult[]);
-  for (let round = 0; round < rounds; round++) {
-    for (const [index, run] of runs.entries()) {
-      samples[index]!.push(await load(run.url, run.target, seconds, connections, warmup));
-    }
-  }
-  return samples.map((list) => {
-    const sorted = [...list].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-    const median = sorted[Math.floor(sorted.length / 2)]!;
-    // Errors of any round count.
-    return {
-      ...median,
-      non2xx: list.reduce((n, r) => n + r.non2xx, 0),
-      serverErrors: list.reduce((n, r) => n + r.serverErrors, 0),
-      errors: list.reduce((n, r) => n + r.errors, 0),
-    };
-  });
+  const samples = await inRounds(runs.length, rounds, (index) =>
+    load(runs[index]!.url, runs[index]!.target, seconds, connections, warmup),
+  );
+  return samples.map(medianRound);
+}
+
+/** The median round by throughput, with the errors of every round. */
+export function medianRound(list: LoadResult[]): LoadResult {
+  const sorted = [...list].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  return {
+    ...median,
+    non2xx: list.reduce((n, r) => n + r.non2xx, 0),
+    serverErrors: list.reduce((n, r) => n + r.serverErrors, 0),
+    errors: list.reduce((n, r) => n + r.errors, 0),
+  };
 }
 
 export interface ProbeLatency {
