@@ -33,7 +33,6 @@ import { composition, cpuProfile } from './profile';
 import { growDatabase, type GrowthSeed } from './seed';
 import {
   inRounds,
-  interleaved,
   load,
   medianRound,
   probeDuring,
@@ -79,8 +78,8 @@ const SETTINGS = QUICK
     }
   : {
       runs: 7,
-      rounds: 3,
-      routeSeconds: 3,
+      rounds: 5,
+      routeSeconds: 2,
       warmup: 1,
       boundSeconds: 5,
       loginSeconds: 10,
@@ -476,43 +475,70 @@ const LOAD_HEADERS = [
 
 async function server(url: string, session: BenchSession) {
   const bare = await startBareServer();
-  let results: LoadResult[];
+  // userinfo (the budget's route) next to the bare route: in rounds that run in turn forward and
+  // backward (inRounds), the two are always measured back to back.
+  const [userinfo, ...others] = targets(session);
+  const runs = [
+    { url: bare.url, target: { name: 'bare Fastify: GET /bare', path: '/bare' } },
+    { url, target: userinfo! },
+    { url, target: { name: 'GET /healthz (ours, no work)', path: '/healthz' } },
+    ...others.map((target) => ({ url, target })),
+  ];
+  let samples: LoadResult[][];
   try {
-    results = await interleaved(
-      [
-        { url: bare.url, target: { name: 'bare Fastify: GET /bare', path: '/bare' } },
-        { url, target: { name: 'GET /healthz (ours, no work)', path: '/healthz' } },
-        ...targets(session).map((target) => ({ url, target })),
-      ],
-      SETTINGS.rounds,
-      SETTINGS.routeSeconds,
-      ROUTE_CONNECTIONS,
-      SETTINGS.warmup,
+    samples = await inRounds(runs.length, SETTINGS.rounds, (index) =>
+      load(runs[index]!.url, runs[index]!.target, SETTINGS.routeSeconds, ROUTE_CONNECTIONS, SETTINGS.warmup),
     );
   } finally {
     await bare.stop();
   }
-  const [bareResult, ...routes] = results as [LoadResult, ...LoadResult[]];
+  const [bareRounds, ...routeRounds] = samples as [LoadResult[], ...LoadResult[][]];
+  const bareResult = medianRound(bareRounds);
+  // Each round's ratio to that round's bare route, and their median: the machine's speed moves by more
+  // between rounds than the budget's margin, and a ratio of two medians can pair a fast round with a slow one.
+  const routes = routeRounds.map((rounds) => {
+    const roundRatios = rounds.map((r, round) => r.requestsPerSecond / bareRounds[round]!.requestsPerSecond);
+    const median = medianRound(rounds);
+    return {
+      ...median,
+      ratioToBare: spread(roundRatios).median,
+      roundRatios,
+      ratioOfMedians: median.requestsPerSecond / bareResult.requestsPerSecond,
+    };
+  });
   heading(
-    `Server throughput on loopback (autocannon, ${ROUTE_CONNECTIONS} connections, ${SETTINGS.rounds} interleaved rounds of ${SETTINGS.routeSeconds} s, median round)`,
+    `Server throughput on loopback (autocannon, ${ROUTE_CONNECTIONS} connections, ${SETTINGS.rounds} rounds of ${SETTINGS.routeSeconds} s, median round)`,
   );
   console.log(
-    'The bare route: its own process with the same Fastify, Node flags, environment and logger level.\n',
+    'The bare route: its own process with the same Fastify, Node flags, environment and logger level. Each round\n' +
+      'measures every route once, in turn forward and backward; "÷ bare route" is the median of the rounds\' own ratios\n' +
+      '(each round\'s in brackets), the one the budget reads; "÷ bare, of medians" divides the two median rounds.\n',
   );
+  const headers = [...LOAD_HEADERS.slice(0, 3), '÷ bare, of medians', ...LOAD_HEADERS.slice(3)];
+  const row = (r: LoadResult, ratio: string, ofMedians: string) => {
+    const cells = loadRow(r, ratio);
+    return [...cells.slice(0, 3), ofMedians, ...cells.slice(3)];
+  };
   table(
-    LOAD_HEADERS,
+    headers,
     [
-      loadRow(bareResult, '1.00'),
-      ...routes.map((r) => loadRow(r, fixed(r.requestsPerSecond / bareResult.requestsPerSecond, 2))),
+      row(bareResult, '1.00', '1.00'),
+      ...routes.map((r) =>
+        row(
+          r,
+          `${fixed(r.ratioToBare, 2)} (${r.roundRatios.map((x) => fixed(x, 2)).join(', ')})`,
+          fixed(r.ratioOfMedians, 2),
+        ),
+      ),
     ],
-    LOAD_HEADERS.map((_, i) => i > 0),
+    headers.map((_, i) => i > 0),
   );
   return {
     connections: ROUTE_CONNECTIONS,
     rounds: SETTINGS.rounds,
     seconds: SETTINGS.routeSeconds,
     bare: bareResult,
-    routes: routes.map((r) => ({ ...r, ratioToBare: r.requestsPerSecond / bareResult.requestsPerSecond })),
+    routes,
   };
 }
 

@@ -103,24 +103,6 @@ export async function inRounds<T>(
   return samples;
 }
 
-/**
- * Several targets measured in `rounds` interleaved rounds (`inRounds`), each target's figures the median
- * round by throughput: a slow minute on a shared machine then touches every target alike instead of
- * whichever ran in it.
- */
-export async function interleaved(
-  runs: Array<{ url: string; target: Target }>,
-  rounds: number,
-  seconds: number,
-  connections: number,
-  warmup: number,
-): Promise<LoadResult[]> {
-  const samples = await inRounds(runs.length, rounds, (index) =>
-    load(runs[index]!.url, runs[index]!.target, seconds, connections, warmup),
-  );
-  return samples.map(medianRound);
-}
-
 /** The median round by throughput, with the errors of every round. */
 export function medianRound(list: LoadResult[]): LoadResult {
   const sorted = [...list].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
