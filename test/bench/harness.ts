@@ -197,6 +197,12 @@ export interface Spread {
   max: number;
 }
 
+/** The item whose `value` is the median: the upper middle of an even count, as `spread` takes it. */
+export function medianBy<T>(items: readonly T[], value: (item: T) => number): T {
+  const sorted = [...items].sort((a, b) => value(a) - value(b));
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
 export function spread(values: number[]): Spread {
   const sorted = [...values].sort((a, b) => a - b);
   return { median: sorted[Math.floor(sorted.length / 2)]!, min: sorted[0]!, max: sorted.at(-1)! };

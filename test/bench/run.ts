@@ -24,6 +24,7 @@ import {
   pageServerFile,
   startPageServer,
   startServerProcess,
+  medianBy,
   spread,
   type LoopDelay,
   type ServerProcess,
@@ -450,10 +451,11 @@ function targets(session: BenchSession): Target[] {
   ];
 }
 
-const loadRow = (r: LoadResult, ratio: string) => [
+const loadRow = (r: LoadResult, ratio: string, ratioOfMedians: string) => [
   r.name,
   fixed(r.requestsPerSecond),
   ratio,
+  ratioOfMedians,
   fixed(r.p50, 1),
   fixed(r.p99, 1),
   r.ok,
@@ -465,6 +467,7 @@ const LOAD_HEADERS = [
   'route',
   'req/s (2xx)',
   '÷ bare route',
+  '÷ bare, of medians',
   'p50 ms',
   'p99 ms',
   '2xx',
@@ -514,24 +517,19 @@ async function server(url: string, session: BenchSession) {
       'measures every route once, in turn forward and backward; "÷ bare route" is the median of the rounds\' own ratios\n' +
       '(each round\'s in brackets), the one the budget reads; "÷ bare, of medians" divides the two median rounds.\n',
   );
-  const headers = [...LOAD_HEADERS.slice(0, 3), '÷ bare, of medians', ...LOAD_HEADERS.slice(3)];
-  const row = (r: LoadResult, ratio: string, ofMedians: string) => {
-    const cells = loadRow(r, ratio);
-    return [...cells.slice(0, 3), ofMedians, ...cells.slice(3)];
-  };
   table(
-    headers,
+    LOAD_HEADERS,
     [
-      row(bareResult, '1.00', '1.00'),
+      loadRow(bareResult, '1.00', '1.00'),
       ...routes.map((r) =>
-        row(
+        loadRow(
           r,
           `${fixed(r.ratioToBare, 2)} (${r.roundRatios.map((x) => fixed(x, 2)).join(', ')})`,
           fixed(r.ratioOfMedians, 2),
         ),
       ),
     ],
-    headers.map((_, i) => i > 0),
+    LOAD_HEADERS.map((_, i) => i > 0),
   );
   return {
     connections: ROUTE_CONNECTIONS,
@@ -679,7 +677,8 @@ interface GrowthFigure {
 function assessGrowth(figure: GrowthFigure) {
   const first = figure.rounds[0]!;
   const last = figure.rounds.at(-1)!;
-  const change = spread(first.map((value, round) => (last[round]! - value) / value)).median;
+  const roundChanges = first.map((value, round) => (last[round]! - value) / value);
+  const change = spread(roundChanges).median;
   // p99 is read in whole milliseconds: a rise of under 1 ms is below what it can show.
   const rise = spread(first.map((value, round) => last[round]! - value)).median;
   const degraded = figure.higherIsBetter
@@ -690,6 +689,7 @@ function assessGrowth(figure: GrowthFigure) {
     higherIsBetter: figure.higherIsBetter,
     values: figure.rounds.map((values) => spread(values).median),
     rounds: figure.rounds,
+    roundChanges,
     change,
     within: !degraded,
   };
@@ -731,15 +731,12 @@ async function growth() {
   } finally {
     for (const server of servers) await server.stop();
   }
-  const runs: GrowthRun[] = servers.map((server, size) => {
-    const logins = [...loginRounds[size]!].sort((a, b) => a.loginsPerSecond - b.loginsPerSecond);
-    return {
-      users: server.users,
-      seed: seeds.get(server.users)!,
-      routes: routeRounds[size]!.map(medianRound),
-      login: logins[Math.floor(logins.length / 2)]!,
-    };
-  });
+  const runs: GrowthRun[] = servers.map((server, size) => ({
+    users: server.users,
+    seed: seeds.get(server.users)!,
+    routes: routeRounds[size]!.map(medianRound),
+    login: medianBy(loginRounds[size]!, (l) => l.loginsPerSecond),
+  }));
   const figures: GrowthFigure[] = [];
   for (const [route, target] of runs[0]!.routes.entries()) {
     figures.push({
@@ -775,15 +772,11 @@ async function growth() {
   console.log(
     `Each size: a fresh copy of the seeded database grown in one transaction (${runs
       .map((r) => `${r.seed.users.toLocaleString('en')} users in ${r.seed.ms} ms`)
-      .join(', ')}), then a server process each, all running at once.
-` +
+      .join(', ')}), then a server process each, all running at once.\n` +
       `${SETTINGS.growthRounds} rounds of ${SETTINGS.growthSeconds} s per route and size (a route on every size back to back), then ` +
-      `${SETTINGS.growthLoginRounds} rounds of ${SETTINGS.growthLoginSeconds} s of sign-in per size, ${HASH_CONCURRENCY} at once (the hash slots: no queue);
-` +
-      `the sizes in turn forward and backward. Each size's figure is its median round; the change is the median of each round's
-` +
-      `change from ${GROWTH_USERS[0]!.toLocaleString('en')} to ${GROWTH_USERS.at(-1)!.toLocaleString('en')} users (per round in brackets).
-`,
+      `${SETTINGS.growthLoginRounds} rounds of ${SETTINGS.growthLoginSeconds} s of sign-in per size, ${HASH_CONCURRENCY} at once (the hash slots: no queue);\n` +
+      `the sizes in turn forward and backward. Each size's figure is its median round; the change is the median of each round's\n` +
+      `change from ${GROWTH_USERS[0]!.toLocaleString('en')} to ${GROWTH_USERS.at(-1)!.toLocaleString('en')} users (per round in brackets).\n`,
   );
   const percent = (change: number) => `${change >= 0 ? '+' : ''}${fixed(change * 100)}%`;
   table(
@@ -792,7 +785,7 @@ async function growth() {
       ...assessed.map((f) => [
         f.name,
         ...f.values.map((v) => fixed(v, 1)),
-        `${percent(f.change)} (${f.rounds[0]!.map((v, round) => percent((f.rounds.at(-1)![round]! - v) / v)).join(', ')})`,
+        `${percent(f.change)} (${f.roundChanges.map(percent).join(', ')})`,
         `${f.higherIsBetter ? 'drop' : 'rise'} ≤ 20%: ${verdict(f.within)}`,
       ]),
       ['errors, non-2xx and 5xx', ...errors.map(String), '', ''],

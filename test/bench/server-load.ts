@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { medianBy } from './harness';
 
 export interface Target {
   name: string;
@@ -105,10 +106,8 @@ export async function inRounds<T>(
 
 /** The median round by throughput, with the errors of every round. */
 export function medianRound(list: LoadResult[]): LoadResult {
-  const sorted = [...list].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  const median = sorted[Math.floor(sorted.length / 2)]!;
   return {
-    ...median,
+    ...medianBy(list, (r) => r.requestsPerSecond),
     non2xx: list.reduce((n, r) => n + r.non2xx, 0),
     serverErrors: list.reduce((n, r) => n + r.serverErrors, 0),
     errors: list.reduce((n, r) => n + r.errors, 0),

@@ -279,7 +279,6 @@ describe('what a bearer call reads of its caller is kept only until the database
         created_at: t.clock.now(),
       })
       .execute();
-    return `user-${email}`;
   }
 
   it('answers with the new name at once after a rename, by the route or by any other write', async () => {

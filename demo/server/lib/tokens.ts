@@ -42,10 +42,10 @@ const VERIFIED_KEY_LENGTH = 22;
 export class TokenService {
   /**
    * Access tokens whose signature and fixed claims were verified, with their exact text, by the end of
-   * their signature (VERIFIED_KEY_LENGTH). A client uses one
-   * token for up to an hour, and the signature check (EdDSA through WebCrypto, about 250 µs) was most
-   * of the cost of a bearer call; a remembered token only has its lifetime checked again. Whether the
-   * token's session or password still holds is checked by the caller on every request, as before.
+   * their signature (VERIFIED_KEY_LENGTH). A client uses one token for up to an hour, and the signature
+   * check (EdDSA through WebCrypto, about 250 µs) was most of the cost of a bearer call; a remembered
+   * token only has its lifetime checked again. Whether the token's session or password still holds is
+   * checked by the caller on every request (`lib/bearer.ts`).
    */
   private readonly verified = new Map<
     string,
