@@ -100,9 +100,28 @@ export function login(ctx: ApiContext, body: LoginRequest): Promise<{ authentica
   return request<{ authenticated: boolean }>(ctx, at(ctx, '/account/login'), { method: 'POST', json: body });
 }
 
-/** The address a provider sign-in form posts to (`/account/google`, `/account/azure`, `/account/auth0`). */
-export function providerFormAction(ctx: ApiContext, provider: 'google' | 'azure' | 'auth0'): string {
-  return at(ctx, `/account/${provider}`);
+export type ProviderKind = 'google' | 'azure' | 'auth0';
+
+export interface ProviderStart {
+  teamName: string;
+  /** A path on the issuer, or an address on a page the issuer trusts (its CORS origins). */
+  returnUrl?: string;
+  maxAge?: string;
+}
+
+/**
+ * POST /account/{provider}/start: the issuer address that starts a provider sign-in, for the page to
+ * navigate to (a navigation, unlike a form post's redirect, is not limited by the page's `form-action`).
+ */
+export function startProviderSignIn(
+  ctx: ApiContext,
+  provider: ProviderKind,
+  body: ProviderStart,
+): Promise<{ location: string }> {
+  return request<{ location: string }>(ctx, at(ctx, `/account/${provider}/start`), {
+    method: 'POST',
+    json: body,
+  });
 }
 
 /** POST /api/user/password/request: the same answer whether or not the account exists. */

@@ -63,7 +63,7 @@ function interceptLinks(event: MouseEvent, basePath: string, navigate: (to: stri
 
 function Shell() {
   const router = useRouter();
-  const { brand, theme, basePath } = useElement();
+  const { brand, theme, basePath, language } = useElement();
   const main = useRef<HTMLElement>(null);
   const first = useRef(true);
 
@@ -71,13 +71,20 @@ function Shell() {
   useEffect(() => {
     document.title = brand.name;
   }, [brand]);
+  // The portal owns its page: the page's language is the portal's, so screen readers read it in the
+  // right voice (the other elements mark only their own root).
+  useEffect(() => {
+    document.documentElement.lang = language;
+  }, [language]);
   useEffect(() => {
     document.body.classList.toggle('dark-theme', theme === 'dark');
     document.body.classList.toggle('default-theme', theme !== 'dark');
   }, [theme]);
 
   // After a navigation: back to the top, and focus on the new screen's heading — unless the screen has
-  // already put it in a field (the sign-in screens focus their first field).
+  // already put it in a field (the sign-in screens focus their first field). A screen still loading (a
+  // lazy chunk, its data) has no heading yet: focus goes to it when it appears, if focus has not gone
+  // anywhere else meanwhile.
   const { path, search } = router.location;
   useEffect(() => {
     if (first.current) {
@@ -85,22 +92,32 @@ function Shell() {
       return;
     }
     window.scrollTo(0, 0);
+    const region = main.current;
+    if (!region) return;
+    const activeElement = () => (region.getRootNode() as ShadowRoot | Document).activeElement;
+    const focusHeading = (): boolean => {
+      const active = activeElement();
+      if (active && region.contains(active) && active.matches('input, textarea, select')) return true;
+      const heading = region.querySelector<HTMLElement>('h1');
+      if (!heading) return false;
+      heading.tabIndex = -1;
+      heading.focus();
+      return true;
+    };
+    let observer: MutationObserver | null = null;
     const frame = requestAnimationFrame(() => {
-      const region = main.current;
-      const active =
-        region?.getRootNode() instanceof ShadowRoot
-          ? (region.getRootNode() as ShadowRoot).activeElement
-          : null;
-      const inField = !!active && region?.contains(active) && active.matches('input, textarea, select');
-      if (region && !inField) {
-        const heading = region.querySelector<HTMLElement>('h1');
-        if (heading) {
-          heading.tabIndex = -1;
-          heading.focus();
-        }
-      }
+      if (focusHeading()) return;
+      observer = new MutationObserver(() => {
+        const active = activeElement();
+        const elsewhere = !!active && active.isConnected && !region.contains(active);
+        if (elsewhere || focusHeading()) observer?.disconnect();
+      });
+      observer.observe(region, { childList: true, subtree: true });
     });
-    return () => cancelAnimationFrame(frame);
+    return () => {
+      cancelAnimationFrame(frame);
+      observer?.disconnect();
+    };
   }, [path, search]);
 
   return (

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { BrandHeading } from './brand-heading';
+import { useElement } from './element-context';
+import { Spinner } from './spinner';
 
 /** The centred card of the sign-in screens: the brand's mark on top, `aria-busy` while a request runs. */
 export function Card({ busy = false, children }: { busy?: boolean; children: ReactNode }) {
@@ -10,5 +12,18 @@ export function Card({ busy = false, children }: { busy?: boolean; children: Rea
         {children}
       </div>
     </div>
+  );
+}
+
+/** A card that is still waiting for what its screen shows (a status for screen readers). */
+export function LoadingCard() {
+  const { t } = useElement();
+  return (
+    <Card>
+      <div className="loading" role="status">
+        <Spinner />
+        <span>{t('common.loading')}</span>
+      </div>
+    </Card>
   );
 }

@@ -141,13 +141,24 @@ export function BrowserRouter({
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
 }
 
-/** A link to a portal path: a real `<a href>` (new tab, copy link work) that navigates in place on a plain click. */
+/**
+ * A link to a portal path: a real `<a href>` (new tab, copy link work) that navigates in place on a plain
+ * click. `disabled` (while the screen's request runs) leaves a link without an address, marked disabled.
+ */
 export function Link({
   to,
+  disabled = false,
   children,
   ...rest
-}: { to: string; children: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {
+}: { to: string; disabled?: boolean; children: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {
   const router = useRouter();
+  if (disabled) {
+    return (
+      <a className={rest.className} role="link" aria-disabled="true">
+        {children}
+      </a>
+    );
+  }
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     rest.onClick?.(event);
     if (

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { screenshot, signInContext, sweepTab, useE2E } from '../support/browser';
+import { failedResource, screenshot, signInContext, sweepTab, useE2E } from '../support/browser';
 import { SHOTS } from '../support/screens';
 import { sessionFor } from '../support/test-server';
 import { readLocale, translator } from '../support/texts';
@@ -18,6 +18,7 @@ const { withPage } = e2e;
 
 interface Focused {
   tag: string;
+  type: string | null;
   text: string;
   label: string | null;
   outline: string;
@@ -29,7 +30,7 @@ const FOCUSED = `(() => {
   while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
   if (!active) return null;
   const style = getComputedStyle(active);
-  return { tag: active.tagName, text: (active.textContent || '').trim(), label: active.getAttribute('aria-label'), outline: style.outlineStyle + ' ' + style.outlineWidth };
+  return { tag: active.tagName, type: active.getAttribute('type'), text: (active.textContent || '').trim(), label: active.getAttribute('aria-label'), outline: style.outlineStyle + ' ' + style.outlineWidth };
 })()`;
 
 const focused = (page: Page) => page.evaluate(FOCUSED) as Promise<Focused>;
@@ -86,6 +87,8 @@ describe('keyboard-only journeys', () => {
       await page.keyboard.type(DEMO_PASSWORD);
       await page.keyboard.press('Enter');
       await page.waitForURL(`${e2e.server.url}/manage`);
+      // Signed in, focus is on the new screen's heading, not lost to the page's body.
+      await focusIs(page, (f) => f.tag === 'H1');
       await tabTo(page, (f) => f.label === 'Account menu for Ada Lovelace', true);
       await page.keyboard.press('Enter');
       const first = await focused(page);
@@ -107,6 +110,28 @@ describe('keyboard-only journeys', () => {
       await page.keyboard.press('Enter');
       await page.waitForURL(`${e2e.server.url}/login/team`);
     });
+  });
+
+  it('after a failed sign-in, focus is on the password field, ready to type it again', async () => {
+    await withPage(
+      async ({ page }) => {
+        await page.goto(`${e2e.server.url}/login/acme`);
+        await page.getByLabel('Email').waitFor();
+        await focusIs(page, (f) => f.tag === 'INPUT');
+        await page.keyboard.type('ada@acme.test');
+        await page.keyboard.press('Tab');
+        await page.keyboard.type('not-the-password');
+        await page.keyboard.press('Enter');
+        await page.getByRole('alert').filter({ hasText: 'The email or password is incorrect.' }).waitFor();
+        await focusIs(page, (f) => f.tag === 'INPUT' && f.type === 'password');
+        await page.keyboard.press('ControlOrMeta+a');
+        await page.keyboard.type(DEMO_PASSWORD);
+        await page.keyboard.press('Enter');
+        await page.waitForURL(`${e2e.server.url}/manage`);
+        await focusIs(page, (f) => f.tag === 'H1');
+      },
+      [failedResource(401)],
+    );
   });
 
   it('renames in the dialog and generates a token', async () => {

@@ -134,3 +134,39 @@ describe('external providers, end to end', () => {
     });
   });
 });
+
+describe('provider sign-in from a page on another origin', () => {
+  it("goes to the provider under the partner page's own CSP and comes back signed in", async () => {
+    // Every CSP violation is a console error (watched across the navigations) and fails the test.
+    await withPage(async ({ page }) => {
+      await page.goto(`${e2e.server.partnerUrl}/partner.html`);
+      await page.getByRole('button', { name: 'Sign in with Google' }).click();
+      await atProvider(page, 'ada');
+      await page.waitForURL(`${e2e.server.partnerUrl}/partner.html`);
+      await page.getByText('You are signed in as ada@acme.test.').waitFor();
+      await screenshot(page, 'e2e/providers', 'partner-back-signed-in');
+    });
+  });
+
+  it('says so, at the buttons, when the start fails', async () => {
+    await withPage(
+      async ({ page }, context) => {
+        await page.goto(`${e2e.server.partnerUrl}/partner.html`);
+        const google = page.getByRole('button', { name: 'Sign in with Google' });
+        await google.waitFor();
+        await context.setOffline(true);
+        await google.click();
+        const alert = page.getByRole('alert').filter({ hasText: 'Signing in with Google could not start.' });
+        await alert.waitFor();
+        assert.equal(
+          await alert.evaluate((node) => node === (node.getRootNode() as ShadowRoot).activeElement),
+          true,
+        );
+        assert.equal(await google.isEnabled(), true);
+        await screenshot(page, 'e2e/providers', 'partner-start-failed');
+        await context.setOffline(false);
+      },
+      [/ERR_INTERNET_DISCONNECTED/],
+    );
+  });
+});

@@ -199,6 +199,114 @@ describe('sign-in with a provider', () => {
   });
 });
 
+describe('starting a provider sign-in in two steps (an embedding page with its own CSP)', () => {
+  const SUITE = 'https://suite.example.test';
+
+  async function ticketFor(kind: string, body: Record<string, string>, headers: Record<string, string> = {}) {
+    return t.app.inject({
+      method: 'POST',
+      url: `/account/${kind}/start`,
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: JSON.stringify(body),
+    });
+  }
+
+  /** Both steps: the call's answer names an issuer address; navigating there starts the round trip. */
+  async function startInSteps(kind: string, body: Record<string, string>): Promise<Started> {
+    const answer = await ticketFor(kind, body);
+    assert.equal(answer.statusCode, 200, answer.body);
+    const location = new URL(answer.json<{ location: string }>().location);
+    assert.equal(location.origin, new URL(t.config.publicUrl).origin);
+    const go = await t.app.inject({ method: 'GET', url: `${location.pathname}${location.search}` });
+    assert.equal(go.statusCode, 303, go.body);
+    return { authorize: String(go.headers.location), browser: cookieOf(go, 'acct_oauth')! };
+  }
+
+  it('answers an issuer address that goes on to the provider with the flow cookie, then signs in', async () => {
+    const started = await startInSteps('google', { teamName: 'acme', returnUrl: '/manage/qr', maxAge: '60' });
+    const authorize = new URL(started.authorize);
+    assert.equal(authorize.searchParams.get('max_age'), '60');
+    assert.ok(started.browser);
+    const back = await signInAtProvider(started.authorize, 'ada', `${t.config.publicUrl}/account/callback/`);
+    const response = await callback(back, started.browser);
+    assert.equal(response.headers.location, '/manage/qr');
+    assert.ok(cookieOf(response, 'acct_session'));
+  });
+
+  it('returns to a page on a trusted origin, and never to another', async () => {
+    const trusted = await startInSteps('google', { teamName: 'acme', returnUrl: `${SUITE}/app?x=1` });
+    const back = await signInAtProvider(trusted.authorize, 'ada', `${t.config.publicUrl}/account/callback/`);
+    assert.equal((await callback(back, trusted.browser)).headers.location, `${SUITE}/app?x=1`);
+    for (const returnUrl of ['https://evil.test/app', `${SUITE}//evil.test/x`, 'javascript:alert(1)']) {
+      const other = await startInSteps('google', { teamName: 'acme', returnUrl });
+      const again = await signInAtProvider(other.authorize, 'ada', `${t.config.publicUrl}/account/callback/`);
+      assert.equal((await callback(again, other.browser)).headers.location, '/', returnUrl);
+    }
+  });
+
+  it('keeps the anti-forgery rule on the call: cookies need the token or a trusted Origin', async () => {
+    const forged = await ticketFor('google', { teamName: 'acme' }, { cookie: 'XSRF-TOKEN=a.b.c' });
+    assert.equal(forged.statusCode, 403);
+    const partner = await ticketFor(
+      'google',
+      { teamName: 'acme' },
+      { cookie: 'XSRF-TOKEN=a.b.c', origin: SUITE },
+    );
+    assert.equal(partner.statusCode, 200);
+  });
+
+  it('refuses a provider the team does not offer, an unknown provider, and a form body', async () => {
+    assert.equal((await ticketFor('google', { teamName: 'globex' })).statusCode, 400);
+    assert.equal((await ticketFor('google', { teamName: 'nope' })).statusCode, 400);
+    assert.equal((await ticketFor('facebook', { teamName: 'acme' })).statusCode, 404);
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/account/google/start',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'teamName=acme',
+    });
+    assert.equal(form.statusCode, 415);
+  });
+
+  it('sends a forged, expired or misused ticket back to sign-in with ProviderFailed', async () => {
+    const answer = await ticketFor('google', { teamName: 'acme', returnUrl: '/manage/qr' });
+    const location = new URL(answer.json<{ location: string }>().location);
+    const ticket = location.searchParams.get('ticket')!;
+    const go = (kind: string, value: string) =>
+      t.app.inject({ method: 'GET', url: `/account/${kind}/start?ticket=${encodeURIComponent(value)}` });
+
+    const tampered = await go('google', `${ticket.slice(0, -2)}${ticket.endsWith('A') ? 'B' : 'A'}`);
+    assert.equal(tampered.statusCode, 303);
+    assert.equal(tampered.headers.location, '/login/team?Error=ProviderFailed');
+    assert.equal(cookieOf(tampered, 'acct_oauth') ?? '', '');
+
+    const otherKind = await go('azure', ticket);
+    assert.equal(otherKind.headers.location, '/login/team?Error=ProviderFailed');
+
+    t.clock.advance(121_000);
+    try {
+      const expired = await go('google', ticket);
+      assert.equal(expired.headers.location, '/login/team?Error=ProviderFailed');
+    } finally {
+      t.clock.advance(-121_000);
+    }
+    assert.equal((await t.app.inject({ method: 'GET', url: '/account/google/start' })).statusCode, 400);
+  });
+
+  it('keeps the ReturnUrl when the round trip fails', async () => {
+    const started = await startInSteps('google', { teamName: 'acme', returnUrl: '/manage/qr' });
+    const back = await signInAtProvider(
+      started.authorize,
+      'stranger',
+      `${t.config.publicUrl}/account/callback/`,
+    );
+    const response = await callback(back, started.browser);
+    assert.equal(response.headers.location, '/login/acme?Error=ForbiddenSignup&ReturnUrl=%2Fmanage%2Fqr');
+    const form = await roundTrip('google', 'acme', 'locked', { returnUrl: '/manage/dev' });
+    assert.equal(form.response.headers.location, '/login/acme?Error=UserLocked&ReturnUrl=%2Fmanage%2Fdev');
+  });
+});
+
 describe('connecting and disconnecting accounts', () => {
   async function link(session: DirectSession, provider: string, account: string) {
     const started = await t.app.inject({

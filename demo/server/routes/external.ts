@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { Type, type Static } from 'typebox';
-import { safeReturnUrl } from '../../../src/features/login/return-url';
-import type { ProviderKind, User } from '../db/schema';
+import type { ProviderKind, Team, User } from '../db/schema';
 import { requireBearer } from '../lib/bearer';
 import { FLOW_COOKIE, FlowError, kindOfName, PROVIDER_NAMES, type ProviderIdentity } from '../lib/external';
 import { normaliseTeam } from '../lib/normalise';
+import { returnTarget, StartTickets, type StartRequest } from '../lib/start-ticket';
 import { cookiesOf } from '../lib/cookies';
 import { beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
+import { LIMITS } from '../../../src/api/limits';
 
 /** Spec §8: the codes a failed provider sign-in sends back to the sign-in screen. */
 type ErrorCode = 'UserLocked' | 'UserAlreadyExists' | 'ForbiddenSignup' | 'InvalidTenant' | 'ProviderFailed';
@@ -19,10 +20,22 @@ const enabledColumn = { google: 'google_enabled', azure: 'azure_enabled', auth0:
 const StartBody = Type.Object(
   {
     __RequestVerificationToken: Type.Optional(Type.String({ maxLength: 400 })),
-    teamName: Type.String({ minLength: 1, maxLength: 100 }),
+    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
     returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
     maxAge: Type.Optional(Type.String({ maxLength: 12 })),
   },
+  { additionalProperties: false },
+);
+const StartCall = Type.Object(
+  {
+    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
+    returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
+    maxAge: Type.Optional(Type.String({ maxLength: 12 })),
+  },
+  { additionalProperties: false },
+);
+const TicketQuery = Type.Object(
+  { ticket: Type.String({ minLength: 1, maxLength: 4096 }) },
   { additionalProperties: false },
 );
 const LinkBody = Type.Object(
@@ -42,14 +55,16 @@ const CallbackQuery = Type.Object(
 
 /**
  * Sign-in and account linking with the team's external providers (spec §6–§8, design §4):
- * `POST /account/{google,azure,auth0}` → the provider → `GET /account/callback/{kind}` → signed in (or
- * back to the sign-in screen with an Error code); `POST /api/external/{Google,AzureAD,Auth0}` links an
+ * `POST /account/{google,azure,auth0}` (or its two steps, `POST` then `GET /account/{kind}/start`) →
+ * the provider → `GET /account/callback/{kind}` → signed in (or back to the sign-in screen with an
+ * Error code); `POST /api/external/{Google,AzureAD,Auth0}` links an
  * identity to the signed-in user; `DELETE /api/user/password/{…}` unlinks, never the last way in.
  */
 export async function externalRoutes(app: FastifyInstance): Promise<void> {
   const { db, external, config, clock, lockout } = app.services;
   const origin = new URL(config.publicUrl).origin;
   const flowCookie = { ...cookieOptions(config, true), path: '/account/callback', maxAge: 600 };
+  const tickets = new StartTickets(app.services.keys.hmacSecret, clock);
 
   const kindOf = (value: string): ProviderKind | null =>
     (KINDS as readonly string[]).includes(value) ? (value as ProviderKind) : null;
@@ -75,37 +90,84 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
     } catch (error) {
       if (!(error instanceof FlowError)) throw error;
       request.log.warn({ err: error }, 'provider unavailable');
-      return fail(reply, team.name, flow.mode, 'ProviderFailed');
+      return fail(reply, team.name, flow.mode, 'ProviderFailed', flow.return_url);
     }
     const { url, browser } = started;
     reply.setCookie(FLOW_COOKIE, browser, flowCookie);
     return reply.redirect(url.href, 303);
   }
 
+  /**
+   * A sign-in start as asked for (by either route), checked: a known provider, a team that offers it,
+   * where to come back to, and max_age. Otherwise the error to answer.
+   */
+  async function checkedStart(
+    provider: string,
+    body: { teamName: string; returnUrl?: string; maxAge?: string },
+  ): Promise<{ team: Team; start: StartRequest } | { status: 400 | 404; message: string }> {
+    const kind = kindOf(provider);
+    if (!kind) return { status: 404, message: 'not found' };
+    const team = await db
+      .selectFrom('teams')
+      .selectAll()
+      .where('name', '=', normaliseTeam(body.teamName))
+      .executeTakeFirst();
+    if (!team || team.disabled || !team[enabledColumn[kind]])
+      return { status: 400, message: `${PROVIDER_NAMES[kind]} sign-in is not enabled for this team` };
+    const maxAge = body.maxAge && /^\d{1,9}$/.test(body.maxAge) ? Number(body.maxAge) : null;
+    const returnUrl = returnTarget(body.returnUrl, origin, config.corsOrigins);
+    return { team, start: { kind, teamId: team.id, returnUrl, maxAge } };
+  }
+
+  const beginLogin = (request: FastifyRequest, reply: FastifyReply, team: Team, start: StartRequest) =>
+    begin(request, reply, team, start.kind, {
+      mode: 'login',
+      user_id: null,
+      return_url: start.returnUrl,
+      max_age: start.maxAge,
+    });
+
+  // The form post of spec §7: the browser follows the answer to the provider. A page whose CSP
+  // form-action names only the issuer blocks that redirect; the elements use the two steps below.
   app.post<{ Params: { provider: string }; Body: Static<typeof StartBody> }>(
     '/account/:provider',
     { config: { body: 'form' }, schema: { body: StartBody } },
     async (request, reply) => {
+      const checked = await checkedStart(request.params.provider, request.body);
+      if ('status' in checked) return reply.code(checked.status).send({ message: checked.message });
+      return beginLogin(request, reply, checked.team, checked.start);
+    },
+  );
+
+  // Step one (a call, under the anti-forgery rule): check the request, answer the issuer address that
+  // starts it, with a short-lived signed ticket.
+  app.post<{ Params: { provider: string }; Body: Static<typeof StartCall> }>(
+    '/account/:provider/start',
+    { config: { body: 'json' }, schema: { body: StartCall } },
+    async (request, reply) => {
+      const checked = await checkedStart(request.params.provider, request.body);
+      if ('status' in checked) return reply.code(checked.status).send({ message: checked.message });
+      const location = new URL(`/account/${checked.start.kind}/start`, config.publicUrl);
+      location.searchParams.set('ticket', await tickets.issue(checked.start));
+      return { location: location.href };
+    },
+  );
+
+  // Step two (a top-level navigation): start the round trip the ticket describes.
+  app.get<{ Params: { provider: string }; Querystring: Static<typeof TicketQuery> }>(
+    '/account/:provider/start',
+    { schema: { querystring: TicketQuery } },
+    async (request, reply) => {
       const kind = kindOf(request.params.provider);
       if (!kind) return reply.code(404).send({ message: 'not found' });
-      const team = await db
-        .selectFrom('teams')
-        .selectAll()
-        .where('name', '=', normaliseTeam(request.body.teamName))
-        .executeTakeFirst();
-      if (!team || team.disabled || !team[enabledColumn[kind]]) {
-        return reply
-          .code(400)
-          .send({ message: `${PROVIDER_NAMES[kind]} sign-in is not enabled for this team` });
-      }
-      const maxAge =
-        request.body.maxAge && /^\d{1,9}$/.test(request.body.maxAge) ? Number(request.body.maxAge) : null;
-      return begin(request, reply, team, kind, {
-        mode: 'login',
-        user_id: null,
-        return_url: safeReturnUrl(request.body.returnUrl, origin),
-        max_age: maxAge,
-      });
+      const start = await tickets.read(request.query.ticket, kind);
+      const team = start
+        ? await db.selectFrom('teams').selectAll().where('id', '=', start.teamId).executeTakeFirst()
+        : undefined;
+      if (!start || !team) return fail(reply, null, 'login', 'ProviderFailed', null);
+      if (team.disabled || !team[enabledColumn[kind]])
+        return fail(reply, team.name, 'login', 'ProviderFailed', start.returnUrl);
+      return beginLogin(request, reply, team, start);
     },
   );
 
@@ -133,12 +195,23 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  /** Where a failed round trip lands: the team's sign-in screen (or the manage area for linking). */
-  const fail = (reply: FastifyReply, teamName: string | null, mode: 'login' | 'link', code: ErrorCode) => {
+  /**
+   * Where a failed round trip lands: the team's sign-in screen with the error, keeping the ReturnUrl
+   * (a path on the issuer; a partner page's address cannot be one) — or the manage area for linking.
+   */
+  const fail = (
+    reply: FastifyReply,
+    teamName: string | null,
+    mode: 'login' | 'link',
+    code: ErrorCode,
+    returnUrl: string | null,
+  ) => {
     reply.clearCookie(FLOW_COOKIE, flowCookie);
     const target =
       mode === 'link' ? '/manage' : teamName ? `/login/${encodeURIComponent(teamName)}` : '/login/team';
-    return reply.redirect(`${target}?${new URLSearchParams({ Error: code })}`, 303);
+    const query = new URLSearchParams({ Error: code });
+    if (mode === 'login' && returnUrl?.startsWith('/')) query.set('ReturnUrl', returnUrl);
+    return reply.redirect(`${target}?${query}`, 303);
   };
 
   async function signInUser(
@@ -163,7 +236,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
         flow = await external.claim(kind, request.query.state, cookiesOf(request)[FLOW_COOKIE]);
       } catch (error) {
         request.log.warn({ err: error }, 'provider callback refused');
-        return fail(reply, null, 'login', 'ProviderFailed');
+        return fail(reply, null, 'login', 'ProviderFailed', null);
       }
       const team = await db
         .selectFrom('teams')
@@ -172,7 +245,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
         .executeTakeFirstOrThrow();
       const row = await external.providerFor(team.id, kind);
       if (!row || request.query.error || !request.query.code)
-        return fail(reply, team.name, flow.mode, 'ProviderFailed');
+        return fail(reply, team.name, flow.mode, 'ProviderFailed', flow.return_url);
 
       let identity: ProviderIdentity;
       try {
@@ -181,18 +254,18 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
       } catch (error) {
         if (!(error instanceof FlowError)) throw error;
         request.log.warn({ err: error }, 'provider answer refused');
-        return fail(reply, team.name, flow.mode, 'ProviderFailed');
+        return fail(reply, team.name, flow.mode, 'ProviderFailed', flow.return_url);
       }
       if (row.allowed_tenant && identity.tenant !== row.allowed_tenant)
-        return fail(reply, team.name, flow.mode, 'InvalidTenant');
+        return fail(reply, team.name, flow.mode, 'InvalidTenant', flow.return_url);
       if (row.allowed_domain && !identity.email?.endsWith(`@${row.allowed_domain.toLowerCase()}`)) {
-        return fail(reply, team.name, flow.mode, 'InvalidTenant');
+        return fail(reply, team.name, flow.mode, 'InvalidTenant', flow.return_url);
       }
 
       if (flow.mode === 'link') {
         const session = await sessionOf(request);
         if (!session || session.user_id !== flow.user_id)
-          return fail(reply, team.name, 'login', 'ProviderFailed');
+          return fail(reply, team.name, 'login', 'ProviderFailed', flow.return_url);
         const provider = PROVIDER_NAMES[kind];
         const owner = await db
           .selectFrom('external_accounts')
@@ -202,7 +275,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
           .where('subject', '=', identity.subject)
           .executeTakeFirst();
         if (owner && owner.user_id !== session.user_id)
-          return fail(reply, team.name, 'link', 'UserAlreadyExists');
+          return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
         if (!owner) {
           const inserted = await db
             .insertInto('external_accounts')
@@ -218,16 +291,16 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
             .onConflict((oc) => oc.doNothing())
             .executeTakeFirst();
           if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1)
-            return fail(reply, team.name, 'link', 'UserAlreadyExists');
+            return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
         }
         reply.clearCookie(FLOW_COOKIE, flowCookie);
         return reply.redirect('/manage', 303);
       }
 
       const user = await external.resolveUser(team.id, kind, identity, row.link_by_email === 1);
-      if (typeof user === 'string') return fail(reply, team.name, 'login', user);
+      if (typeof user === 'string') return fail(reply, team.name, 'login', user, flow.return_url);
       if (user.locked || (await lockout.isLocked(team.name, user.email)))
-        return fail(reply, team.name, 'login', 'UserLocked');
+        return fail(reply, team.name, 'login', 'UserLocked', flow.return_url);
       return signInUser(request, reply, user, flow.return_url);
     },
   );

@@ -1,57 +1,41 @@
-import { providerFormAction, type TeamPublic } from '../../api/endpoints';
+import type { ProviderKind, TeamPublic } from '../../api/endpoints';
 import { useElement } from '../../ui/element-context';
-import { fillXsrfField, XsrfField } from '../../ui/xsrf-field';
-
-type Provider = 'google' | 'azure' | 'auth0';
 
 /**
- * One real form per enabled provider, posted to `/account/{provider}` (spec §7): the anti-forgery field
- * (filled from the XSRF-TOKEN cookie when the form is sent; see ui/xsrf-field.tsx), the team, the
- * validated return URL and max_age.
+ * One button per provider the team offers (spec §2), labelled with the provider (the generic one with
+ * the team's display name for it). Choosing one is the screen's to carry out.
  */
 export function ProviderButtons({
-  team,
   details,
-  returnUrl,
-  maxAge,
   disabled,
+  onChoose,
 }: {
-  team: string;
   details: TeamPublic;
-  returnUrl: string | null;
-  maxAge: string | null;
   disabled: boolean;
+  onChoose(provider: ProviderKind, label: string): void;
 }) {
-  const { t, issuer } = useElement();
-  const providers: Array<[Provider, string]> = [];
-  if (details.googleOptions) providers.push(['google', t('login.providers.google')]);
-  if (details.azureOptions) providers.push(['azure', t('login.providers.microsoft')]);
+  const { t } = useElement();
+  const providers: Array<[ProviderKind, string, string]> = [];
+  if (details.googleOptions) providers.push(['google', 'Google', t('login.providers.google')]);
+  if (details.azureOptions) providers.push(['azure', 'Microsoft', t('login.providers.microsoft')]);
   if (details.auth0Options) {
-    providers.push(['auth0', t('login.providers.generic', { name: details.auth0Options.displayName })]);
+    const name = details.auth0Options.displayName;
+    providers.push(['auth0', name, t('login.providers.generic', { name })]);
   }
   if (providers.length === 0) return null;
   return (
     <div className="stack providers">
-      {providers.map(([provider, label]) => (
-        <form
+      {providers.map(([provider, name, label]) => (
+        <button
           key={provider}
-          method="post"
-          action={providerFormAction({ issuer }, provider)}
-          onSubmit={fillXsrfField}
+          className={`button secondary block provider provider-${provider}`}
+          part="button"
+          type="button"
+          disabled={disabled}
+          onClick={() => onChoose(provider, name)}
         >
-          <XsrfField />
-          <input type="hidden" name="teamName" value={team} />
-          <input type="hidden" name="returnUrl" value={returnUrl ?? ''} />
-          <input type="hidden" name="maxAge" value={maxAge ?? ''} />
-          <button
-            className={`button secondary block provider provider-${provider}`}
-            part="button"
-            type="submit"
-            disabled={disabled}
-          >
-            {label}
-          </button>
-        </form>
+          {label}
+        </button>
       ))}
     </div>
   );

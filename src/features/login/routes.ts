@@ -31,3 +31,8 @@ export function parseLoginPath(path: string): LoginRoute {
 export function signInPath(team: string): string {
   return `/login/${encodeURIComponent(team)}`;
 }
+
+/** A login-flow path that keeps the flow's ReturnUrl, when it has one, for the step after it. */
+export function withReturnUrl(path: string, returnUrl: string | null): string {
+  return returnUrl ? `${path}?${new URLSearchParams({ ReturnUrl: returnUrl })}` : path;
+}

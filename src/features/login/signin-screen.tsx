@@ -1,17 +1,20 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from 'zustand';
 import { ApiError } from '../../api/client';
-import { login } from '../../api/endpoints';
+import { login, startProviderSignIn, type ProviderKind } from '../../api/endpoints';
+import { LIMITS } from '../../api/limits';
+import { originOf } from '../../api/url';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
-import { Card } from '../../ui/card';
+import { Card, LoadingCard } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { BusyForm } from '../../ui/busy-form';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
-import { Spinner } from '../../ui/spinner';
+import { useFocusAfterRender } from '../../ui/focus';
 import { TextField } from '../../ui/text-field';
 import { ProviderButtons } from './provider-buttons';
 import { safeReturnUrl } from './return-url';
+import { withReturnUrl } from './routes';
 import { useTeam } from './use-team';
 
 /**
@@ -57,6 +60,9 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   const completing = useRef(false);
   const emailInput = useRef<HTMLInputElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
+  const failureAlert = useRef<HTMLDivElement>(null);
+  const signedInAlert = useRef<HTMLDivElement>(null);
+  const focusLater = useFocusAfterRender();
 
   const validReturnUrl = safeReturnUrl(returnUrl, location.origin);
   const ready = teamState.status === 'ready' && !teamState.details.teamDisabled;
@@ -94,7 +100,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
       else if (status === 429) setFailure(t('login.tooMany'));
       else if (status >= 400 && status < 500) setFailure(t('login.invalidCredentials'));
       else setFailure(t('common.failed'));
-      passwordInput.current?.focus();
+      focusLater(passwordInput);
       return;
     }
     const session = sessionStore.getState();
@@ -103,27 +109,54 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     emit('acct-signed-in', { team, email: email.trim().toLowerCase() });
     if (afterSignIn === 'portal' && !validReturnUrl) router.navigate('/', { replace: true });
     else if (afterSignIn !== 'event') location.assign(validReturnUrl ?? '/');
-    else setBusy(false);
+    else {
+      setBusy(false);
+      focusLater(signedInAlert);
+    }
+  }
+
+  // Where a provider sign-in comes back to: in the portal its ReturnUrl; embedded, the host page (or its
+  // return-url) — as a full address when the page is not on the issuer's origin.
+  function providerReturnUrl(): string | undefined {
+    const target =
+      afterSignIn === 'portal'
+        ? validReturnUrl
+        : (validReturnUrl ?? `${location.pathname}${location.search}`);
+    if (!target) return undefined;
+    return originOf(issuer, location.href) === location.origin
+      ? target
+      : new URL(target, location.origin).href;
+  }
+
+  async function startProvider(provider: ProviderKind, label: string) {
+    setFailure(null);
+    setBusy(true);
+    try {
+      const { location: start } = await startProviderSignIn({ issuer }, provider, {
+        teamName: team,
+        returnUrl: providerReturnUrl(),
+        maxAge: maxAge ?? undefined,
+      });
+      // The page leaves for the issuer, which sends it on to the provider: the screen stays busy.
+      location.assign(start);
+    } catch {
+      setBusy(false);
+      setFailure(t('login.providerFailed', { provider: label }));
+      focusLater(failureAlert);
+    }
   }
 
   // Embedded, a signed-in user sees who they are (once our own sign-in, if any, has finished).
   if (loggedIn && afterSignIn !== 'portal' && !busy) {
     return (
       <Card>
-        <Alert tone="success">{t('login.signedIn', { email: user?.email ?? email })}</Alert>
+        <Alert tone="success" ref={signedInAlert}>
+          {t('login.signedIn', { email: user?.email ?? email })}
+        </Alert>
       </Card>
     );
   }
-  if (teamState.status === 'loading') {
-    return (
-      <Card>
-        <div className="loading" role="status">
-          <Spinner />
-          <span>{t('common.loading')}</span>
-        </div>
-      </Card>
-    );
-  }
+  if (teamState.status === 'loading') return <LoadingCard />;
   if (teamState.status !== 'ready' || teamState.details.teamDisabled) {
     const message =
       teamState.status === 'missing'
@@ -134,7 +167,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     return (
       <Card>
         <Alert tone="error">{message}</Alert>
-        <Link to="/login/team" className="link">
+        <Link to={withReturnUrl('/login/team', returnUrl)} className="link">
           {t('login.changeTeam')}
         </Link>
       </Card>
@@ -150,13 +183,15 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     <Card busy={busy}>
       <h1 className="title">{t('login.signIn.title', { team: details.displayName ?? team })}</h1>
       {errorMessage ? <Alert tone="error">{errorMessage}</Alert> : null}
-      {failure ? <Alert tone="error">{failure}</Alert> : null}
+      {failure ? (
+        <Alert tone="error" ref={failureAlert}>
+          {failure}
+        </Alert>
+      ) : null}
       <ProviderButtons
-        team={team}
         details={details}
-        returnUrl={validReturnUrl}
-        maxAge={maxAge}
         disabled={busy}
+        onChoose={(kind, label) => void startProvider(kind, label)}
       />
       {details.localOptions ? (
         <>
@@ -178,6 +213,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
               autoComplete="username"
               autoCapitalize="none"
               spellCheck={false}
+              maxLength={LIMITS.email}
               value={email}
               onChange={(event) => setEmail(event.target.value)}
               error={errors.email}
@@ -188,20 +224,21 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
               name="password"
               type="password"
               autoComplete="current-password"
+              maxLength={LIMITS.password}
               value={password}
               onChange={(event) => setPassword(event.target.value)}
               error={errors.password}
               inputRef={passwordInput}
             />
           </BusyForm>
-          <Link to="forgotPassword" className="link">
+          <Link to={withReturnUrl('forgotPassword', returnUrl)} className="link" disabled={busy}>
             {t('login.forgotPassword')}
           </Link>
         </>
       ) : !hasProviders ? (
         <Alert tone="info">{t('login.noMethods')}</Alert>
       ) : null}
-      <Link to="/login/team" className="link">
+      <Link to={withReturnUrl('/login/team', returnUrl)} className="link" disabled={busy}>
         {t('login.changeTeam')}
       </Link>
     </Card>

@@ -1,13 +1,11 @@
 import { expect } from 'chai';
 import { fireEvent, waitFor } from '@testing-library/dom';
 import '../../../../src/index';
-import { readCookie } from '../../../../src/api/client';
 import { sessionStore } from '../../../../src/state/session';
 import {
   logoutEverywhere,
   mount,
   screenOf as screen,
-  submittedFields,
   watchFor,
   serverReady,
 } from '../../support';
@@ -88,45 +86,16 @@ describe('<acct-login>: sign-in', () => {
     const email = (await view.findByLabelText('Email')) as HTMLInputElement;
     expect(email.autocomplete).to.equal('username');
     expect((view.getByLabelText('Password') as HTMLInputElement).autocomplete).to.equal('current-password');
+    // Buttons, not forms: a form post's redirect to the provider would be blocked by an embedding page's
+    // CSP form-action; choosing one asks the issuer where to go and navigates there.
     for (const name of ['Sign in with Google', 'Sign in with Microsoft', 'Sign in with Acme SSO']) {
-      const button = view.getByRole('button', { name });
-      const form = button.closest('form')!;
-      expect(form.method).to.equal('post');
-      expect(new URL(form.action).pathname).to.match(/^\/account\/(google|azure|auth0)$/);
-      const fields = Object.fromEntries(new FormData(form));
-      expect(Object.keys(fields).sort()).to.deep.equal([
-        '__RequestVerificationToken',
-        'maxAge',
-        'returnUrl',
-        'teamName',
-      ]);
-      expect(fields.teamName).to.equal('acme');
+      const button = view.getByRole('button', { name }) as HTMLButtonElement;
+      expect(button.type).to.equal('button');
+      expect(button.closest('form')).to.equal(null);
     }
     expect(view.getByRole('link', { name: 'Forgot your password?' }).getAttribute('href')).to.equal(
       '/login/acme/forgotPassword',
     );
-  });
-
-  it("fills a provider form's anti-forgery field when it is sent, from the cookie as it is then", async () => {
-    const previous = readCookie(document.cookie, 'XSRF-TOKEN');
-    document.cookie = 'XSRF-TOKEN=before-render; path=/';
-    try {
-      const view = await screen(mount('<acct-login team="acme"></acct-login>'));
-      const button = (await view.findByRole('button', { name: 'Sign in with Google' })) as HTMLButtonElement;
-      const form = button.form!;
-      // Rendering reads no cookie: the field is empty until the form is sent.
-      expect((form.elements.namedItem('__RequestVerificationToken') as HTMLInputElement).value).to.equal('');
-      // The cookie rotates (a sign-in in another tab); the form sends the new value.
-      document.cookie = 'XSRF-TOKEN=rotated; path=/';
-      const fields = submittedFields(form, button);
-      expect(fields.__RequestVerificationToken).to.equal('rotated');
-      expect(fields.teamName).to.equal('acme');
-    } finally {
-      document.cookie =
-        previous === null
-          ? 'XSRF-TOKEN=; path=/; max-age=0'
-          : `XSRF-TOKEN=${encodeURIComponent(previous)}; path=/`;
-    }
   });
 
   it('shows only the local form for globex and only Microsoft for umbrella', async () => {
@@ -155,18 +124,29 @@ describe('<acct-login>: sign-in', () => {
     fireEvent.input(view.getByLabelText('Password'), { target: { value: 'not-it' } });
     const fieldset = email.closest('fieldset') as HTMLFieldSetElement;
     const root = email.getRootNode() as ShadowRoot;
+    const linksInert = () =>
+      ['Forgot your password?', 'Use a different team'].every((name) => {
+        const link = view.getByText(name);
+        return link.getAttribute('aria-disabled') === 'true' && !link.hasAttribute('href');
+      });
     const busy = watchFor(
       root,
-      () => fieldset.disabled && root.querySelector('.overlay[role="status"]')?.textContent === 'Signing in…',
+      () =>
+        fieldset.disabled &&
+        root.querySelector('.overlay[role="status"]')?.textContent === 'Signing in…' &&
+        linksInert(),
     );
     fireEvent.click(view.getByRole('button', { name: 'Continue' }));
     expect((await view.findByRole('alert', {}, HASHING)).textContent).to.equal(
       'The email or password is incorrect.',
     );
     busy.stop();
-    expect(busy.seen(), 'disabled under the overlay while signing in').to.equal(true);
+    expect(busy.seen(), 'disabled under the overlay, links too, while signing in').to.equal(true);
     expect(fieldset.disabled).to.equal(false);
     expect(view.queryByText('Signing in…')).to.equal(null);
+    expect(linksInert()).to.equal(false);
+    // Focus is where the user goes on from, not lost to the page's body.
+    await waitFor(() => expect(root.activeElement).to.equal(view.getByLabelText('Password')));
   });
 
   it('shows the locked message for a locked account', async function () {
@@ -190,17 +170,59 @@ describe('<acct-login>: sign-in', () => {
     fireEvent.input(await view.findByLabelText('Email'), { target: { value: 'Carol@Globex.test' } });
     fireEvent.input(view.getByLabelText('Password'), { target: { value: 'portal-demo-pass' } });
     fireEvent.click(view.getByRole('button', { name: 'Continue' }));
-    expect(await view.findByText('You are signed in as carol@globex.test.', {}, HASHING)).to.exist;
+    const signedIn = await view.findByText('You are signed in as carol@globex.test.', {}, HASHING);
+    await waitFor(() => expect(element.shadowRoot!.activeElement).to.equal(signedIn));
     expect(events).to.deep.equal([{ team: 'globex', email: 'carol@globex.test' }]);
     expect(location.href).to.equal(before);
     expect(sessionStore.getState().user?.name).to.equal('Carol Diaz');
   });
 
-  it('says when the team in the path does not exist', async () => {
-    const view = await screen(mount('<acct-login team="nobody"></acct-login>'));
-    expect((await view.findByRole('alert')).textContent).to.equal(
-      'We cannot find that team. Check the name and try again.',
-    );
-    expect(view.getByRole('link', { name: 'Use a different team' })).to.exist;
+  it('says when the team in the path does not exist, however long its name', async () => {
+    for (const team of ['nobody', 'a'.repeat(500)]) {
+      const view = await screen(mount(`<acct-login team="${team}"></acct-login>`));
+      expect((await view.findByRole('alert')).textContent).to.equal(
+        'We cannot find that team. Check the name and try again.',
+      );
+      expect(view.getByRole('link', { name: 'Use a different team' })).to.exist;
+      document.body.replaceChildren();
+    }
+  });
+
+  it('keeps the ReturnUrl on every step of the flow', async () => {
+    const view = await screen(mount('<acct-login team="acme" return-url="/manage/qr"></acct-login>'));
+    await view.findByLabelText('Email');
+    for (const name of ['Use a different team', 'Forgot your password?']) {
+      const href = view.getByRole('link', { name }).getAttribute('href')!;
+      expect(new URL(href, location.origin).searchParams.get('ReturnUrl'), name).to.equal('/manage/qr');
+    }
+    fireEvent.click(view.getByRole('link', { name: 'Forgot your password?' }));
+    const back = await view.findByRole('link', { name: 'Back to sign in' });
+    expect(back.getAttribute('href')).to.equal('/login/acme/?ReturnUrl=%2Fmanage%2Fqr');
+  });
+
+  it('limits each field to what the server takes', async () => {
+    const view = await screen(mount('<acct-login team="acme"></acct-login>'));
+    expect(((await view.findByLabelText('Email')) as HTMLInputElement).maxLength).to.equal(320);
+    expect((view.getByLabelText('Password') as HTMLInputElement).maxLength).to.equal(1024);
+    const team = await screen(mount('<acct-login></acct-login>'));
+    expect(((await team.findByLabelText('Team name')) as HTMLInputElement).maxLength).to.equal(100);
+  });
+});
+
+describe('<acct-login>: forgot password', () => {
+  afterEach(() => document.body.replaceChildren());
+
+  it('refuses an address longer than the server takes at the field, without asking the server', async () => {
+    const element = mount('<acct-login team="acme"></acct-login>');
+    const view = await screen(element);
+    fireEvent.click(await view.findByRole('link', { name: 'Forgot your password?' }));
+    await view.findByRole('button', { name: 'Get reset link' });
+    const field = view.getByLabelText('Email') as HTMLInputElement;
+    expect(field.maxLength).to.equal(320);
+    fireEvent.input(field, { target: { value: `${'a'.repeat(3000)}@acme.test` } });
+    fireEvent.click(view.getByRole('button', { name: 'Get reset link' }));
+    expect(await view.findByText('Enter a valid email address.')).to.exist;
+    expect(field.getAttribute('aria-invalid')).to.equal('true');
+    expect(view.queryByRole('alert')).to.equal(null);
   });
 });
