@@ -27,7 +27,7 @@ import { loginRoutes } from './routes/login';
 import { outboxRoutes } from './routes/outbox';
 import { passwordResetRoutes } from './routes/password-reset';
 import { switcherRoutes } from './routes/switcher';
-import { teamRoutes } from './routes/team';
+import { MAX_PARAM_LENGTH, teamRoutes } from './routes/team';
 import { tokenRoutes } from './routes/token';
 import { userRoutes } from './routes/user';
 import { userinfoRoutes } from './routes/userinfo';
@@ -63,6 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? { level: config.logLevel, redact: REDACT },
     trustProxy: false,
     bodyLimit: 64 * 1024,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Strict schemas: unknown fields are errors, not silently dropped; no type coercion of JSON bodies.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     return503OnClosing: true,

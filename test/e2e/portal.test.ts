@@ -296,6 +296,8 @@ describe('the portal shell', () => {
       await deutsch.click();
       await portal(page).getByRole('heading', { name: 'Bei Ihrem Team anmelden' }).waitFor();
       assert.equal(await portal(page).locator('[part="root"]').getAttribute('lang'), 'de');
+      // The portal owns its page: the page's own language follows, for screen readers' voices.
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
       assert.deepEqual(events, [{ language: 'de' }]);
       // After a reload the stored choice is read without blocking (the Cookie Store API): no frame may
       // show the browser's language (English) meanwhile, even when the cookie store is slow to answer.
@@ -328,6 +330,7 @@ describe('the portal shell', () => {
         'Bei Ihrem Team anmelden',
       ]);
       assert.match(await page.evaluate(() => document.cookie), /acct-lang=de/);
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
       assert.equal(await page.evaluate(() => Object.keys(localStorage).includes('acct-lang')), false);
     });
   });

@@ -209,6 +209,14 @@ describe('headers', () => {
 });
 
 describe('errors', () => {
+  it('answers a team name of any length the same as an unknown team (404), never 414', async () => {
+    for (const name of ['a'.repeat(101), 'a'.repeat(500), encodeURIComponent('チーム'.repeat(100))]) {
+      const response = await t.app.inject({ method: 'GET', url: `/api/team/public/${name}` });
+      assert.equal(response.statusCode, 404, `${name.length} characters`);
+      assert.deepEqual(response.json(), { message: 'team not found' });
+    }
+  });
+
   it('answers unknown API addresses with a JSON 404, never the portal page', async () => {
     const response = await t.app.inject({
       method: 'GET',

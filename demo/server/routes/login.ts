@@ -3,13 +3,14 @@ import { Type, type Static } from 'typebox';
 import { requestLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
 import { beginSession } from '../plugins/cookies';
+import { LIMITS } from '../../../src/api/limits';
 
 const LoginBody = Type.Object(
   {
-    teamName: Type.String({ minLength: 1, maxLength: 100 }),
-    email: Type.String({ minLength: 1, maxLength: 320 }),
+    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
+    email: Type.String({ minLength: 1, maxLength: LIMITS.email }),
     // Long enough for any real password; beyond it, no hashing of megabytes.
-    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    password: Type.String({ minLength: 1, maxLength: LIMITS.password }),
   },
   { additionalProperties: false },
 );

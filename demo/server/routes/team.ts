@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Team } from '../db/schema';
 
+/** The longest path parameter the router passes to a route (Fastify's default, 100, would answer 414). */
+export const MAX_PARAM_LENGTH = 2048;
+
 /** Team public details (spec §3): an option object present = that sign-in method is enabled. */
 export function publicTeam(team: Team) {
   return {
@@ -19,7 +22,9 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.services;
   app.get(
     '/api/team/public/:team',
-    { schema: { params: Type.Object({ team: Type.String({ minLength: 1, maxLength: 100 }) }) } },
+    // Any name the router lets through (MAX_PARAM_LENGTH) is looked up: one too long to exist is an
+    // unknown team like any other, not a different error.
+    { schema: { params: Type.Object({ team: Type.String({ minLength: 1, maxLength: MAX_PARAM_LENGTH }) }) } },
     async (request, reply) => {
       const { team: key } = request.params as { team: string };
       const normalised = key.trim().toLowerCase();

@@ -1,14 +1,16 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError } from '../../api/client';
 import { getTeamPublic } from '../../api/endpoints';
+import { LIMITS } from '../../api/limits';
 import { readDefaultTeam, saveDefaultTeam } from '../../state/preferences';
 import { Alert } from '../../ui/alert';
 import { Card } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { BusyForm } from '../../ui/busy-form';
+import { useFocusAfterRender } from '../../ui/focus';
 import { useRouter, useSearchParam } from '../../ui/router';
 import { TextField } from '../../ui/text-field';
-import { signInPath } from './routes';
+import { signInPath, withReturnUrl } from './routes';
+import { teamNotFound } from './use-team';
 
 /**
  * Team entry (spec §2, §4 team step, §5): one required field; the name is trimmed and lower-cased, looked
@@ -23,6 +25,7 @@ export function TeamScreen() {
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const focusLater = useFocusAfterRender();
 
   useEffect(() => {
     input.current?.focus();
@@ -45,16 +48,15 @@ export function TeamScreen() {
         setFieldError(t('login.team.disabled'));
       } else {
         saveDefaultTeam(name);
-        const query = returnUrl ? `?${new URLSearchParams({ ReturnUrl: returnUrl })}` : '';
-        router.navigate(`${signInPath(name)}${query}`);
+        router.navigate(withReturnUrl(signInPath(name), returnUrl));
         return;
       }
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) setFieldError(t('login.team.notFound'));
+      if (teamNotFound(error)) setFieldError(t('login.team.notFound'));
       else setFailure(t('common.failed'));
     }
     setBusy(false);
-    input.current?.focus();
+    focusLater(input);
   }
 
   return (
@@ -73,6 +75,7 @@ export function TeamScreen() {
           autoComplete="organization"
           autoCapitalize="none"
           spellCheck={false}
+          maxLength={LIMITS.teamName}
           value={team}
           onChange={(event) => setTeam(event.target.value)}
           error={fieldError}

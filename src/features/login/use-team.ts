@@ -9,6 +9,15 @@ export type TeamState =
   | { status: 'missing' }
   | { status: 'failed' };
 
+/**
+ * Whether a failed lookup means there is no such team: 404, and a name the server cannot even take (400,
+ * or 414 from a server whose address limit is shorter than the name) — spec §5's "cannot find team",
+ * never a generic failure.
+ */
+export function teamNotFound(error: unknown): boolean {
+  return error instanceof ApiError && [400, 404, 414].includes(error.status);
+}
+
 /** What is known without waiting: the details if a lookup has already answered, else loading. */
 function cachedState(issuer: string, team: string): TeamState {
   const ready = loadedTeam(issuer, team);
@@ -38,7 +47,7 @@ export function useTeam(issuer: string, team: string): TeamState {
         live &&
         setState({
           key,
-          value: { status: error instanceof ApiError && error.status === 404 ? 'missing' : 'failed' },
+          value: { status: teamNotFound(error) ? 'missing' : 'failed' },
         }),
     );
     return () => {
