@@ -1,4 +1,5 @@
 import type { Ref } from 'react';
+import { LIMITS } from '../api/limits';
 import { useElement } from './element-context';
 import { TextField } from './text-field';
 
@@ -33,6 +34,7 @@ export function NewPasswordFields({
         name="new-password"
         type="password"
         autoComplete="new-password"
+        maxLength={LIMITS.newPassword}
         value={password}
         onChange={(event) => onPassword(event.target.value)}
         error={errors.password}
@@ -45,6 +47,7 @@ export function NewPasswordFields({
         name="confirm-password"
         type="password"
         autoComplete="new-password"
+        maxLength={LIMITS.newPassword}
         value={confirm}
         onChange={(event) => onConfirm(event.target.value)}
         error={errors.confirm}

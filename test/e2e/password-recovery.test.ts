@@ -143,7 +143,26 @@ describe('password recovery', () => {
     });
   });
 
-  it("checks the form: valid e-mail, both fields, equal, and the server's policy message under confirm", async () => {
+  it('tells a team without password sign-in that it signs in with its provider, and sends nothing', async () => {
+    await withPage(async ({ page }) => {
+      for (const path of ['forgotPassword', 'resetPassword?id=someone&token=something']) {
+        await page.goto(`${e2e.server.url}/login/umbrella/${path}`);
+        await page
+          .getByText('Umbrella signs in with its identity provider, so there is no password to reset here.', {
+            exact: false,
+          })
+          .waitFor();
+        assert.equal(await page.getByLabel('Email').count(), 0, path);
+        assert.equal(await page.getByLabel('New password').count(), 0, path);
+        await screenshot(page, 'e2e/recovery', `provider-only-${path.split('?')[0]}`);
+        await page.getByRole('link', { name: 'Back to sign in' }).click();
+        await page.waitForURL(`${e2e.server.url}/login/umbrella/`);
+        await page.getByRole('button', { name: 'Sign in with Microsoft' }).waitFor();
+      }
+    });
+  });
+
+  it("checks the form: valid e-mail, both fields, equal, and the server's policy message on both", async () => {
     await withPage(
       async ({ page }) => {
         await page.goto(`${e2e.server.url}/login/acme/forgotPassword`);
@@ -159,10 +178,26 @@ describe('password recovery', () => {
         await chooseNew(page, 'one long password', 'another long password');
         await page.getByText('The passwords do not match.').waitFor();
         await chooseNew(page, 'password123');
+        // Spec §4: the server's message shows on both fields, and focus goes to the first.
         const message = page.getByText('This password is too common. Choose one that is harder to guess.');
-        await message.waitFor();
-        const confirm = page.getByLabel('Confirm new password');
-        assert.equal(await confirm.getAttribute('aria-invalid'), 'true');
+        await message.first().waitFor();
+        assert.equal(await message.count(), 2);
+        for (const label of ['New password', 'Confirm new password']) {
+          assert.equal(
+            await page.getByLabel(label, { exact: true }).getAttribute('aria-invalid'),
+            'true',
+            label,
+          );
+        }
+        const focusedName = () =>
+          page.evaluate(
+            () =>
+              document.querySelector('acct-portal')?.shadowRoot?.activeElement?.getAttribute('name') ?? null,
+          );
+        for (let tries = 0; (await focusedName()) !== 'new-password'; tries++) {
+          assert.ok(tries < 100, `focus is on ${await focusedName()}`);
+          await page.waitForTimeout(50);
+        }
         await screenshot(page, 'e2e/recovery', 'reset-policy');
       },
       [failedResource(400)],

@@ -73,6 +73,31 @@ describe('POST /api/user/password/request', () => {
     assert.match(mail.subject, /Intoware/);
   });
 
+  it('mails no link, with the same answer, for a team without password sign-in', async () => {
+    const dan = await request('umbrella', 'dan@umbrella.test');
+    const ghost = await request('acme', 'ghost@acme.test');
+    assert.equal(dan.statusCode, 200);
+    assert.equal(dan.body, ghost.body);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(
+      smtp.received.filter((m) => m.to.includes('dan@umbrella.test')),
+      [],
+    );
+    // A link from before the team turned password sign-in off no longer sets one.
+    const danRow = await t.db.kysely
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'dan@umbrella.test')
+      .executeTakeFirstOrThrow();
+    const late = await reset({
+      teamName: 'umbrella',
+      userId: danRow.id,
+      token: 'x'.repeat(43),
+      newPassword: 'a-new-pass-phrase',
+    });
+    assert.equal(late.statusCode, 401);
+  });
+
   it('builds the link from PUBLIC_URL, never from the Host header', async () => {
     await request('acme', 'ada@acme.test', { host: 'evil.test', 'x-forwarded-host': 'evil.test' });
     const mail = await smtp.next('ada@acme.test', /password/i);

@@ -9,6 +9,7 @@ import { checkPassword } from '../lib/password-policy';
 import { notifyPasswordChanged, sendInBackground } from '../lib/notify';
 import { mailBrand, resetMail } from '../mail/compose';
 import { fill, TEXTS } from '../mail/texts';
+import { LIMITS } from '../../../src/api/limits';
 
 /** Design §4: reset tokens are single-use and live one hour. */
 export const RESET_TOKEN_MS = 3600_000;
@@ -19,19 +20,19 @@ const RESET_ADDRESS_LIMIT = { max: 30, windowMs: 15 * 60_000 };
 
 const RequestBody = Type.Object(
   {
-    teamName: Type.String({ minLength: 1, maxLength: 100 }),
-    userName: Type.String({ minLength: 1, maxLength: 320 }),
+    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
+    userName: Type.String({ minLength: 1, maxLength: LIMITS.email }),
   },
   { additionalProperties: false },
 );
 
 const ResetBody = Type.Object(
   {
-    teamName: Type.String({ minLength: 1, maxLength: 100 }),
+    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
     userId: Type.String({ minLength: 1, maxLength: 100 }),
     token: Type.String({ minLength: 1, maxLength: 200 }),
     // Policy checks (and their translated messages) come after the token check; this only bounds input.
-    newPassword: Type.String({ minLength: 1, maxLength: 4096 }),
+    newPassword: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
   },
   { additionalProperties: false },
 );
@@ -71,7 +72,8 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
   };
 
   /**
-   * POST /api/user/password/request: always the same 200. For an existing account a new token (256 bits,
+   * POST /api/user/password/request: always the same 200. For an existing account of a team with
+   * password sign-in a new token (256 bits,
    * stored hashed, one hour) supersedes older ones and the link goes out by mail.
    */
   app.post<{ Body: Static<typeof RequestBody> }>(
@@ -83,9 +85,11 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
       if (await limited(reply, `reset-request:ip:${clientAddress(request.ip)}`, ADDRESS_LIMIT)) return reply;
       if (await limited(reply, `reset-request:account:${teamName}:${email}`, ACCOUNT_LIMIT)) return reply;
 
+      // A team without password sign-in has no use for one: no mail, and the same answer.
       const user = await account()
         .where('teams.name', '=', teamName)
         .where('teams.disabled', '=', 0)
+        .where('teams.local_enabled', '=', 1)
         .where('users.email', '=', email)
         .executeTakeFirst();
       if (!user) return REQUESTED;
@@ -129,7 +133,8 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
   );
 
   /**
-   * POST /api/user/password/reset: 401 when team and user do not match; 410 for an expired, used or
+   * POST /api/user/password/reset: 401 when team and user do not match (or the team has no password
+   * sign-in); 410 for an expired, used or
    * superseded token; 400 `{message}` (in the caller's language) for a password the policy refuses.
    * The token is consumed by one conditional UPDATE, so of many parallel uses exactly one wins; then the
    * password changes, every session of the user ends and any sign-in lock is lifted.
@@ -144,6 +149,7 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
       const user = await account()
         .where('users.id', '=', userId)
         .where('teams.name', '=', team)
+        .where('teams.local_enabled', '=', 1)
         .executeTakeFirst();
       const language = answerLanguage(request, user?.language);
       if (!user) return reply.code(401).send({ message: TEXTS[language].resetMismatch });

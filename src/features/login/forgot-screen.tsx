@@ -1,20 +1,29 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/client';
 import { requestPasswordReset } from '../../api/endpoints';
+import { LIMITS } from '../../api/limits';
 import { Alert } from '../../ui/alert';
-import { Card } from '../../ui/card';
+import { Card, LoadingCard } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { BusyForm } from '../../ui/busy-form';
-import { Link } from '../../ui/router';
+import { useFocusAfterRender } from '../../ui/focus';
+import { Link, useSearchParam } from '../../ui/router';
 import { TextField } from '../../ui/text-field';
 import { isValidEmail } from './email';
+import { ProviderOnlyNotice, providerOnly } from './provider-only';
+import { withReturnUrl } from './routes';
+import { useTeam } from './use-team';
 
 /**
  * Forgot password (spec §2, §5): a required, valid e-mail; after submit the same "a link is on its way"
- * message whether or not the account exists.
+ * message whether or not the account exists. A team that signs in only with its provider has no
+ * password to recover: the screen says so instead.
  */
 export function ForgotScreen({ team }: { team: string }) {
   const { t, issuer, language } = useElement();
+  const teamState = useTeam(issuer, team);
+  const returnUrl = useSearchParam('ReturnUrl');
+  const focusLater = useFocusAfterRender();
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -22,9 +31,10 @@ export function ForgotScreen({ team }: { team: string }) {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
 
+  const showsForm = teamState.status !== 'loading';
   useEffect(() => {
-    input.current?.focus();
-  }, []);
+    if (showsForm) input.current?.focus();
+  }, [showsForm]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -41,9 +51,18 @@ export function ForgotScreen({ team }: { team: string }) {
       setSentTo(email.trim());
     } catch (caught) {
       const status = caught instanceof ApiError ? caught.status : 0;
-      setFailure(status === 429 ? t('login.forgot.tooMany') : t('common.failed'));
+      // The server refuses an address it cannot hold (400): that is about the field.
+      if (status === 400) {
+        setError(t('login.forgot.invalidEmail'));
+        focusLater(input);
+      } else setFailure(status === 429 ? t('login.forgot.tooMany') : t('common.failed'));
     }
     setBusy(false);
+  }
+
+  if (teamState.status === 'loading') return <LoadingCard />;
+  if (teamState.status === 'ready' && providerOnly(teamState.details)) {
+    return <ProviderOnlyNotice team={team} details={teamState.details} title={t('login.forgot.title')} />;
   }
 
   if (sentTo) {
@@ -51,7 +70,7 @@ export function ForgotScreen({ team }: { team: string }) {
       <Card>
         <h1 className="title">{t('login.forgot.sentTitle')}</h1>
         <Alert tone="success">{t('login.forgot.sent', { email: sentTo })}</Alert>
-        <Link to="../" className="link">
+        <Link to={withReturnUrl('../', returnUrl)} className="link" disabled={busy}>
           {t('login.backToSignIn')}
         </Link>
       </Card>
@@ -76,13 +95,14 @@ export function ForgotScreen({ team }: { team: string }) {
           autoComplete="email"
           autoCapitalize="none"
           spellCheck={false}
+          maxLength={LIMITS.email}
           value={email}
           onChange={(event) => setEmail(event.target.value)}
           error={error}
           inputRef={input}
         />
       </BusyForm>
-      <Link to="../" className="link">
+      <Link to={withReturnUrl('../', returnUrl)} className="link" disabled={busy}>
         {t('login.backToSignIn')}
       </Link>
     </Card>

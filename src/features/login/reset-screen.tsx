@@ -2,18 +2,22 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/client';
 import { resetPassword } from '../../api/endpoints';
 import { Alert } from '../../ui/alert';
-import { Card } from '../../ui/card';
+import { Card, LoadingCard } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { BusyForm } from '../../ui/busy-form';
+import { useFocusAfterRender } from '../../ui/focus';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { NewPasswordFields } from '../../ui/new-password-fields';
+import { ProviderOnlyNotice, providerOnly } from './provider-only';
+import { useTeam } from './use-team';
 
 type State = 'form' | 'error' | 'success';
 
 /**
  * Reset password (spec §2, §4, §5, §8): with `id` and `token` from the mailed link. Both fields required
- * and equal; a 400 shows the server's message under the confirm field, a 401 goes to `/`, anything else
- * is the error state with a try-again link; success offers the sign-in link.
+ * and equal; a 400 shows the server's message on both fields, a 401 goes to `/`, anything else is the
+ * error state with a try-again link; success offers the sign-in link. A team that signs in only with
+ * its provider has no password to reset: the screen says so instead.
  */
 export function ResetScreen({ team }: { team: string }) {
   const { t, issuer, language } = useElement();
@@ -27,12 +31,15 @@ export function ResetScreen({ team }: { team: string }) {
   const [busy, setBusy] = useState(false);
   const passwordInput = useRef<HTMLInputElement>(null);
   const confirmInput = useRef<HTMLInputElement>(null);
+  const focusLater = useFocusAfterRender();
+  const teamState = useTeam(issuer, team);
   const complete = !!id && !!token;
+  const showsForm = teamState.status !== 'loading';
 
   useEffect(() => {
     if (!complete) router.navigate('/', { replace: true });
-    else passwordInput.current?.focus();
-  }, [complete, router]);
+    else if (showsForm) passwordInput.current?.focus();
+  }, [complete, router, showsForm]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -62,10 +69,11 @@ export function ResetScreen({ team }: { team: string }) {
         router.navigate('/', { replace: true });
         return;
       }
+      // Spec §4: the server's message (the password policy's) shows on both fields.
       if (status === 400 && caught instanceof ApiError) {
-        setErrors({ confirm: caught.message });
+        setErrors({ password: caught.message, confirm: caught.message });
         setBusy(false);
-        confirmInput.current?.focus();
+        focusLater(passwordInput);
         return;
       }
       setState('error');
@@ -74,6 +82,10 @@ export function ResetScreen({ team }: { team: string }) {
   }
 
   if (!complete) return null;
+  if (teamState.status === 'loading') return <LoadingCard />;
+  if (teamState.status === 'ready' && providerOnly(teamState.details)) {
+    return <ProviderOnlyNotice team={team} details={teamState.details} title={t('login.reset.title')} />;
+  }
   if (state === 'success') {
     return (
       <Card>
