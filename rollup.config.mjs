@@ -6,6 +6,7 @@ import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
 import { fileURLToPath } from 'node:url';
 import { cssText } from './scripts/css-text.mjs';
+import { precompress } from './scripts/precompress.mjs';
 
 const LAZY_CLIENT = fileURLToPath(new URL('./scripts/react-dom-client-lazy.cjs', import.meta.url));
 
@@ -54,6 +55,8 @@ export function plugins(tsconfig = './tsconfig.build.json') {
       },
     }),
     terser({ format: { comments: false }, compress: { passes: 2 } }),
+    // `.br` and `.gz` beside every written `.js`, which the server sends by `Accept-Encoding`.
+    precompress(),
   ];
 }
 

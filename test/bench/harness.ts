@@ -164,7 +164,9 @@ export function pageServerFile(floorDir: string, url: string, otherDist?: string
 /**
  * A plain static server for the bench pages (another origin than the identity server, like a partner
  * site): `/` → test/bench/pages, `/dist/` → the bundle, `/floor/` → the React-only floors, `/dist-b/` →
- * `otherDist`, the build the `ab` part compares with (a page asked for with `?build=b` uses it).
+ * `otherDist`, the build the `ab` part compares with (a page asked for with `?build=b` uses it). Its
+ * answers are never cached nor compressed; a page asked for with `?bundle=issuer` loads the bundle from
+ * the identity server instead.
  */
 export async function startPageServer(
   issuer: string,
@@ -182,9 +184,16 @@ export async function startPageServer(
     response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
     if (extname(file) === '.html') {
       const html = readFileSync(file, 'utf8').replaceAll('%ISSUER%', issuer);
-      // `?build=b`: the same page with the other build's bundle (the `ab` part).
-      const other = new URL(request.url ?? '/', 'http://x').searchParams.get('build') === 'b';
-      response.end(other ? html.replaceAll('"/dist/', '"/dist-b/') : html);
+      const query = new URL(request.url ?? '/', 'http://x').searchParams;
+      // `?build=b`: the same page with the other build's bundle (the `ab` part); `?bundle=issuer`: with
+      // the bundle from the identity server, as a partner page loads it (compressed, cached as it says).
+      const dist =
+        query.get('build') === 'b'
+          ? '/dist-b/'
+          : query.get('bundle') === 'issuer'
+            ? `${issuer}/dist/`
+            : '/dist/';
+      response.end(html.replaceAll('"/dist/', `"${dist}`));
     } else createReadStream(file).pipe(response);
   });
   await new Promise<void>((r) => server.listen(port, 'localhost', r));

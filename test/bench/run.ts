@@ -30,6 +30,7 @@ import {
   type ServerProcess,
 } from './harness';
 import { pageBytes, type PageBytes } from './page-bytes';
+import { wireBytes, type WireBytes, type WireLoad, type WireRequest } from './wire-bytes';
 import { composition, cpuProfile } from './profile';
 import { growDatabase, type GrowthSeed } from './seed';
 import {
@@ -242,8 +243,14 @@ function benchPages(pagesUrl: string, serverUrl: string, session: BenchSession):
 async function pages(all: Record<string, BenchPage>) {
   const browser = await launchBrowser();
   const results: PageBytes[] = [];
+  let wire: WireBytes;
   try {
     for (const page of Object.values(all)) results.push(await pageBytes(browser, page));
+    wire = await wireBytes(browser, {
+      ...all.login!,
+      name: 'login only, the bundle from the identity server',
+      url: `${all.login!.url}?bundle=issuer`,
+    });
   } finally {
     await browser.close();
   }
@@ -270,7 +277,50 @@ async function pages(all: Record<string, BenchPage>) {
     }),
     [false, false, true, true, true, true, false],
   );
-  return results;
+  printWire(wire);
+  return { results, wire };
+}
+
+/** The sign-in page's requests, cold and warm, side by side (matched by address). */
+function printWire(wire: WireBytes) {
+  heading('Bytes on the wire: the sign-in page, the bundle from the identity server (Chromium)');
+  console.log(
+    'login-only.html with the bundle loaded from the identity server (as a partner page does), so what\n' +
+      "travels is what the server sends: its compression and caching headers. Bytes are Chromium's\n" +
+      "encodedDataLength: each answer's headers and body as received, until the password field shows\n" +
+      'and the network has then been quiet for half a second. Cold: a fresh context. Warm: the page\n' +
+      'opened again in a new tab of the same context. The page itself comes from the bench page server\n' +
+      '(never cached).\n',
+  );
+  const answer = (r: WireRequest | undefined) =>
+    !r
+      ? '—'
+      : r.status === 0
+        ? 'from cache'
+        : `${r.status} ${r.encoding === 'identity' ? '' : r.encoding}`.trim();
+  const bytesOf = (r: WireRequest | undefined) => (r ? kb(r.wire) : '—');
+  const paths = [...new Set([...wire.cold.requests, ...wire.warm.requests].map((r) => r.path))];
+  const find = (list: WireRequest[], path: string) => list.find((r) => r.path === path);
+  table(
+    ['request', 'cold: answer', 'cold: bytes', 'decoded', 'warm: answer', 'warm: bytes'],
+    [
+      ...paths.map((path) => {
+        const cold = find(wire.cold.requests, path);
+        const warm = find(wire.warm.requests, path);
+        return [path, answer(cold), bytesOf(cold), cold ? kb(cold.body) : '—', answer(warm), bytesOf(warm)];
+      }),
+      ['the bundle (/dist/…)', '', kb(wire.cold.bundle), '', '', kb(wire.warm.bundle)],
+      [
+        `all (${wire.cold.requests.length} / ${wire.warm.requests.length} requests)`,
+        '',
+        kb(wire.cold.total),
+        '',
+        '',
+        kb(wire.warm.total),
+      ],
+    ],
+    [false, false, true, true, false, true],
+  );
 }
 
 async function time(all: Record<string, BenchPage>) {
@@ -799,6 +849,7 @@ async function growth() {
 type Report = Record<string, unknown> & {
   bytes?: ReturnType<typeof bytes>;
   pages?: PageBytes[];
+  wire?: WireBytes;
   time?: Awaited<ReturnType<typeof time>>;
   profile?: Awaited<ReturnType<typeof profile>>;
   server?: Awaited<ReturnType<typeof server>>;
@@ -817,6 +868,20 @@ function budgets(report: Report, wants: (part: Part) => boolean): BudgetLine[] {
       value: kb(loginPage.total.gzip),
       limit: `≤ ${kb(BUDGETS.loginPageGzip)}`,
       within: loginPage.total.gzip <= BUDGETS.loginPageGzip,
+    });
+  }
+  if (wants('pages') && report.wire) {
+    const { cold, warm } = report.wire;
+    const bundle = (load: WireLoad) => load.requests.filter((r) => r.path.startsWith('/dist/'));
+    const compressed = bundle(cold).every((r) => r.encoding === 'br' || r.encoding === 'gzip');
+    const chunksKept = bundle(warm)
+      .filter((r) => r.path.startsWith('/dist/chunks/'))
+      .every((r) => r.status === 0);
+    lines.push({
+      budget: 'sign-in page: the bundle served pre-compressed, its chunks kept (bytes on the wire)',
+      value: `cold ${kb(cold.bundle)}${compressed ? '' : ' (not all compressed)'}, warm ${kb(warm.bundle)}${chunksKept ? '' : ' (chunks asked again)'}`,
+      limit: 'compressed; chunks from cache',
+      within: compressed && chunksKept,
     });
   }
   if (wants('bytes') && report.bytes) {
@@ -911,7 +976,11 @@ async function main(): Promise<void> {
         const site = await startPageServer(identity.url, FLOOR, pagePort, OTHER_DIST);
         try {
           const all = benchPages(site.url, identity.url, session);
-          if (wants('pages')) report.pages = await pages(all);
+          if (wants('pages')) {
+            const measured = await pages(all);
+            report.pages = measured.results;
+            report.wire = measured.wire;
+          }
           if (wants('time')) report.time = await time(all);
           if (wants('profile')) report.profile = await profile(all);
           if (wants('ab')) report.ab = await ab(all);

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { issueXsrfCookie } from './cookies';
@@ -10,6 +10,26 @@ export const PORTAL_PREFIXES = ['/login', '/manage', '/search', '/home/token'];
 export const TOKEN_PAGES = ['/manage/dev/success', '/home/token'];
 /** Prefixes that are never the portal page (unknown addresses there are JSON 404s). */
 const API_PREFIXES = ['/api/', '/account/', '/connect/', '/.well-known/', '/dist/', '/demo/', '/healthz'];
+
+/** A chunk's name holds its content's hash (rollup's `chunks/[name]-[hash].js`): a new build, a new name. */
+const HASHED_CHUNK = /^chunks\/[^/]+-[\w-]{8}\.js$/;
+/** Cached for a year and never revalidated: the address changes whenever the content does. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Kept, but asked again each time (a 304 while the ETag holds): the address stays across builds. */
+const REVALIDATE = 'no-cache';
+
+/**
+ * The `Cache-Control` of a file under `/dist/` (`file` relative to it, a pre-compressed variant by the
+ * name of the file it encodes): immutable for content-hashed chunks, revalidated for the rest — the
+ * entries, custom-elements.json and source maps keep their address from one build to the next.
+ */
+function distCacheControl(file: string): string {
+  const name = file
+    .split(sep)
+    .join('/')
+    .replace(/\.(br|gz)$/, '');
+  return HASHED_CHUNK.test(name) ? IMMUTABLE : REVALIDATE;
+}
 
 /** Script-safe JSON for a `<script type="application/json">` block. */
 export function jsonForScript(value: unknown): string {
@@ -27,8 +47,9 @@ export function renderPage(template: string, env: Record<string, unknown>, issue
 }
 
 /**
- * The bundle (`/dist/…`), the demo's assets (`/demo/…`, never the server's own files), and the portal
- * page at every portal route, with the XSRF-TOKEN cookie set on each page.
+ * The bundle (`/dist/…`, the pre-compressed `.br` or `.gz` copy when the request accepts it; see
+ * `distCacheControl` for its caching), the demo's assets (`/demo/…`, never the server's own files), and
+ * the portal page at every portal route, with the XSRF-TOKEN cookie set on each page.
  */
 export async function pageRoutes(app: FastifyInstance): Promise<void> {
   const { config } = app.services;
@@ -45,6 +66,13 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
       prefix: '/dist/',
       decorateReply: false,
       index: false,
+      // The build writes `.br` and `.gz` beside each file; this sends one by `Accept-Encoding`, with
+      // `Vary: Accept-Encoding` and the type of the file it encodes.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        reply.header('Cache-Control', distCacheControl(relative(config.distDir, path)));
+      },
     });
   } else {
     app.log.warn(`${config.distDir} is missing: run "npm run build" (npm start does it for you)`);
