@@ -23,6 +23,8 @@ export interface Shot {
    * the checks so a run that outlived it fails instead of checking the screen without it.
    */
   stillShown?(page: Page, t: T): Promise<boolean>;
+  /** Console errors this state is made of beyond HTTP statuses (a network that is down). */
+  expectedConsole?: RegExp[];
   /** Go to the screen and bring it into the state to capture. */
   show(page: Page, server: TestServer, t: T): Promise<void>;
 }
@@ -32,7 +34,12 @@ export interface Shot {
  * they have always allowed on every screen, and the statuses the screen is made of.
  */
 export function expectedErrors(shot: Shot): RegExp[] {
-  return [failedResource(401), failedResource(410), ...(shot.expectedStatuses ?? []).map(failedResource)];
+  return [
+    failedResource(401),
+    failedResource(410),
+    ...(shot.expectedStatuses ?? []).map(failedResource),
+    ...(shot.expectedConsole ?? []),
+  ];
 }
 
 async function signIn(page: Page, t: T, email: string, password: string) {
@@ -160,6 +167,22 @@ const ALL_SHOTS: Shot[] = [
     },
   },
   {
+    name: 'sign-in-provider-failed',
+    expectedConsole: [/ERR_INTERNET_DISCONNECTED/],
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/acme`);
+      const google = page.getByRole('button', { name: t('login.providers.google') });
+      await google.waitFor();
+      await page.context().setOffline(true);
+      try {
+        await google.click();
+        await page.getByText(t('login.providerFailed', { provider: 'Google' })).waitFor();
+      } finally {
+        await page.context().setOffline(false);
+      }
+    },
+  },
+  {
     name: 'signed-in-header',
     async show(page, server, t) {
       await page.goto(`${server.url}/login/acme`);
@@ -185,6 +208,13 @@ const ALL_SHOTS: Shot[] = [
     },
   },
   {
+    name: 'forgot-provider-only',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/umbrella/forgotPassword`);
+      await page.getByText(t('login.providerOnly', { team: 'Umbrella' })).waitFor();
+    },
+  },
+  {
     name: 'reset-form',
     async show(page, server, t) {
       await page.goto(`${server.url}/login/acme/resetPassword?id=x&token=y`);
@@ -205,6 +235,17 @@ const ALL_SHOTS: Shot[] = [
       await page.getByLabel(t('login.reset.confirmPassword')).fill('a long enough password');
       await page.getByRole('button', { name: t('login.reset.submit') }).click();
       await page.getByRole('heading', { name: t('login.reset.errorTitle') }).waitFor();
+    },
+  },
+  {
+    name: 'reset-policy',
+    expectedStatuses: [400],
+    async show(page, server, t) {
+      await page.goto(await outboxLink(server, 'globex', 'carol@globex.test'));
+      await page.getByLabel(t('login.reset.newPassword'), { exact: true }).fill('password123');
+      await page.getByLabel(t('login.reset.confirmPassword')).fill('password123');
+      await page.getByRole('button', { name: t('login.reset.submit') }).click();
+      await page.locator('acct-portal .field-error').nth(1).waitFor();
     },
   },
   {
