@@ -127,7 +127,7 @@ export function startProviderSignIn(
 /** POST /api/user/password/request: the same answer whether or not the account exists. */
 export function requestPasswordReset(
   ctx: ApiContext,
-  body: { teamName: string; userName: string },
+  body: { teamName: string; userName: string; returnUrl?: string },
 ): Promise<unknown> {
   return request<unknown>(ctx, at(ctx, '/api/user/password/request'), { method: 'POST', json: body });
 }

@@ -90,6 +90,27 @@ describe('password recovery', () => {
     );
   });
 
+  it('keeps the ReturnUrl through forgot → mail → reset → sign in', async () => {
+    await withPage(async ({ page }) => {
+      await page.goto(`${e2e.server.url}/login/globex?ReturnUrl=%2Fmanage%2Fqr`);
+      await page.getByRole('link', { name: 'Forgot your password?' }).click();
+      await page.waitForURL(`${e2e.server.url}/login/globex/forgotPassword?ReturnUrl=%2Fmanage%2Fqr`);
+      await page.getByLabel('Email').fill('carol@globex.test');
+      await page.getByRole('button', { name: 'Get reset link' }).click();
+      const { link } = await inbox().next('carol@globex.test', /Reset your/);
+      assert.equal(new URL(link!).searchParams.get('ReturnUrl'), '/manage/qr');
+      await page.goto(link!);
+      await chooseNew(page, 'carol chose a long new one');
+      await page.getByRole('link', { name: 'Sign in' }).click();
+      await page.waitForURL(`${e2e.server.url}/login/globex/?ReturnUrl=%2Fmanage%2Fqr`);
+      await page.getByLabel('Email').fill('carol@globex.test');
+      await page.getByLabel('Password').fill('carol chose a long new one');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL(`${e2e.server.url}/manage/qr`);
+      await inbox().next('carol@globex.test', /was changed/);
+    });
+  });
+
   it('shows the error state for an expired link', async () => {
     await withPage(
       async ({ page }) => {

@@ -104,6 +104,25 @@ describe('POST /api/user/password/request', () => {
     assert.ok(mail.link!.startsWith('https://portal.example.test/'), mail.link!);
   });
 
+  it('carries a valid ReturnUrl into the link, and never another', async () => {
+    const cases: Array<[string, string | null]> = [
+      ['/manage/qr', '/manage/qr'],
+      ['//evil.test/x', null],
+      ['https://evil.test/x', null],
+    ];
+    for (const [returnUrl, kept] of cases) {
+      await t.db.kysely.deleteFrom('rate_limits').execute();
+      const answer = await post('/api/user/password/request', {
+        teamName: 'acme',
+        userName: 'ada@acme.test',
+        returnUrl,
+      });
+      assert.equal(answer.statusCode, 200);
+      const mail = await smtp.next('ada@acme.test', /password/i);
+      assert.equal(new URL(mail.link!).searchParams.get('ReturnUrl'), kept, returnUrl);
+    }
+  });
+
   it('writes in the language the request asks for', async () => {
     await request('acme', 'ada@acme.test', { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' });
     const mail = await smtp.next('ada@acme.test', /Passwort/);

@@ -10,6 +10,7 @@ import { notifyPasswordChanged, sendInBackground } from '../lib/notify';
 import { mailBrand, resetMail } from '../mail/compose';
 import { fill, TEXTS } from '../mail/texts';
 import { LIMITS } from '../../../src/api/limits';
+import { safeReturnUrl } from '../../../src/features/login/return-url';
 
 /** Design §4: reset tokens are single-use and live one hour. */
 export const RESET_TOKEN_MS = 3600_000;
@@ -22,6 +23,8 @@ const RequestBody = Type.Object(
   {
     teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
     userName: Type.String({ minLength: 1, maxLength: LIMITS.email }),
+    /** Where the sign-in after the reset should lead (a path on the portal, by its ReturnUrl rule). */
+    returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
   },
   { additionalProperties: false },
 );
@@ -119,6 +122,8 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
       });
       // Built from PUBLIC_URL, never from the request's Host header.
       const query = new URLSearchParams({ id: user.id, token });
+      const returnUrl = safeReturnUrl(request.body.returnUrl, new URL(config.publicUrl).origin);
+      if (returnUrl) query.set('ReturnUrl', returnUrl);
       const link = `${config.publicUrl}/login/${encodeURIComponent(user.team_name)}/resetPassword?${query}`;
       const mail = resetMail({
         language: answerLanguage(request, user.language),

@@ -47,7 +47,10 @@ export function ForgotScreen({ team }: { team: string }) {
     setError(null);
     setBusy(true);
     try {
-      await requestPasswordReset({ issuer, language }, { teamName: team, userName: email.trim() });
+      await requestPasswordReset(
+        { issuer, language },
+        { teamName: team, userName: email.trim(), returnUrl: returnUrl ?? undefined },
+      );
       setSentTo(email.trim());
     } catch (caught) {
       const status = caught instanceof ApiError ? caught.status : 0;

@@ -9,6 +9,7 @@ import { useFocusAfterRender } from '../../ui/focus';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { NewPasswordFields } from '../../ui/new-password-fields';
 import { ProviderOnlyNotice, providerOnly } from './provider-only';
+import { withReturnUrl } from './routes';
 import { useTeam } from './use-team';
 
 type State = 'form' | 'error' | 'success';
@@ -24,6 +25,7 @@ export function ResetScreen({ team }: { team: string }) {
   const router = useRouter();
   const id = useSearchParam('id');
   const token = useSearchParam('token');
+  const returnUrl = useSearchParam('ReturnUrl');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
@@ -91,7 +93,7 @@ export function ResetScreen({ team }: { team: string }) {
       <Card>
         <h1 className="title">{t('login.reset.successTitle')}</h1>
         <Alert tone="success">{t('login.reset.success')}</Alert>
-        <Link to="../" className="button block" part="button">
+        <Link to={withReturnUrl('../', returnUrl)} className="button block" part="button">
           {t('login.reset.signIn')}
         </Link>
       </Card>
@@ -102,7 +104,7 @@ export function ResetScreen({ team }: { team: string }) {
       <Card>
         <h1 className="title">{t('login.reset.errorTitle')}</h1>
         <Alert tone="error">{t('login.reset.invalid')}</Alert>
-        <Link to="../forgotPassword" className="button block" part="button">
+        <Link to={withReturnUrl('../forgotPassword', returnUrl)} className="button block" part="button">
           {t('login.reset.tryAgain')}
         </Link>
       </Card>
