@@ -116,7 +116,7 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
         {loggedIn && user ? (
           <>
             {dashboard ? (
-              <a className="header-link" href={dashboard}>
+              <a className="header-link header-dashboard" href={dashboard}>
                 {t('header.goToDashboard')}
               </a>
             ) : null}
@@ -129,6 +129,7 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
             />
             <MenuButton
               menu="account"
+              className="account-menu"
               label={t('header.accountMenu', { name: user.name })}
               buttonClass="avatar-button"
               buttonContent={
@@ -136,7 +137,7 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
                   <span className="avatar" aria-hidden="true">
                     {initials(user.name)}
                   </span>
-                  <span className="header-name" aria-hidden="true">
+                  <span className="header-name" dir="auto" aria-hidden="true">
                     {user.name}
                   </span>
                 </>
@@ -147,7 +148,9 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
                     {initials(user.name)}
                   </span>
                   <div>
-                    <p className="menu-name">{user.name}</p>
+                    <p className="menu-name" dir="auto">
+                      {user.name}
+                    </p>
                     <p className="menu-email">{user.email}</p>
                   </div>
                 </div>
