@@ -7,7 +7,7 @@ import { useElement } from '../ui/element-context';
 import { ElementFrame } from '../ui/element-frame';
 import { BrowserRouter, pathUnderBase, useRouter, type RouteLocation } from '../ui/router';
 import { MANAGE_SECTIONS } from './manage-sections';
-import { matchRoute, needsLoginCheck } from './routes';
+import { isLoginPath, matchRoute, needsLoginCheck } from './routes';
 
 /** Lazily loaded chunks: signing in never downloads the manage area or the search page. */
 const ManageArea = lazy(() => import('../features/manage/manage-area'));
@@ -122,7 +122,11 @@ function Shell() {
 
   return (
     <div className="portal" onClick={(event) => interceptLinks(event, basePath, router.navigate)}>
-      <HeaderBar homeHref={router.href('/')} onSignedOut={() => router.navigate('/login/team')} />
+      <HeaderBar
+        homeHref={router.href('/')}
+        onSignedOut={() => router.navigate('/login/team')}
+        offerSignIn={!isLoginPath(path)}
+      />
       <main className="portal-main" ref={main}>
         <Suspense fallback={<ElementFrame />}>
           <Screen />

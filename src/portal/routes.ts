@@ -19,7 +19,7 @@ const MANAGE_SECTIONS: readonly ManageSection[] = ['', 'user', 'team', 'group', 
  */
 export function matchRoute(path: string, hash = '', search = ''): PortalView {
   const trimmed = path.replace(/\/+$/, '') || '/';
-  if (trimmed === '/login' || trimmed.startsWith('/login/')) {
+  if (isLoginPath(trimmed)) {
     const login = parseLoginPath(trimmed);
     // The login screens show the team screen for any path they do not know; the route table redirects.
     if (login.screen === 'team' && trimmed !== '/login/team') {
@@ -35,6 +35,11 @@ export function matchRoute(path: string, hash = '', search = ''): PortalView {
       return { kind: 'manage', section: section as ManageSection };
   }
   return { kind: 'redirect', to: '/manage' };
+}
+
+/** Whether a portal path is one of the sign-in screens (`/login` and everything under it). */
+export function isLoginPath(path: string): boolean {
+  return path === '/login' || path.startsWith('/login/');
 }
 
 /**

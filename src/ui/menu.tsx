@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { menusStore, type OpenMenu } from '../state/menus';
 
@@ -17,6 +17,7 @@ export type MenuItem =
 export function MenuButton({
   menu,
   label,
+  className,
   buttonClass,
   buttonContent,
   header,
@@ -25,6 +26,8 @@ export function MenuButton({
   menu: Exclude<OpenMenu, 'closed'>;
   /** Accessible name of the button. */
   label: string;
+  /** Added to the wrapper's class (for layout by its container). */
+  className?: string;
   buttonClass: string;
   buttonContent: ReactNode;
   /** Shown at the top of the popup (not an item). */
@@ -35,9 +38,23 @@ export function MenuButton({
   const container = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
+  const popup = useRef<HTMLDivElement>(null);
   const id = useId();
 
   const itemElements = () => [...(list.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? [])];
+
+  // The popup hangs from its button's end; where that leaves part of it off the screen (a button far from
+  // the page's end, a narrow screen), it moves sideways onto it before it is painted.
+  useLayoutEffect(() => {
+    const element = popup.current;
+    if (!open || !element) return;
+    element.style.translate = '';
+    const margin = 8;
+    const { left, right } = element.getBoundingClientRect();
+    const end = document.documentElement.clientWidth - margin;
+    const shift = left < margin ? margin - left : right > end ? end - right : 0;
+    if (shift) element.style.translate = `${shift}px`;
+  }, [open]);
 
   useEffect(() => {
     if (!open) return;
@@ -94,7 +111,7 @@ export function MenuButton({
   }
 
   return (
-    <div className="menu" ref={container}>
+    <div className={className ? `menu ${className}` : 'menu'} ref={container}>
       <button
         ref={button}
         type="button"
@@ -108,7 +125,7 @@ export function MenuButton({
       >
         {buttonContent}
       </button>
-      <div className="menu-popup" id={id} hidden={!open} part="menu">
+      <div className="menu-popup" id={id} hidden={!open} part="menu" ref={popup}>
         {header}
         <ul role="menu" aria-label={label} ref={list} onKeyDown={onKeyDown}>
           {items.map((item) => (

@@ -442,6 +442,16 @@ const ALL_SHOTS: Shot[] = [
     },
   },
   {
+    name: 'suite-app-signed-out',
+    async show(page, server, t) {
+      await page.goto(`${server.partnerUrl}/suite-app.html`);
+      await page
+        .locator('acct-header')
+        .getByRole('link', { name: t('header.signIn') })
+        .waitFor();
+    },
+  },
+  {
     name: 'partner',
     async show(page, server, t) {
       await page.goto(`${server.partnerUrl}/partner.html`);

@@ -16,18 +16,31 @@ import {
   SignOutIcon,
   SunIcon,
 } from './icons';
+import { signInHref } from './sign-in-href';
 import { useDashboard } from './use-dashboard';
 
 /**
  * The suite header (spec §2): the logo linking to `/`, 'go to dashboard' when the switcher call gives a
  * dashboard, the app switcher, and the user menu behind the avatar — initials, name and e-mail;
  * dashboard, manage account, the theme switch (brands with a dark theme only), the privacy link, sign
- * out. The two menus are mutually exclusive.
+ * out. The two menus are mutually exclusive. Signed out, the theme switch, the privacy link and Sign in
+ * sit in the bar itself, so a page whose user has signed out is not a dead end.
  */
-export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSignedOut?: () => void }) {
+export function HeaderBar({
+  homeHref,
+  onSignedOut,
+  offerSignIn = true,
+}: {
+  homeHref: string;
+  onSignedOut?: () => void;
+  /** False where the page already is the sign-in screen (the portal's /login routes). */
+  offerSignIn?: boolean;
+}) {
   const { t, brand, emit, issuer, language, theme } = useElement();
   const user = useStore(sessionStore, (state) => state.user);
   const loggedIn = useStore(sessionStore, (state) => state.loggedIn);
+  // Not while the first check runs: a signed-in user would see Sign in flash by.
+  const signedOut = useStore(sessionStore, (state) => state.status === 'loggedOut');
   const darkMode = useStore(preferencesStore, (state) => state.darkMode);
   const dashboard = useDashboard(language);
   const { Icon, Wordmark } = brand;
@@ -47,6 +60,7 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
   }
 
   const Actions = loggedIn && user ? 'nav' : 'div';
+  const ThemeIcon = theme === 'dark' ? MoonIcon : SunIcon;
   const manageHref = `${issuer}/manage`;
   const accountItems: MenuItem[] = [
     ...(dashboard
@@ -60,7 +74,7 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
             label: t('header.darkTheme'),
             checked: theme === 'dark',
             onSelect: switchTheme,
-            icon: theme === 'dark' ? <MoonIcon /> : <SunIcon />,
+            icon: <ThemeIcon />,
           },
         ]
       : []),
@@ -98,13 +112,13 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
   ];
 
   return (
-    <header className="header" part="header">
+    <header className={signedOut ? 'header signed-out' : 'header'} part="header">
       <a className="header-logo" href={homeHref}>
         <Icon label={t('common.home', { brand: brand.name })} />
         <Wordmark size={18} />
       </a>
-      {/* Signed out, only the language button is left: no navigation landmark for a single button. The
-          name differs from the manage sidebar's, so the two landmarks can be told apart. */}
+      {/* Signed out, the bar's few controls need no navigation landmark of their own (the banner holds
+          them). The name differs from the manage sidebar's, so the two landmarks can be told apart. */}
       <Actions className="header-actions" aria-label={loggedIn && user ? t('header.label') : undefined}>
         <MenuButton
           menu="language"
@@ -116,7 +130,7 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
         {loggedIn && user ? (
           <>
             {dashboard ? (
-              <a className="header-link" href={dashboard}>
+              <a className="header-link header-dashboard" href={dashboard}>
                 {t('header.goToDashboard')}
               </a>
             ) : null}
@@ -129,6 +143,7 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
             />
             <MenuButton
               menu="account"
+              className="account-menu"
               label={t('header.accountMenu', { name: user.name })}
               buttonClass="avatar-button"
               buttonContent={
@@ -136,7 +151,7 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
                   <span className="avatar" aria-hidden="true">
                     {initials(user.name)}
                   </span>
-                  <span className="header-name" aria-hidden="true">
+                  <span className="header-name" dir="auto" aria-hidden="true">
                     {user.name}
                   </span>
                 </>
@@ -147,13 +162,51 @@ export function HeaderBar({ homeHref, onSignedOut }: { homeHref: string; onSigne
                     {initials(user.name)}
                   </span>
                   <div>
-                    <p className="menu-name">{user.name}</p>
+                    <p className="menu-name" dir="auto">
+                      {user.name}
+                    </p>
                     <p className="menu-email">{user.email}</p>
                   </div>
                 </div>
               }
               items={accountItems}
             />
+          </>
+        ) : null}
+        {signedOut ? (
+          <>
+            {brand.darkTheme ? (
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={t('header.darkTheme')}
+                aria-pressed={theme === 'dark'}
+                onClick={switchTheme}
+              >
+                <ThemeIcon />
+              </button>
+            ) : null}
+            <a
+              className="header-link header-privacy"
+              href={brand.privacyUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
+              <ShieldIcon />
+              <span className="header-link-text">{t('header.privacy')}</span>
+            </a>
+            {offerSignIn ? (
+              <a
+                className="header-sign-in"
+                href={signInHref(issuer, location)}
+                // A host page that routes with the History API may have moved on since this rendered.
+                onClick={(event) => {
+                  event.currentTarget.href = signInHref(issuer, location);
+                }}
+              >
+                {t('header.signIn')}
+              </a>
+            ) : null}
           </>
         ) : null}
       </Actions>
