@@ -41,7 +41,7 @@ export function ResetScreen({ team }: { team: string }) {
       confirm: !confirm
         ? t('login.reset.confirmRequired')
         : password && confirm !== password
-          ? t('login.reset.mismatch')
+          ? t('common.passwordMismatch')
           : undefined,
     };
     setErrors(found);

@@ -92,7 +92,8 @@ describe('<acct-manage>', () => {
     expect(await form.findByText('The new password must be different from the current one.')).to.exist;
     type(form.getByLabelText('New password'), 'a new long password');
     submit();
-    expect(await form.findByText('The passwords should match.')).to.exist;
+    // The same words as the reset screen's for the same mistake.
+    expect(await form.findByText('The passwords do not match.')).to.exist;
     type(form.getByLabelText('Confirm new password'), 'a new long password');
     submit();
     // The server hashes the wrong password on purpose slowly; a busy machine needs more than 5 s.
