@@ -285,6 +285,19 @@ const ALL_SHOTS: Shot[] = [
     },
   },
   {
+    name: 'manage-disconnect-dialog',
+    async show(page, server, t) {
+      await manage(page, server, t);
+      await page
+        .getByRole('button', { name: t('manage.external.disconnectLabel', { provider: 'Google' }) })
+        .click();
+      await page
+        .getByRole('alertdialog', { name: t('manage.external.confirm.title', { provider: 'Google' }) })
+        .getByRole('button', { name: t('manage.external.disconnect') })
+        .waitFor();
+    },
+  },
+  {
     name: 'dev-tools',
     async show(page, server, t) {
       await manage(page, server, t, '/manage/dev');

@@ -29,9 +29,26 @@ async function dialog(element: HTMLElement) {
   return within(element.shadowRoot!.querySelector('dialog[open]') as HTMLElement);
 }
 
-/** A panel's queries, found by its heading. */
-function panel(view: Awaited<ReturnType<typeof screenOf>>, heading: string) {
-  return within(view.getByRole('heading', { name: heading }).closest('section') as HTMLElement);
+/** The open confirmation dialog (no form fields in it, unlike the name and password dialogs). */
+async function confirmation(element: HTMLElement) {
+  await waitFor(() =>
+    expect(element.shadowRoot!.querySelector('dialog[open] .dialog-actions')).to.not.equal(null),
+  );
+  return within(element.shadowRoot!.querySelector('dialog[open]') as HTMLElement);
+}
+
+/**
+ * Whether a dialog is open. Checks that find elements compare booleans: chai describes an element it
+ * did not expect by walking every field React keeps on it, which takes longer than the test may.
+ */
+const dialogOpen = (element: HTMLElement) => element.shadowRoot!.querySelector('dialog[open]') !== null;
+
+/** The element that has focus inside the element's shadow root. */
+const focused = (element: HTMLElement) => element.shadowRoot!.activeElement;
+
+/** A panel's queries, found by its name (its own heading, or the screen's heading that names it). */
+function panel(view: Awaited<ReturnType<typeof screenOf>>, name: string) {
+  return within(view.getByRole('region', { name }));
 }
 
 const type = (input: HTMLElement, value: string) => fireEvent.input(input, { target: { value } });
@@ -198,7 +215,7 @@ describe('<acct-manage> developer tools link (spec §2: hidden on old IE-like br
 describe('<acct-manage> third-party accounts', () => {
   it('says it cannot remove the account when the server refuses (a real 403: a stale anti-forgery token)', async () => {
     await signInAs('ada@acme.test');
-    const { view } = await openManage();
+    const { element, view } = await openManage();
     const accounts = await waitFor(() => panel(view, 'Third-party accounts'));
     const disconnect = await accounts.findByRole('button', { name: 'Disconnect Google' });
     const xsrf = readCookie(document.cookie, 'XSRF-TOKEN')!;
@@ -207,6 +224,7 @@ describe('<acct-manage> third-party accounts', () => {
     document.cookie = 'XSRF-TOKEN=not-this-sessions-token; Path=/; Secure; SameSite=None';
     try {
       fireEvent.click(disconnect);
+      fireEvent.click((await confirmation(element)).getByRole('button', { name: 'Disconnect' }));
       expect(await view.findByText('Unable to remove the Google account')).to.exist;
     } finally {
       document.cookie = `XSRF-TOKEN=${xsrf}; Path=/; Secure; SameSite=None`;
@@ -216,7 +234,7 @@ describe('<acct-manage> third-party accounts', () => {
 
   it('explains a 409 from the server as the only sign-in option', async () => {
     await signInAs('ada@acme.test');
-    const { view } = await openManage();
+    const { element, view } = await openManage();
     const accounts = await waitFor(() => panel(view, 'Third-party accounts'));
     const disconnect = await accounts.findByRole('button', { name: 'Disconnect Google' });
     // No seeded user can reach the server's 409 through this panel (it refuses the only sign-in option
@@ -235,6 +253,7 @@ describe('<acct-manage> third-party accounts', () => {
     };
     try {
       fireEvent.click(disconnect);
+      fireEvent.click((await confirmation(element)).getByRole('button', { name: 'Disconnect' }));
       expect(await view.findByText('You cannot remove your only sign-in option. Set a password first.')).to
         .exist;
       expect(view.queryByText('Unable to remove the Google account')).to.equal(null);
@@ -245,12 +264,58 @@ describe('<acct-manage> third-party accounts', () => {
 
   it('refuses to disconnect the only sign-in option without asking the server', async () => {
     await signInAs('bob@acme.test');
-    const { view } = await openManage();
+    const { element, view } = await openManage();
     const accounts = await waitFor(() => panel(view, 'Third-party accounts'));
     fireEvent.click(await accounts.findByRole('button', { name: 'Disconnect Google' }));
     expect(await view.findByText('You cannot remove your only sign-in option. Set a password first.')).to
       .exist;
     expect(accounts.getByText('Connected as bob@acme.test')).to.exist;
+    // Nothing to confirm: it would only be refused.
+    expect(dialogOpen(element)).to.equal(false);
+  });
+
+  it('asks first, naming the provider and the account; Escape and Cancel keep it connected', async () => {
+    await signInAs('ada@acme.test');
+    const { element, view } = await openManage();
+    const accounts = await waitFor(() => panel(view, 'Third-party accounts'));
+    const disconnect = await accounts.findByRole('button', { name: 'Disconnect Google' });
+    const deletes: string[] = [];
+    const realFetch = window.fetch;
+    window.fetch = (input, init) => {
+      if (init?.method === 'DELETE') deletes.push(String(input));
+      return realFetch(input, init);
+    };
+    try {
+      disconnect.focus();
+      fireEvent.click(disconnect);
+      let ask = await confirmation(element);
+      const dialog = element.shadowRoot!.querySelector('dialog[open]')!;
+      expect(dialog.getAttribute('role')).to.equal('alertdialog');
+      expect(ask.getByRole('heading', { name: 'Disconnect your Google account?' })).to.exist;
+      const text = ask.getByText(/ada@acme\.test/);
+      expect(text.textContent).to.contain('Google');
+      expect(dialog.getAttribute('aria-describedby')).to.equal(text.id);
+      // The safe choice has focus; the destructive one looks it.
+      expect(focused(element) === ask.getByRole('button', { name: 'Cancel' }), 'focus on Cancel').to.equal(
+        true,
+      );
+      expect(ask.getByRole('button', { name: 'Disconnect' }).classList.contains('danger')).to.equal(true);
+
+      // What the browser does on Escape in a modal dialog: a cancelable `cancel` event.
+      dialog.dispatchEvent(new Event('cancel', { cancelable: true }));
+      await waitFor(() => expect(dialogOpen(element)).to.equal(false));
+      await waitFor(() => expect(focused(element) === disconnect, 'focus back on Disconnect').to.equal(true));
+
+      fireEvent.click(disconnect);
+      ask = await confirmation(element);
+      fireEvent.click(ask.getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(dialogOpen(element)).to.equal(false));
+      await waitFor(() => expect(focused(element) === disconnect, 'focus back on Disconnect').to.equal(true));
+      expect(accounts.getByText('Connected as ada@acme.test')).to.exist;
+      expect(deletes).to.deep.equal([]);
+    } finally {
+      window.fetch = realFetch;
+    }
   });
 });
 
