@@ -298,6 +298,21 @@ const ALL_SHOTS: Shot[] = [
     },
   },
   {
+    name: 'manage-password-failed',
+    expectedStatuses: [503],
+    async show(page, server, t) {
+      // The sign-in options cannot be loaded: the server is unavailable for that one request (the
+      // route ends after it, so the next screens of the sweep's tab reach the server).
+      await page.route(
+        (url) => url.pathname === '/api/user/password',
+        (route) => route.fulfill({ status: 503, json: { message: 'unavailable' } }),
+        { times: 1 },
+      );
+      await manage(page, server, t);
+      await page.getByRole('button', { name: t('common.retry') }).waitFor();
+    },
+  },
+  {
     name: 'dev-tools',
     async show(page, server, t) {
       await manage(page, server, t, '/manage/dev');

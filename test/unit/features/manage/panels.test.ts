@@ -182,6 +182,36 @@ describe('<acct-manage> password panel', () => {
   });
 });
 
+describe('<acct-manage> password panel, failed', () => {
+  it('offers to try again after the options failed to load, and loads them', async () => {
+    await signInAs('ada@acme.test');
+    // The first load of the sign-in options fails (as a network error would); the retry reaches the server.
+    const realFetch = window.fetch;
+    let refused = 0;
+    window.fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+      if (init?.method === 'GET' && url.pathname === '/api/user/password' && refused === 0) {
+        refused++;
+        return Promise.resolve(Response.json({ message: 'unavailable' }, { status: 503 }));
+      }
+      return realFetch(input, init);
+    };
+    try {
+      const { element, view } = await openManage();
+      const passwords = panel(view, 'Password');
+      expect(await passwords.findByText('Something went wrong. Please try again.')).to.exist;
+      fireEvent.click(passwords.getByRole('button', { name: 'Try again' }));
+      // The button goes away while loading: focus stays in the panel, on its title.
+      expect(focused(element) === passwords.getByRole('heading', { name: 'Password' })).to.equal(true);
+      expect(await passwords.findByRole('button', { name: 'Change password' })).to.exist;
+      expect(passwords.queryByText('Something went wrong. Please try again.') === null).to.equal(true);
+      expect(refused).to.equal(1);
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+});
+
 describe('<acct-manage> developer tools link (spec §2: hidden on old IE-like browsers only)', () => {
   afterEach(() => {
     delete (document as { documentMode?: number }).documentMode;
