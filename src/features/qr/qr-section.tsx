@@ -24,7 +24,8 @@ export function qrPayload(code: DeviceCode | null): string {
 
 /**
  * QR code login (spec §2): 'Generate QR code' asks for a device authorization and shows it as a QR code
- * for the mobile app to scan; a failure shows 'unable to generate QR code'. A lazily loaded chunk.
+ * for the mobile app to scan; a failure shows 'unable to generate QR code' and takes the previous code
+ * away, so that nothing on screen looks like a valid code. A lazily loaded chunk.
  */
 export default function QrSection() {
   const { t, language } = useElement();
@@ -38,6 +39,7 @@ export default function QrSection() {
       qrPayload(answer);
       setCode(answer);
     } catch {
+      setCode(null);
       noticesStore.getState().show(t('qr.failed'), 'Failure');
     }
     setBusy(false);

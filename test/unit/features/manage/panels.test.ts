@@ -349,19 +349,43 @@ describe('<acct-manage> third-party accounts', () => {
   });
 });
 
+/**
+ * The QR screen of a user who has already had `used` of the server's 10 codes (its rate limit), through
+ * the same API call the button makes.
+ */
+async function openQr(email: string, used: number) {
+  await signInAs(email);
+  for (let i = 0; i < used; i++) {
+    await sessionStore.getState().authorized((ctx) => generateDeviceCode(ctx));
+  }
+  const element = mount('<acct-manage></acct-manage>');
+  const view = await screenOf(element);
+  fireEvent.click(await view.findByRole('link', { name: 'QR code login' }));
+  const generate = (await view.findByRole('button', { name: 'Generate QR code' })) as HTMLButtonElement;
+  return { element, view, generate };
+}
+
 describe('<acct-manage> QR code login', () => {
   it('says "Unable to generate QR code" when the server refuses (its rate limit of 10 codes)', async function () {
     this.timeout(30000);
-    await signInAs('dan@umbrella.test');
-    // Use up the limit through the same API call the button makes.
-    for (let i = 0; i < 10; i++) {
-      await sessionStore.getState().authorized((ctx) => generateDeviceCode(ctx));
-    }
-    const element = mount('<acct-manage></acct-manage>');
-    const view = await screenOf(element);
-    fireEvent.click(await view.findByRole('link', { name: 'QR code login' }));
-    fireEvent.click(await view.findByRole('button', { name: 'Generate QR code' }));
+    const { view, generate } = await openQr('dan@umbrella.test', 10);
+    fireEvent.click(generate);
     expect(await view.findByText('Unable to generate QR code')).to.exist;
     expect(view.queryByRole('img', { name: 'QR code for signing in to the mobile app' })).to.equal(null);
+  });
+
+  it('takes the previous code off the screen when generating a new one fails', async function () {
+    this.timeout(30000);
+    // One code left: the first click gets it, the second is refused.
+    const { element, view, generate } = await openQr('bob@acme.test', 9);
+    fireEvent.click(generate);
+    expect(await view.findByRole('img', { name: 'QR code for signing in to the mobile app' })).to.exist;
+    expect(view.getByText(/^Code /)).to.exist;
+    await waitFor(() => expect(generate.disabled).to.equal(false));
+    fireEvent.click(generate);
+    expect(await view.findByText('Unable to generate QR code')).to.exist;
+    const stale = () => element.shadowRoot!.querySelector('figure.qr, .qr-code') !== null;
+    expect(stale(), 'the old code is gone').to.equal(false);
+    expect(view.queryByText(/^Code /) === null, 'its caption is gone').to.equal(true);
   });
 });
