@@ -32,7 +32,18 @@ function TokenBox({
   return (
     <div className="field token-box">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} readOnly value={value} rows={5} aria-describedby={`${id}-hint`} spellCheck={false} />
+      {/* The frame (border, padding) is the wrapper's: text scrolls under a textarea's own padding, where
+          the line after the last whole one would show cut in half. */}
+      <div className="token-text">
+        <textarea
+          id={id}
+          readOnly
+          value={value}
+          rows={5}
+          aria-describedby={`${id}-hint`}
+          spellCheck={false}
+        />
+      </div>
       <p className="hint" id={`${id}-hint`}>
         {hint}
       </p>
@@ -45,8 +56,9 @@ function TokenBox({
 
 /**
  * The token success page (spec §2, design §3): the tokens were taken from the fragment into memory, and
- * the fragment removed, when the element started (./fragment); two read-only boxes with copy actions, the token's scopes and expiry
- * (decoded for display only), and a note that tokens expire.
+ * the fragment removed, when the element started (./fragment); two read-only boxes with copy actions, the
+ * token's scopes and expiry (decoded for display only), a note that tokens expire, and a way back to the
+ * form (its choice of policies is remembered) for new ones.
  */
 export default function TokenSuccess() {
   const { t, language } = useElement();
@@ -107,6 +119,9 @@ export default function TokenSuccess() {
         copied={t('token.idCopied')}
       />
       <p className="hint">{t('token.expiryNote')}</p>
+      <Link to="/manage/dev" className="button" part="button">
+        {t('token.generateAnother')}
+      </Link>
     </section>
   );
 }
