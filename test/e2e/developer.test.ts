@@ -145,6 +145,25 @@ describe('developer tools', () => {
     });
   });
 
+  it('shows "choose at least one policy" as wide as the form, like the other messages', async () => {
+    await withPage(async ({ page }) => {
+      await as(page, 'ada@acme.test');
+      await onPhoneAndDesktop(page, async (width) => {
+        await policies(page)
+          .getByRole('checkbox', { name: /Job_Read/ })
+          .waitFor();
+        await page.getByRole('button', { name: 'Generate access token' }).click();
+        const alert = page.getByRole('alert').filter({ hasText: 'Choose at least one policy.' });
+        const message = (await alert.boundingBox())!;
+        const form = (await policies(page).boundingBox())!;
+        assert.ok(
+          Math.abs(message.width - form.width) < 1 && Math.abs(message.x - form.x) < 1,
+          `at ${width} px the message is ${message.width} px wide at ${message.x}, the form ${form.width} px at ${form.x}`,
+        );
+      });
+    });
+  });
+
   it('refuses carol a policy her permissions do not allow', async () => {
     await withPage(async ({ page }) => {
       await as(page, 'carol@globex.test');
