@@ -72,10 +72,21 @@ async function signInAs(page: Page, server: TestServer, email: string) {
   await signInContext(page.context(), (await sessionFor(server.server.app, email)).token);
 }
 
+/** Each manage screen's heading (its h1). */
+const MANAGE_HEADINGS: Record<string, string> = {
+  '/manage': 'manage.heading.info',
+  '/manage/qr': 'manage.heading.qr',
+  '/manage/dev': 'manage.heading.dev',
+  '/manage/dev/success': 'manage.heading.devSuccess',
+  '/manage/team': 'manage.heading.team',
+  '/manage/user': 'manage.heading.user',
+  '/manage/group': 'manage.heading.group',
+};
+
 async function manage(page: Page, server: TestServer, t: T, path = '/manage') {
   await signInAs(page, server, 'ada@acme.test');
   await page.goto(`${server.url}${path}`);
-  await page.getByRole('heading', { name: t('manage.title') }).waitFor();
+  await page.getByRole('heading', { level: 1, name: t(MANAGE_HEADINGS[path]!) }).waitFor();
 }
 
 const ALL_SHOTS: Shot[] = [

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { noticesStore } from '../../state/notices';
 import { useElement } from '../../ui/element-context';
 import { Link } from '../../ui/router';
+import { useScreenTitle } from '../../ui/screen-title';
 import { captureTokenFragment } from './fragment';
 import { decodePayload } from './jwt';
 
@@ -63,10 +64,11 @@ function TokenBox({
 export default function TokenSuccess() {
   const { t, language } = useElement();
   const [tokens] = useState(captureTokenFragment);
+  const screenTitle = useScreenTitle();
 
   if (!tokens) {
     return (
-      <section className="panel" part="card">
+      <section className="panel" part="card" aria-labelledby={screenTitle ?? undefined}>
         <p>{t('token.none')}</p>
         <Link to="/manage/dev" className="button" part="button">
           {t('token.generate')}
@@ -78,10 +80,13 @@ export default function TokenSuccess() {
   const scopes = typeof payload?.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
   const expires = typeof payload?.exp === 'number' ? new Date(payload.exp * 1000) : null;
   return (
-    <section className="panel" part="card" aria-labelledby="tokens-title">
-      <h2 className="panel-title" id="tokens-title">
-        {t('token.successTitle')}
-      </h2>
+    // In the manage area its heading names the panel; on its own (<acct-token>) the panel has a title.
+    <section className="panel" part="card" aria-labelledby={screenTitle ?? 'tokens-title'}>
+      {screenTitle ? null : (
+        <h2 className="panel-title" id="tokens-title">
+          {t('token.successTitle')}
+        </h2>
+      )}
       <dl className="facts">
         <div>
           <dt>{t('token.scopes')}</dt>
