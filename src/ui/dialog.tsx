@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
 
 /** Spec §9: dialogs animate 150 ms in and 75 ms out (no animation with reduced motion, see base.css). */
 const CLOSE_MS = 75;
@@ -13,18 +13,25 @@ function deepActiveElement(): HTMLElement | null {
 /**
  * A modal dialog on the native `<dialog>`: the rest of the page is inert while it is open (focus stays
  * inside), Escape closes it unless `closable` is false (while a request runs), and focus goes back to
- * whatever opened it. At most 80vw wide. The content stays during the 75 ms exit animation.
+ * whatever opened it (or to `returnFocus()` if that is gone). At most 80vw wide. The content stays during the 75 ms exit animation. A question
+ * before something that cannot be undone is an `alertdialog` described by its text (`describedBy`).
  */
 export function Dialog({
   open,
   title,
   closable = true,
+  describedBy,
+  returnFocus,
   onClose,
   children,
 }: {
   open: boolean;
   title: string;
   closable?: boolean;
+  /** The id of the text that asks the question: makes it an alertdialog that reads it out on opening. */
+  describedBy?: string;
+  /** Where focus goes on closing when whatever opened the dialog is no longer on the page. */
+  returnFocus?: () => HTMLElement | null | undefined;
   onClose(): void;
   children: ReactNode;
 }) {
@@ -35,6 +42,9 @@ export function Dialog({
   // `open`), so the 75 ms exit does not play on an empty dialog.
   const [shown, setShown] = useState(open);
   if (open && !shown) setShown(true);
+  const focusBack = useEffectEvent(() => {
+    (opener.current?.isConnected ? opener.current : returnFocus?.())?.focus();
+  });
 
   useEffect(() => {
     const dialog = ref.current;
@@ -56,7 +66,7 @@ export function Dialog({
           dialog.close();
           dialog.classList.remove('closing');
           setShown(false);
-          opener.current?.focus();
+          focusBack();
         },
         reduced ? 0 : CLOSE_MS,
       );
@@ -69,7 +79,9 @@ export function Dialog({
       ref={ref}
       className="dialog"
       part="dialog"
+      role={describedBy ? 'alertdialog' : undefined}
       aria-labelledby={titleId}
+      aria-describedby={describedBy}
       onCancel={(event) => {
         // Escape: never let the browser close it behind React's back; close through state when allowed.
         event.preventDefault();

@@ -17,6 +17,15 @@ async function as(page: Page, email: string) {
 
 const policies = (page: Page) => page.locator('acct-portal form.token-form');
 
+/** Open the policy form at 320 px (a phone) and then at 1280 px (a desktop), checking each in turn. */
+async function onPhoneAndDesktop(page: Page, check: (width: number) => Promise<void>) {
+  for (const width of [320, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(`${e2e.server.url}/manage/dev`);
+    await check(width);
+  }
+}
+
 describe('developer tools', () => {
   it('generates a token with exactly the chosen policies, hides the fragment, and remembers the choice', async () => {
     await withPage(async ({ page }) => {
@@ -75,6 +84,83 @@ describe('developer tools', () => {
       const help = page.getByRole('link', { name: 'API documentation (opens in a new tab)' });
       assert.equal(await help.getAttribute('target'), '_blank');
       assert.equal(await help.getAttribute('rel'), 'noopener noreferrer');
+    });
+  });
+
+  it('shows the tokens in whole lines, at 320 px and on a desktop, and offers to generate new ones', async () => {
+    await withPage(async ({ page }) => {
+      await as(page, 'ada@acme.test');
+      await onPhoneAndDesktop(page, async (width) => {
+        await policies(page)
+          .getByRole('checkbox', { name: /Workflow_Read/ })
+          .check();
+        await page.getByRole('button', { name: 'Generate access token' }).click();
+        for (const label of ['Access token', 'ID token']) {
+          const box = page.getByLabel(label, { exact: true });
+          const metrics = await box.evaluate((area: HTMLTextAreaElement) => {
+            // The distance from one line to the next, measured on a copy with one line and with two.
+            const probe = area.cloneNode() as HTMLTextAreaElement;
+            probe.rows = 1;
+            probe.style.height = 'auto';
+            area.after(probe);
+            probe.value = 'x';
+            const one = probe.scrollHeight;
+            probe.value = 'x\nx';
+            const line = probe.scrollHeight - one;
+            probe.remove();
+            const style = getComputedStyle(area);
+            return {
+              line,
+              visible: area.clientHeight,
+              top: parseFloat(style.paddingTop),
+              bottom: parseFloat(style.paddingBottom),
+              overflows: area.scrollHeight > area.clientHeight,
+            };
+          });
+          assert.ok(metrics.overflows, `${label} at ${width} px: the token is longer than the box`);
+          // Scrolled to the top, the box ends on a line's end; scrolled to the bottom, it starts on a
+          // line's start: no line is cut in either place (text scrolls under the padding too).
+          for (const [end, padding] of [
+            ['top', metrics.top],
+            ['bottom', metrics.bottom],
+          ] as const) {
+            const lines = (metrics.visible - padding) / metrics.line;
+            assert.ok(
+              Math.abs(lines - Math.round(lines)) < 0.05,
+              `${label} at ${width} px, scrolled to the ${end}: ${lines.toFixed(2)} lines show (${JSON.stringify(metrics)})`,
+            );
+            assert.ok(Math.round(lines) >= 4, `${label} at ${width} px shows ${lines} lines`);
+          }
+        }
+        await screenshot(page, 'e2e/developer', `success-${width}`);
+      });
+      await page.getByRole('link', { name: 'Generate new tokens' }).click();
+      await page.waitForURL(`${e2e.server.url}/manage/dev`);
+      assert.equal(
+        await policies(page)
+          .getByRole('checkbox', { name: /Workflow_Read/ })
+          .isChecked(),
+        true,
+      );
+    });
+  });
+
+  it('shows "choose at least one policy" as wide as the form, like the other messages', async () => {
+    await withPage(async ({ page }) => {
+      await as(page, 'ada@acme.test');
+      await onPhoneAndDesktop(page, async (width) => {
+        await policies(page)
+          .getByRole('checkbox', { name: /Job_Read/ })
+          .waitFor();
+        await page.getByRole('button', { name: 'Generate access token' }).click();
+        const alert = page.getByRole('alert').filter({ hasText: 'Choose at least one policy.' });
+        const message = (await alert.boundingBox())!;
+        const form = (await policies(page).boundingBox())!;
+        assert.ok(
+          Math.abs(message.width - form.width) < 1 && Math.abs(message.x - form.x) < 1,
+          `at ${width} px the message is ${message.width} px wide at ${message.x}, the form ${form.width} px at ${form.x}`,
+        );
+      });
     });
   });
 

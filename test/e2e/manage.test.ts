@@ -88,12 +88,15 @@ describe('manage account', () => {
         await fill(DEMO_PASSWORD, DEMO_PASSWORD, DEMO_PASSWORD);
         await form.getByText('The new password must be different from the current one.').waitFor();
         await fill(DEMO_PASSWORD, 'a new long password', 'another long password');
-        await form.getByText('The passwords should match.').waitFor();
+        // The reset screen's words for the same mistake.
+        await form.getByText('The passwords do not match.').waitFor();
         await screenshot(page, 'e2e/manage', 'password-mismatch');
         await fill(DEMO_PASSWORD, 'a new long password', 'a new long password');
-        await page.getByText('Password set').waitFor();
+        // A password that existed was changed, not set.
+        await page.getByText('Password changed', { exact: true }).waitFor();
+        assert.equal(await page.getByText('Password set').count(), 0);
         await form.waitFor({ state: 'detached' });
-        await screenshot(page, 'e2e/manage', 'password-set-notice');
+        await screenshot(page, 'e2e/manage', 'password-changed-notice');
         await page.locator('acct-portal .avatar-button').click();
         await page.getByRole('menuitem', { name: 'Sign out' }).click();
         await page.waitForURL(`${e2e.server.url}/login/team`);
@@ -132,7 +135,7 @@ describe('manage account', () => {
       await form.getByLabel('New password', { exact: true }).fill('bob now has a password');
       await form.getByLabel('Confirm new password').fill('bob now has a password');
       await form.getByRole('button', { name: 'Set password' }).click();
-      await page.getByText('Password set').waitFor();
+      await page.getByText('Password set', { exact: true }).waitFor();
       await page.getByRole('button', { name: 'Change password' }).waitFor();
     });
     // A fresh browser context: no session, only the new password.

@@ -13,6 +13,23 @@ async function atProvider(page: Page, account: string) {
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
+/** The text of the element that has focus, looking inside shadow roots. */
+function focusedText(page: Page) {
+  return page.evaluate(() => {
+    let active = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    return active?.textContent;
+  });
+}
+
+/** Answer the disconnect question, after checking it names the provider and the account. */
+async function confirmDisconnect(page: Page, provider: string, username: string) {
+  const dialog = page.getByRole('alertdialog', { name: `Disconnect your ${provider} account?` });
+  await dialog.getByText(username, { exact: false }).waitFor();
+  await dialog.getByRole('button', { name: 'Disconnect' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
 async function providerSignIn(page: Page, team: string, button: string, account: string) {
   await page.goto(`${e2e.server.url}/login/${team}`);
   await page.getByRole('button', { name: button }).click();
@@ -72,8 +89,15 @@ describe('external providers, end to end', () => {
       assert.equal(await panel.getByText('Connected as ada@acme.test').count(), 2);
       await screenshot(page, 'e2e/providers', 'connected');
       await panel.getByRole('button', { name: 'Disconnect Microsoft' }).click();
+      await confirmDisconnect(page, 'Microsoft', 'ada@acme.test');
       await page.getByText('Microsoft account removed').waitFor();
       await panel.getByRole('button', { name: 'Connect Microsoft' }).waitFor();
+      // Focus goes to what took the Disconnect button's place, not to the page (once the options reload).
+      await page.waitForFunction(() => {
+        let active = document.activeElement;
+        while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+        return active?.getAttribute('aria-label') === 'Connect Microsoft';
+      });
     });
   });
 
@@ -89,6 +113,7 @@ describe('external providers, end to end', () => {
       const row = panel.getByRole('listitem').filter({ hasText: 'Acme SSO' });
       await row.getByText('Connected as ada@acme.test').waitFor();
       await panel.getByRole('button', { name: 'Disconnect Acme SSO' }).click();
+      await confirmDisconnect(page, 'Acme SSO', 'ada@acme.test');
       await page.getByText('Acme SSO account removed').waitFor();
       await panel.getByRole('button', { name: 'Connect Acme SSO' }).waitFor();
       await row.getByText('Not connected').waitFor();
@@ -129,8 +154,38 @@ describe('external providers, end to end', () => {
       await dialog.getByRole('button', { name: 'Set password' }).click();
       await page.getByText('Password set').waitFor();
       await panel.getByRole('button', { name: 'Disconnect Google' }).click();
+      await confirmDisconnect(page, 'Google', 'bob@acme.test');
       await page.getByText('Google account removed').waitFor();
       await panel.getByRole('button', { name: 'Connect Google' }).waitFor();
+    });
+  });
+
+  it('keeps the account connected when the question is cancelled (Cancel, Escape)', async () => {
+    await withPage(async ({ page }) => {
+      await signInContext(page.context(), (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
+      await page.goto(`${e2e.server.url}/manage`);
+      const panel = page.getByRole('region', { name: 'Third-party accounts' });
+      const deletes: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'DELETE') deletes.push(request.url());
+      });
+      const dialog = page.getByRole('alertdialog', { name: 'Disconnect your Google account?' });
+      await panel.getByRole('button', { name: 'Disconnect Google' }).click();
+      await dialog.getByText('ada@acme.test', { exact: false }).waitFor();
+      await screenshot(page, 'e2e/providers', 'disconnect-question');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      assert.equal(await focusedText(page), 'Disconnect');
+      await panel.getByRole('button', { name: 'Disconnect Google' }).click();
+      await dialog.waitFor();
+      assert.equal(await focusedText(page), 'Cancel', 'the safe choice has focus');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      assert.equal(await focusedText(page), 'Disconnect');
+      await page.reload();
+      await panel.getByText('Connected as ada@acme.test').waitFor();
+      await panel.getByRole('button', { name: 'Disconnect Google' }).waitFor();
+      assert.deepEqual(deletes, []);
     });
   });
 });

@@ -79,10 +79,21 @@ async function signInAs(page: Page, server: TestServer, email: string) {
   await signInContext(page.context(), (await sessionFor(server.server.app, email)).token);
 }
 
+/** Each manage screen's heading (its h1). */
+const MANAGE_HEADINGS: Record<string, string> = {
+  '/manage': 'manage.heading.info',
+  '/manage/qr': 'manage.heading.qr',
+  '/manage/dev': 'manage.heading.dev',
+  '/manage/dev/success': 'manage.heading.devSuccess',
+  '/manage/team': 'manage.heading.team',
+  '/manage/user': 'manage.heading.user',
+  '/manage/group': 'manage.heading.group',
+};
+
 async function manage(page: Page, server: TestServer, t: T, path = '/manage') {
   await signInAs(page, server, 'ada@acme.test');
   await page.goto(`${server.url}${path}`);
-  await page.getByRole('heading', { name: t('manage.title') }).waitFor();
+  await page.getByRole('heading', { level: 1, name: t(MANAGE_HEADINGS[path]!) }).waitFor();
 }
 
 const ALL_SHOTS: Shot[] = [
@@ -323,6 +334,34 @@ const ALL_SHOTS: Shot[] = [
         .getByRole('button', { name: t('manage.external.disconnectLabel', { provider: 'Google' }) })
         .click();
       await page.getByText(t('manage.external.onlyOption')).waitFor();
+    },
+  },
+  {
+    name: 'manage-disconnect-dialog',
+    async show(page, server, t) {
+      await manage(page, server, t);
+      await page
+        .getByRole('button', { name: t('manage.external.disconnectLabel', { provider: 'Google' }) })
+        .click();
+      await page
+        .getByRole('alertdialog', { name: t('manage.external.confirm.title', { provider: 'Google' }) })
+        .getByRole('button', { name: t('manage.external.disconnect') })
+        .waitFor();
+    },
+  },
+  {
+    name: 'manage-password-failed',
+    expectedStatuses: [503],
+    async show(page, server, t) {
+      // The sign-in options cannot be loaded: the server is unavailable for that one request (the
+      // route ends after it, so the next screens of the sweep's tab reach the server).
+      await page.route(
+        (url) => url.pathname === '/api/user/password',
+        (route) => route.fulfill({ status: 503, json: { message: 'unavailable' } }),
+        { times: 1 },
+      );
+      await manage(page, server, t);
+      await page.getByRole('button', { name: t('common.retry') }).waitFor();
     },
   },
   {

@@ -50,7 +50,7 @@ export function ResetScreen({ team }: { team: string }) {
       confirm: !confirm
         ? t('login.reset.confirmRequired')
         : password && confirm !== password
-          ? t('login.reset.mismatch')
+          ? t('common.passwordMismatch')
           : undefined,
     };
     setErrors(found);

@@ -1,23 +1,14 @@
-import { Suspense, useEffect, type ComponentType } from 'react';
+import { Suspense, useEffect, useId, type ComponentType } from 'react';
 import { useStore } from 'zustand';
 import { sessionStore } from '../../state/session';
 import { useElement } from '../../ui/element-context';
 import { Link, useRouter } from '../../ui/router';
+import { ScreenTitleContext } from '../../ui/screen-title';
 import { SignInPrompt } from '../../ui/sign-in-prompt';
 import { Snackbar } from '../../ui/snackbar';
-import { Spinner } from '../../ui/spinner';
+import { ScreenLoading } from '../../ui/spinner';
 import { InfoSection } from './info-section';
 import { developerToolsSupported, manageSection, type ManageSection } from './routes';
-
-function Waiting() {
-  const { t } = useElement();
-  return (
-    <div className="loading manage-waiting" role="status">
-      <Spinner />
-      <span>{t('common.loading')}</span>
-    </div>
-  );
-}
 
 /** Sections whose screens come with later work show a short note instead of a blank page. */
 function Pending() {
@@ -28,6 +19,20 @@ function Pending() {
     </section>
   );
 }
+
+/**
+ * Each screen's heading: after a navigation in the portal focus goes to it, so it names the screen
+ * rather than the area.
+ */
+const HEADINGS: Record<ManageSection, string> = {
+  info: 'manage.heading.info',
+  qr: 'manage.heading.qr',
+  dev: 'manage.heading.dev',
+  'dev/success': 'manage.heading.devSuccess',
+  team: 'manage.heading.team',
+  user: 'manage.heading.user',
+  group: 'manage.heading.group',
+};
 
 /** Screens of other features shown in the manage area, given by whoever composes it (portal, element). */
 export type ManageSections = Partial<Record<Exclude<ManageSection, 'info'>, ComponentType>>;
@@ -64,8 +69,9 @@ export default function ManageArea({
   const { location } = useRouter();
   const status = useStore(sessionStore, (state) => state.status);
   const section = manageSection(location.path);
+  const titleId = useId();
 
-  if (status === 'unknown') return <Waiting />;
+  if (status === 'unknown') return <ScreenLoading />;
   if (status === 'loggedOut') return <SignedOut standalone={standalone} />;
 
   const items: Array<[string, string, boolean]> = [
@@ -89,10 +95,15 @@ export default function ManageArea({
         </ul>
       </nav>
       <div className="manage-content stack">
-        <h1 className="title">{t('manage.title')}</h1>
-        <Suspense fallback={<Waiting />}>
-          <Content section={section} sections={sections} />
-        </Suspense>
+        {/* Outside the Suspense boundary: it is there for the portal's focus as soon as the address changes. */}
+        <h1 className="title" id={titleId}>
+          {t(HEADINGS[section])}
+        </h1>
+        <ScreenTitleContext.Provider value={titleId}>
+          <Suspense fallback={<ScreenLoading />}>
+            <Content section={section} sections={sections} />
+          </Suspense>
+        </ScreenTitleContext.Provider>
       </div>
       <Snackbar />
     </div>

@@ -92,7 +92,7 @@ function PasswordForm({
     else if (hasPassword && newPassword === oldPassword) found.new = t('manage.password.sameAsOld');
     if (!confirm) found.confirm = t('login.reset.confirmRequired');
     else if (hasPassword && newPassword && confirm !== newPassword)
-      found.confirm = t('manage.password.noMatch');
+      found.confirm = t('common.passwordMismatch');
     return found;
   }
 
@@ -114,7 +114,10 @@ function PasswordForm({
       const body = { ...(hasPassword ? { oldPassword } : {}), newPassword, confirmNewPassword: confirm };
       await sessionStore.getState().authorized((ctx) => savePassword(ctx, body, hasPassword), language);
       setBusy(false);
-      noticesStore.getState().show(t('manage.password.saved'), 'Success');
+      // A password that existed was changed; a first one was set.
+      noticesStore
+        .getState()
+        .show(hasPassword ? t('manage.password.changeNotice') : t('manage.password.setNotice'), 'Success');
       onSaved();
       onClose();
     } catch (error) {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { PasswordOptions } from '../../api/endpoints';
 import { useElement } from '../../ui/element-context';
 import { Spinner } from '../../ui/spinner';
@@ -6,7 +6,7 @@ import { PasswordDialog } from './password-dialog';
 
 /**
  * The password panel (spec §2): a spinner while loading; with a password the last-changed date, a masked
- * value, the rules hint and Change password; without one, Set password.
+ * value, the rules hint and Change password; without one, Set password; when loading failed, Try again.
  */
 export function PasswordPanel({
   options,
@@ -20,10 +20,16 @@ export function PasswordPanel({
   // options, which would otherwise relabel it during its closing animation.
   const [dialog, setDialog] = useState({ open: false, hasPassword: false });
   const openDialog = (hasPassword: boolean) => setDialog({ open: true, hasPassword });
+  const title = useRef<HTMLHeadingElement>(null);
+  // The button goes away while the options load again: focus stays in the panel, on its title.
+  const retry = () => {
+    title.current?.focus();
+    reload();
+  };
 
   return (
     <section className="panel" part="card" aria-labelledby="password-title" aria-busy={options === null}>
-      <h2 className="panel-title" id="password-title">
+      <h2 className="panel-title" id="password-title" ref={title} tabIndex={-1}>
         {t('manage.password.title')}
       </h2>
       {options === null ? (
@@ -32,7 +38,12 @@ export function PasswordPanel({
           <span>{t('common.loading')}</span>
         </div>
       ) : options === 'failed' ? (
-        <p role="alert">{t('common.failed')}</p>
+        <>
+          <p role="alert">{t('common.failed')}</p>
+          <button type="button" className="button secondary" part="button" onClick={retry}>
+            {t('common.retry')}
+          </button>
+        </>
       ) : options.hasPassword ? (
         <>
           <dl className="facts">

@@ -3,6 +3,7 @@ import { useStore } from 'zustand';
 import { getPermissions, type Permissions } from '../../api/endpoints';
 import { sessionStore } from '../../state/session';
 import { useElement } from '../../ui/element-context';
+import { useScreenTitle } from '../../ui/screen-title';
 import { Spinner } from '../../ui/spinner';
 import { NameDialog } from './name-dialog';
 import { permissionText } from './permissions';
@@ -14,6 +15,7 @@ export function PersonalInfo() {
   const team = useStore(sessionStore, (state) => state.team);
   const [permissions, setPermissions] = useState<Permissions | null | 'failed'>(null);
   const [editing, setEditing] = useState(false);
+  const screenTitle = useScreenTitle();
 
   useEffect(() => {
     let live = true;
@@ -32,10 +34,8 @@ export function PersonalInfo() {
   if (!user) return null;
   const created = new Date(user.created_at);
   return (
-    <section className="panel" part="card" aria-labelledby="personal-info-title">
-      <h2 className="panel-title" id="personal-info-title">
-        {t('manage.info.title')}
-      </h2>
+    // The screen's heading ('Personal info') names this panel: a title of its own would repeat it.
+    <section className="panel" part="card" aria-labelledby={screenTitle ?? undefined}>
       <dl className="facts">
         <div>
           <dt>{t('manage.info.username')}</dt>

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { ApiError } from '../../api/client';
 import {
@@ -9,21 +9,53 @@ import {
 } from '../../api/endpoints';
 import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
+import { Dialog } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
+import { LoadingOverlay } from '../../ui/loading-overlay';
 import { useRouter, useSearchParam } from '../../ui/router';
 import { fillXsrfField, XsrfField } from '../../ui/xsrf-field';
+
+/** The account a Disconnect button asks about. */
+interface Question {
+  provider: ProviderName;
+  label: string;
+  userName: string;
+}
+
+/** A provider's Connect button, once its row shows one (a form's submit button; Disconnect is not). */
+function connectButton(list: HTMLElement | null, provider: ProviderName): HTMLElement | null {
+  return list?.querySelector<HTMLElement>(`[data-provider="${provider}"] button[type="submit"]`) ?? null;
+}
 
 /**
  * Third-party accounts (spec §2, §4, §6, §8): for each provider the team offers, Connect (a form posted
  * to the server, which goes to the provider and back to /manage) or 'connected as …' and Disconnect.
- * Disconnecting the only way to sign in — no password and one external account — is refused here
- * already (and by the server, atomically).
+ * Disconnecting asks first, naming the account, since it cannot be undone from here (connecting again
+ * means a round trip to the provider). Disconnecting the only way to sign in — no password and one
+ * external account — is refused at once, without the question (and by the server, atomically).
  */
 export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions; reload(): void }) {
   const { t, issuer, language } = useElement();
   const router = useRouter();
   const team = useStore(sessionStore, (state) => state.team);
   const linkError = useSearchParam('Error');
+  // The question stays while the dialog plays its closing animation; `asking` opens and closes it.
+  const [question, setQuestion] = useState<Question | null>(null);
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const textId = useId();
+  const list = useRef<HTMLUListElement>(null);
+  // The provider just disconnected: its Disconnect button, where focus would go back, is gone once the
+  // options reload, and focus goes to the Connect button in its place — from the dialog if they reloaded
+  // while it closed (the page is inert until then), from here if they reload after.
+  const refocus = useRef<ProviderName | null>(null);
+
+  useEffect(() => {
+    const provider = refocus.current;
+    if (!provider || options.externalAccounts.some((a) => a.providerName === provider)) return;
+    refocus.current = null;
+    connectButton(list.current, provider)?.focus();
+  }, [options]);
 
   // A failed connect comes back as /manage?Error=…: say so once, then drop it from the address.
   useEffect(() => {
@@ -52,14 +84,21 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
 
   const onlyWayIn = !options.hasPassword && options.externalAccounts.length === 1;
 
-  async function disconnect(provider: ProviderName, label: string) {
+  function ask(next: Question) {
     if (onlyWayIn) {
       noticesStore.getState().show(t('manage.external.onlyOption'), 'Failure');
       return;
     }
+    setQuestion(next);
+    setAsking(true);
+  }
+
+  async function disconnect({ provider, label }: Question) {
+    setBusy(true);
     try {
       await sessionStore.getState().authorized((ctx) => disconnectProvider(ctx, provider), language);
       noticesStore.getState().show(t('manage.external.removed', { provider: label }), 'Success');
+      refocus.current = provider;
     } catch (error) {
       // 409: the server found it to be the only sign-in option (the view here was out of date, e.g. the
       // other account was disconnected in another tab) — say why rather than a bare failure.
@@ -71,6 +110,8 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
           'Failure',
         );
     }
+    setBusy(false);
+    setAsking(false);
     reload();
   }
 
@@ -79,11 +120,11 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
       <h2 className="panel-title" id="third-party-title">
         {t('manage.external.title')}
       </h2>
-      <ul className="providers-list">
+      <ul className="providers-list" ref={list}>
         {providers.map(([provider, label]) => {
           const account = options.externalAccounts.find((a) => a.providerName === provider);
           return (
-            <li key={provider}>
+            <li key={provider} data-provider={provider}>
               <div>
                 <strong>{label}</strong>
                 <p className="hint">
@@ -98,7 +139,7 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
                   className="button secondary small"
                   part="button"
                   aria-label={t('manage.external.disconnectLabel', { provider: label })}
-                  onClick={() => void disconnect(provider, label)}
+                  onClick={() => ask({ provider, label, userName: account.userName })}
                 >
                   {t('manage.external.disconnect')}
                 </button>
@@ -119,6 +160,45 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
           );
         })}
       </ul>
+      {question ? (
+        <Dialog
+          open={asking}
+          title={t('manage.external.confirm.title', { provider: question.label })}
+          closable={!busy}
+          describedBy={textId}
+          returnFocus={() => connectButton(list.current, question.provider)}
+          onClose={() => setAsking(false)}
+        >
+          <form
+            className="stack"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void disconnect(question);
+            }}
+          >
+            <fieldset disabled={busy}>
+              <p id={textId}>
+                {t('manage.external.confirm.text', { provider: question.label, username: question.userName })}
+              </p>
+              {/* Cancel first: the dialog gives it focus, so Enter or Space at once keeps the account. */}
+              <div className="dialog-actions">
+                <button
+                  type="button"
+                  className="button secondary"
+                  part="button"
+                  onClick={() => setAsking(false)}
+                >
+                  {t('common.cancel')}
+                </button>
+                <button type="submit" className="button danger" part="button">
+                  {t('manage.external.disconnect')}
+                </button>
+              </div>
+            </fieldset>
+            {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
+          </form>
+        </Dialog>
+      ) : null}
     </section>
   );
 }

@@ -19,6 +19,11 @@ export function usePasswordOptions(language: string): [PasswordOptions | null | 
       live = false;
     };
   }, [language, version]);
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  const reload = useCallback(() => {
+    // After a failure the panels show the spinner again while asking; loaded options stay on screen
+    // until the new ones arrive (a reload after a change must not take the panels away meanwhile).
+    setOptions((current) => (current === 'failed' ? null : current));
+    setVersion((v) => v + 1);
+  }, []);
   return [options, reload];
 }

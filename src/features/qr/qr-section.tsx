@@ -4,6 +4,7 @@ import { generateDeviceCode, type DeviceCode } from '../../api/endpoints';
 import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
 import { useElement } from '../../ui/element-context';
+import { useScreenTitle } from '../../ui/screen-title';
 import { Spinner } from '../../ui/spinner';
 
 /** Spec §9: QR codes are 400 px wide, error correction M, version 1–40. */
@@ -24,10 +25,13 @@ export function qrPayload(code: DeviceCode | null): string {
 
 /**
  * QR code login (spec §2): 'Generate QR code' asks for a device authorization and shows it as a QR code
- * for the mobile app to scan; a failure shows 'unable to generate QR code'. A lazily loaded chunk.
+ * for the mobile app to scan; a failure shows 'unable to generate QR code' and takes the previous code
+ * away, so that nothing on screen looks like a valid code. A lazily loaded chunk of the manage area,
+ * whose heading names the panel.
  */
 export default function QrSection() {
   const { t, language } = useElement();
+  const screenTitle = useScreenTitle();
   const [code, setCode] = useState<DeviceCode | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -38,16 +42,14 @@ export default function QrSection() {
       qrPayload(answer);
       setCode(answer);
     } catch {
+      setCode(null);
       noticesStore.getState().show(t('qr.failed'), 'Failure');
     }
     setBusy(false);
   }
 
   return (
-    <section className="panel" part="card" aria-labelledby="qr-title">
-      <h2 className="panel-title" id="qr-title">
-        {t('qr.title')}
-      </h2>
+    <section className="panel" part="card" aria-labelledby={screenTitle ?? undefined}>
       <p>{t('qr.intro')}</p>
       <button type="button" className="button" part="button" onClick={() => void generate()} disabled={busy}>
         {t('qr.generate')}

@@ -5,6 +5,7 @@ import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
 import { useElement } from '../../ui/element-context';
 import { useSearchParam } from '../../ui/router';
+import { useScreenTitle } from '../../ui/screen-title';
 import { Spinner } from '../../ui/spinner';
 import { fillXsrfField, XsrfField } from '../../ui/xsrf-field';
 
@@ -25,6 +26,7 @@ export default function TokenForm() {
   const [chosen, setChosen] = useState<Set<string>>(() => new Set(readSavedScopes()));
   const [empty, setEmpty] = useState(false);
   const errorCode = useSearchParam('Error');
+  const screenTitle = useScreenTitle();
 
   useEffect(() => {
     let live = true;
@@ -62,12 +64,16 @@ export default function TokenForm() {
     : errorCode && ERRORS[errorCode]
       ? t(ERRORS[errorCode]!)
       : null;
+  // In the manage area its heading names the panel; on its own (<acct-token>) the panel has a title.
   return (
-    <section className="panel" part="card" aria-labelledby="dev-title">
-      <div className="panel-heading">
+    <section className="panel" part="card" aria-labelledby={screenTitle ?? 'dev-title'}>
+      {screenTitle ? null : (
         <h2 className="panel-title" id="dev-title">
           {t('token.title')}
         </h2>
+      )}
+      <div className="panel-heading">
+        <p>{t('token.intro')}</p>
         {brand.apiDocsUrl ? (
           <a
             className="icon-link"
@@ -85,7 +91,6 @@ export default function TokenForm() {
           </a>
         ) : null}
       </div>
-      <p>{t('token.intro')}</p>
       {brand.apiBaseUrl ? (
         <p>
           {t('token.apiBase')} <code>{brand.apiBaseUrl}</code>

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { noticesStore } from '../../state/notices';
 import { useElement } from '../../ui/element-context';
 import { Link } from '../../ui/router';
+import { useScreenTitle } from '../../ui/screen-title';
 import { captureTokenFragment } from './fragment';
 import { decodePayload } from './jwt';
 
@@ -32,7 +33,18 @@ function TokenBox({
   return (
     <div className="field token-box">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} readOnly value={value} rows={5} aria-describedby={`${id}-hint`} spellCheck={false} />
+      {/* The frame (border, padding) is the wrapper's: text scrolls under a textarea's own padding, where
+          the line after the last whole one would show cut in half. */}
+      <div className="token-text">
+        <textarea
+          id={id}
+          readOnly
+          value={value}
+          rows={5}
+          aria-describedby={`${id}-hint`}
+          spellCheck={false}
+        />
+      </div>
       <p className="hint" id={`${id}-hint`}>
         {hint}
       </p>
@@ -45,16 +57,18 @@ function TokenBox({
 
 /**
  * The token success page (spec §2, design §3): the tokens were taken from the fragment into memory, and
- * the fragment removed, when the element started (./fragment); two read-only boxes with copy actions, the token's scopes and expiry
- * (decoded for display only), and a note that tokens expire.
+ * the fragment removed, when the element started (./fragment); two read-only boxes with copy actions, the
+ * token's scopes and expiry (decoded for display only), a note that tokens expire, and a way back to the
+ * form (its choice of policies is remembered) for new ones.
  */
 export default function TokenSuccess() {
   const { t, language } = useElement();
   const [tokens] = useState(captureTokenFragment);
+  const screenTitle = useScreenTitle();
 
   if (!tokens) {
     return (
-      <section className="panel" part="card">
+      <section className="panel" part="card" aria-labelledby={screenTitle ?? undefined}>
         <p>{t('token.none')}</p>
         <Link to="/manage/dev" className="button" part="button">
           {t('token.generate')}
@@ -66,10 +80,13 @@ export default function TokenSuccess() {
   const scopes = typeof payload?.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
   const expires = typeof payload?.exp === 'number' ? new Date(payload.exp * 1000) : null;
   return (
-    <section className="panel" part="card" aria-labelledby="tokens-title">
-      <h2 className="panel-title" id="tokens-title">
-        {t('token.successTitle')}
-      </h2>
+    // In the manage area its heading names the panel; on its own (<acct-token>) the panel has a title.
+    <section className="panel" part="card" aria-labelledby={screenTitle ?? 'tokens-title'}>
+      {screenTitle ? null : (
+        <h2 className="panel-title" id="tokens-title">
+          {t('token.successTitle')}
+        </h2>
+      )}
       <dl className="facts">
         <div>
           <dt>{t('token.scopes')}</dt>
@@ -107,6 +124,9 @@ export default function TokenSuccess() {
         copied={t('token.idCopied')}
       />
       <p className="hint">{t('token.expiryNote')}</p>
+      <Link to="/manage/dev" className="button" part="button">
+        {t('token.generateAnother')}
+      </Link>
     </section>
   );
 }

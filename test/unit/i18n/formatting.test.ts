@@ -53,7 +53,7 @@ describe('i18n: dates, numbers and plurals in German and Japanese', () => {
       const element = mount(`<acct-manage lang="${language}"></acct-manage>`);
       const view = await screenOf(element);
       const t = await loadTranslator(language);
-      await view.findByRole('heading', { name: t('manage.info.title') });
+      await view.findByRole('heading', { level: 1, name: t('manage.heading.info') });
       const created = element.shadowRoot!.querySelector('dd time');
       expect(created, 'the creation date').to.not.equal(null);
       expect(created!.textContent).to.match(pattern);

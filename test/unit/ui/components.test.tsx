@@ -132,6 +132,55 @@ describe('ui/dialog', () => {
     expect(dialog.classList.contains('closing')).to.equal(false);
   });
 
+  it('gives focus to returnFocus() when its opener is gone, and is an alertdialog when it asks', async () => {
+    function Asking() {
+      const [open, setOpen] = useState(false);
+      const [done, setDone] = useState(false);
+      return (
+        <>
+          {done ? (
+            <button key="instead" type="button">
+              instead
+            </button>
+          ) : (
+            <button key="open" type="button" onClick={() => setOpen(true)}>
+              open
+            </button>
+          )}
+          <p id="question">Sure?</p>
+          <Dialog
+            open={open}
+            title="Title"
+            describedBy="question"
+            returnFocus={() => host.querySelector<HTMLElement>('button')}
+            onClose={() => setOpen(false)}
+          >
+            <button
+              type="button"
+              onClick={() => {
+                setDone(true);
+                setOpen(false);
+              }}
+            >
+              yes
+            </button>
+          </Dialog>
+        </>
+      );
+    }
+    act(() => root.render(<Asking />));
+    const opener = host.querySelector('button')!;
+    opener.focus();
+    act(() => opener.click());
+    const dialog = host.querySelector('dialog')!;
+    expect(dialog.getAttribute('role')).to.equal('alertdialog');
+    expect(dialog.getAttribute('aria-describedby')).to.equal('question');
+    act(() => dialog.querySelector('button')!.click());
+    await waitFor(() => expect(dialog.open).to.equal(false));
+    expect(opener.isConnected, 'the opener went away').to.equal(false);
+    expect(document.activeElement?.textContent).to.equal('instead');
+  });
+
   it('is at most 80vw wide and animates 150 ms in, 75 ms out (none with reduced motion)', () => {
     const css = elementCss().replace(/\s+/g, '');
     expect(css).to.match(/\.dialog\{[^}]*max-width:80vw/);

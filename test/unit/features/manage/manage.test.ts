@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
 import '../../../../src/index';
 import { sessionStore } from '../../../../src/state/session';
-import { logoutEverywhere, mount, screenOf, serverReady } from '../../support';
+import { logoutEverywhere, mount, rendered, screenOf, serverReady } from '../../support';
 
 async function signInAs(email: string) {
   const response = await fetch(`/__test/session?email=${encodeURIComponent(email)}`);
@@ -92,7 +92,8 @@ describe('<acct-manage>', () => {
     expect(await form.findByText('The new password must be different from the current one.')).to.exist;
     type(form.getByLabelText('New password'), 'a new long password');
     submit();
-    expect(await form.findByText('The passwords should match.')).to.exist;
+    // The same words as the reset screen's for the same mistake.
+    expect(await form.findByText('The passwords do not match.')).to.exist;
     type(form.getByLabelText('Confirm new password'), 'a new long password');
     submit();
     // The server hashes the wrong password on purpose slowly; a busy machine needs more than 5 s.
@@ -112,5 +113,56 @@ describe('<acct-manage>', () => {
     type(form.getByLabelText('Confirm new password'), 'dan long password two');
     fireEvent.click(form.getByRole('button', { name: 'Set password' }));
     await waitFor(() => expect(form.getAllByText('The passwords do not match.')).to.have.length(2));
+  });
+});
+
+describe('<acct-portal> manage screens', () => {
+  const page = location.href;
+  before(serverReady);
+
+  afterEach(async () => {
+    document.body.replaceChildren();
+    history.replaceState(null, '', page);
+    await logoutEverywhere();
+  });
+
+  /** The texts of the headings of a level, in the element's shadow root. */
+  const headings = (root: ShadowRoot, level: 1 | 2) =>
+    [...root.querySelectorAll(`h${level}`)].map((heading) => heading.textContent);
+
+  it('names each screen in its one h1, which no panel heading repeats', async function () {
+    this.timeout(30000);
+    await signInAs('ada@acme.test');
+    const screens: Array<[string, string]> = [
+      ['/manage', 'Personal info'],
+      ['/manage/qr', 'QR code login'],
+      ['/manage/dev', 'Developer tools'],
+      ['/manage/dev/success', 'Your tokens'],
+      ['/manage/team', 'Team settings'],
+      ['/manage/user', 'User management'],
+      ['/manage/group', 'Group management'],
+    ];
+    for (const [path, name] of screens) {
+      history.replaceState(null, '', path);
+      const element = mount('<acct-portal></acct-portal>');
+      const root = await rendered(element);
+      // The screen's own chunk has arrived once its first panel shows.
+      await waitFor(() => expect(root.querySelector('.manage-content .panel')).to.not.equal(null));
+      expect(headings(root, 1), path).to.deep.equal([name]);
+      expect(headings(root, 2), path).to.not.include(name);
+      element.parentElement!.remove();
+    }
+  });
+
+  it('puts focus on the heading that names the new screen after a click in the sidebar', async () => {
+    await signInAs('ada@acme.test');
+    history.replaceState(null, '', '/manage');
+    const element = mount('<acct-portal></acct-portal>');
+    const view = await screenOf(element);
+    await view.findByRole('heading', { level: 1, name: 'Personal info' });
+    const sidebar = within(element.shadowRoot!.querySelector('nav.sidebar') as HTMLElement);
+    fireEvent.click(sidebar.getByRole('link', { name: 'QR code login' }));
+    await waitFor(() => expect(element.shadowRoot!.activeElement?.tagName).to.equal('H1'));
+    expect(element.shadowRoot!.activeElement!.textContent).to.equal('QR code login');
   });
 });

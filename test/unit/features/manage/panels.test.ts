@@ -29,9 +29,26 @@ async function dialog(element: HTMLElement) {
   return within(element.shadowRoot!.querySelector('dialog[open]') as HTMLElement);
 }
 
-/** A panel's queries, found by its heading. */
-function panel(view: Awaited<ReturnType<typeof screenOf>>, heading: string) {
-  return within(view.getByRole('heading', { name: heading }).closest('section') as HTMLElement);
+/** The open confirmation dialog (no form fields in it, unlike the name and password dialogs). */
+async function confirmation(element: HTMLElement) {
+  await waitFor(() =>
+    expect(element.shadowRoot!.querySelector('dialog[open] .dialog-actions')).to.not.equal(null),
+  );
+  return within(element.shadowRoot!.querySelector('dialog[open]') as HTMLElement);
+}
+
+/**
+ * Whether a dialog is open. Checks that find elements compare booleans: chai describes an element it
+ * did not expect by walking every field React keeps on it, which takes longer than the test may.
+ */
+const dialogOpen = (element: HTMLElement) => element.shadowRoot!.querySelector('dialog[open]') !== null;
+
+/** The element that has focus inside the element's shadow root. */
+const focused = (element: HTMLElement) => element.shadowRoot!.activeElement;
+
+/** A panel's queries, found by its name (its own heading, or the screen's heading that names it). */
+function panel(view: Awaited<ReturnType<typeof screenOf>>, name: string) {
+  return within(view.getByRole('region', { name }));
 }
 
 const type = (input: HTMLElement, value: string) => fireEvent.input(input, { target: { value } });
@@ -165,6 +182,36 @@ describe('<acct-manage> password panel', () => {
   });
 });
 
+describe('<acct-manage> password panel, failed', () => {
+  it('offers to try again after the options failed to load, and loads them', async () => {
+    await signInAs('ada@acme.test');
+    // The first load of the sign-in options fails (as a network error would); the retry reaches the server.
+    const realFetch = window.fetch;
+    let refused = 0;
+    window.fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+      if (init?.method === 'GET' && url.pathname === '/api/user/password' && refused === 0) {
+        refused++;
+        return Promise.resolve(Response.json({ message: 'unavailable' }, { status: 503 }));
+      }
+      return realFetch(input, init);
+    };
+    try {
+      const { element, view } = await openManage();
+      const passwords = panel(view, 'Password');
+      expect(await passwords.findByText('Something went wrong. Please try again.')).to.exist;
+      fireEvent.click(passwords.getByRole('button', { name: 'Try again' }));
+      // The button goes away while loading: focus stays in the panel, on its title.
+      expect(focused(element) === passwords.getByRole('heading', { name: 'Password' })).to.equal(true);
+      expect(await passwords.findByRole('button', { name: 'Change password' })).to.exist;
+      expect(passwords.queryByText('Something went wrong. Please try again.') === null).to.equal(true);
+      expect(refused).to.equal(1);
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+});
+
 describe('<acct-manage> developer tools link (spec §2: hidden on old IE-like browsers only)', () => {
   afterEach(() => {
     delete (document as { documentMode?: number }).documentMode;
@@ -198,7 +245,7 @@ describe('<acct-manage> developer tools link (spec §2: hidden on old IE-like br
 describe('<acct-manage> third-party accounts', () => {
   it('says it cannot remove the account when the server refuses (a real 403: a stale anti-forgery token)', async () => {
     await signInAs('ada@acme.test');
-    const { view } = await openManage();
+    const { element, view } = await openManage();
     const accounts = await waitFor(() => panel(view, 'Third-party accounts'));
     const disconnect = await accounts.findByRole('button', { name: 'Disconnect Google' });
     const xsrf = readCookie(document.cookie, 'XSRF-TOKEN')!;
@@ -207,6 +254,7 @@ describe('<acct-manage> third-party accounts', () => {
     document.cookie = 'XSRF-TOKEN=not-this-sessions-token; Path=/; Secure; SameSite=None';
     try {
       fireEvent.click(disconnect);
+      fireEvent.click((await confirmation(element)).getByRole('button', { name: 'Disconnect' }));
       expect(await view.findByText('Unable to remove the Google account')).to.exist;
     } finally {
       document.cookie = `XSRF-TOKEN=${xsrf}; Path=/; Secure; SameSite=None`;
@@ -216,7 +264,7 @@ describe('<acct-manage> third-party accounts', () => {
 
   it('explains a 409 from the server as the only sign-in option', async () => {
     await signInAs('ada@acme.test');
-    const { view } = await openManage();
+    const { element, view } = await openManage();
     const accounts = await waitFor(() => panel(view, 'Third-party accounts'));
     const disconnect = await accounts.findByRole('button', { name: 'Disconnect Google' });
     // No seeded user can reach the server's 409 through this panel (it refuses the only sign-in option
@@ -235,6 +283,7 @@ describe('<acct-manage> third-party accounts', () => {
     };
     try {
       fireEvent.click(disconnect);
+      fireEvent.click((await confirmation(element)).getByRole('button', { name: 'Disconnect' }));
       expect(await view.findByText('You cannot remove your only sign-in option. Set a password first.')).to
         .exist;
       expect(view.queryByText('Unable to remove the Google account')).to.equal(null);
@@ -245,28 +294,98 @@ describe('<acct-manage> third-party accounts', () => {
 
   it('refuses to disconnect the only sign-in option without asking the server', async () => {
     await signInAs('bob@acme.test');
-    const { view } = await openManage();
+    const { element, view } = await openManage();
     const accounts = await waitFor(() => panel(view, 'Third-party accounts'));
     fireEvent.click(await accounts.findByRole('button', { name: 'Disconnect Google' }));
     expect(await view.findByText('You cannot remove your only sign-in option. Set a password first.')).to
       .exist;
     expect(accounts.getByText('Connected as bob@acme.test')).to.exist;
+    // Nothing to confirm: it would only be refused.
+    expect(dialogOpen(element)).to.equal(false);
+  });
+
+  it('asks first, naming the provider and the account; Escape and Cancel keep it connected', async () => {
+    await signInAs('ada@acme.test');
+    const { element, view } = await openManage();
+    const accounts = await waitFor(() => panel(view, 'Third-party accounts'));
+    const disconnect = await accounts.findByRole('button', { name: 'Disconnect Google' });
+    const deletes: string[] = [];
+    const realFetch = window.fetch;
+    window.fetch = (input, init) => {
+      if (init?.method === 'DELETE') deletes.push(String(input));
+      return realFetch(input, init);
+    };
+    try {
+      disconnect.focus();
+      fireEvent.click(disconnect);
+      let ask = await confirmation(element);
+      const dialog = element.shadowRoot!.querySelector('dialog[open]')!;
+      expect(dialog.getAttribute('role')).to.equal('alertdialog');
+      expect(ask.getByRole('heading', { name: 'Disconnect your Google account?' })).to.exist;
+      const text = ask.getByText(/ada@acme\.test/);
+      expect(text.textContent).to.contain('Google');
+      expect(dialog.getAttribute('aria-describedby')).to.equal(text.id);
+      // The safe choice has focus; the destructive one looks it.
+      expect(focused(element) === ask.getByRole('button', { name: 'Cancel' }), 'focus on Cancel').to.equal(
+        true,
+      );
+      expect(ask.getByRole('button', { name: 'Disconnect' }).classList.contains('danger')).to.equal(true);
+
+      // What the browser does on Escape in a modal dialog: a cancelable `cancel` event.
+      dialog.dispatchEvent(new Event('cancel', { cancelable: true }));
+      await waitFor(() => expect(dialogOpen(element)).to.equal(false));
+      await waitFor(() => expect(focused(element) === disconnect, 'focus back on Disconnect').to.equal(true));
+
+      fireEvent.click(disconnect);
+      ask = await confirmation(element);
+      fireEvent.click(ask.getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(dialogOpen(element)).to.equal(false));
+      await waitFor(() => expect(focused(element) === disconnect, 'focus back on Disconnect').to.equal(true));
+      expect(accounts.getByText('Connected as ada@acme.test')).to.exist;
+      expect(deletes).to.deep.equal([]);
+    } finally {
+      window.fetch = realFetch;
+    }
   });
 });
+
+/**
+ * The QR screen of a user who has already had `used` of the server's 10 codes (its rate limit), through
+ * the same API call the button makes.
+ */
+async function openQr(email: string, used: number) {
+  await signInAs(email);
+  for (let i = 0; i < used; i++) {
+    await sessionStore.getState().authorized((ctx) => generateDeviceCode(ctx));
+  }
+  const element = mount('<acct-manage></acct-manage>');
+  const view = await screenOf(element);
+  fireEvent.click(await view.findByRole('link', { name: 'QR code login' }));
+  const generate = (await view.findByRole('button', { name: 'Generate QR code' })) as HTMLButtonElement;
+  return { element, view, generate };
+}
 
 describe('<acct-manage> QR code login', () => {
   it('says "Unable to generate QR code" when the server refuses (its rate limit of 10 codes)', async function () {
     this.timeout(30000);
-    await signInAs('dan@umbrella.test');
-    // Use up the limit through the same API call the button makes.
-    for (let i = 0; i < 10; i++) {
-      await sessionStore.getState().authorized((ctx) => generateDeviceCode(ctx));
-    }
-    const element = mount('<acct-manage></acct-manage>');
-    const view = await screenOf(element);
-    fireEvent.click(await view.findByRole('link', { name: 'QR code login' }));
-    fireEvent.click(await view.findByRole('button', { name: 'Generate QR code' }));
+    const { view, generate } = await openQr('dan@umbrella.test', 10);
+    fireEvent.click(generate);
     expect(await view.findByText('Unable to generate QR code')).to.exist;
     expect(view.queryByRole('img', { name: 'QR code for signing in to the mobile app' })).to.equal(null);
+  });
+
+  it('takes the previous code off the screen when generating a new one fails', async function () {
+    this.timeout(30000);
+    // One code left: the first click gets it, the second is refused.
+    const { element, view, generate } = await openQr('bob@acme.test', 9);
+    fireEvent.click(generate);
+    expect(await view.findByRole('img', { name: 'QR code for signing in to the mobile app' })).to.exist;
+    expect(view.getByText(/^Code /)).to.exist;
+    await waitFor(() => expect(generate.disabled).to.equal(false));
+    fireEvent.click(generate);
+    expect(await view.findByText('Unable to generate QR code')).to.exist;
+    const stale = () => element.shadowRoot!.querySelector('figure.qr, .qr-code') !== null;
+    expect(stale(), 'the old code is gone').to.equal(false);
+    expect(view.queryByText(/^Code /) === null, 'its caption is gone').to.equal(true);
   });
 });

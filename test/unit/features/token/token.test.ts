@@ -170,6 +170,42 @@ describe('<acct-token>', () => {
   });
 });
 
+describe('generating new tokens from the success page', () => {
+  afterEach(async () => {
+    document.body.replaceChildren();
+    history.replaceState(null, '', page);
+    forgetCapturedTokens();
+    localStorage.removeItem('savedScopes');
+    await logoutEverywhere();
+  });
+
+  for (const [tag, path] of [
+    ['acct-portal', '/manage/dev/success'],
+    ['acct-token', location.pathname],
+  ] as const) {
+    it(`goes back to the policy form with the saved choice (<${tag}>)`, async () => {
+      await signInAs('ada@acme.test');
+      localStorage.setItem('savedScopes', 'Job_Read,Reports_Read');
+      openWithTokens(path);
+      const element = mount(`<${tag}></${tag}>`);
+      const view = await screenOf(element);
+      await view.findByLabelText('Access token');
+      fireEvent.click(view.getByRole('link', { name: 'Generate new tokens' }));
+      const jobRead = (await view.findByRole('checkbox', { name: /Job_Read/ })) as HTMLInputElement;
+      expect(jobRead.checked).to.equal(true);
+      expect((view.getByRole('checkbox', { name: /Reports_Read/ }) as HTMLInputElement).checked).to.equal(
+        true,
+      );
+      expect((view.getByRole('checkbox', { name: /Team_Admin/ }) as HTMLInputElement).checked).to.equal(
+        false,
+      );
+      expect(view.queryByLabelText('Access token') === null, 'the tokens are gone').to.equal(true);
+      if (tag === 'acct-portal') expect(location.pathname).to.equal('/manage/dev');
+      else expect(location.pathname, "the host page's address stays").to.equal(path);
+    });
+  }
+});
+
 describe('<acct-portal> token success page', () => {
   afterEach(async () => {
     document.body.replaceChildren();
