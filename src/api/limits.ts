@@ -9,4 +9,6 @@ export const LIMITS = {
   password: 1024,
   /** A new password: the server refuses more (its policy allows 8–128 and says so). */
   newPassword: 4096,
+  /** A name as the server takes it; the name rule itself (at most 50, spec §5) has its own message. */
+  name: 1000,
 } as const;

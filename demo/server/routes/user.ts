@@ -8,6 +8,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
 import { checkPassword } from '../lib/password-policy';
 import { fill, TEXTS } from '../mail/texts';
 import { sessionOf } from '../plugins/cookies';
+import { LIMITS } from '../../../src/api/limits';
 
 /** The server's answer when the current password is wrong (spec §5: the screen marks the old field). */
 export const INVALID_PASSWORD = 'InvalidPassword';
@@ -19,20 +20,23 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 const ChangeBody = Type.Object(
   {
-    oldPassword: Type.String({ minLength: 1, maxLength: 4096 }),
-    newPassword: Type.String({ minLength: 1, maxLength: 4096 }),
-    confirmNewPassword: Type.String({ minLength: 1, maxLength: 4096 }),
+    oldPassword: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
+    newPassword: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
+    confirmNewPassword: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
   },
   { additionalProperties: false },
 );
 const SetBody = Type.Object(
   {
-    newPassword: Type.String({ minLength: 1, maxLength: 4096 }),
-    confirmNewPassword: Type.String({ minLength: 1, maxLength: 4096 }),
+    newPassword: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
+    confirmNewPassword: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
   },
   { additionalProperties: false },
 );
-const NameBody = Type.Object({ name: Type.String({ maxLength: 1000 }) }, { additionalProperties: false });
+const NameBody = Type.Object(
+  { name: Type.String({ maxLength: LIMITS.name }) },
+  { additionalProperties: false },
+);
 
 /**
  * The signed-in user's own account (spec §7): permissions, password options, change or set the password,

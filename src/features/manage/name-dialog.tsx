@@ -6,6 +6,7 @@ import { Dialog } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
 import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
+import { LIMITS } from '../../api/limits';
 
 /** Spec §5/§9: the name is at most 50 characters. */
 export const NAME_MAX = 50;
@@ -72,6 +73,7 @@ function NameForm({
           label={t('manage.name.label')}
           name="name"
           autoComplete="name"
+          maxLength={LIMITS.name}
           value={name}
           onChange={(event) => setName(event.target.value)}
           error={error}

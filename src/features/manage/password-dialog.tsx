@@ -9,6 +9,7 @@ import { useElement } from '../../ui/element-context';
 import { LoadingOverlay } from '../../ui/loading-overlay';
 import { NewPasswordFields } from '../../ui/new-password-fields';
 import { TextField } from '../../ui/text-field';
+import { LIMITS } from '../../api/limits';
 
 /** The server's answer for a wrong current password (spec §5). */
 const INVALID_PASSWORD = 'InvalidPassword';
@@ -150,6 +151,7 @@ function PasswordForm({
             name="current-password"
             type="password"
             autoComplete="current-password"
+            maxLength={LIMITS.newPassword}
             value={oldPassword}
             onChange={(event) => setOld(event.target.value)}
             error={errors.old}

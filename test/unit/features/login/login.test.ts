@@ -2,13 +2,7 @@ import { expect } from 'chai';
 import { fireEvent, waitFor } from '@testing-library/dom';
 import '../../../../src/index';
 import { sessionStore } from '../../../../src/state/session';
-import {
-  logoutEverywhere,
-  mount,
-  screenOf as screen,
-  watchFor,
-  serverReady,
-} from '../../support';
+import { logoutEverywhere, mount, screenOf as screen, watchFor, serverReady } from '../../support';
 
 // The first request of a run starts the identity server.
 before(serverReady);

@@ -61,7 +61,9 @@ describe('<acct-manage>', () => {
     const { element, view } = await openManage();
     fireEvent.click(view.getByRole('button', { name: 'Edit name' }));
     const form = await dialog(element);
-    const field = form.getByLabelText('Your name');
+    const field = form.getByLabelText('Your name') as HTMLInputElement;
+    // The server's limit caps the field; the name rule (50) has its own message below it.
+    expect(field.maxLength).to.equal(1000);
     type(field, '   ');
     fireEvent.click(form.getByRole('button', { name: 'Set name' }));
     expect(await form.findByText('Enter your name.')).to.exist;
@@ -85,6 +87,8 @@ describe('<acct-manage>', () => {
     expect(await form.findByText('Enter your current password.')).to.exist;
     expect(form.getByText('Enter a new password.')).to.exist;
     expect(form.getByText('Confirm your new password.')).to.exist;
+    for (const label of ['Current password', 'New password', 'Confirm new password'])
+      expect((form.getByLabelText(label) as HTMLInputElement).maxLength, label).to.equal(4096);
     type(form.getByLabelText('Current password'), 'same-same-same');
     type(form.getByLabelText('New password'), 'same-same-same');
     type(form.getByLabelText('Confirm new password'), 'different');
