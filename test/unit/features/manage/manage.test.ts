@@ -46,7 +46,7 @@ describe('<acct-manage>', () => {
   it('shows the personal info: e-mail, team, name, creation date in full, permission labels', async () => {
     await signInAs('ada@acme.test');
     const { view } = await openManage();
-    expect(view.getByText('ada@acme.test')).to.exist;
+    expect(await view.findByText('ada@acme.test')).to.exist;
     expect(view.getByText('Acme')).to.exist;
     expect(view.getByText('Ada Lovelace')).to.exist;
     expect(await view.findByText('Owner')).to.exist;
@@ -59,7 +59,7 @@ describe('<acct-manage>', () => {
   it('checks the name: required and at most 50 characters', async () => {
     await signInAs('carol@globex.test');
     const { element, view } = await openManage();
-    fireEvent.click(view.getByRole('button', { name: 'Edit name' }));
+    fireEvent.click(await view.findByRole('button', { name: 'Edit name' }));
     const form = await dialog(element);
     const field = form.getByLabelText('Your name') as HTMLInputElement;
     // The server's limit caps the field; the name rule (50) has its own message below it.

@@ -65,7 +65,7 @@ describe('<acct-manage> personal info', () => {
   it('marks the name invalid when the server refuses it (a control character)', async () => {
     await signInAs('carol@globex.test');
     const { element, view } = await openManage();
-    fireEvent.click(view.getByRole('button', { name: 'Edit name' }));
+    fireEvent.click(await view.findByRole('button', { name: 'Edit name' }));
     const form = await dialog(element);
     const field = form.getByLabelText('Your name');
     // Within 50 characters and not blank, so the client sends it; the server refuses control characters.
@@ -81,7 +81,7 @@ describe('<acct-manage> personal info', () => {
     await signInAs('carol@globex.test');
     const { element, view } = await openManage();
     try {
-      fireEvent.click(view.getByRole('button', { name: 'Edit name' }));
+      fireEvent.click(await view.findByRole('button', { name: 'Edit name' }));
       const form = await dialog(element);
       type(form.getByLabelText('Your name'), '  Carol Renamed  ');
       fireEvent.click(form.getByRole('button', { name: 'Set name' }));
