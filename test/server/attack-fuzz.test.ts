@@ -128,6 +128,14 @@ const ROUTES: readonly Route[] = [
   },
   {
     method: 'POST',
+    url: '/account/google/start',
+    kind: 'json',
+    auth: 'anonymous',
+    fields: ['teamName', 'returnUrl', 'maxAge'],
+    runs: 40,
+  },
+  {
+    method: 'POST',
     url: '/api/external/Google',
     kind: 'form',
     auth: 'session',
@@ -514,6 +522,7 @@ describe('bad input fuzzing (issue 11)', () => {
       ['/policy/raw?showinternal=', segment, { authorization: `Bearer ${carol.accessToken}` }],
       ['/account/callback/google?state=', segment, {}],
       ['/account/callback/', segment, {}],
+      ['/account/google/start?ticket=', segment, {}],
     ];
     for (const [prefix, arbitrary, headers] of gets) {
       await fc.assert(

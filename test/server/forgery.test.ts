@@ -39,6 +39,7 @@ const EXEMPT = new Map<string, string>();
 /** Concrete values for parametric routes; a new parametric route must be added here. */
 const PARAMS: Record<string, string> = {
   '/account/:provider': '/account/google',
+  '/account/:provider/start': '/account/google/start',
   '/api/external/:provider': '/api/external/Google',
   '/api/user/password/:provider': '/api/user/password/Google',
 };
@@ -124,6 +125,7 @@ describe('anti-forgery on every non-GET route (design §4)', () => {
       'POST /api/user/password/reset',
       'POST /api/external/:provider',
       'POST /account/:provider',
+      'POST /account/:provider/start',
       'POST /api/DeviceCode/generate',
       'POST /home/token',
     ]) {
