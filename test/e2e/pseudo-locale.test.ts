@@ -32,8 +32,15 @@ const DATA = [
   /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b/, // dates (Intl)
   /^\d{1,2}:\d{2}\s?(AM|PM)$/,
   // The server's password-policy messages: the server's own texts, in English for a language it lacks.
+  // Each `{{min}}`-style placeholder stands for a number.
   ...Object.values(TEXTS.en.policy).map(
-    (text) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{\w+\\\}/g, '\\d+')}$`),
+    (text) =>
+      new RegExp(
+        `^${text
+          .split(/\{\{\w+\}\}/)
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('\\d+')}$`,
+      ),
   ),
 ];
 

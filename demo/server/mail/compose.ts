@@ -1,7 +1,7 @@
 import { BRAND_NAMES, type BrandId } from '../../../src/brands/names';
 import type { Language } from '../../../src/i18n/languages';
 import { PALETTES } from '../../../src/styles/tokens';
-import { fill, TEXTS } from './texts';
+import { serverText, type TextKey } from './texts';
 
 export interface MailBrand {
   name: string;
@@ -35,7 +35,7 @@ function html(
   const button = action
     ? `<p style="margin:24px 0"><a href="${escape(action.href)}" style="display:inline-block;padding:12px 20px;border-radius:6px;background:${brand.primary};color:${brand.onPrimary};font-weight:600;text-decoration:none">${escape(action.label)}</a></p><p style="margin:0 0 16px;font-size:13px;color:#4f5b6b;word-break:break-all">${escape(action.href)}</p>`
     : '';
-  const footer = fill(TEXTS[language].footer, { brand: brand.name });
+  const footer = serverText(language, 'footer', { brand: brand.name });
   return `<!doctype html><html lang="${language}"><body style="margin:0;padding:24px;background:#f4f6f9;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1b2430;line-height:1.5"><div style="max-width:560px;margin:0 auto;background:#fff;border:1px solid #d5dae1;border-radius:8px;padding:24px"><p style="margin:0 0 24px;font-size:20px;font-weight:700;color:${brand.primary}">${escape(brand.name)}</p>${body}${button}${para(after)}<p style="margin:24px 0 0;font-size:12px;color:#4f5b6b">${escape(footer)}</p></div></body></html>`;
 }
 
@@ -49,13 +49,14 @@ export interface ResetMailInput {
 
 /** The password reset mail: text and HTML, in the user's language, dressed in the team's brand. */
 export function resetMail({ language, brand, name, team, link }: ResetMailInput) {
-  const t = TEXTS[language];
   const values = { brand: brand.name, name, team };
-  const lines = [fill(t.reset.greeting, values), fill(t.reset.body, values), t.reset.expiry, t.reset.ignore];
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [t('reset.greeting'), t('reset.body'), t('reset.expiry'), t('reset.ignore')];
+  const action = t('reset.action');
   return {
-    subject: fill(t.reset.subject, values),
-    text: `${lines[0]}\n\n${lines[1]}\n\n${t.reset.action}:\n${link}\n\n${lines[2]}\n${lines[3]}\n\n-- \n${fill(t.footer, values)}\n`,
-    html: html(language, brand, lines.slice(0, 2), { label: t.reset.action, href: link }, lines.slice(2)),
+    subject: t('reset.subject'),
+    text: `${lines[0]}\n\n${lines[1]}\n\n${action}:\n${link}\n\n${lines[2]}\n${lines[3]}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines.slice(0, 2), { label: action, href: link }, lines.slice(2)),
     link,
   };
 }
@@ -70,17 +71,17 @@ export interface ChangedMailInput {
 
 /** The 'your password was changed' notice. */
 export function changedMail({ language, brand, name, team, when }: ChangedMailInput) {
-  const t = TEXTS[language];
   const date = new Intl.DateTimeFormat(language, {
     dateStyle: 'long',
     timeStyle: 'short',
     timeZone: 'UTC',
   }).format(when);
   const values = { brand: brand.name, name, team, date: `${date} UTC` };
-  const lines = [fill(t.changed.greeting, values), fill(t.changed.body, values), t.changed.warning];
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [t('changed.greeting'), t('changed.body'), t('changed.warning')];
   return {
-    subject: fill(t.changed.subject, values),
-    text: `${lines.join('\n\n')}\n\n-- \n${fill(t.footer, values)}\n`,
+    subject: t('changed.subject'),
+    text: `${lines.join('\n\n')}\n\n-- \n${t('footer')}\n`,
     html: html(language, brand, lines),
   };
 }

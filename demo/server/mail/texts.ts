@@ -1,10 +1,12 @@
-import type { Language } from '../../../src/i18n/languages';
+import i18next from 'i18next';
+import { LANGUAGES, type Language } from '../../../src/i18n/languages';
 import type { PolicyProblem } from '../lib/password-policy';
 
 /**
  * Everything the server writes for people — mail and the messages the screens show as they are — in the
- * seven languages. `{name}`-style placeholders are filled by {@link fill}. The type makes a missing
- * text in any language a compile error.
+ * seven languages: i18next resources, as the elements' locale files are (`{{name}}` placeholders),
+ * read through the server's own i18next instance ({@link serverText}). The type makes a missing text in
+ * any language a compile error.
  */
 export interface ServerTexts {
   reset: {
@@ -31,23 +33,23 @@ export interface ServerTexts {
 export const TEXTS: Record<Language, ServerTexts> = {
   en: {
     reset: {
-      subject: 'Reset your {brand} password',
-      greeting: 'Hello {name},',
-      body: 'We received a request to reset the password of your {brand} account in the team {team}.',
+      subject: 'Reset your {{brand}} password',
+      greeting: 'Hello {{name}},',
+      body: 'We received a request to reset the password of your {{brand}} account in the team {{team}}.',
       action: 'Choose a new password',
       expiry: 'The link works once and expires in one hour.',
       ignore: 'If you did not ask for this, ignore this email: your password stays the same.',
     },
     changed: {
-      subject: 'Your {brand} password was changed',
-      greeting: 'Hello {name},',
-      body: 'The password of your {brand} account in the team {team} was changed on {date}. Every other session of yours has been signed out.',
+      subject: 'Your {{brand}} password was changed',
+      greeting: 'Hello {{name}},',
+      body: 'The password of your {{brand}} account in the team {{team}} was changed on {{date}}. Every other session of yours has been signed out.',
       warning: 'If you did not change it, reset your password now and tell your administrator.',
     },
-    footer: 'This email was sent by {brand} account services. Please do not reply.',
+    footer: 'This email was sent by {{brand}} account services. Please do not reply.',
     policy: {
-      tooShort: 'The password must have at least {min} characters.',
-      tooLong: 'The password must have at most {max} characters.',
+      tooShort: 'The password must have at least {{min}} characters.',
+      tooLong: 'The password must have at most {{max}} characters.',
       sameAsEmail: 'The password must not be your email address.',
       common: 'This password is too common. Choose one that is harder to guess.',
     },
@@ -57,25 +59,25 @@ export const TEXTS: Record<Language, ServerTexts> = {
   },
   fr: {
     reset: {
-      subject: 'Réinitialisez votre mot de passe {brand}',
-      greeting: 'Bonjour {name},',
-      body: 'Nous avons reçu une demande de réinitialisation du mot de passe de votre compte {brand} dans l’équipe {team}.',
+      subject: 'Réinitialisez votre mot de passe {{brand}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Nous avons reçu une demande de réinitialisation du mot de passe de votre compte {{brand}} dans l’équipe {{team}}.',
       action: 'Choisir un nouveau mot de passe',
       expiry: 'Ce lien ne fonctionne qu’une fois et expire dans une heure.',
       ignore:
         'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail : votre mot de passe reste inchangé.',
     },
     changed: {
-      subject: 'Votre mot de passe {brand} a été modifié',
-      greeting: 'Bonjour {name},',
-      body: 'Le mot de passe de votre compte {brand} dans l’équipe {team} a été modifié le {date}. Toutes vos autres sessions ont été déconnectées.',
+      subject: 'Votre mot de passe {{brand}} a été modifié',
+      greeting: 'Bonjour {{name}},',
+      body: 'Le mot de passe de votre compte {{brand}} dans l’équipe {{team}} a été modifié le {{date}}. Toutes vos autres sessions ont été déconnectées.',
       warning:
         'Si vous n’êtes pas à l’origine de ce changement, réinitialisez votre mot de passe dès maintenant et prévenez votre administrateur.',
     },
-    footer: 'Cet e-mail a été envoyé par le service de comptes {brand}. Merci de ne pas y répondre.',
+    footer: 'Cet e-mail a été envoyé par le service de comptes {{brand}}. Merci de ne pas y répondre.',
     policy: {
-      tooShort: 'Le mot de passe doit contenir au moins {min} caractères.',
-      tooLong: 'Le mot de passe doit contenir au plus {max} caractères.',
+      tooShort: 'Le mot de passe doit contenir au moins {{min}} caractères.',
+      tooLong: 'Le mot de passe doit contenir au plus {{max}} caractères.',
       sameAsEmail: 'Le mot de passe ne doit pas être votre adresse e-mail.',
       common: 'Ce mot de passe est trop courant. Choisissez-en un plus difficile à deviner.',
     },
@@ -85,23 +87,23 @@ export const TEXTS: Record<Language, ServerTexts> = {
   },
   es: {
     reset: {
-      subject: 'Restablece tu contraseña de {brand}',
-      greeting: 'Hola, {name}:',
-      body: 'Hemos recibido una solicitud para restablecer la contraseña de tu cuenta de {brand} en el equipo {team}.',
+      subject: 'Restablece tu contraseña de {{brand}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Hemos recibido una solicitud para restablecer la contraseña de tu cuenta de {{brand}} en el equipo {{team}}.',
       action: 'Elegir una contraseña nueva',
       expiry: 'El enlace solo funciona una vez y caduca en una hora.',
       ignore: 'Si no lo has solicitado tú, ignora este correo: tu contraseña no cambiará.',
     },
     changed: {
-      subject: 'Se ha cambiado tu contraseña de {brand}',
-      greeting: 'Hola, {name}:',
-      body: 'La contraseña de tu cuenta de {brand} en el equipo {team} se cambió el {date}. Se han cerrado todas tus demás sesiones.',
+      subject: 'Se ha cambiado tu contraseña de {{brand}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'La contraseña de tu cuenta de {{brand}} en el equipo {{team}} se cambió el {{date}}. Se han cerrado todas tus demás sesiones.',
       warning: 'Si no la has cambiado tú, restablece tu contraseña ahora y avisa a tu administrador.',
     },
-    footer: 'Este correo lo ha enviado el servicio de cuentas de {brand}. No respondas a este mensaje.',
+    footer: 'Este correo lo ha enviado el servicio de cuentas de {{brand}}. No respondas a este mensaje.',
     policy: {
-      tooShort: 'La contraseña debe tener al menos {min} caracteres.',
-      tooLong: 'La contraseña debe tener como máximo {max} caracteres.',
+      tooShort: 'La contraseña debe tener al menos {{min}} caracteres.',
+      tooLong: 'La contraseña debe tener como máximo {{max}} caracteres.',
       sameAsEmail: 'La contraseña no puede ser tu dirección de correo electrónico.',
       common: 'Esta contraseña es demasiado común. Elige una más difícil de adivinar.',
     },
@@ -111,23 +113,23 @@ export const TEXTS: Record<Language, ServerTexts> = {
   },
   pt: {
     reset: {
-      subject: 'Redefina sua senha da {brand}',
-      greeting: 'Olá, {name},',
-      body: 'Recebemos uma solicitação para redefinir a senha da sua conta da {brand} na equipe {team}.',
+      subject: 'Redefina sua senha da {{brand}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Recebemos uma solicitação para redefinir a senha da sua conta da {{brand}} na equipe {{team}}.',
       action: 'Escolher uma nova senha',
       expiry: 'O link funciona uma única vez e expira em uma hora.',
       ignore: 'Se você não fez esta solicitação, ignore este e-mail: sua senha continua a mesma.',
     },
     changed: {
-      subject: 'Sua senha da {brand} foi alterada',
-      greeting: 'Olá, {name},',
-      body: 'A senha da sua conta da {brand} na equipe {team} foi alterada em {date}. Todas as suas outras sessões foram encerradas.',
+      subject: 'Sua senha da {{brand}} foi alterada',
+      greeting: 'Olá, {{name}},',
+      body: 'A senha da sua conta da {{brand}} na equipe {{team}} foi alterada em {{date}}. Todas as suas outras sessões foram encerradas.',
       warning: 'Se não foi você quem alterou, redefina sua senha agora e avise seu administrador.',
     },
-    footer: 'Este e-mail foi enviado pelo serviço de contas da {brand}. Não responda a esta mensagem.',
+    footer: 'Este e-mail foi enviado pelo serviço de contas da {{brand}}. Não responda a esta mensagem.',
     policy: {
-      tooShort: 'A senha deve ter pelo menos {min} caracteres.',
-      tooLong: 'A senha deve ter no máximo {max} caracteres.',
+      tooShort: 'A senha deve ter pelo menos {{min}} caracteres.',
+      tooLong: 'A senha deve ter no máximo {{max}} caracteres.',
       sameAsEmail: 'A senha não pode ser o seu endereço de e-mail.',
       common: 'Esta senha é muito comum. Escolha uma mais difícil de adivinhar.',
     },
@@ -137,25 +139,25 @@ export const TEXTS: Record<Language, ServerTexts> = {
   },
   de: {
     reset: {
-      subject: 'Setzen Sie Ihr {brand}-Passwort zurück',
-      greeting: 'Hallo {name},',
-      body: 'Wir haben eine Anfrage erhalten, das Passwort Ihres {brand}-Kontos im Team {team} zurückzusetzen.',
+      subject: 'Setzen Sie Ihr {{brand}}-Passwort zurück',
+      greeting: 'Hallo {{name}},',
+      body: 'Wir haben eine Anfrage erhalten, das Passwort Ihres {{brand}}-Kontos im Team {{team}} zurückzusetzen.',
       action: 'Neues Passwort festlegen',
       expiry: 'Der Link funktioniert nur einmal und läuft in einer Stunde ab.',
       ignore:
         'Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail – Ihr Passwort bleibt unverändert.',
     },
     changed: {
-      subject: 'Ihr {brand}-Passwort wurde geändert',
-      greeting: 'Hallo {name},',
-      body: 'Das Passwort Ihres {brand}-Kontos im Team {team} wurde am {date} geändert. Alle Ihre anderen Sitzungen wurden abgemeldet.',
+      subject: 'Ihr {{brand}}-Passwort wurde geändert',
+      greeting: 'Hallo {{name}},',
+      body: 'Das Passwort Ihres {{brand}}-Kontos im Team {{team}} wurde am {{date}} geändert. Alle Ihre anderen Sitzungen wurden abgemeldet.',
       warning:
         'Wenn Sie es nicht selbst geändert haben, setzen Sie Ihr Passwort jetzt zurück und informieren Sie Ihre Administration.',
     },
-    footer: 'Diese E-Mail wurde vom {brand}-Kontodienst gesendet. Bitte antworten Sie nicht darauf.',
+    footer: 'Diese E-Mail wurde vom {{brand}}-Kontodienst gesendet. Bitte antworten Sie nicht darauf.',
     policy: {
-      tooShort: 'Das Passwort muss mindestens {min} Zeichen lang sein.',
-      tooLong: 'Das Passwort darf höchstens {max} Zeichen lang sein.',
+      tooShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein.',
+      tooLong: 'Das Passwort darf höchstens {{max}} Zeichen lang sein.',
       sameAsEmail: 'Das Passwort darf nicht Ihre E-Mail-Adresse sein.',
       common: 'Dieses Passwort ist zu verbreitet. Wählen Sie eines, das schwerer zu erraten ist.',
     },
@@ -165,24 +167,24 @@ export const TEXTS: Record<Language, ServerTexts> = {
   },
   ja: {
     reset: {
-      subject: '{brand} のパスワードを再設定してください',
-      greeting: '{name} 様',
-      body: 'チーム {team} の {brand} アカウントのパスワード再設定のリクエストを受け付けました。',
+      subject: '{{brand}} のパスワードを再設定してください',
+      greeting: '{{name}} 様',
+      body: 'チーム {{team}} の {{brand}} アカウントのパスワード再設定のリクエストを受け付けました。',
       action: '新しいパスワードを設定する',
       expiry: 'このリンクは 1 回だけ使用でき、1 時間で有効期限が切れます。',
       ignore: 'お心当たりがない場合は、このメールを無視してください。パスワードは変更されません。',
     },
     changed: {
-      subject: '{brand} のパスワードが変更されました',
-      greeting: '{name} 様',
-      body: 'チーム {team} の {brand} アカウントのパスワードが {date} に変更されました。ほかのすべてのセッションはサインアウトされました。',
+      subject: '{{brand}} のパスワードが変更されました',
+      greeting: '{{name}} 様',
+      body: 'チーム {{team}} の {{brand}} アカウントのパスワードが {{date}} に変更されました。ほかのすべてのセッションはサインアウトされました。',
       warning: 'お心当たりがない場合は、今すぐパスワードを再設定し、管理者に連絡してください。',
     },
     footer:
-      'このメールは {brand} アカウント サービスから送信されています。このメールには返信しないでください。',
+      'このメールは {{brand}} アカウント サービスから送信されています。このメールには返信しないでください。',
     policy: {
-      tooShort: 'パスワードは {min} 文字以上にしてください。',
-      tooLong: 'パスワードは {max} 文字以下にしてください。',
+      tooShort: 'パスワードは {{min}} 文字以上にしてください。',
+      tooLong: 'パスワードは {{max}} 文字以下にしてください。',
       sameAsEmail: 'メールアドレスをパスワードとして使用することはできません。',
       common:
         'このパスワードはよく使われているため使用できません。推測されにくいパスワードを選んでください。',
@@ -193,25 +195,25 @@ export const TEXTS: Record<Language, ServerTexts> = {
   },
   da: {
     reset: {
-      subject: 'Nulstil din adgangskode til {brand}',
-      greeting: 'Hej {name}',
-      body: 'Vi har modtaget en anmodning om at nulstille adgangskoden til din {brand}-konto i teamet {team}.',
+      subject: 'Nulstil din adgangskode til {{brand}}',
+      greeting: 'Hej {{name}}',
+      body: 'Vi har modtaget en anmodning om at nulstille adgangskoden til din {{brand}}-konto i teamet {{team}}.',
       action: 'Vælg en ny adgangskode',
       expiry: 'Linket virker én gang og udløber om en time.',
       ignore:
         'Hvis det ikke var dig, der bad om det, kan du se bort fra denne e-mail – din adgangskode forbliver den samme.',
     },
     changed: {
-      subject: 'Din adgangskode til {brand} er ændret',
-      greeting: 'Hej {name}',
-      body: 'Adgangskoden til din {brand}-konto i teamet {team} blev ændret den {date}. Alle dine andre sessioner er logget ud.',
+      subject: 'Din adgangskode til {{brand}} er ændret',
+      greeting: 'Hej {{name}}',
+      body: 'Adgangskoden til din {{brand}}-konto i teamet {{team}} blev ændret den {{date}}. Alle dine andre sessioner er logget ud.',
       warning:
         'Hvis det ikke var dig, der ændrede den, skal du nulstille din adgangskode nu og give din administrator besked.',
     },
-    footer: 'Denne e-mail er sendt af {brand}s kontotjeneste. Du kan ikke svare på den.',
+    footer: 'Denne e-mail er sendt af {{brand}}s kontotjeneste. Du kan ikke svare på den.',
     policy: {
-      tooShort: 'Adgangskoden skal have mindst {min} tegn.',
-      tooLong: 'Adgangskoden må højst have {max} tegn.',
+      tooShort: 'Adgangskoden skal have mindst {{min}} tegn.',
+      tooLong: 'Adgangskoden må højst have {{max}} tegn.',
       sameAsEmail: 'Adgangskoden må ikke være din e-mailadresse.',
       common: 'Denne adgangskode er for almindelig. Vælg en, der er sværere at gætte.',
     },
@@ -221,7 +223,28 @@ export const TEXTS: Record<Language, ServerTexts> = {
   },
 };
 
-/** Fill `{name}` placeholders; unknown ones are left as they are. */
-export function fill(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
+/** A dotted path to a text of {@link ServerTexts} (`reset.subject`, `policy.tooShort`…). */
+export type TextKey<T = ServerTexts> = {
+  [K in keyof T & string]: T[K] extends string ? K : `${K}.${TextKey<T[K]>}`;
+}[keyof T & string];
+
+/** The server's own i18next instance: never a global one, all languages in memory from the start. */
+const i18n = i18next.createInstance();
+void i18n.init({
+  initAsync: false,
+  resources: Object.fromEntries(LANGUAGES.map((language) => [language, { translation: TEXTS[language] }])),
+  // Every language has every text (the type above): no fallback is ever needed.
+  fallbackLng: false,
+  nsSeparator: false,
+  // Mail HTML escapes the whole filled text; a message goes out as JSON.
+  interpolation: { escapeValue: false },
+});
+
+/** A text in a language, its `{{name}}` placeholders filled from `values`. */
+export function serverText(
+  language: Language,
+  key: TextKey,
+  values: Record<string, string | number> = {},
+): string {
+  return i18n.t(key, { ...values, lng: language });
 }

@@ -8,7 +8,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
 import { checkPassword } from '../lib/password-policy';
 import { notifyPasswordChanged, sendInBackground } from '../lib/notify';
 import { mailBrand, resetMail } from '../mail/compose';
-import { fill, TEXTS } from '../mail/texts';
+import { serverText } from '../mail/texts';
 import { LIMITS } from '../../../src/api/limits';
 import { safeReturnUrl } from '../../../src/features/login/return-url';
 
@@ -157,7 +157,7 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
         .where('teams.local_enabled', '=', 1)
         .executeTakeFirst();
       const language = answerLanguage(request, user?.language);
-      if (!user) return reply.code(401).send({ message: TEXTS[language].resetMismatch });
+      if (!user) return reply.code(401).send({ message: serverText(language, 'resetMismatch') });
 
       const now = clock.now();
       const presented = sha256(token);
@@ -170,11 +170,11 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
         .where('expires_at', '>', now)
         .execute();
       const match = live.find((row) => safeEqual(row.token_hash, presented));
-      if (!match) return reply.code(410).send({ message: TEXTS[language].resetInvalid });
+      if (!match) return reply.code(410).send({ message: serverText(language, 'resetInvalid') });
 
       const problem = checkPassword(newPassword, user.email);
       if (problem) {
-        const message = fill(TEXTS[language].policy[problem], { min: PASSWORD_MIN, max: PASSWORD_MAX });
+        const message = serverText(language, `policy.${problem}`, { min: PASSWORD_MIN, max: PASSWORD_MAX });
         return reply.code(400).send({ message, code: problem });
       }
       const hash = await hasher.hash(newPassword);
@@ -208,7 +208,7 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
         });
       } catch (error) {
         if (error instanceof TokenGone)
-          return reply.code(410).send({ message: TEXTS[language].resetInvalid });
+          return reply.code(410).send({ message: serverText(language, 'resetInvalid') });
         throw error;
       }
       notifyPasswordChanged(request, user, now);

@@ -6,7 +6,7 @@ import { answerLanguage } from '../lib/language';
 import { notifyPasswordChanged } from '../lib/notify';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
 import { checkPassword } from '../lib/password-policy';
-import { fill, TEXTS } from '../mail/texts';
+import { serverText } from '../mail/texts';
 import { sessionOf } from '../plugins/cookies';
 import { LIMITS } from '../../../src/api/limits';
 
@@ -115,10 +115,11 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const problem = checkPassword(next, caller.user.email);
     if (problem)
       return {
-        message: fill(TEXTS[language].policy[problem], { min: PASSWORD_MIN, max: PASSWORD_MAX }),
+        message: serverText(language, `policy.${problem}`, { min: PASSWORD_MIN, max: PASSWORD_MAX }),
         code: problem,
       };
-    if (next !== confirm) return { message: TEXTS[language].confirmMismatch, code: 'confirmMismatch' };
+    if (next !== confirm)
+      return { message: serverText(language, 'confirmMismatch'), code: 'confirmMismatch' };
     return null;
   }
 
