@@ -1,5 +1,5 @@
 import { knownLanguage } from '../state/preferences';
-import { loadTranslator } from './index';
+import { loadLanguage } from './instance';
 import { matchLanguage } from './languages';
 
 /**
@@ -10,5 +10,5 @@ import { matchLanguage } from './languages';
 export function languageReady(langAttribute: string | null): Promise<void> {
   const done = () => undefined;
   const attribute = matchLanguage(langAttribute);
-  return (attribute ? loadTranslator(attribute) : knownLanguage().then(loadTranslator)).then(done, done);
+  return (attribute ? loadLanguage(attribute) : knownLanguage().then(loadLanguage)).then(done, done);
 }

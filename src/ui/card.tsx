@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { BrandHeading } from './brand-heading';
-import { useElement } from './element-context';
 import { Spinner } from './spinner';
 
 /** The centred card of the sign-in screens: the brand's mark on top, `aria-busy` while a request runs. */
@@ -17,7 +17,7 @@ export function Card({ busy = false, children }: { busy?: boolean; children: Rea
 
 /** A card that is still waiting for what its screen shows (a status for screen readers). */
 export function LoadingCard() {
-  const { t } = useElement();
+  const { t } = useTranslation();
   return (
     <Card>
       <div className="loading" role="status">

@@ -1,6 +1,5 @@
 import { createContext, useContext } from 'react';
 import type { Brand } from '../brands';
-import type { Translate } from '../i18n';
 import type { Language } from '../i18n/languages';
 import type { RuntimeSettings } from '../state/settings';
 import type { ThemeName } from '../styles/tokens';
@@ -16,8 +15,8 @@ export interface ElementContextValue {
   theme: ThemeName;
   /** Where the portal's routes are mounted ('' for the root). */
   basePath: string;
+  /** The element's language (for Intl dates and lists; texts come from `useTranslation()`). */
   language: Language;
-  t: Translate;
   settings: RuntimeSettings;
   emit<K extends AcctEventName>(type: K, detail: AcctEventDetails[K]): boolean;
 }

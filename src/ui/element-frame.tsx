@@ -1,5 +1,5 @@
+import { useTranslation } from 'react-i18next';
 import { BrandHeading } from './brand-heading';
-import { useElement } from './element-context';
 import { Spinner } from './spinner';
 
 /**
@@ -7,7 +7,7 @@ import { Spinner } from './spinner';
  * announced to screen readers.
  */
 export function ElementFrame() {
-  const { t } = useElement();
+  const { t } = useTranslation();
   return (
     <div className="frame">
       <div className="card" part="card">

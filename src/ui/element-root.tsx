@@ -1,7 +1,8 @@
 import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
 import { useStore } from 'zustand';
 import { resolveBrand, themeOf } from '../brands';
-import { useTranslation } from '../i18n/use-translation';
+import { useElementI18n } from '../i18n/use-element-i18n';
 import { preferencesStore } from '../state/preferences';
 import { sessionStore } from '../state/session';
 import { issuerOf, readRuntimeSettings } from '../state/settings';
@@ -40,7 +41,8 @@ export function normalizeBasePath(value: string | undefined): string {
 /**
  * The root of every element: resolves the common attributes against the page's runtime settings, starts
  * the shared session, loads the language, and renders the themed root (`part="root"`) with the right
- * `lang`. Until the language chunk arrives it shows a spinner.
+ * `lang`, providing the language's i18next instance to `useTranslation()`. Until the language chunk
+ * arrives it shows a spinner.
  */
 export function ElementRoot({ props, children }: { props: CommonProps; children: ReactNode }) {
   const host = hostOf(props.container);
@@ -50,7 +52,7 @@ export function ElementRoot({ props, children }: { props: CommonProps; children:
   const darkMode = useStore(preferencesStore, (state) => state.darkMode);
   const theme = themeOf(brand, darkMode);
   const basePath = normalizeBasePath(props.basePath ?? settings.basePath);
-  const { t, language } = useTranslation(props.lang);
+  const { i18n, language } = useElementI18n(props.lang);
 
   useEffect(() => {
     void sessionStore.getState().configure(issuer);
@@ -58,18 +60,17 @@ export function ElementRoot({ props, children }: { props: CommonProps; children:
 
   const context = useMemo<ElementContextValue | null>(
     () =>
-      t && {
+      i18n && {
         host,
         issuer,
         brand,
         theme,
         basePath,
         language,
-        t,
         settings,
         emit: (type, detail) => emit(host, type, detail),
       },
-    [t, host, issuer, brand, theme, basePath, language, settings],
+    [i18n, host, issuer, brand, theme, basePath, language, settings],
   );
 
   return (
@@ -81,11 +82,13 @@ export function ElementRoot({ props, children }: { props: CommonProps; children:
       data-theme={theme}
       aria-busy={!context}
     >
-      {context ? (
-        <ElementContext.Provider value={context}>
-          {/* Lazily loaded screens show the frame while their chunk arrives. */}
-          <Suspense fallback={<ElementFrame />}>{children}</Suspense>
-        </ElementContext.Provider>
+      {context && i18n ? (
+        <I18nextProvider i18n={i18n}>
+          <ElementContext.Provider value={context}>
+            {/* Lazily loaded screens show the frame while their chunk arrives. */}
+            <Suspense fallback={<ElementFrame />}>{children}</Suspense>
+          </ElementContext.Provider>
+        </I18nextProvider>
       ) : (
         <div className="frame">
           <Spinner />

@@ -1,6 +1,6 @@
 import type { Ref } from 'react';
+import { useTranslation } from 'react-i18next';
 import { LIMITS } from '../api/limits';
-import { useElement } from './element-context';
 import { TextField } from './text-field';
 
 /**
@@ -26,7 +26,7 @@ export function NewPasswordFields({
   confirmRef: Ref<HTMLInputElement>;
   autoFocus?: boolean;
 }) {
-  const { t } = useElement();
+  const { t } = useTranslation();
   return (
     <>
       <TextField

@@ -1,4 +1,4 @@
-import { useElement } from './element-context';
+import { useTranslation } from 'react-i18next';
 
 /** A decorative spinner; the surrounding status text carries the meaning for screen readers. */
 export function Spinner() {
@@ -7,7 +7,7 @@ export function Spinner() {
 
 /** A screen that cannot show yet (the session check, a lazily loaded screen): the spinner and 'Loading…'. */
 export function ScreenLoading() {
-  const { t } = useElement();
+  const { t } = useTranslation();
   return (
     <div className="loading manage-waiting" role="status">
       <Spinner />

@@ -41,7 +41,10 @@ describe('translation keys', () => {
 
   it('every key the code asks for exists', () => {
     const known = new Set(english.map((key) => key.replace(PLURAL, '')));
-    const asked = [...code.matchAll(/\bt\(\s*'([^']+)'/g)].map((m) => m[1]!);
+    // `t('key')`, and `<Trans i18nKey="key">` for a sentence with markup in it.
+    const asked = [...code.matchAll(/\bt\(\s*'([^']+)'|\bi18nKey=["']([^"']+)["']/g)].map(
+      (m) => (m[1] ?? m[2])!,
+    );
     assert.ok(asked.length > 50, `found the t() calls (${asked.length})`);
     assert.deepEqual(
       asked.filter((key) => !known.has(key)),

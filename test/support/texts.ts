@@ -1,8 +1,9 @@
+import i18next from 'i18next';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export type Texts = Record<string, unknown>;
-/** The text a screen shows for a key, as the elements render it (single-brace placeholders, plurals). */
+/** The text a screen shows for a key, as the elements render it (`{{name}}` placeholders, plurals). */
 export type T = (key: string, values?: Record<string, string | number>) => string;
 
 const LOCALES = resolve(import.meta.dirname, '..', '..', 'src', 'i18n', 'locales');
@@ -11,33 +12,29 @@ export function readLocale(language: string): Texts {
   return JSON.parse(readFileSync(join(LOCALES, `${language}.json`), 'utf8')) as Texts;
 }
 
-function lookup(texts: Texts, key: string): string | undefined {
-  let node: unknown = texts;
-  for (const part of key.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
-  return typeof node === 'string' ? node : undefined;
-}
-
-/** A placeholder as the elements' translator reads it: `{name}`, or `{name, number}` to format with Intl. */
-export const PLACEHOLDER = /\{(\w+)(?:,\s*(\w+))?\}/g;
-
-/** A translator over a locale object (English rules for plurals: 1 → _one, else _other). */
-export function translator(texts: Texts): T {
-  return (key, values = {}) => {
-    const plural =
-      typeof values.count === 'number'
-        ? lookup(texts, `${key}_${values.count === 1 ? 'one' : 'other'}`)
-        : undefined;
-    const text = plural ?? lookup(texts, key);
-    if (text === undefined) throw new Error(`no text for ${key}`);
-    return text.replace(PLACEHOLDER, (whole, name: string, format?: string) => {
-      if (!(name in values)) return whole;
-      const value = values[name]!;
-      return format === 'number' && typeof value === 'number'
-        ? new Intl.NumberFormat('en').format(value)
-        : String(value);
-    });
+/**
+ * A translator over a locale object, with i18next as the elements use it (their options in
+ * src/i18n/instance.ts): `{{name}}` and `{{n, number}}` placeholders, plurals by the language's rules.
+ * A key the texts lack throws, so a test never looks for a text that no screen can show.
+ */
+export function translator(texts: Texts, language = 'en'): T {
+  const i18n = i18next.createInstance();
+  void i18n.init({
+    initAsync: false,
+    lng: language,
+    resources: { [language]: { translation: texts } },
+    fallbackLng: false,
+    nsSeparator: false,
+    interpolation: { escapeValue: false },
+  });
+  return (key, values) => {
+    if (!i18n.exists(key, values)) throw new Error(`no text for ${key}`);
+    return i18n.t(key, values);
   };
 }
+
+/** A placeholder (`{{name}}`, `{{n, number}}`) or a tag around a part of a sentence (`<provider>`, `</provider>`). */
+const MARKUP = /(\{\{\w+(?:,\s*\w+)?\}\}|<\/?\w+>)/;
 
 const ACCENTS: Record<string, string> = {
   a: 'á',
@@ -97,7 +94,8 @@ export const PSEUDO_OPEN = '⟦';
 export const PSEUDO_CLOSE = '⟧';
 
 /**
- * The pseudo-locale: every English text accented, 40% longer and wrapped in ⟦ ⟧, placeholders kept.
+ * The pseudo-locale: every English text accented, 40% longer and wrapped in ⟦ ⟧, placeholders and tags
+ * kept.
  * A text node on screen without ⟦ came from somewhere other than the locale files.
  */
 export function pseudoLocale(english: Texts): Texts {
@@ -108,8 +106,8 @@ export function pseudoLocale(english: Texts): Texts {
       );
     }
     const accented = value
-      .split(/(\{\w+(?:,\s*\w+)?\})/)
-      // split() with a capturing group: odd parts are the placeholders, kept as they are.
+      .split(MARKUP)
+      // split() with a capturing group: odd parts are the placeholders and tags, kept as they are.
       .map((part, i) => (i % 2 ? part : part.replace(/[a-zA-Z]/g, (c) => ACCENTS[c] ?? c)))
       .join('');
     const padding = '·'.repeat(Math.ceil(value.length * 0.4));

@@ -1,4 +1,5 @@
 import { useStore } from 'zustand';
+import { useTranslation } from 'react-i18next';
 import { preferencesStore } from '../../state/preferences';
 import { initials, sessionStore } from '../../state/session';
 import { themeOf } from '../../brands';
@@ -36,7 +37,8 @@ export function HeaderBar({
   /** False where the page already is the sign-in screen (the portal's /login routes). */
   offerSignIn?: boolean;
 }) {
-  const { t, brand, emit, issuer, language, theme } = useElement();
+  const { t } = useTranslation();
+  const { brand, emit, issuer, language, theme } = useElement();
   const user = useStore(sessionStore, (state) => state.user);
   const loggedIn = useStore(sessionStore, (state) => state.loggedIn);
   // Not while the first check runs: a signed-in user would see Sign in flash by.

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { requestPasswordReset } from '../../api/endpoints';
 import { LIMITS } from '../../api/limits';
@@ -20,7 +21,8 @@ import { useTeam } from './use-team';
  * password to recover: the screen says so instead.
  */
 export function ForgotScreen({ team }: { team: string }) {
-  const { t, issuer, language } = useElement();
+  const { t } = useTranslation();
+  const { issuer, language } = useElement();
   const teamState = useTeam(issuer, team);
   const returnUrl = useSearchParam('ReturnUrl');
   const focusLater = useFocusAfterRender();

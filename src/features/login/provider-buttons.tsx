@@ -1,5 +1,5 @@
+import { useTranslation } from 'react-i18next';
 import type { ProviderKind, TeamPublic } from '../../api/endpoints';
-import { useElement } from '../../ui/element-context';
 
 /**
  * One button per provider the team offers (spec §2), labelled with the provider (the generic one with
@@ -14,7 +14,7 @@ export function ProviderButtons({
   disabled: boolean;
   onChoose(provider: ProviderKind, label: string): void;
 }) {
-  const { t } = useElement();
+  const { t } = useTranslation();
   const providers: Array<[ProviderKind, string, string]> = [];
   if (details.googleOptions) providers.push(['google', 'Google', t('login.providers.google')]);
   if (details.azureOptions) providers.push(['azure', 'Microsoft', t('login.providers.microsoft')]);

@@ -1,7 +1,7 @@
+import { useTranslation } from 'react-i18next';
 import type { TeamPublic } from '../../api/endpoints';
 import { Alert } from '../../ui/alert';
 import { Card } from '../../ui/card';
-import { useElement } from '../../ui/element-context';
 import { Link, useSearchParam } from '../../ui/router';
 import { withReturnUrl } from './routes';
 
@@ -23,7 +23,7 @@ export function ProviderOnlyNotice({
   details: TeamPublic;
   title: string;
 }) {
-  const { t } = useElement();
+  const { t } = useTranslation();
   const returnUrl = useSearchParam('ReturnUrl');
   return (
     <Card>

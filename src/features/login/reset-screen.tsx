@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { resetPassword } from '../../api/endpoints';
 import { Alert } from '../../ui/alert';
@@ -21,7 +22,8 @@ type State = 'form' | 'error' | 'success';
  * its provider has no password to reset: the screen says so instead.
  */
 export function ResetScreen({ team }: { team: string }) {
-  const { t, issuer, language } = useElement();
+  const { t } = useTranslation();
+  const { issuer, language } = useElement();
   const router = useRouter();
   const id = useSearchParam('id');
   const token = useSearchParam('token');

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from 'zustand';
+import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { login, startProviderSignIn, type ProviderKind } from '../../api/endpoints';
 import { LIMITS } from '../../api/limits';
@@ -42,7 +43,8 @@ export type AfterSignIn = 'portal' | 'redirect' | 'event';
  * `acct-signed-in`, then goes to a valid ReturnUrl or `/`.
  */
 export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn }) {
-  const { t, issuer, emit } = useElement();
+  const { t } = useTranslation();
+  const { issuer, emit } = useElement();
   const router = useRouter();
   const returnUrl = useSearchParam('ReturnUrl');
   const maxAge = useSearchParam('max_age');

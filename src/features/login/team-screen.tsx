@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { getTeamPublic } from '../../api/endpoints';
 import { LIMITS } from '../../api/limits';
 import { readDefaultTeam, saveDefaultTeam } from '../../state/preferences';
@@ -17,7 +18,8 @@ import { teamNotFound } from './use-team';
  * up, and on success remembered and the sign-in screen opened with ReturnUrl kept.
  */
 export function TeamScreen() {
-  const { t, issuer, settings } = useElement();
+  const { t } = useTranslation();
+  const { issuer, settings } = useElement();
   const router = useRouter();
   const returnUrl = useSearchParam('ReturnUrl');
   const [team, setTeam] = useState(() => readDefaultTeam() ?? '');

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useId, type ComponentType } from 'react';
 import { useStore } from 'zustand';
+import { useTranslation } from 'react-i18next';
 import { sessionStore } from '../../state/session';
-import { useElement } from '../../ui/element-context';
 import { Link, useRouter } from '../../ui/router';
 import { ScreenTitleContext } from '../../ui/screen-title';
 import { SignInPrompt } from '../../ui/sign-in-prompt';
@@ -12,7 +12,7 @@ import { developerToolsSupported, manageSection, type ManageSection } from './ro
 
 /** Sections whose screens come with later work show a short note instead of a blank page. */
 function Pending() {
-  const { t } = useElement();
+  const { t } = useTranslation();
   return (
     <section className="panel" part="card">
       <p>{t('manage.pending')}</p>
@@ -65,7 +65,7 @@ export default function ManageArea({
   standalone: boolean;
   sections?: ManageSections;
 }) {
-  const { t } = useElement();
+  const { t } = useTranslation();
   const { location } = useRouter();
   const status = useStore(sessionStore, (state) => state.status);
   const section = manageSection(location.path);

@@ -1,4 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { saveName } from '../../api/endpoints';
 import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
@@ -16,7 +18,8 @@ export const NAME_MAX = 50;
  * trimming; a server failure marks the field invalid. On success every element showing the name updates.
  */
 export function NameDialog({ open, onClose }: { open: boolean; onClose(): void }) {
-  const { t, language } = useElement();
+  const { t } = useTranslation();
+  const { language } = useElement();
   return (
     <Dialog open={open} title={t('manage.name.title')} onClose={onClose}>
       <NameForm key={String(open)} onClose={onClose} t={t} language={language} />
@@ -24,15 +27,7 @@ export function NameDialog({ open, onClose }: { open: boolean; onClose(): void }
   );
 }
 
-function NameForm({
-  onClose,
-  t,
-  language,
-}: {
-  onClose(): void;
-  t: ReturnType<typeof useElement>['t'];
-  language: string;
-}) {
+function NameForm({ onClose, t, language }: { onClose(): void; t: TFunction; language: string }) {
   const current = sessionStore.getState().user?.name ?? '';
   const [name, setName] = useState(current);
   const [error, setError] = useState<string | null>(null);

@@ -1,7 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { savePassword } from '../../api/endpoints';
-import type { Translate } from '../../i18n';
 import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
 import { Dialog } from '../../ui/dialog';
@@ -38,7 +39,8 @@ export function PasswordDialog({
   onClose(): void;
   onSaved(): void;
 }) {
-  const { t, language } = useElement();
+  const { t } = useTranslation();
+  const { language } = useElement();
   const [busy, setBusy] = useState(false);
   return (
     <Dialog
@@ -71,7 +73,7 @@ function PasswordForm({
   onSaved,
 }: {
   hasPassword: boolean;
-  t: Translate;
+  t: TFunction;
   language: string;
   busy: boolean;
   setBusy(busy: boolean): void;

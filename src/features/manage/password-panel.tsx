@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { PasswordOptions } from '../../api/endpoints';
 import { useElement } from '../../ui/element-context';
 import { Spinner } from '../../ui/spinner';
@@ -15,7 +16,8 @@ export function PasswordPanel({
   options: PasswordOptions | null | 'failed';
   reload(): void;
 }) {
-  const { t, language } = useElement();
+  const { t } = useTranslation();
+  const { language } = useElement();
   // The dialog keeps the kind it was opened as (set or change) while it closes: saving reloads the
   // options, which would otherwise relabel it during its closing animation.
   const [dialog, setDialog] = useState({ open: false, hasPassword: false });

@@ -1,5 +1,5 @@
 import type { Permissions } from '../../api/endpoints';
-import type { Translate } from '../../i18n';
+import type { TFunction } from 'i18next';
 
 const KNOWN = ['OWNER', 'ADMIN', 'EDITOR', 'APPROVER', 'SPOKE'];
 
@@ -7,7 +7,7 @@ const KNOWN = ['OWNER', 'ADMIN', 'EDITOR', 'APPROVER', 'SPOKE'];
  * The granted permissions as translated labels joined the way the language joins a list (spec §2:
  * "comma-joined"), or the "No Permissions Defined" text. Unknown permission names show as they are.
  */
-export function permissionText(permissions: Permissions, t: Translate, language: string): string {
+export function permissionText(permissions: Permissions, t: TFunction, language: string): string {
   const labels = Object.entries(permissions)
     .filter(([, granted]) => granted)
     .map(([name]) => (KNOWN.includes(name) ? t(`manage.permissions.${name}`) : name));

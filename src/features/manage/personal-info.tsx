@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
+import { useTranslation } from 'react-i18next';
 import { getPermissions, type Permissions } from '../../api/endpoints';
 import { sessionStore } from '../../state/session';
 import { useElement } from '../../ui/element-context';
@@ -10,7 +11,8 @@ import { permissionText } from './permissions';
 
 /** Personal info (spec §2): username, team, name with an edit button, creation date, permissions. */
 export function PersonalInfo() {
-  const { t, language } = useElement();
+  const { t } = useTranslation();
+  const { language } = useElement();
   const user = useStore(sessionStore, (state) => state.user);
   const team = useStore(sessionStore, (state) => state.team);
   const [permissions, setPermissions] = useState<Permissions | null | 'failed'>(null);

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useStore } from 'zustand';
+import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import {
   connectFormAction,
@@ -35,7 +36,8 @@ function connectButton(list: HTMLElement | null, provider: ProviderName): HTMLEl
  * external account — is refused at once, without the question (and by the server, atomically).
  */
 export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions; reload(): void }) {
-  const { t, issuer, language } = useElement();
+  const { t } = useTranslation();
+  const { issuer, language } = useElement();
   const router = useRouter();
   const team = useStore(sessionStore, (state) => state.team);
   const linkError = useSearchParam('Error');

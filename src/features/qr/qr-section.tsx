@@ -1,5 +1,6 @@
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { generateDeviceCode, type DeviceCode } from '../../api/endpoints';
 import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
@@ -30,7 +31,8 @@ export function qrPayload(code: DeviceCode | null): string {
  * whose heading names the panel.
  */
 export default function QrSection() {
-  const { t, language } = useElement();
+  const { t } = useTranslation();
+  const { language } = useElement();
   const screenTitle = useScreenTitle();
   const [code, setCode] = useState<DeviceCode | null>(null);
   const [busy, setBusy] = useState(false);

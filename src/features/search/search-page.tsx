@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useElement } from '../../ui/element-context';
+import { useTranslation } from 'react-i18next';
 import { useRouter, useSearchParam } from '../../ui/router';
 import { Spinner } from '../../ui/spinner';
 
@@ -8,7 +8,7 @@ import { Spinner } from '../../ui/spinner';
  * type something. Typing updates /search?q=… (replacing the history entry, so Back leaves the page).
  */
 export default function SearchPage() {
-  const { t } = useElement();
+  const { t } = useTranslation();
   const router = useRouter();
   const query = useSearchParam('q') ?? '';
   const input = useRef<HTMLInputElement>(null);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useElement } from '../../ui/element-context';
+import { useTranslation } from 'react-i18next';
 import { LimitBar } from '../../ui/limit-bar';
 
 /** Spec §2: the team-management screen shows only this static sample data. */
@@ -32,7 +32,7 @@ function Toggle({ label, on, onChange }: { label: string; on: boolean; onChange(
  * option toggles and the support panel — all static sample data; nothing here is saved.
  */
 export default function TeamPage() {
-  const { t } = useElement();
+  const { t } = useTranslation();
   const [options, setOptions] = useState<Record<LoginOption, boolean>>({
     credentials: true,
     google: true,

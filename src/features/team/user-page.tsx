@@ -1,4 +1,4 @@
-import { useElement } from '../../ui/element-context';
+import { useTranslation } from 'react-i18next';
 
 const ICONS = {
   add: 'M19 13h-6v6h-2v-6H5v-2h6V5h2v6h6z',
@@ -11,7 +11,7 @@ const ICONS = {
 
 /** Manage user (spec §2): a placeholder — panels 'Something Else' and 'Users', filler text, icon buttons. */
 export default function UserPage() {
-  const { t } = useElement();
+  const { t } = useTranslation();
   return (
     <>
       <section className="panel" part="card" aria-labelledby="something-title">

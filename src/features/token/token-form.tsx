@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { getPolicies, tokenFormAction, type PolicyDefinition } from '../../api/endpoints';
 import { readSavedScopes, saveScopes } from '../../state/preferences';
 import { sessionStore } from '../../state/session';
@@ -21,7 +22,8 @@ const ERRORS: Record<string, string> = {
  * posted to /home/token — the server answers with the success page and the tokens in its fragment.
  */
 export default function TokenForm() {
-  const { t, issuer, language, brand } = useElement();
+  const { t } = useTranslation();
+  const { issuer, language, brand } = useElement();
   const [policies, setPolicies] = useState<PolicyDefinition[] | null | 'failed'>(null);
   const [chosen, setChosen] = useState<Set<string>>(() => new Set(readSavedScopes()));
   const [empty, setEmpty] = useState(false);
@@ -93,7 +95,11 @@ export default function TokenForm() {
       </div>
       {brand.apiBaseUrl ? (
         <p>
-          {t('token.apiBase')} <code>{brand.apiBaseUrl}</code>
+          <Trans
+            i18nKey="token.apiBase"
+            values={{ address: brand.apiBaseUrl }}
+            components={{ code: <code /> }}
+          />
         </p>
       ) : null}
       {error ? <Alert tone="error">{error}</Alert> : null}

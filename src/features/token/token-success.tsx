@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { noticesStore } from '../../state/notices';
 import { useElement } from '../../ui/element-context';
 import { Link } from '../../ui/router';
@@ -20,7 +21,7 @@ function TokenBox({
   copyLabel: string;
   copied: string;
 }) {
-  const { t } = useElement();
+  const { t } = useTranslation();
   const id = useId();
   async function copy() {
     try {
@@ -62,7 +63,8 @@ function TokenBox({
  * form (its choice of policies is remembered) for new ones.
  */
 export default function TokenSuccess() {
-  const { t, language } = useElement();
+  const { t } = useTranslation();
+  const { language } = useElement();
   const [tokens] = useState(captureTokenFragment);
   const screenTitle = useScreenTitle();
 

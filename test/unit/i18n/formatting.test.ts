@@ -1,12 +1,16 @@
 import { expect } from 'chai';
 import '../../../src/index';
-import { loadTranslator } from '../../../src/i18n';
+import { loadLanguage } from '../../../src/i18n/instance';
+import type { Language } from '../../../src/i18n/languages';
 import { sessionStore } from '../../../src/state/session';
 import { logoutEverywhere, mount, screenOf } from '../support';
 
+/** A language's `t`, from the elements' i18next instance. */
+const translator = async (language: Language) => (await loadLanguage(language)).t;
+
 /**
- * Dates, numbers and plurals in the reader's language (issue 9): numbers go through the translator's Intl
- * formatter (`{n, number}`), plurals through Intl.PluralRules, dates through Intl.DateTimeFormat.
+ * Dates, numbers and plurals in the reader's language (issue 9): numbers go through i18next's Intl
+ * formatter (`{{n, number}}`), plurals through Intl.PluralRules, dates through Intl.DateTimeFormat.
  */
 describe('i18n: dates, numbers and plurals in German and Japanese', () => {
   afterEach(async () => {
@@ -15,8 +19,8 @@ describe('i18n: dates, numbers and plurals in German and Japanese', () => {
   });
 
   it('formats interpolated numbers for the language', async () => {
-    const de = await loadTranslator('de');
-    const ja = await loadTranslator('ja');
+    const de = await translator('de');
+    const ja = await translator('ja');
     expect(de('team.users', { used: 1234, limit: 10000 })).to.equal('1.234/10.000 Benutzer');
     expect(ja('team.users', { used: 1234, limit: 10000 })).to.equal('1,234/10,000 ユーザー');
     expect(de('manage.name.tooLong', { n: 1500 })).to.equal(
@@ -25,14 +29,19 @@ describe('i18n: dates, numbers and plurals in German and Japanese', () => {
   });
 
   it('chooses the plural form by the language’s rules', async () => {
-    const de = await loadTranslator('de');
-    const ja = await loadTranslator('ja');
+    const de = await translator('de');
+    const ja = await translator('ja');
     expect(de('team.sent', { count: 1 })).to.equal('Gesendet - vor 1 Stunde');
     expect(de('team.sent', { count: 2 })).to.equal('Gesendet - vor 2 Stunden');
     expect(de('qr.caption', { code: 'AB-12', count: 1 })).to.equal(
       'Code AB-12. Er ist nur einmal gültig und läuft in 1 Minute ab.',
     );
     expect(de('qr.caption', { code: 'AB-12', count: 10 })).to.match(/in 10 Minuten ab\.$/);
+    // French has a third form, for millions: "1 000 000 de minutes".
+    const fr = await translator('fr');
+    expect(fr('qr.caption', { code: 'AB-12', count: 2 })).to.match(/dans 2 minutes\.$/);
+    expect(fr('qr.caption', { code: 'AB-12', count: 1_000_000 })).to.match(/dans 1\s000\s000 de minutes\.$/);
+    expect(fr('team.sent', { count: 1_000_000 })).to.match(/^Envoyée - il y a 1\s000\s000 d’heures$/);
     // Japanese has a single form: the count changes, the words do not.
     expect(ja('team.sent', { count: 1 })).to.equal('送信済み - 1 時間前');
     expect(ja('team.sent', { count: 2 })).to.equal('送信済み - 2 時間前');
@@ -52,7 +61,7 @@ describe('i18n: dates, numbers and plurals in German and Japanese', () => {
       expect(await sessionStore.getState().check()).to.equal(true);
       const element = mount(`<acct-manage lang="${language}"></acct-manage>`);
       const view = await screenOf(element);
-      const t = await loadTranslator(language);
+      const t = await translator(language);
       await view.findByRole('heading', { level: 1, name: t('manage.heading.info') });
       const created = element.shadowRoot!.querySelector('dd time');
       expect(created, 'the creation date').to.not.equal(null);

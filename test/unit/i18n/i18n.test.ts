@@ -1,6 +1,32 @@
 import { expect } from 'chai';
-import { loadTranslator } from '../../../src/i18n';
+import { within } from '@testing-library/dom';
+import { renderHook } from '@testing-library/react';
+import { createElement, type ReactNode } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import '../../../src/index';
+import { loadLanguage } from '../../../src/i18n/instance';
 import { detectLanguage, LANGUAGES, matchLanguage } from '../../../src/i18n/languages';
+import { mount, rendered } from '../support';
+
+/**
+ * A host page's own i18next, there before the elements' instance is made (it is made with the first
+ * language chunk): the elements must neither use it nor change it.
+ */
+const calls: string[] = [];
+const hostI18next = new Proxy(
+  {},
+  {
+    get: (_target, name) => {
+      calls.push(String(name));
+      return () => 'the host page’s text';
+    },
+    set: (_target, name) => (calls.push(`set ${String(name)}`), true),
+  },
+);
+(window as unknown as { i18next: unknown }).i18next = hostI18next;
+const globalsBefore = new Set(Object.keys(window));
+/** What the test harness adds: the runner, and @testing-library/react for `act()`. */
+const HARNESS_GLOBALS = ['__WTR_MOCHA_RUNNER__', 'IS_REACT_ACT_ENVIRONMENT'];
 
 describe('i18n: detection (design §3)', () => {
   it('prefers the element attribute, then the stored preference, then the browser', () => {
@@ -24,46 +50,83 @@ describe('i18n: detection (design §3)', () => {
   });
 });
 
-describe('i18n: translation (spec §5)', () => {
+describe('i18n: translation with the private i18next instance (spec §5)', () => {
+  afterEach(() => document.body.replaceChildren());
+
   it('loads every language from its own chunk and translates', async () => {
     const seen = new Set<string>();
     for (const language of LANGUAGES) {
-      const t = await loadTranslator(language);
-      const text = t('common.loading');
+      const i18n = await loadLanguage(language);
+      expect(i18n.language).to.equal(language);
+      const text = i18n.t('common.loading');
       expect(text, language).to.not.equal('common.loading');
       seen.add(text);
     }
     expect(seen.size).to.equal(LANGUAGES.length);
   });
 
-  it('interpolates single-brace placeholders', async () => {
-    const t = await loadTranslator('en');
+  it('interpolates i18next placeholders, as they are (React escapes)', async () => {
+    const { t } = await loadLanguage('en');
     expect(t('common.home', { brand: 'Intoware' })).to.equal('Intoware home');
+    expect(t('common.home', { brand: '<b>A&B</b>' })).to.equal('<b>A&B</b> home');
   });
 
-  it('throws for an empty key', async () => {
-    const t = await loadTranslator('en');
-    expect(() => t('')).to.throw('Parameter "key" required');
+  it('throws for an empty key, from the instance and from react-i18next’s t', async () => {
+    const i18n = await loadLanguage('en');
+    expect(() => i18n.t('')).to.throw('Parameter "key" required');
+    expect(() => i18n.getFixedT('en')('')).to.throw('Parameter "key" required');
+    const wrapper = ({ children }: { children: ReactNode }) =>
+      createElement(I18nextProvider, { i18n }, children);
+    const { result } = renderHook(() => useTranslation(), { wrapper });
+    expect(result.current.t('common.cancel')).to.equal('Cancel');
+    expect(() => result.current.t('')).to.throw('Parameter "key" required');
   });
 
   it('shows the key itself when it is missing, or the default value when the call gives one', async () => {
-    const t = await loadTranslator('fr');
+    const { t } = await loadLanguage('fr');
     expect(t('no.such.key')).to.equal('no.such.key');
+    expect(t('no.such: key')).to.equal('no.such: key', 'a colon is not a namespace');
     expect(t('common')).to.equal('common', 'a key naming a group of texts is not a text');
     expect(t('no.such.key', { defaultValue: 'Lire les rapports' })).to.equal('Lire les rapports');
     expect(t('common.loading', { defaultValue: 'x' })).to.not.equal('x');
   });
 
-  it('leaves a placeholder without its value empty', async () => {
-    const t = await loadTranslator('en');
-    expect(t('common.home', {})).to.equal(' home');
+  it('has no fallback language: a text missing in one language is not taken from another', async () => {
+    const en = await loadLanguage('en');
+    const de = await loadLanguage('de');
+    en.addResource('en', 'translation', 'test.onlyEnglish', 'Only in English');
+    expect(en.t('test.onlyEnglish')).to.equal('Only in English');
+    expect(de.t('test.onlyEnglish')).to.equal('test.onlyEnglish');
   });
 
-  it('does not touch the page: no globals added', async () => {
-    const before = new Set(Object.keys(window));
-    await loadTranslator('de');
-    const added = Object.keys(window).filter((key) => !before.has(key));
+  it('leaves a placeholder without its value as it is, for the missing value to show', async () => {
+    const { t } = await loadLanguage('en');
+    expect(t('common.home', {})).to.equal('{{brand}} home');
+  });
+
+  it('shows elements with different lang attributes on one page, each in its own language', async () => {
+    const french = mount('<acct-login lang="fr"></acct-login>');
+    const japanese = mount('<acct-login lang="ja"></acct-login>');
+    const english = mount('<acct-login></acct-login>');
+    const shows = async (element: HTMLElement, name: string) =>
+      within((await rendered(element)) as unknown as HTMLElement).findByRole('heading', { name });
+    expect(await shows(french, 'Connectez-vous à votre équipe')).to.exist;
+    expect(await shows(japanese, 'チームにサインイン')).to.exist;
+    expect(await shows(english, 'Sign in to your team')).to.exist;
+    french.setAttribute('lang', 'de');
+    expect(await shows(french, 'Bei Ihrem Team anmelden')).to.exist;
+    expect(await shows(japanese, 'チームにサインイン')).to.exist;
+    expect(await shows(english, 'Sign in to your team')).to.exist;
+  });
+
+  it('does not touch the page: the host’s i18next unused and unchanged, no globals added', async () => {
+    await loadLanguage('da');
+    mount('<acct-login lang="da"></acct-login>');
+    expect((window as unknown as { i18next: unknown }).i18next).to.equal(hostI18next);
+    expect(calls).to.deep.equal([]);
+    const added = Object.keys(window).filter(
+      (key) => !globalsBefore.has(key) && !HARNESS_GLOBALS.includes(key),
+    );
     expect(added).to.deep.equal([]);
-    expect((window as unknown as Record<string, unknown>).i18next).to.equal(undefined);
   });
 });

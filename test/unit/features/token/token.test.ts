@@ -138,6 +138,10 @@ describe('<acct-token>', () => {
       const element = mount('<acct-token></acct-token>');
       const view = await screenOf(element);
       expect(await view.findByRole('heading', { name: 'Developer tools' })).to.exist;
+      // The brand's API address, in a <code> inside its sentence.
+      const address = view.getByText('https://api.workfloplus.com/');
+      expect(address.tagName).to.equal('CODE');
+      expect(address.parentElement!.textContent).to.equal('API address: https://api.workfloplus.com/');
       const jobRead = (await view.findByRole('checkbox', { name: /Job_Read/ })) as HTMLInputElement;
       expect(jobRead.name).to.equal('scope');
       expect(jobRead.value).to.equal('Job_Read');

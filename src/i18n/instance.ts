@@ -1,0 +1,77 @@
+import i18next, { type i18n, type InitOptions } from 'i18next';
+import { loadChunk } from './chunks';
+import type { Language } from './languages';
+
+/**
+ * The elements' own i18next (design §1): one instance made with `createInstance()`, module state of the
+ * bundle — never the host page's i18next, nothing global. A language's texts are added to it when its
+ * chunk arrives (chunks.ts: one lazily loaded chunk per language, none in the entry); each language then
+ * has a clone that shares the store, so elements with different `lang` attributes can sit on one page.
+ */
+const OPTIONS: InitOptions = {
+  // Everything is in memory when an instance is made: no backend, no detector (languages.ts detects).
+  initAsync: false,
+  resources: {},
+  // A missing key shows the key itself (spec §5), never a text of another language.
+  fallbackLng: false,
+  // One namespace: a key is a dotted path, and a colon in it is text, not a namespace. The key separator
+  // is given, as i18next's default is: otherwise every lookup first asks whether the key is a sentence.
+  nsSeparator: false,
+  keySeparator: '.',
+  returnEmptyString: false,
+  // A key that names a group of texts is not a text: it shows as itself, like a missing one.
+  returnedObjectHandler: (key) => key,
+  // React escapes what it renders.
+  interpolation: { escapeValue: false },
+  // An element renders once its language is in (ready.ts), and a clone never changes language.
+  react: { useSuspense: false, bindI18n: '' },
+};
+
+let base: i18n | undefined;
+
+/** Made at the first chunk, not while the bundle evaluates. */
+function baseInstance(): i18n {
+  if (!base) {
+    base = requireKey(i18next.createInstance());
+    void base.init(OPTIONS);
+  }
+  return base;
+}
+
+/**
+ * Spec §5: a lookup needs a key. i18next answers `t('')` with an empty string; this instance's `t`
+ * throws instead. react-i18next's `t` and `<Trans>` call the instance's `t`, so they throw too.
+ */
+function requireKey(instance: i18n): i18n {
+  const translate = instance.t;
+  instance.t = ((...args: Parameters<i18n['t']>) => {
+    if (!args[0]) throw new Error('Parameter "key" required');
+    return translate(...args);
+  }) as i18n['t'];
+  return instance;
+}
+
+const instances = new Map<Language, i18n>();
+const loading = new Map<Language, Promise<i18n>>();
+
+/** A language's instance, if its chunk is already loaded. */
+export function instanceNow(language: Language): i18n | null {
+  return instances.get(language) ?? null;
+}
+
+/** Load a language's chunk (once; concurrent callers share the request) and return its instance. */
+export function loadLanguage(language: Language): Promise<i18n> {
+  let pending = loading.get(language);
+  if (!pending) {
+    pending = loadChunk(language).then((resources) => {
+      const shared = baseInstance();
+      shared.addResourceBundle(language, 'translation', resources);
+      const instance = requireKey(shared.cloneInstance({ lng: language }));
+      instances.set(language, instance);
+      return instance;
+    });
+    loading.set(language, pending);
+    pending.catch(() => loading.delete(language));
+  }
+  return pending;
+}
