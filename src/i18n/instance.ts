@@ -1,17 +1,17 @@
 import i18next, { type i18n, type InitOptions } from 'i18next';
-import { loadChunk } from './chunks';
+import { loadChunk, type Resources } from './chunks';
 import type { Language } from './languages';
 
 /**
  * The elements' own i18next (design §1): one instance made with `createInstance()`, module state of the
- * bundle — never the host page's i18next, nothing global. A language's texts are added to it when its
- * chunk arrives (chunks.ts: one lazily loaded chunk per language, none in the entry); each language then
- * has a clone that shares the store, so elements with different `lang` attributes can sit on one page.
+ * bundle — never the host page's i18next, nothing global. It starts with the first language whose chunk
+ * arrives (chunks.ts: one lazily loaded chunk per language, none in the entry), its texts already in;
+ * each later language's texts are added to its store, and that language gets a clone sharing the store,
+ * so elements with different `lang` attributes can sit on one page.
  */
 const OPTIONS: InitOptions = {
   // Everything is in memory when an instance is made: no backend, no detector (languages.ts detects).
   initAsync: false,
-  resources: {},
   // A missing key shows the key itself (spec §5), never a text of another language.
   fallbackLng: false,
   // One namespace: a key is a dotted path, and a colon in it is text, not a namespace. The key separator
@@ -29,13 +29,19 @@ const OPTIONS: InitOptions = {
 
 let base: i18n | undefined;
 
-/** Made at the first chunk, not while the bundle evaluates. */
-function baseInstance(): i18n {
+/**
+ * The instance for a language whose chunk has just arrived. The first one is made then, not while the
+ * bundle evaluates, and initialised with its texts: i18next starts once, and that language needs no
+ * clone.
+ */
+function instanceFor(language: Language, resources: Resources): i18n {
   if (!base) {
     base = requireKey(i18next.createInstance());
-    void base.init(OPTIONS);
+    void base.init({ ...OPTIONS, lng: language, resources: { [language]: { translation: resources } } });
+    return base;
   }
-  return base;
+  base.addResourceBundle(language, 'translation', resources);
+  return requireKey(base.cloneInstance({ lng: language }));
 }
 
 /**
@@ -64,9 +70,7 @@ export function loadLanguage(language: Language): Promise<i18n> {
   let pending = loading.get(language);
   if (!pending) {
     pending = loadChunk(language).then((resources) => {
-      const shared = baseInstance();
-      shared.addResourceBundle(language, 'translation', resources);
-      const instance = requireKey(shared.cloneInstance({ lng: language }));
+      const instance = instanceFor(language, resources);
       instances.set(language, instance);
       return instance;
     });
