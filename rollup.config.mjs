@@ -14,8 +14,9 @@ const LAZY_CLIENT = fileURLToPath(new URL('./scripts/react-dom-client-lazy.cjs',
  * Every import of `react-dom/client` (r2wc's, the floor's) but the shim's own gets
  * `scripts/react-dom-client-lazy.cjs`, so react-dom's start-up runs in the microtask after the bundle
  * has evaluated — after the first requests have gone out (src/after-evaluation.ts), while they are
- * under way — rather than in the middle of the evaluation. The floor gets it too (same settings); it
- * calls `createRoot` at its top level, so its react-dom starts there, as before.
+ * under way — rather than in the middle of the evaluation, where defining the elements creates their
+ * roots. The floor gets it too (same settings): its top-level `createRoot` starts react-dom at the end
+ * of its small module's evaluation, as the bundle's elements do.
  */
 function lazyReactDomClient() {
   return {

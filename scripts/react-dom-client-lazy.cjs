@@ -10,10 +10,33 @@ function load() {
   return client;
 }
 
-exports.createRoot = function createRoot(container, options) {
-  return load().createRoot(container, options);
-};
+// A microtask runs once the whole bundle has evaluated, before any other task, and after the first
+// requests have gone out (src/after-evaluation.ts).
+const started = Promise.resolve().then(load);
 
-// A microtask runs once the whole bundle has evaluated, before any other task: the elements' roots
-// mount later (their first screen's data comes over the network), and react-dom is ready by then.
-queueMicrotask(load);
+/**
+ * A root asked for during the evaluation: the bundle's `customElements.define` upgrades the page's
+ * elements at once, and r2wc creates each one's root and renders into it then. The real root is made
+ * once react-dom has started, a microtask later, and what it was asked meanwhile is done then, in order.
+ */
+function rootAfterStart(container, options) {
+  let root;
+  const calls = [];
+  void started.then(() => {
+    root = client.createRoot(container, options);
+    for (const call of calls.splice(0)) call(root);
+  });
+  const later = (call) => (root ? call(root) : calls.push(call));
+  return {
+    render(children) {
+      later((real) => real.render(children));
+    },
+    unmount() {
+      later((real) => real.unmount());
+    },
+  };
+}
+
+exports.createRoot = function createRoot(container, options) {
+  return client ? client.createRoot(container, options) : rootAfterStart(container, options);
+};

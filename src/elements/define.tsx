@@ -1,53 +1,127 @@
 import r2wc from '@r2wc/react-to-web-component';
-import type { ComponentType } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { languageReady } from '../i18n/ready';
 import { sharedSheet } from '../styles/sheet';
-import { ElementRoot, type CommonProps } from '../ui/element-root';
+import { ElementRoot, hostOf, type CommonProps } from '../ui/element-root';
 
-/** Attribute parsing types of r2wc (attribute → prop). Booleans need `="true"`; see the README. */
+/**
+ * How an attribute becomes a prop. `string`, `number`, `json` and `method` are r2wc's (it parses an
+ * attribute set to a non-empty value); `boolean` is the element's own, with HTML's rule (`isOn`).
+ */
 type PropType = 'string' | 'number' | 'boolean' | 'json' | 'method';
 
 const COMMON_PROPS = { issuer: 'string', brand: 'string', lang: 'string', basePath: 'string' } as const;
 
 /**
  * How long an element waits for its first screen's data (its language, and whatever `firstData` names)
- * before it mounts anyway and shows its spinner. Below this a spinner would only flash, and each extra
+ * before it renders anyway and shows its spinner. Below this a spinner would only flash, and each extra
  * commit costs the page time before its form is usable.
  */
 export const FIRST_SCREEN_WAIT_MS = 1000;
 
 /**
- * r2wc's own method that mounts the React root (first call) or updates its props (later calls)
- * (@r2wc/core 2.x, pinned; the bundle tests fail if it changes).
+ * A boolean attribute is on when present, whatever its value, as in HTML (`<acct-login redirect>`);
+ * `"false"` (any case) is off too, as it was when these attributes needed `="true"`.
  */
-const R2WC_RENDER = Symbol.for('r2wc.render');
-type R2wcRender = (this: HTMLElement) => void;
+function isOn(value: string | null): boolean {
+  return value !== null && value.trim().toLowerCase() !== 'false';
+}
+
+/** `returnUrl` → `return-url`: the attribute of a prop, named as r2wc names it. */
+function attributeOf(prop: string): string {
+  return prop.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+}
+
+/** An element's wait for its first screen: started by its first render, settled once. */
+interface FirstScreen {
+  ready: boolean;
+  opened: Promise<void>;
+}
+const firstScreens = new WeakMap<HTMLElement, FirstScreen>();
+
+function firstScreenOf(
+  host: HTMLElement,
+  firstData: ((element: HTMLElement) => Promise<unknown> | undefined) | undefined,
+): FirstScreen {
+  const known = firstScreens.get(host);
+  if (known) return known;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const capped = new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_SCREEN_WAIT_MS)));
+  const data = Promise.all([languageReady(host.getAttribute('lang')), firstData?.(host)]);
+  const open = () => {
+    clearTimeout(timer);
+    wait.ready = true;
+  };
+  // A failed lookup opens at once too: the screen reports it.
+  const wait: FirstScreen = { ready: false, opened: Promise.race([data, capped]).then(open, open) };
+  firstScreens.set(host, wait);
+  return wait;
+}
 
 /**
  * The custom-element class for a screen component: r2wc in an open shadow root, the shared
  * constructable stylesheet adopted, the common attributes plus the element's own, and `ElementRoot`
  * around the screen.
  *
- * The React root is mounted once the first screen can render (see `FIRST_SCREEN_WAIT_MS`): the
+ * The tree renders nothing until its first screen can render (see `FIRST_SCREEN_WAIT_MS`): the
  * element's language is in, and the data `firstData` waits for (the sign-in element's team). So the
- * first commit is the real screen, not a spinner replaced a moment later.
+ * first commit with content is the real screen, not a spinner replaced a moment later. The wait is per
+ * element: after a reconnection (which r2wc mounts anew) the screen renders at once.
+ *
+ * Boolean props are read from their attributes by the tree itself (`isOn`), not parsed by r2wc, which
+ * takes an empty value for no value; the element's property of the same name reflects the attribute.
  */
 export function elementClass<P extends object>(
   Screen: ComponentType<P>,
   props: Partial<Record<Exclude<keyof P, keyof CommonProps>, PropType>> = {},
   firstData?: (element: HTMLElement) => Promise<unknown> | undefined,
 ): ElementConstructor<P & CommonProps> {
+  const types = Object.entries(props) as Array<[string, PropType]>;
+  const flags = types
+    .filter(([, type]) => type === 'boolean')
+    .map(([prop]) => ({ prop, attribute: attributeOf(prop) }));
+  const flagAttributes = flags.map((flag) => flag.attribute);
+  /** The flags as a string of 0s and 1s: a snapshot `useSyncExternalStore` can compare. */
+  const readFlags = (host: HTMLElement) =>
+    flagAttributes.map((attribute) => (isOn(host.getAttribute(attribute)) ? '1' : '0')).join('');
+
   function Rooted(elementProps: P & CommonProps) {
+    const host = hostOf(elementProps.container);
+    const firstScreen = firstScreenOf(host, firstData);
+    // State, not an external store (whose updates render synchronously): the screen renders at the
+    // default priority of r2wc's own renders, as when r2wc mounted it once the data was in.
+    const [ready, setReady] = useState(firstScreen.ready);
+    useEffect(() => {
+      if (ready) return;
+      let mounted = true;
+      void firstScreen.opened.then(() => mounted && setReady(true));
+      return () => {
+        mounted = false;
+      };
+    }, [firstScreen, ready]);
+    const watchFlags = useCallback(
+      (changed: () => void) => {
+        if (flagAttributes.length === 0) return () => undefined;
+        const observer = new MutationObserver(changed);
+        observer.observe(host, { attributeFilter: flagAttributes });
+        return () => observer.disconnect();
+      },
+      [host],
+    );
+    const flagBits = useSyncExternalStore(watchFlags, () => readFlags(host));
+    if (!ready) return null;
+    const flagProps = Object.fromEntries(flags.map(({ prop }, index) => [prop, flagBits[index] === '1']));
     return (
       <ElementRoot props={elementProps}>
-        <Screen {...elementProps} />
+        <Screen {...elementProps} {...flagProps} />
       </ElementRoot>
     );
   }
+  const parsed = types.filter(([, type]) => type !== 'boolean');
   // r2wc's option types are keyed by the component's props; ours are the common ones plus `props`.
   const Base = r2wc<P & CommonProps>(Rooted, {
     shadow: 'open',
-    props: { ...COMMON_PROPS, ...props } as Record<string, PropType> as never,
+    props: { ...COMMON_PROPS, ...Object.fromEntries(parsed) } as Record<string, PropType> as never,
   });
   const Element = class extends (Base as typeof HTMLElement) {
     constructor() {
@@ -56,30 +130,21 @@ export function elementClass<P extends object>(
       if (root) root.adoptedStyleSheets = [sharedSheet()];
     }
   };
-  const render = (Base.prototype as unknown as Record<symbol, R2wcRender>)[R2WC_RENDER];
-  if (typeof render !== 'function') throw new Error('@r2wc/core changed: its render method is gone');
-  // Until its first mount, an element waits; r2wc keeps the props it is given meanwhile, and the mount
-  // uses the latest. After it (and after a reconnection, which r2wc mounts anew), r2wc renders as usual.
-  const mounted = new WeakMap<HTMLElement, boolean>();
-  Object.defineProperty(Element.prototype, R2WC_RENDER, {
-    configurable: true,
-    value(this: HTMLElement) {
-      const state = mounted.get(this);
-      if (state) return render.call(this);
-      if (state === false) return; // waiting
-      mounted.set(this, false);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const capped = new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_SCREEN_WAIT_MS)));
-      const data = Promise.all([languageReady(this.getAttribute('lang')), firstData?.(this)]);
-      const mount = () => {
-        clearTimeout(timer);
-        mounted.set(this, true);
-        render.call(this);
-      };
-      // A failed lookup mounts at once too: the screen reports it.
-      void Promise.race([data, capped]).then(mount, mount);
-    },
-  });
+  for (const { prop, attribute } of flags) {
+    Object.defineProperty(Element.prototype, prop, {
+      configurable: true,
+      enumerable: true,
+      get(this: HTMLElement) {
+        return isOn(this.getAttribute(attribute));
+      },
+      // A string follows the attribute's rule (React sets `redirect="false"` as the property).
+      set(this: HTMLElement, value: unknown) {
+        const on = typeof value === 'string' ? isOn(value) : Boolean(value);
+        if (!on) this.removeAttribute(attribute);
+        else if (!isOn(this.getAttribute(attribute))) this.setAttribute(attribute, '');
+      },
+    });
+  }
   return Element as unknown as ElementConstructor<P & CommonProps>;
 }
 

@@ -25,7 +25,8 @@ export interface CommonProps {
   container?: HTMLElement | ShadowRoot;
 }
 
-function hostOf(container: CommonProps['container']): HTMLElement {
+/** The element itself, from the container r2wc passes (its shadow root). */
+export function hostOf(container: CommonProps['container']): HTMLElement {
   if (container && 'host' in container) return container.host as HTMLElement;
   if (container) return container;
   throw new Error('acct-* element rendered without its container');

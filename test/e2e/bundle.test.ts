@@ -230,10 +230,11 @@ function topLevelOfEntry(): (place: Place) => boolean {
 
 /**
  * Records, from before the bundle runs, what every shadow root of the page ever shows: whether a
- * spinner appeared, and whether it appeared before the first password field (`window.__frames`).
+ * spinner appeared, whether it appeared before the first password field, and whether anything at all
+ * did (`window.__frames`). It watches the DOM only, whatever mounts the tree.
  */
 const FRAME_RECORDER = `
-  window.__frames = { spinner: false, spinnerBeforeForm: false, form: false };
+  window.__frames = { spinner: false, spinnerBeforeForm: false, contentBeforeForm: false, form: false };
   const attach = Element.prototype.attachShadow;
   Element.prototype.attachShadow = function (init) {
     const root = attach.call(this, init);
@@ -244,11 +245,12 @@ const FRAME_RECORDER = `
         if (!frames.form) frames.spinnerBeforeForm = true;
       }
       if (root.querySelector('input[type="password"]')) frames.form = true;
+      else if (!frames.form && root.childNodes.length > 0) frames.contentBeforeForm = true;
     }).observe(root, { childList: true, subtree: true });
     return root;
   };
 `;
-type Frames = { spinner: boolean; spinnerBeforeForm: boolean; form: boolean };
+type Frames = { spinner: boolean; spinnerBeforeForm: boolean; contentBeforeForm: boolean; form: boolean };
 
 /** What FRAME_RECORDER saw, once the sign-in form is on screen. */
 async function framesUntilForm(page: Page): Promise<Frames> {
@@ -257,11 +259,16 @@ async function framesUntilForm(page: Page): Promise<Frames> {
 }
 
 describe('the first screen', () => {
-  it('of an <acct-login team> is its form: it mounts once the language and the team are in, with no spinner before', async () => {
+  it('of an <acct-login team> is its form: nothing shows until the language and the team are in, not even a spinner', async () => {
     await withPage(async ({ page }) => {
       await page.addInitScript({ content: FRAME_RECORDER });
       await openLoginPage(page, '/first-screen.html', 'acct-login on its own', ESM_ENTRY, 'acme');
-      assert.deepEqual(await framesUntilForm(page), { spinner: false, spinnerBeforeForm: false, form: true });
+      assert.deepEqual(await framesUntilForm(page), {
+        spinner: false,
+        spinnerBeforeForm: false,
+        contentBeforeForm: false,
+        form: true,
+      });
     });
   });
 
@@ -279,7 +286,12 @@ describe('the first screen', () => {
       await page.getByRole('status').filter({ hasText: 'Loading' }).first().waitFor();
       assert.ok(Date.now() - started >= 900, 'no spinner for the first second');
       answer();
-      assert.deepEqual(await framesUntilForm(page), { spinner: true, spinnerBeforeForm: true, form: true });
+      assert.deepEqual(await framesUntilForm(page), {
+        spinner: true,
+        spinnerBeforeForm: true,
+        contentBeforeForm: true,
+        form: true,
+      });
     });
   });
 });
