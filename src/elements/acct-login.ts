@@ -9,8 +9,9 @@ import { define, elementClass } from './define';
  * @summary Team entry and sign-in, embeddable on partner sites.
  * @attr {string} team - The team to sign in to; without it the team entry screen comes first.
  * @attr {string} return-url - Where to go after signing in (same-origin paths only; checked by the ReturnUrl rule).
- * @attr {boolean} redirect - `redirect="true"`: after signing in, navigate this page to `return-url` (or `/`).
- *   Without it the element only dispatches `acct-signed-in` and shows who is signed in.
+ * @attr {boolean} redirect - After signing in, navigate this page to `return-url` (or `/`). A boolean attribute,
+ *   as in HTML: present (`<acct-login redirect>`, any value) is on; absent, or `redirect="false"`, is off, and the
+ *   element only dispatches `acct-signed-in` and shows who is signed in. The `redirect` property reflects it.
  * @fires acct-signed-in - A user signed in: `detail` is `{ team, email }`.
  */
 export class AcctLoginElement extends elementClass(

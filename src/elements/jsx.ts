@@ -13,8 +13,8 @@ export interface AcctLoginAttributes extends AcctCommonAttributes {
   team?: string;
   'return-url'?: string;
   /**
-   * `"true"`: after signing in, navigate the page to `return-url` (or `/`). An attribute is text, and r2wc
-   * reads a boolean attribute as true only when it says "true" — so `"false"` and absence mean off.
+   * After signing in, navigate the page to `return-url` (or `/`). On when present (`redirect`,
+   * `redirect={true}`, any text); off when absent, `false` or `"false"`.
    */
   redirect?: 'true' | 'false' | boolean;
 }

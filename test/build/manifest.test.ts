@@ -12,7 +12,7 @@ const MANIFEST = resolve(import.meta.dirname, '..', '..', 'dist', 'custom-elemen
 interface Declaration {
   tagName?: string;
   customElement?: boolean;
-  attributes?: { name: string; description?: string }[];
+  attributes?: { name: string; description?: string; type?: { text: string } }[];
   events?: { name: string; description?: string }[];
 }
 
@@ -66,6 +66,15 @@ describe('custom-elements.json', () => {
       'return-url',
       'team',
     ]);
+  });
+
+  it('documents redirect as a boolean attribute that is on when present, bare or not', () => {
+    const redirect = elements()
+      .get('acct-login')
+      ?.attributes?.find((attribute) => attribute.name === 'redirect');
+    assert.equal(redirect?.type?.text, 'boolean');
+    assert.match(redirect?.description ?? '', /<acct-login redirect>/);
+    assert.match(redirect?.description ?? '', /redirect="false"/);
   });
 
   it('lists the acct-* events each element fires, acct-signed-in on acct-login', () => {

@@ -189,26 +189,29 @@ describe('sign-in on the partner origin', () => {
     });
   });
 
-  it('with redirect="true", navigates the host page to its return-url after signing in', async () => {
-    await withPage(async ({ page }) => {
-      // The partner page as a site would write it with redirect: the demo's page with two attributes
-      // more, added as the parser inserts the element (serving a changed copy with page.route would make
-      // Chromium treat the page as public and refuse its calls to the loopback issuer).
-      await page.addInitScript(() => {
-        new MutationObserver((_records, observer) => {
-          const login = document.querySelector('acct-login');
-          if (!login) return;
-          login.setAttribute('redirect', 'true');
-          login.setAttribute('return-url', '/suite-app.html');
-          observer.disconnect();
-        }).observe(document, { childList: true, subtree: true });
+  // A bare boolean attribute is on, as in HTML; `="true"` still is.
+  for (const redirect of ['', 'true']) {
+    it(`with redirect${redirect ? `="${redirect}"` : ' (bare)'}, navigates the host page to its return-url after signing in`, async () => {
+      await withPage(async ({ page }) => {
+        // The partner page as a site would write it with redirect: the demo's page with two attributes
+        // more, added as the parser inserts the element (serving a changed copy with page.route would make
+        // Chromium treat the page as public and refuse its calls to the loopback issuer).
+        await page.addInitScript((value) => {
+          new MutationObserver((_records, observer) => {
+            const login = document.querySelector('acct-login');
+            if (!login) return;
+            login.setAttribute('redirect', value);
+            login.setAttribute('return-url', '/suite-app.html');
+            observer.disconnect();
+          }).observe(document, { childList: true, subtree: true });
+        }, redirect);
+        await page.goto(`${e2e.server.partnerUrl}/partner.html`);
+        assert.equal(await page.locator('acct-login').getAttribute('redirect'), redirect);
+        await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
+        await page.waitForURL(`${e2e.server.partnerUrl}/suite-app.html`);
+        // The suite app's header, on the same partner origin, knows the session the sign-in started.
+        await page.getByRole('button', { name: 'Account menu for Ada Lovelace' }).waitFor();
       });
-      await page.goto(`${e2e.server.partnerUrl}/partner.html`);
-      assert.equal(await page.locator('acct-login').getAttribute('redirect'), 'true');
-      await signIn(page, 'ada@acme.test', DEMO_PASSWORD);
-      await page.waitForURL(`${e2e.server.partnerUrl}/suite-app.html`);
-      // The suite app's header, on the same partner origin, knows the session the sign-in started.
-      await page.getByRole('button', { name: 'Account menu for Ada Lovelace' }).waitFor();
     });
-  });
+  }
 });

@@ -128,3 +128,62 @@ describe('events', () => {
     ]);
   });
 });
+
+describe('boolean attributes', () => {
+  /** Shows its two flags as text: the element's boolean props, as the screen receives them. */
+  function Flags({ flag, twoWords }: { flag?: boolean; twoWords?: boolean }) {
+    return createElement('p', null, `flag ${flag === true} two-words ${twoWords === true}`);
+  }
+  define('test-flags', elementClass(Flags, { flag: 'boolean', twoWords: 'boolean' }));
+  type FlagsElement = HTMLElement & { flag: boolean; twoWords: boolean };
+
+  afterEach(() => document.body.replaceChildren());
+
+  const shown = async (element: HTMLElement) => (await rendered(element)).querySelector('p')?.textContent;
+
+  it('are true when present, even bare, as in HTML; false when absent or "false"', async () => {
+    const cases: Array<[string, string]> = [
+      ['<test-flags flag two-words></test-flags>', 'flag true two-words true'],
+      ['<test-flags flag="" two-words="true"></test-flags>', 'flag true two-words true'],
+      ['<test-flags flag="yes"></test-flags>', 'flag true two-words false'],
+      ['<test-flags flag="false" two-words="FALSE"></test-flags>', 'flag false two-words false'],
+      ['<test-flags></test-flags>', 'flag false two-words false'],
+    ];
+    for (const [markup, expected] of cases) {
+      const element = mount(markup) as FlagsElement;
+      await waitFor(async () => expect(await shown(element), markup).to.equal(expected));
+      expect(element.flag, markup).to.equal(expected.startsWith('flag true'));
+    }
+  });
+
+  it('follow a later change of the attribute, and the property reflects to it', async () => {
+    const element = mount('<test-flags></test-flags>') as FlagsElement;
+    expect(await shown(element)).to.equal('flag false two-words false');
+    element.setAttribute('flag', '');
+    await waitFor(async () => expect(await shown(element)).to.equal('flag true two-words false'));
+    element.removeAttribute('flag');
+    await waitFor(async () => expect(await shown(element)).to.equal('flag false two-words false'));
+    element.twoWords = true;
+    expect(element.getAttribute('two-words')).to.equal('');
+    await waitFor(async () => expect(await shown(element)).to.equal('flag false two-words true'));
+    element.setAttribute('two-words', 'false');
+    expect(element.twoWords).to.equal(false);
+    element.twoWords = true;
+    expect(element.getAttribute('two-words')).to.equal('');
+    element.twoWords = false;
+    expect(element.hasAttribute('two-words')).to.equal(false);
+    await waitFor(async () => expect(await shown(element)).to.equal('flag false two-words false'));
+  });
+
+  it('<acct-login redirect> is redirect on, like redirect="true"', () => {
+    for (const markup of [
+      '<acct-login redirect></acct-login>',
+      '<acct-login redirect="true"></acct-login>',
+    ]) {
+      expect((mount(markup) as HTMLElementTagNameMap['acct-login']).redirect, markup).to.equal(true);
+    }
+    expect((mount('<acct-login></acct-login>') as HTMLElementTagNameMap['acct-login']).redirect).to.equal(
+      false,
+    );
+  });
+});
