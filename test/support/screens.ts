@@ -48,30 +48,32 @@ async function signIn(page: Page, t: T, email: string, password: string) {
   await page.getByRole('button', { name: t('login.continue') }).click();
 }
 
-/** Ask for a reset link through the API and read it from the server's outbox (no SMTP here). */
+/**
+ * Ask for a reset link through the API and read it from the server's outbox (no SMTP here): from a mail
+ * written after the request — an earlier one (the screen before asked too) holds a link this request
+ * has just replaced.
+ */
 async function outboxLink(server: TestServer, team: string, email: string): Promise<string> {
+  const outbox = join(server.dir, 'outbox');
+  const notes = () =>
+    (existsSync(outbox) ? readdirSync(outbox) : []).filter((name) => name.endsWith('.json'));
+  const earlier = new Set(notes());
   const started = Date.now();
   await fetch(`${server.url}/api/user/password/request`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ teamName: team, userName: email }),
   });
-  const outbox = join(server.dir, 'outbox');
   for (;;) {
-    const notes = (existsSync(outbox) ? readdirSync(outbox, { withFileTypes: true }) : [])
-      .filter((f) => f.name.endsWith('.json'))
+    const link = notes()
+      .filter((name) => !earlier.has(name))
       .map(
-        (f) =>
-          JSON.parse(readFileSync(join(outbox, f.name), 'utf8')) as {
-            to: string;
-            date: string;
-            link: string | null;
-          },
+        (name) => JSON.parse(readFileSync(join(outbox, name), 'utf8')) as { to: string; link: string | null },
       )
-      .filter((n) => n.to === email && n.link && Date.parse(n.date) >= started - 1000);
-    if (notes.length) return notes.sort((a, b) => a.date.localeCompare(b.date)).at(-1)!.link!;
+      .find((note) => note.to === email && note.link)?.link;
+    if (link) return link;
     if (Date.now() - started > 10_000) throw new Error(`no outbox mail for ${email}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
