@@ -88,7 +88,13 @@ async function postgresDatabase(cost: string): Promise<{ url: string; drop(): Pr
       await migrate(db.kysely);
       await seedDemo(db.kysely, seedHasher(cost), new OffsetClock());
       await db.close();
-      await admin.query(`alter database ${building} rename to ${template}`);
+      try {
+        await admin.query(`alter database ${building} rename to ${template}`);
+      } catch (error) {
+        // Another test file, running at the same time, made it first: use that one.
+        if ((error as { code?: string }).code !== '42P04') throw error;
+        await admin.query(`drop database ${building}`);
+      }
     }
     const name = `test_${randomBytes(8).toString('hex')}`;
     await admin.query(`create database ${name} template ${template}`);
