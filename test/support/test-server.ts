@@ -103,8 +103,26 @@ async function postgresDatabase(cost: string): Promise<{ url: string; drop(): Pr
       async drop() {
         const client = new pg.Client({ connectionString: at('postgres') });
         await client.connect();
-        await client.query(`drop database if exists ${name} with (force)`);
-        await client.end();
+        try {
+          // The server's pool has ended, but its connections may still be closing: ending them by force
+          // would reach this process as an uncaught "terminating connection" error. Wait for them
+          // (55006: the database is in use); force only what is still open after 5 s.
+          for (let tries = 0; ; tries++) {
+            try {
+              await client.query(`drop database if exists ${name}`);
+              break;
+            } catch (error) {
+              if ((error as { code?: string }).code !== '55006') throw error;
+              if (tries === 100) {
+                await client.query(`drop database if exists ${name} with (force)`);
+                break;
+              }
+              await new Promise((r) => setTimeout(r, 50));
+            }
+          }
+        } finally {
+          await client.end();
+        }
       },
     };
   } finally {
