@@ -1,6 +1,8 @@
 /**
  * Runs the node:test files under a folder (Node 20's --test takes no globs): every *.test.ts, each file
- * in its own process, one at a time (the end-to-end files each start servers and a browser).
+ * in its own process, one at a time unless the flags say `--test-concurrency=N` (the server files, each
+ * on a database of its own, and the end-to-end files, each with its own server on free ports, run two
+ * at a time: the machine has two cores).
  * Usage: node scripts/node-tests.mjs test/server [more node --test flags]
  */
 import { spawnSync } from 'node:child_process';
@@ -17,9 +19,14 @@ if (files.length === 0) {
   console.error(`no *.test.ts files under ${folder}`);
   process.exit(1);
 }
+const concurrency = flags.some((flag) => flag.startsWith('--test-concurrency'))
+  ? []
+  : ['--test-concurrency=1'];
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=1', ...flags, ...files],
-  { stdio: 'inherit' },
+  ['--import', 'tsx', '--test', ...concurrency, ...flags, ...files],
+  {
+    stdio: 'inherit',
+  },
 );
 process.exit(result.status ?? 1);

@@ -4,28 +4,23 @@
  * temp dir, listening on a free loopback port only, removed afterwards. Each test app then creates its own
  * database from DATABASE_URL (test/support/test-server.ts, TEST_POSTGRES=1).
  * Usage: node scripts/postgres.mjs [folder=test/server] [more node --test flags]
+ * (`npm run test:postgres` first installs the server binaries if missing: scripts/system-deps.mjs.)
  * As root (CI containers) postgres runs as the `postgres` user: it refuses to run as root.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { postgresBin } from './system-deps.mjs';
 
 function findBin() {
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root)
-    ? readdirSync(root)
-        .filter((v) => existsSync(join(root, v, 'bin', 'postgres')))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  if (!versions.length) {
-    console.error(
-      'PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)',
-    );
+  const bin = postgresBin();
+  if (!bin) {
+    console.error('PostgreSQL server binaries not found: run node scripts/system-deps.mjs postgresql');
     process.exit(1);
   }
-  return join(root, versions[0], 'bin');
+  return bin;
 }
 
 function freePort() {

@@ -9,7 +9,7 @@ import type { ProviderKind } from './db/schema';
 import { ExternalSignIn } from './lib/external';
 import { Lockout } from './lib/lockout';
 import { createMailer, type Mailer } from './lib/mailer';
-import { PasswordHasher } from './lib/password';
+import { PasswordHasher, scryptParams } from './lib/password';
 import { RateLimiter } from './lib/rate-limit';
 import { SessionService } from './lib/sessions';
 import { TokenService } from './lib/tokens';
@@ -86,7 +86,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db: db.kysely,
     clock,
     keys,
-    hasher: deps.hasher ?? new PasswordHasher(config.hashConcurrency, config.hashQueue),
+    hasher:
+      deps.hasher ??
+      new PasswordHasher(config.hashConcurrency, config.hashQueue, scryptParams(config.hashCost)),
     sessions: new SessionService(db.kysely, clock),
     tokens: new TokenService(keys, config.publicUrl, config.accessTokenAudience, clock),
     xsrf: new XsrfService(keys.hmacSecret),

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { SCRYPT_LN_MAX, SCRYPT_LN_MIN, SCRYPT_PARAMS } from './lib/password';
 
 export const BRAND_NAMES = ['intoware', 'onsight', 'schenck'] as const;
 export type BrandName = (typeof BRAND_NAMES)[number];
@@ -42,6 +43,11 @@ export interface Config {
   /** Password hashes computed at once, and how many may wait; beyond that → 503. */
   hashConcurrency: number;
   hashQueue: number;
+  /**
+   * scrypt's cost as log2 of N for new hashes (N=2^17 by default). Tests lower it; a stored hash keeps
+   * its own, and one below this is upgraded at the next sign-in.
+   */
+  hashCost: number;
   /** Sign-in attempts allowed per client address per 5 minutes. */
   loginAddressLimit: number;
   /** Where the built bundle and the demo pages are. */
@@ -181,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenAudience: value('ACCESS_TOKEN_AUDIENCE') ?? 'acct-api',
     hashConcurrency: int('HASH_CONCURRENCY', Math.max(1, availableParallelism()), 1, 64),
     hashQueue: int('HASH_QUEUE', 64, 0, 10000),
+    hashCost: int('HASH_COST', SCRYPT_PARAMS.ln, SCRYPT_LN_MIN, SCRYPT_LN_MAX),
     loginAddressLimit: int('LOGIN_ADDRESS_LIMIT', 100, 1, 1_000_000),
     distDir: resolve(value('DIST_DIR') ?? resolve(ROOT, 'dist')),
     demoDir: resolve(ROOT, 'demo'),

@@ -3,7 +3,7 @@ import { createReadStream, existsSync, readFileSync, rmSync, statSync } from 'no
 import { availableParallelism } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
-import { freePort, testEnvironment } from '../support/test-server';
+import { freePort, PRODUCTION_HASH_COST, testEnvironment } from '../support/test-server';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -17,6 +17,7 @@ export const HASH_CONCURRENCY = Math.max(1, availableParallelism());
  * them; the bound is measured with the same pool and the same concurrency.
  */
 export const SERVER_ENV: Record<string, string> = {
+  HASH_COST: PRODUCTION_HASH_COST,
   HASH_CONCURRENCY: String(HASH_CONCURRENCY),
   UV_THREADPOOL_SIZE: String(HASH_CONCURRENCY + 1),
   LOG_LEVEL: 'warn',
@@ -91,7 +92,8 @@ export async function startServerProcess(
   env: Record<string, string> = {},
   prepare?: (databaseFile: string) => void,
 ): Promise<ServerProcess & { dataDir: string }> {
-  const { dir } = await testEnvironment();
+  // The seeded users' hashes at the server's own cost: sign-in throughput is measured against it.
+  const { dir } = await testEnvironment({ HASH_COST: PRODUCTION_HASH_COST });
   let server: ServerProcess;
   try {
     prepare?.(join(dir, 'portal.db'));

@@ -73,9 +73,10 @@ describe('the portal shell', () => {
         if (request.url().endsWith('/account/check')) checks.push(new URL(page.url()).pathname);
       });
       const sidebar = portal(page).getByRole('navigation', { name: 'Account' }).last();
+      const checked = page.waitForResponse((response) => response.url().endsWith('/account/check'));
       await sidebar.getByRole('link', { name: 'QR code login' }).click();
       await page.waitForURL(`${e2e.server.url}/manage/qr`);
-      await page.waitForTimeout(300);
+      await checked;
       assert.ok(checks.length >= 1, 'a check after the navigation');
       const before = checks.length;
       await page.evaluate(() => {

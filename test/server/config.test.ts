@@ -59,4 +59,12 @@ describe('configuration', () => {
     assert.equal(config.partnerPort, 0);
     assert.equal(config.dashboardUrl, null);
   });
+
+  it('hashes passwords at scrypt N=2^17 unless HASH_COST says otherwise (10 to 22)', () => {
+    assert.equal(loadConfig({}).hashCost, 17);
+    assert.equal(loadConfig({ HASH_COST: '10' }).hashCost, 10);
+    for (const wrong of ['9', '23', 'cheap']) {
+      assert.throws(() => loadConfig({ HASH_COST: wrong }), /HASH_COST must be a whole number from 10 to 22/);
+    }
+  });
 });

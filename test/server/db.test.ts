@@ -15,7 +15,8 @@ import {
   seedDemo,
 } from '../../demo/server/db/seed';
 import { OffsetClock } from '../../demo/server/lib/clock';
-import { PasswordHasher } from '../../demo/server/lib/password';
+import { PasswordHasher, scryptParams } from '../../demo/server/lib/password';
+import { TEST_HASH_COST } from '../support/test-server';
 
 const dir = mkdtempSync(join(tmpdir(), 'acct-db-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -66,7 +67,8 @@ describe('database', () => {
 
   it('seeds the demo data once: a second run adds nothing and keeps changes', async () => {
     const db = await openDatabase(join(dir, 'seed.db'));
-    const hasher = new PasswordHasher(4, 100);
+    // The seed hashes with the server's hasher, at whatever cost it has (hashing has its own tests).
+    const hasher = new PasswordHasher(4, 100, scryptParams(Number(TEST_HASH_COST)));
     const clock = new OffsetClock();
     try {
       await migrate(db.kysely);

@@ -3,7 +3,14 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { LOCKOUT_MS } from '../../demo/server/lib/lockout';
-import { createTestApp, sessionFor, type TestApp } from '../support/test-server';
+import { PasswordHasher, scryptParams } from '../../demo/server/lib/password';
+import {
+  createTestApp,
+  PRODUCTION_HASH_COST,
+  sessionFor,
+  TEST_HASH_COST,
+  type TestApp,
+} from '../support/test-server';
 
 let t: TestApp;
 before(async () => {
@@ -16,8 +23,14 @@ beforeEach(async () => {
   t.clock.offset = 0;
 });
 
-function login(teamName: string, email: string, password: string, headers: Record<string, string> = {}) {
-  return t.app.inject({
+function login(
+  teamName: string,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+  on: TestApp = t,
+) {
+  return on.app.inject({
     method: 'POST',
     url: '/account/login',
     headers: { 'content-type': 'application/json', ...headers },
@@ -54,27 +67,6 @@ describe('POST /account/login', () => {
   it('normalises the team and e-mail (case, spaces)', async () => {
     const response = await login('  ACME ', ' Ada@Acme.TEST ', DEMO_PASSWORD);
     assert.equal(response.statusCode, 200);
-  });
-
-  it('answers every failure kind the same way, after the same hashing work', async () => {
-    const cases: Array<[string, string, string, string]> = [
-      ['wrong password', 'acme', 'ada@acme.test', 'not-the-password'],
-      ['unknown e-mail', 'acme', 'nobody@acme.test', DEMO_PASSWORD],
-      ['unknown team', 'nowhere', 'ada@acme.test', DEMO_PASSWORD],
-      ['disabled team', 'initech', 'ada@acme.test', DEMO_PASSWORD],
-      ['user without a password', 'acme', 'bob@acme.test', DEMO_PASSWORD],
-      ['team without the local form', 'umbrella', 'dan@umbrella.test', DEMO_PASSWORD],
-    ];
-    const answers = new Set<string>();
-    for (const [name, team, email, password] of cases) {
-      const before = t.app.services.hasher.derivations;
-      const response = await login(team, email, password);
-      assert.equal(response.statusCode, 401, name);
-      assert.equal(t.app.services.hasher.derivations - before, 1, `${name}: exactly one key derivation`);
-      assert.equal(cookie(response, 'acct_session'), undefined, name);
-      answers.add(`${response.statusCode} ${response.body}`);
-    }
-    assert.deepEqual([...answers], ['401 {"message":"invalid credentials"}']);
   });
 
   it('locks (team, e-mail) for 15 minutes after 5 consecutive failures', async () => {
@@ -211,5 +203,54 @@ describe('per-address rate limit', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('password hashing at the production cost', () => {
+  // The other tests hash at the test servers' cheap cost; these need the server's real one.
+  let real: TestApp;
+  before(async () => {
+    real = await createTestApp({ LOGIN_ADDRESS_LIMIT: '1000', HASH_COST: PRODUCTION_HASH_COST });
+  });
+  after(() => real.close());
+
+  it('answers every failure kind the same way, after the same hashing work', async () => {
+    const cases: Array<[string, string, string, string]> = [
+      ['wrong password', 'acme', 'ada@acme.test', 'not-the-password'],
+      ['unknown e-mail', 'acme', 'nobody@acme.test', DEMO_PASSWORD],
+      ['unknown team', 'nowhere', 'ada@acme.test', DEMO_PASSWORD],
+      ['disabled team', 'initech', 'ada@acme.test', DEMO_PASSWORD],
+      ['user without a password', 'acme', 'bob@acme.test', DEMO_PASSWORD],
+      ['team without the local form', 'umbrella', 'dan@umbrella.test', DEMO_PASSWORD],
+    ];
+    const answers = new Set<string>();
+    for (const [name, team, email, password] of cases) {
+      const before = real.app.services.hasher.derivations;
+      const response = await login(team, email, password, {}, real);
+      assert.equal(response.statusCode, 401, name);
+      assert.equal(real.app.services.hasher.derivations - before, 1, `${name}: exactly one key derivation`);
+      assert.equal(cookie(response, 'acct_session'), undefined, name);
+      answers.add(`${response.statusCode} ${response.body}`);
+    }
+    assert.deepEqual([...answers], ['401 {"message":"invalid credentials"}']);
+  });
+
+  it('hashes at HASH_COST, and upgrades a weaker stored hash at the next sign-in', async () => {
+    assert.match(await real.app.services.hasher.hash('x'), /^\$scrypt\$ln=17,r=8,p=1\$/);
+    assert.match(
+      await t.app.services.hasher.hash('x'),
+      new RegExp(`^\\$scrypt\\$ln=${TEST_HASH_COST},r=8,p=1\\$`),
+    );
+    const weak = await new PasswordHasher(1, 1, scryptParams(Number(TEST_HASH_COST))).hash(DEMO_PASSWORD);
+    const carol = real.db.kysely.updateTable('users').where('email', '=', 'carol@globex.test');
+    await carol.set({ password_hash: weak }).execute();
+    assert.equal((await login('globex', 'carol@globex.test', DEMO_PASSWORD, {}, real)).statusCode, 200);
+    const row = await real.db.kysely
+      .selectFrom('users')
+      .select('password_hash')
+      .where('email', '=', 'carol@globex.test')
+      .executeTakeFirstOrThrow();
+    assert.match(row.password_hash ?? '', /^\$scrypt\$ln=17,r=8,p=1\$/);
+    assert.equal(await real.app.services.hasher.verify(DEMO_PASSWORD, row.password_hash), true);
   });
 });

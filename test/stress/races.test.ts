@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { LOCKOUT_THRESHOLD } from '../../demo/server/lib/lockout';
-import { createTestApp, type TestApp } from '../support/test-server';
+import { createTestApp, PRODUCTION_HASH_COST, type TestApp } from '../support/test-server';
 
 /**
  * Races of issue 11. The other two live with their features and run in `npm test`:
@@ -12,7 +12,8 @@ import { createTestApp, type TestApp } from '../support/test-server';
  */
 let t: TestApp;
 before(async () => {
-  t = await createTestApp({ LOGIN_ADDRESS_LIMIT: '1000' });
+  // Production hashing: every attempt must pass the lock check before the first hash finishes.
+  t = await createTestApp({ LOGIN_ADDRESS_LIMIT: '1000', HASH_COST: PRODUCTION_HASH_COST });
 });
 after(() => t.close());
 

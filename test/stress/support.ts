@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { freePort, testEnvironment } from '../support/test-server';
+import { freePort, PRODUCTION_HASH_COST, testEnvironment } from '../support/test-server';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -30,7 +30,7 @@ export interface DataDir {
  * password hash: hashing 16 passwords with the real scrypt parameters would cost seconds.
  */
 export async function dataDir(count: number): Promise<DataDir> {
-  const environment = await testEnvironment();
+  const environment = await testEnvironment({ HASH_COST: PRODUCTION_HASH_COST });
   const dbFile = join(environment.dir, 'portal.db');
   const db = new Database(dbFile);
   const ada = db.prepare("select team_id, password_hash from users where email = 'ada@acme.test'").get() as {
@@ -79,6 +79,7 @@ export async function startServer(
       STANDIN_PORTS: '0,0,0',
       LOG_LEVEL: process.env.STRESS_LOG_LEVEL ?? 'warn',
       LOGIN_ADDRESS_LIMIT: '1000000',
+      HASH_COST: PRODUCTION_HASH_COST,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

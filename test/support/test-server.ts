@@ -11,7 +11,7 @@ import { migrate } from '../../demo/server/db/migrations';
 import { seedDemo } from '../../demo/server/db/seed';
 import { OffsetClock } from '../../demo/server/lib/clock';
 import { loadOrCreateKeys } from '../../demo/server/lib/keys';
-import { PasswordHasher } from '../../demo/server/lib/password';
+import { PasswordHasher, SCRYPT_PARAMS, scryptParams } from '../../demo/server/lib/password';
 import { startServer, type RunningServer } from '../../demo/server/main';
 import type { ProviderKind } from '../../demo/server/db/schema';
 import { startStandIns, type StandIn } from '../../demo/server/standin/providers';
@@ -31,6 +31,18 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The scrypt cost (HASH_COST) of test servers and their seeded users: N=2^10 instead of 2^17, or the
+ * suites would spend most of their time hashing. The tests of hashing itself, the stress suite (its
+ * load and races depend on sign-ins being slow) and the bench pass {@link PRODUCTION_HASH_COST}.
+ */
+export const TEST_HASH_COST = '10';
+/** The server's default cost (N=2^17). */
+export const PRODUCTION_HASH_COST = String(SCRYPT_PARAMS.ln);
+
+/** The demo users' password hashes are made at this cost: the seed hashes with the server's hasher. */
+const seedHasher = (cost: string) => new PasswordHasher(4, 100, scryptParams(Number(cost)));
+
 const templateVersion = () =>
   createHash('sha256')
     .update(readFileSync(join(ROOT, 'demo/server/db/migrations.ts')))
@@ -39,17 +51,17 @@ const templateVersion = () =>
     .slice(0, 16);
 
 /**
- * A migrated and seeded SQLite file, made once per schema/seed version and copied for every test server
- * (seeding hashes passwords with the real scrypt parameters, about half a second each).
+ * A migrated and seeded SQLite file, made once per schema/seed version and hash cost and copied for every
+ * test server (at the production cost, seeding takes seconds).
  */
-async function seededTemplate(): Promise<string> {
+async function seededTemplate(cost: string): Promise<string> {
   const version = templateVersion();
-  const template = join(tmpdir(), `acct-elements-template-${version}.db`);
+  const template = join(tmpdir(), `acct-elements-template-${version}-ln${cost}.db`);
   if (existsSync(template)) return template;
   const building = `${template}.${process.pid}.tmp`;
   const db = await openDatabase(building);
   await migrate(db.kysely);
-  await seedDemo(db.kysely, new PasswordHasher(4, 100), new OffsetClock());
+  await seedDemo(db.kysely, seedHasher(cost), new OffsetClock());
   await db.close(); // closing checkpoints the WAL into the main file
   renameSync(building, template);
   return template;
@@ -59,14 +71,14 @@ async function seededTemplate(): Promise<string> {
  * TEST_POSTGRES=1 (scripts/postgres.mjs sets it with DATABASE_URL): every test server gets a fresh
  * PostgreSQL database, a copy of a seeded template database made once per schema/seed version.
  */
-async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+async function postgresDatabase(cost: string): Promise<{ url: string; drop(): Promise<void> }> {
   const { default: pg } = await import('pg');
   const at = (name: string) =>
     Object.assign(new URL(process.env.DATABASE_URL!), { pathname: `/${name}` }).href;
   const admin = new pg.Client({ connectionString: at('postgres') });
   await admin.connect();
   try {
-    const template = `acct_template_${templateVersion()}`;
+    const template = `acct_template_${templateVersion()}_ln${cost}`;
     const exists = await admin.query('select 1 from pg_database where datname = $1', [template]);
     if (!exists.rowCount) {
       const building = `acct_building_${process.pid}`;
@@ -74,9 +86,15 @@ async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> 
       await admin.query(`create database ${building}`);
       const db = await openDatabase(at(building));
       await migrate(db.kysely);
-      await seedDemo(db.kysely, new PasswordHasher(4, 100), new OffsetClock());
+      await seedDemo(db.kysely, seedHasher(cost), new OffsetClock());
       await db.close();
-      await admin.query(`alter database ${building} rename to ${template}`);
+      try {
+        await admin.query(`alter database ${building} rename to ${template}`);
+      } catch (error) {
+        // Another test file, running at the same time, made it first: use that one.
+        if ((error as { code?: string }).code !== '42P04') throw error;
+        await admin.query(`drop database ${building}`);
+      }
     }
     const name = `test_${randomBytes(8).toString('hex')}`;
     await admin.query(`create database ${name} template ${template}`);
@@ -85,8 +103,26 @@ async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> 
       async drop() {
         const client = new pg.Client({ connectionString: at('postgres') });
         await client.connect();
-        await client.query(`drop database if exists ${name} with (force)`);
-        await client.end();
+        try {
+          // The server's pool has ended, but its connections may still be closing: ending them by force
+          // would reach this process as an uncaught "terminating connection" error. Wait for them
+          // (55006: the database is in use); force only what is still open after 5 s.
+          for (let tries = 0; ; tries++) {
+            try {
+              await client.query(`drop database if exists ${name}`);
+              break;
+            } catch (error) {
+              if ((error as { code?: string }).code !== '55006') throw error;
+              if (tries === 100) {
+                await client.query(`drop database if exists ${name} with (force)`);
+                break;
+              }
+              await new Promise((r) => setTimeout(r, 50));
+            }
+          }
+        } finally {
+          await client.end();
+        }
       },
     };
   } finally {
@@ -102,16 +138,21 @@ export interface TestEnvironment {
   cleanUp(): Promise<void>;
 }
 
-/** A fresh data directory with a copy of the seeded database, and a config pointing at it. */
+/**
+ * A fresh data directory with a copy of the seeded database, and a config pointing at it. Passwords are
+ * hashed at {@link TEST_HASH_COST} unless `env` sets HASH_COST (the seeded users' hashes then match it).
+ */
 export async function testEnvironment(env: Record<string, string> = {}): Promise<TestEnvironment> {
+  const hashCost = env.HASH_COST ?? TEST_HASH_COST;
   const dir = mkdtempSync(join(tmpdir(), 'acct-test-'));
-  copyFileSync(await seededTemplate(), join(dir, 'portal.db'));
-  const postgres = process.env.TEST_POSTGRES === '1' ? await postgresDatabase() : null;
+  copyFileSync(await seededTemplate(hashCost), join(dir, 'portal.db'));
+  const postgres = process.env.TEST_POSTGRES === '1' ? await postgresDatabase(hashCost) : null;
   const config = loadConfig({
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
     STANDIN_PORTS: '0,0,0',
+    HASH_COST: hashCost,
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,
   });

@@ -7,6 +7,9 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
  * beyond that callers get {@link HashBusyError} (the server answers 503) instead of a stalled server.
  */
 export const SCRYPT_PARAMS = { ln: 17, r: 8, p: 1 } as const;
+/** The range of `ln` (log2 of scrypt's N) a stored hash may have; HASH_COST is held to it too. */
+export const SCRYPT_LN_MIN = 10;
+export const SCRYPT_LN_MAX = 22;
 const KEY_LENGTH = 32;
 const SALT_BYTES = 16;
 
@@ -20,13 +23,18 @@ export class HashBusyError extends Error {
   }
 }
 
-interface Params {
+export interface ScryptParams {
   ln: number;
   r: number;
   p: number;
 }
 
-function derive(password: string, salt: Buffer, params: Params): Promise<Buffer> {
+/** The production parameters with another cost (`ln`): what HASH_COST selects. */
+export function scryptParams(ln: number = SCRYPT_PARAMS.ln): ScryptParams {
+  return { ...SCRYPT_PARAMS, ln };
+}
+
+function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   const N = 2 ** params.ln;
   const options: ScryptOptions = { N, r: params.r, p: params.p, maxmem: 256 * N * params.r + 1024 * 1024 };
   return new Promise((resolvePromise, reject) => {
@@ -36,12 +44,19 @@ function derive(password: string, salt: Buffer, params: Params): Promise<Buffer>
   });
 }
 
-function parse(encoded: string): { params: Params; salt: Buffer; hash: Buffer } | null {
+function parse(encoded: string): { params: ScryptParams; salt: Buffer; hash: Buffer } | null {
   const match = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/.exec(encoded);
   if (!match) return null;
   const [, ln, r, p, salt, hash] = match;
   const params = { ln: Number(ln), r: Number(r), p: Number(p) };
-  if (params.ln < 10 || params.ln > 22 || params.r < 1 || params.r > 32 || params.p < 1 || params.p > 16)
+  if (
+    params.ln < SCRYPT_LN_MIN ||
+    params.ln > SCRYPT_LN_MAX ||
+    params.r < 1 ||
+    params.r > 32 ||
+    params.p < 1 ||
+    params.p > 16
+  )
     return null;
   return { params, salt: Buffer.from(salt!, 'base64url'), hash: Buffer.from(hash!, 'base64url') };
 }
@@ -55,7 +70,7 @@ export class PasswordHasher {
   constructor(
     private readonly concurrency: number,
     private readonly queue: number,
-    private readonly params: Params = SCRYPT_PARAMS,
+    private readonly params: ScryptParams = SCRYPT_PARAMS,
   ) {}
 
   /** Hashes running or waiting right now (for the benchmark and health figures). */
