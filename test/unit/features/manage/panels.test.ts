@@ -100,8 +100,10 @@ describe('<acct-manage> personal info', () => {
     const { view } = await openManage('lang="de"', 'Persönliche Daten');
     expect(await view.findByText('Inhaber')).to.exist;
     const created = panel(view, 'Persönliche Daten').getByText((_, node) => node?.tagName === 'TIME');
-    // German full date: "Montag, 23. November 2026".
-    expect(created.textContent).to.match(/^[A-Z][a-z]+tag, \d{1,2}\. [A-ZÄÖÜ][a-zäöü]+ \d{4}$/);
+    // German full date: "Montag, 23. November 2026" (one weekday, Mittwoch, does not end in "tag").
+    expect(created.textContent).to.match(
+      /^(Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), \d{1,2}\. [A-ZÄÖÜ][a-zäöü]+ \d{4}$/,
+    );
     expect(created.textContent).to.equal(
       new Intl.DateTimeFormat('de', { dateStyle: 'full' }).format(
         new Date(created.getAttribute('datetime')!),
