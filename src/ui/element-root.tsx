@@ -1,3 +1,4 @@
+import type { i18n } from 'i18next';
 import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { useStore } from 'zustand';
@@ -40,10 +41,48 @@ export function normalizeBasePath(value: string | undefined): string {
 }
 
 /**
+ * The themed root (`part="root"`, with the element's `lang`, brand and theme) and what the screens read
+ * from it: the element context and the language's i18next instance for `useTranslation()`. Until the
+ * instance is there (the language chunk is loading) it shows a spinner. `ElementRoot` resolves both from
+ * the element; component tests give their own.
+ */
+export function ElementShell({
+  context,
+  i18n,
+  children,
+}: {
+  context: ElementContextValue;
+  i18n: i18n | null;
+  children: ReactNode;
+}) {
+  return (
+    <div
+      className="acct-root"
+      part="root"
+      lang={context.language}
+      data-brand={context.brand.id}
+      data-theme={context.theme}
+      aria-busy={!i18n}
+    >
+      {i18n ? (
+        <I18nextProvider i18n={i18n}>
+          <ElementContext.Provider value={context}>
+            {/* Lazily loaded screens show the frame while their chunk arrives. */}
+            <Suspense fallback={<ElementFrame />}>{children}</Suspense>
+          </ElementContext.Provider>
+        </I18nextProvider>
+      ) : (
+        <div className="frame">
+          <Spinner />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
  * The root of every element: resolves the common attributes against the page's runtime settings, starts
- * the shared session, loads the language, and renders the themed root (`part="root"`) with the right
- * `lang`, providing the language's i18next instance to `useTranslation()`. Until the language chunk
- * arrives it shows a spinner.
+ * the shared session, loads the language, and renders the element's shell with them.
  */
 export function ElementRoot({ props, children }: { props: CommonProps; children: ReactNode }) {
   const host = hostOf(props.container);
@@ -59,42 +98,23 @@ export function ElementRoot({ props, children }: { props: CommonProps; children:
     void sessionStore.getState().configure(issuer);
   }, [issuer]);
 
-  const context = useMemo<ElementContextValue | null>(
-    () =>
-      i18n && {
-        host,
-        issuer,
-        brand,
-        theme,
-        basePath,
-        language,
-        settings,
-        emit: (type, detail) => emit(host, type, detail),
-      },
-    [i18n, host, issuer, brand, theme, basePath, language, settings],
+  const context = useMemo<ElementContextValue>(
+    () => ({
+      host,
+      issuer,
+      brand,
+      theme,
+      basePath,
+      language,
+      settings,
+      emit: (type, detail) => emit(host, type, detail),
+    }),
+    [host, issuer, brand, theme, basePath, language, settings],
   );
 
   return (
-    <div
-      className="acct-root"
-      part="root"
-      lang={language}
-      data-brand={brand.id}
-      data-theme={theme}
-      aria-busy={!context}
-    >
-      {context && i18n ? (
-        <I18nextProvider i18n={i18n}>
-          <ElementContext.Provider value={context}>
-            {/* Lazily loaded screens show the frame while their chunk arrives. */}
-            <Suspense fallback={<ElementFrame />}>{children}</Suspense>
-          </ElementContext.Provider>
-        </I18nextProvider>
-      ) : (
-        <div className="frame">
-          <Spinner />
-        </div>
-      )}
-    </div>
+    <ElementShell context={context} i18n={i18n}>
+      {children}
+    </ElementShell>
   );
 }

@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { AXE_TAGS } from './wcag';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-/** WCAG 2.2 A and AA (design §5, issue 9). */
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
 /**
  * Run axe-core on the page — through the open shadow roots of the elements — and describe each
@@ -40,5 +38,5 @@ export async function axeViolations(page: Page): Promise<string[]> {
       (v) =>
         `${v.id} (${v.help}): ${v.nodes.map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join(' | ')}`,
     );
-  }, TAGS);
+  }, AXE_TAGS);
 }

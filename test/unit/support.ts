@@ -41,6 +41,24 @@ export async function logoutEverywhere(): Promise<void> {
 }
 
 /**
+ * Sign a seeded user in through the harness's `/__test/session` (no password to hash), then run the
+ * real login check so the session store holds the user, their token and team.
+ */
+export async function signInAs(email: string): Promise<void> {
+  const response = await fetch(`/__test/session?email=${encodeURIComponent(email)}`);
+  expect(response.ok).to.equal(true);
+  sessionStore.getState().reset();
+  expect(await sessionStore.getState().check()).to.equal(true);
+}
+
+/** A token shaped like the server's (header.payload.signature); only the payload is read, for display. */
+export function fakeJwt(payload: Record<string, unknown>): string {
+  const part = (value: unknown) =>
+    btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  return `${part({ alg: 'EdDSA', typ: 'at+jwt' })}.${part(payload)}.c2lnbmF0dXJl`;
+}
+
+/**
  * Watch a shadow root and remember whether `check` was ever true after a DOM change: for states that
  * last only while a request runs (a fast local server can answer before a polling assertion looks).
  */

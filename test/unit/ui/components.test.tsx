@@ -1,28 +1,12 @@
 import { expect } from 'chai';
-import { waitFor } from '@testing-library/dom';
-import { act, useState } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import { BRAND_IDS, BRANDS } from '../../../src/brands';
 import { noticesStore } from '../../../src/state/notices';
 import { Dialog } from '../../../src/ui/dialog';
 import { Snackbar } from '../../../src/ui/snackbar';
 import { elementCss } from '../../../src/styles/sheet';
 import { TextField, UNSUPPORTED_TYPES } from '../../../src/ui/text-field';
-
-// React's act() needs this flag outside a test framework that sets it.
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let host: HTMLElement;
-let root: Root;
-beforeEach(() => {
-  host = document.createElement('div');
-  document.body.append(host);
-  root = createRoot(host);
-});
-afterEach(() => {
-  act(() => root.unmount());
-  host.remove();
-});
 
 function Harness({ closable, onClosed }: { closable: boolean; onClosed(): void }) {
   const [open, setOpen] = useState(false);
@@ -49,23 +33,33 @@ function Harness({ closable, onClosed }: { closable: boolean; onClosed(): void }
 const escape = (target: Element) => {
   // What the browser does on Escape in a modal dialog: a cancelable `cancel` event.
   const event = new Event('cancel', { cancelable: true });
-  target.dispatchEvent(event);
+  fireEvent(target, event);
   return event;
 };
+
+/** Open the harness's dialog with its button; returns the opener and the open dialog. */
+function openDialog(name = 'Title') {
+  const opener = screen.getByRole('button', { name: 'open' });
+  opener.focus();
+  fireEvent.click(opener);
+  return { opener, dialog: screen.getByRole('dialog', { name }) as HTMLDialogElement };
+}
+
+/** The dialog's content, found whether or not the dialog is shown. */
+const inside = () => screen.queryByLabelText('inside');
 
 describe('ui/dialog', () => {
   it('opens modally, closes on Escape, and gives focus back to its opener', async () => {
     let closed = 0;
-    act(() => root.render(<Harness closable onClosed={() => closed++} />));
-    const opener = host.querySelector('button')!;
-    opener.focus();
-    act(() => opener.click());
-    const dialog = host.querySelector('dialog')!;
+    render(<Harness closable onClosed={() => closed++} />);
+    const { opener, dialog } = openDialog();
     expect(dialog.open).to.equal(true);
-    expect(dialog.getAttribute('aria-labelledby')).to.equal(dialog.querySelector('h2')!.id);
+    expect(dialog.matches(':modal'), 'modal').to.equal(true);
+    expect(dialog.getAttribute('aria-labelledby')).to.equal(
+      within(dialog).getByRole('heading', { name: 'Title' }).id,
+    );
     const event = escape(dialog);
     expect(event.defaultPrevented, 'the browser does not close it behind React').to.equal(true);
-    await act(async () => undefined);
     expect(closed).to.equal(1);
     await waitFor(() => expect(dialog.open).to.equal(false));
     expect(document.activeElement).to.equal(opener);
@@ -73,9 +67,8 @@ describe('ui/dialog', () => {
 
   it('stays open on Escape while closing is disabled', async () => {
     let closed = 0;
-    act(() => root.render(<Harness closable={false} onClosed={() => closed++} />));
-    act(() => host.querySelector('button')!.click());
-    const dialog = host.querySelector('dialog')!;
+    render(<Harness closable={false} onClosed={() => closed++} />);
+    const { dialog } = openDialog();
     escape(dialog);
     await new Promise((r) => setTimeout(r, 150));
     expect(closed).to.equal(0);
@@ -84,51 +77,42 @@ describe('ui/dialog', () => {
 
   it('opens again when the browser closes it while closing is disabled (a second Escape, a script)', async () => {
     let closed = 0;
-    act(() => root.render(<Harness closable={false} onClosed={() => closed++} />));
-    act(() => host.querySelector('button')!.click());
-    const dialog = host.querySelector('dialog')!;
+    render(<Harness closable={false} onClosed={() => closed++} />);
+    const { dialog } = openDialog();
     // What Chrome does on a second Escape with no user activation in between: close, without a
     // cancelable cancel. The `close` event follows in a task.
-    await act(async () => {
-      dialog.close();
-      await new Promise((r) => setTimeout(r, 30));
-    });
+    dialog.close();
+    await new Promise((r) => setTimeout(r, 30));
     expect(dialog.open).to.equal(true);
     expect(dialog.matches(':modal'), 'modal again').to.equal(true);
     expect(closed).to.equal(0);
-    expect(host.querySelector('input[aria-label="inside"]')).to.not.equal(null);
+    expect(inside()).to.not.equal(null);
   });
 
   it('tells its owner when the browser closes it while closing is allowed', async () => {
     let closed = 0;
-    act(() => root.render(<Harness closable onClosed={() => closed++} />));
-    act(() => host.querySelector('button')!.click());
-    const dialog = host.querySelector('dialog')!;
-    await act(async () => {
-      dialog.close();
-      await new Promise((r) => setTimeout(r, 30));
-    });
+    render(<Harness closable onClosed={() => closed++} />);
+    const { dialog } = openDialog();
+    dialog.close();
+    await new Promise((r) => setTimeout(r, 30));
     expect(closed).to.equal(1);
     expect(dialog.open).to.equal(false);
-    expect(host.querySelector('input[aria-label="inside"]'), 'the content follows the state').to.equal(null);
+    expect(inside(), 'the content follows the state').to.equal(null);
     // And it opens again normally.
-    act(() => host.querySelector('button')!.click());
+    fireEvent.click(screen.getByRole('button', { name: 'open' }));
     expect(dialog.open).to.equal(true);
   });
 
   it('keeps its content while the exit animation plays', async () => {
-    act(() => root.render(<Harness closable onClosed={() => undefined} />));
-    act(() => host.querySelector('button')!.click());
-    const dialog = host.querySelector('dialog')!;
-    await act(async () => void escape(dialog));
+    render(<Harness closable onClosed={() => undefined} />);
+    const { dialog } = openDialog();
+    escape(dialog);
     expect(dialog.classList.contains('closing')).to.equal(true);
     expect(dialog.open).to.equal(true);
-    expect(host.querySelector('input[aria-label="inside"]'), 'content during the animation').to.not.equal(
-      null,
-    );
-    await act(() => new Promise((r) => setTimeout(r, 150)));
+    expect(inside(), 'content during the animation').to.not.equal(null);
+    await new Promise((r) => setTimeout(r, 150));
     expect(dialog.open).to.equal(false);
-    expect(host.querySelector('input[aria-label="inside"]'), 'gone once closed').to.equal(null);
+    expect(inside(), 'gone once closed').to.equal(null);
     expect(dialog.classList.contains('closing')).to.equal(false);
   });
 
@@ -152,7 +136,7 @@ describe('ui/dialog', () => {
             open={open}
             title="Title"
             describedBy="question"
-            returnFocus={() => host.querySelector<HTMLElement>('button')}
+            returnFocus={() => screen.queryByRole('button', { name: 'instead' })}
             onClose={() => setOpen(false)}
           >
             <button
@@ -168,14 +152,16 @@ describe('ui/dialog', () => {
         </>
       );
     }
-    act(() => root.render(<Asking />));
-    const opener = host.querySelector('button')!;
+    render(<Asking />);
+    const opener = screen.getByRole('button', { name: 'open' });
     opener.focus();
-    act(() => opener.click());
-    const dialog = host.querySelector('dialog')!;
-    expect(dialog.getAttribute('role')).to.equal('alertdialog');
+    fireEvent.click(opener);
+    const dialog = screen.getByRole('alertdialog', {
+      name: 'Title',
+      description: 'Sure?',
+    }) as HTMLDialogElement;
     expect(dialog.getAttribute('aria-describedby')).to.equal('question');
-    act(() => dialog.querySelector('button')!.click());
+    fireEvent.click(within(dialog).getByRole('button', { name: 'yes' }));
     await waitFor(() => expect(dialog.open).to.equal(false));
     expect(opener.isConnected, 'the opener went away').to.equal(false);
     expect(document.activeElement?.textContent).to.equal('instead');
@@ -191,25 +177,26 @@ describe('ui/dialog', () => {
 });
 
 describe('ui/snackbar', () => {
-  it('shows each notice with the icon of its mode in a polite live region', () => {
-    act(() => root.render(<Snackbar />));
-    act(() => {
-      noticesStore.getState().show('saved', 'Success');
-      noticesStore.getState().show('broken', 'Failure');
-      noticesStore.getState().show('fyi');
-    });
-    const region = host.querySelector('[role="status"]')!;
+  afterEach(() => noticesStore.setState({ queue: [] }));
+
+  it('shows each notice with the icon of its mode in a polite live region', async () => {
+    render(<Snackbar />);
+    noticesStore.getState().show('saved', 'Success');
+    noticesStore.getState().show('broken', 'Failure');
+    noticesStore.getState().show('fyi');
+    const region = screen.getByRole('status');
+    await within(region).findByText('fyi');
     expect(region.getAttribute('aria-live')).to.equal('polite');
-    const shown = [...region.querySelectorAll('.snackbar')].map((el) => [
-      el.textContent,
-      el.querySelector('svg')!.classList[1],
+    // Each notice is a child of the region; its icon is decorative (no role to find it by).
+    const shown = [...region.children].map((notice) => [
+      notice.textContent,
+      notice.querySelector('svg')!.classList[1],
     ]);
     expect(shown).to.deep.equal([
       ['saved', 'snackbar-success'],
       ['broken', 'snackbar-failure'],
       ['fyi', 'snackbar-neutral'],
     ]);
-    act(() => noticesStore.setState({ queue: [] }));
   });
 });
 
@@ -231,23 +218,15 @@ describe('ui/text-field', () => {
         `TextField does not support type="${type}"`,
       );
     }
-    act(() =>
-      root.render(
-        <>
-          {['text', 'email', 'password', 'search', 'tel', 'url'].map((type) => (
-            <TextField key={type} label={type} type={type} />
-          ))}
-        </>,
-      ),
+    const types = ['text', 'email', 'password', 'search', 'tel', 'url'];
+    render(
+      <>
+        {types.map((type) => (
+          <TextField key={type} label={type} type={type} />
+        ))}
+      </>,
     );
-    expect([...host.querySelectorAll('input')].map((input) => input.type)).to.deep.equal([
-      'text',
-      'email',
-      'password',
-      'search',
-      'tel',
-      'url',
-    ]);
+    expect(types.map((type) => (screen.getByLabelText(type) as HTMLInputElement).type)).to.deep.equal(types);
   });
 });
 
@@ -256,8 +235,9 @@ describe('brand artwork', () => {
   for (const id of BRAND_IDS) {
     it(`${id}: the wordmark is a named SVG image of the brand's name, drawn in currentColor`, () => {
       const { Wordmark, name } = BRANDS[id];
-      act(() => root.render(<Wordmark label={name} size={20} />));
-      const svg = host.querySelector('svg')!;
+      render(<Wordmark label={name} size={20} />);
+      const svg = screen.getByRole('img', { name });
+      expect(svg.tagName).to.equal('svg');
       expect(svg.getAttribute('role')).to.equal('img');
       expect(svg.getAttribute('aria-label')).to.equal(name);
       expect(svg.textContent!.toLowerCase()).to.equal(name.toLowerCase());
@@ -272,8 +252,10 @@ describe('brand artwork', () => {
 
     it(`${id}: without a label the wordmark is decorative (hidden from screen readers)`, () => {
       const { Wordmark } = BRANDS[id];
-      act(() => root.render(<Wordmark />));
-      const svg = host.querySelector('svg')!;
+      const { container } = render(<Wordmark />);
+      expect(screen.queryByRole('img')).to.equal(null);
+      // Hidden from the accessibility tree, so found by its tag.
+      const svg = container.querySelector('svg')!;
       expect(svg.getAttribute('aria-hidden')).to.equal('true');
       expect(svg.hasAttribute('role')).to.equal(false);
     });

@@ -1,9 +1,6 @@
 import { expect } from 'chai';
-import { act } from 'react';
-import { createRoot } from 'react-dom/client';
+import { render, screen } from '@testing-library/react';
 import { LimitBar, limitTone } from '../../../src/ui/limit-bar';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 describe('ui/limit-bar (spec §4, §9)', () => {
   it('is positive below 70, warning from 70 to below 90, negative from 90', () => {
@@ -20,25 +17,21 @@ describe('ui/limit-bar (spec §4, §9)', () => {
   });
 
   it('renders an accessible progress bar, clamped to 0–100', () => {
-    const host = document.createElement('div');
-    document.body.append(host);
-    const root = createRoot(host);
-    act(() =>
-      root.render(
-        <>
-          <LimitBar value={150} label="users" text="150%" />
-          <LimitBar value={-3} label="storage" text="none" />
-        </>,
-      ),
+    render(
+      <>
+        <LimitBar value={150} label="users" text="150%" />
+        <LimitBar value={-3} label="storage" text="none" />
+      </>,
     );
-    const bars = [...host.querySelectorAll('[role="progressbar"]')];
+    const bars = screen.getAllByRole('progressbar');
     expect(bars.map((bar) => [bar.getAttribute('aria-valuenow'), bar.className])).to.deep.equal([
       ['100', 'limit-bar limit-negative'],
       ['0', 'limit-bar limit-positive'],
     ]);
-    expect(bars[0]!.getAttribute('aria-label')).to.equal('users');
-    expect(bars[0]!.getAttribute('aria-valuetext')).to.equal('150%');
-    act(() => root.unmount());
-    host.remove();
+    const users = screen.getByRole('progressbar', { name: 'users' });
+    expect(users).to.equal(bars[0]);
+    expect(users.getAttribute('aria-label')).to.equal('users');
+    expect(users.getAttribute('aria-valuetext')).to.equal('150%');
+    expect(screen.getByRole('progressbar', { name: 'storage' })).to.equal(bars[1]);
   });
 });

@@ -4,7 +4,7 @@ import '../../../../src/index';
 import { signInHref } from '../../../../src/features/header/sign-in-href';
 import { preferencesStore } from '../../../../src/state/preferences';
 import { sessionStore } from '../../../../src/state/session';
-import { logoutEverywhere, mount, rendered, serverReady } from '../../support';
+import { logoutEverywhere, mount, rendered, serverReady, signInAs } from '../../support';
 
 const page = location.href;
 
@@ -12,13 +12,6 @@ async function header(attributes = '') {
   const element = mount(`<acct-header ${attributes}></acct-header>`);
   const root = await rendered(element);
   return { element, root, view: within(root as unknown as HTMLElement) };
-}
-
-async function signInAs(email: string) {
-  const response = await fetch(`/__test/session?email=${encodeURIComponent(email)}`);
-  expect(response.ok).to.equal(true);
-  sessionStore.getState().reset();
-  expect(await sessionStore.getState().check()).to.equal(true);
 }
 
 describe('signInHref', () => {

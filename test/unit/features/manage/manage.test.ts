@@ -1,15 +1,7 @@
 import { expect } from 'chai';
 import { fireEvent, waitFor, within } from '@testing-library/dom';
 import '../../../../src/index';
-import { sessionStore } from '../../../../src/state/session';
-import { logoutEverywhere, mount, rendered, screenOf, serverReady } from '../../support';
-
-async function signInAs(email: string) {
-  const response = await fetch(`/__test/session?email=${encodeURIComponent(email)}`);
-  expect(response.ok).to.equal(true);
-  sessionStore.getState().reset();
-  expect(await sessionStore.getState().check()).to.equal(true);
-}
+import { logoutEverywhere, mount, rendered, screenOf, serverReady, signInAs } from '../../support';
 
 async function openManage() {
   const element = mount('<acct-manage></acct-manage>');

@@ -8,14 +8,7 @@ import { permissionText } from '../../../../src/features/manage/permissions';
 import { loadLanguage } from '../../../../src/i18n/instance';
 import { noticesStore } from '../../../../src/state/notices';
 import { sessionStore } from '../../../../src/state/session';
-import { logoutEverywhere, mount, serverReady, screenOf, watchFor } from '../../support';
-
-async function signInAs(email: string) {
-  const response = await fetch(`/__test/session?email=${encodeURIComponent(email)}`);
-  expect(response.ok).to.equal(true);
-  sessionStore.getState().reset();
-  expect(await sessionStore.getState().check()).to.equal(true);
-}
+import { logoutEverywhere, mount, serverReady, screenOf, signInAs, watchFor } from '../../support';
 
 async function openManage(attributes = '', heading = 'Personal info') {
   const element = mount(`<acct-manage ${attributes}></acct-manage>`);

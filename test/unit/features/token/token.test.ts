@@ -5,25 +5,20 @@ import { readCookie } from '../../../../src/api/client';
 import { forgetCapturedTokens } from '../../../../src/features/token/fragment';
 import { noticesStore } from '../../../../src/state/notices';
 import { sessionStore } from '../../../../src/state/session';
-import { logoutEverywhere, mount, serverReady, rendered, screenOf, submittedFields } from '../../support';
-
-/** A token shaped like the server's (header.payload.signature); only the payload is read, for display. */
-function jwt(payload: Record<string, unknown>): string {
-  const part = (value: unknown) =>
-    btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-  return `${part({ alg: 'EdDSA', typ: 'at+jwt' })}.${part(payload)}.c2lnbmF0dXJl`;
-}
+import {
+  fakeJwt,
+  logoutEverywhere,
+  mount,
+  serverReady,
+  rendered,
+  screenOf,
+  signInAs,
+  submittedFields,
+} from '../../support';
 
 const EXPIRES = new Date('2031-03-14T15:09:00Z');
-const ACCESS = jwt({ scope: 'Job_Read Reports_Read', exp: EXPIRES.getTime() / 1000 });
-const ID = jwt({ sub: 'ada', name: 'Ada Lovelace' });
-
-async function signInAs(email: string) {
-  const response = await fetch(`/__test/session?email=${encodeURIComponent(email)}`);
-  expect(response.ok).to.equal(true);
-  sessionStore.getState().reset();
-  expect(await sessionStore.getState().check()).to.equal(true);
-}
+const ACCESS = fakeJwt({ scope: 'Job_Read Reports_Read', exp: EXPIRES.getTime() / 1000 });
+const ID = fakeJwt({ sub: 'ada', name: 'Ada Lovelace' });
 
 const page = location.href;
 function openWithTokens(path = location.pathname) {
