@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyScreen } from '../ui/lazy-screen';
 import { define, elementClass } from './define';
 
 /**
@@ -16,7 +16,7 @@ import { define, elementClass } from './define';
 export class AcctHeaderElement extends elementClass(
   // A lazily loaded chunk: a page with only <acct-login> (a partner's sign-in) never downloads the header,
   // its menus and icons (design §5 budget for the login-only page).
-  lazy(() =>
+  lazyScreen<object>(() =>
     import('../features/header/header-element').then(({ HeaderElement }) => ({ default: HeaderElement })),
   ),
 ) {}

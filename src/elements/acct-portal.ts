@@ -1,5 +1,5 @@
-import { lazy } from 'react';
 import { captureTokenFragment } from '../features/token/fragment';
+import { lazyScreen } from '../ui/lazy-screen';
 import { define, elementClass } from './define';
 
 /**
@@ -24,7 +24,10 @@ import { define, elementClass } from './define';
  */
 export class AcctPortalElement extends elementClass(
   // A lazily loaded chunk: the router, header and footer are not part of a login-only page (design §5).
-  lazy(() => import('../portal/portal-app').then(({ PortalApp }) => ({ default: PortalApp }))),
+  lazyScreen<object>(() => import('../portal/portal-app').then(({ PortalApp }) => ({ default: PortalApp }))),
+  {},
+  // The route's chunks and data, once the portal's own chunk is in.
+  (element) => import('../portal/portal-app').then(({ portalFirstData }) => portalFirstData(element)),
 ) {
   constructor() {
     super();

@@ -1,5 +1,5 @@
-import { lazy } from 'react';
 import { captureTokenFragment } from '../features/token/fragment';
+import { lazyScreen } from '../ui/lazy-screen';
 import { define, elementClass } from './define';
 
 /**
@@ -13,7 +13,7 @@ import { define, elementClass } from './define';
  */
 export class AcctTokenElement extends elementClass(
   // A lazily loaded chunk: pages without developer tools never download it.
-  lazy(() => import('../features/token/token-element')),
+  lazyScreen(() => import('../features/token/token-element')),
 ) {
   constructor() {
     super();

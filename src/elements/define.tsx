@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState, useSyncExternalStore, type ComponentT
 import { languageReady } from '../i18n/ready';
 import { sharedSheet } from '../styles/sheet';
 import { ElementRoot, hostOf, type CommonProps } from '../ui/element-root';
+import type { LazyScreen } from '../ui/lazy-screen';
 
 /**
  * How an attribute becomes a prop. `string`, `number`, `json` and `method` are r2wc's (it parses an
@@ -64,8 +65,8 @@ function firstScreenOf(
  * around the screen.
  *
  * The tree renders nothing until its first screen can render (see `FIRST_SCREEN_WAIT_MS`): the
- * element's language is in, and the data `firstData` waits for (the sign-in element's team). So the
- * first commit with content is the real screen, not a spinner replaced a moment later. The wait is per
+ * element's language is in, the screen's chunk if it is a `lazyScreen`, and the data `firstData` waits
+ * for (the sign-in element's team, the portal route's chunks). So the first commit with content is the real screen, not a spinner replaced a moment later. The wait is per
  * element: after a reconnection (which r2wc mounts anew) the screen renders at once.
  *
  * Boolean props are read from their attributes by the tree itself (`isOn`), not parsed by r2wc, which
@@ -76,6 +77,12 @@ export function elementClass<P extends object>(
   props: Partial<Record<Exclude<keyof P, keyof CommonProps>, PropType>> = {},
   firstData?: (element: HTMLElement) => Promise<unknown> | undefined,
 ): ElementConstructor<P & CommonProps> {
+  // A screen in a lazily loaded chunk is part of the first screen's data: loaded before the first
+  // render, it renders without a Suspense fallback (see lazyScreen).
+  const preload = (Screen as Partial<LazyScreen<P>>).preload;
+  const screenData = preload
+    ? (element: HTMLElement) => Promise.all([preload(), firstData?.(element)])
+    : firstData;
   const types = Object.entries(props) as Array<[string, PropType]>;
   const flags = types
     .filter(([, type]) => type === 'boolean')
@@ -87,7 +94,7 @@ export function elementClass<P extends object>(
 
   function Rooted(elementProps: P & CommonProps) {
     const host = hostOf(elementProps.container);
-    const firstScreen = firstScreenOf(host, firstData);
+    const firstScreen = firstScreenOf(host, screenData);
     // State, not an external store (whose updates render synchronously): the screen renders at the
     // default priority of r2wc's own renders, as when r2wc mounted it once the data was in.
     const [ready, setReady] = useState(firstScreen.ready);

@@ -1,22 +1,25 @@
-import { lazy } from 'react';
 import type { ManageSections } from '../features/manage/manage-area';
+import { lazyScreen, type LazyScreen } from '../ui/lazy-screen';
 
 /**
  * The manage area's sections owned by other features, each a lazily loaded chunk: a page that never
  * opens the developer tools or the QR code does not download them.
  */
-export const MANAGE_SECTIONS: ManageSections = {
-  dev: lazy(() => import('../features/token/token-form')),
-  'dev/success': lazy(() => import('../features/token/token-success')),
-  qr: lazy(() => import('../features/qr/qr-section')),
-  team: lazy(() => import('../features/team/team-page')),
-  user: lazy(() => import('../features/team/user-page')),
-  group: lazy(() => import('../features/team/group-page')),
-};
+export const MANAGE_SECTIONS = {
+  dev: lazyScreen(() => import('../features/token/token-form')),
+  'dev/success': lazyScreen(() => import('../features/token/token-success')),
+  qr: lazyScreen(() => import('../features/qr/qr-section')),
+  team: lazyScreen(() => import('../features/team/team-page')),
+  user: lazyScreen(() => import('../features/team/user-page')),
+  group: lazyScreen(() => import('../features/team/group-page')),
+} satisfies ManageSections & Record<string, LazyScreen<object>>;
 
-const ManageElement = lazy(() => import('../features/manage/manage-element'));
+const ManageElement = lazyScreen(() => import('../features/manage/manage-element'));
 
-/** `<acct-manage>`: the standalone manage area with every section. */
-export function ComposedManageElement() {
-  return <ManageElement sections={MANAGE_SECTIONS} />;
-}
+/** `<acct-manage>`: the standalone manage area with every section; its chunk loads before it shows. */
+export const ComposedManageElement = Object.assign(
+  function ComposedManageElement() {
+    return <ManageElement sections={MANAGE_SECTIONS} />;
+  },
+  { preload: () => ManageElement.preload() },
+);

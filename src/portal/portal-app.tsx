@@ -1,17 +1,42 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, type MouseEvent } from 'react';
+import { Suspense, useCallback, useEffect, useRef, type MouseEvent } from 'react';
 import { Footer } from '../features/header/footer';
 import { HeaderBar } from '../features/header/header-bar';
 import { LoginFlow } from '../features/login/login-flow';
+import { teamFirstData } from '../features/login/prefetch';
+import { parseLoginPath } from '../features/login/routes';
 import { sessionStore } from '../state/session';
+import { readRuntimeSettings } from '../state/settings';
 import { useElement } from '../ui/element-context';
 import { ElementFrame } from '../ui/element-frame';
+import { normalizeBasePath } from '../ui/element-root';
+import { lazyScreen } from '../ui/lazy-screen';
 import { BrowserRouter, pathUnderBase, useRouter, type RouteLocation } from '../ui/router';
 import { MANAGE_SECTIONS } from './manage-sections';
 import { isLoginPath, matchRoute, needsLoginCheck } from './routes';
 
 /** Lazily loaded chunks: signing in never downloads the manage area or the search page. */
-const ManageArea = lazy(() => import('../features/manage/manage-area'));
-const SearchPage = lazy(() => import('../features/search/search-page'));
+const ManageArea = lazyScreen(() => import('../features/manage/manage-area'));
+const SearchPage = lazyScreen(() => import('../features/search/search-page'));
+
+/**
+ * What the portal's first screen needs, for `elementClass` to wait for: the route's chunks (the manage
+ * area and its section, or the search page), or the team a sign-in route names.
+ */
+export function portalFirstData(element: HTMLElement): Promise<unknown> | undefined {
+  const basePath = normalizeBasePath(
+    element.getAttribute('base-path') || readRuntimeSettings(element.ownerDocument).basePath,
+  );
+  const path = pathUnderBase(location.pathname, basePath);
+  if (path === null) return undefined;
+  const view = matchRoute(path, location.hash, location.search);
+  if (view.kind === 'search') return SearchPage.preload();
+  if (view.kind === 'manage') {
+    const section = view.section ? MANAGE_SECTIONS[view.section] : undefined;
+    return Promise.all([ManageArea.preload(), section?.preload()]);
+  }
+  const team = view.kind === 'login' ? parseLoginPath(path).team : null;
+  return team ? teamFirstData(element, team) : undefined;
+}
 
 function Redirect({ to }: { to: string }) {
   const router = useRouter();

@@ -272,6 +272,24 @@ describe('the first screen', () => {
     });
   });
 
+  it("of the portal's sign-in route is its form: no loading frame while the portal's chunk comes", async () => {
+    await withPage(async ({ page }) => {
+      await page.addInitScript({ content: FRAME_RECORDER });
+      await page.goto(`${e2e.server.url}/login/acme`);
+      const frames = await framesUntilForm(page);
+      // The header is in the same shadow root and shows before the form does; a spinner must not.
+      assert.deepEqual(
+        { ...frames, contentBeforeForm: undefined },
+        {
+          spinner: false,
+          spinnerBeforeForm: false,
+          contentBeforeForm: undefined,
+          form: true,
+        },
+      );
+    });
+  });
+
   it('shows the spinner when the team lookup is slow, after a second, then the form', async () => {
     await withPage(async ({ page }) => {
       await page.addInitScript({ content: FRAME_RECORDER });

@@ -7,7 +7,11 @@ import { loadTeam } from '../../state/teams';
  */
 export function loginFirstData(element: Element): Promise<unknown> | undefined {
   const team = element.getAttribute('team')?.trim().toLowerCase();
-  if (!team) return undefined;
+  return team ? teamFirstData(element, team) : undefined;
+}
+
+/** A team's public details, looked up on the issuer an element's attributes and its page name. */
+export function teamFirstData(element: Element, team: string): Promise<unknown> {
   const issuer = issuerOf(
     element.getAttribute('issuer') || undefined,
     readRuntimeSettings(element.ownerDocument),

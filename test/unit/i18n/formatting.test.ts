@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { waitFor } from '@testing-library/dom';
 import '../../../src/index';
 import { loadLanguage } from '../../../src/i18n/instance';
 import type { Language } from '../../../src/i18n/languages';
@@ -63,9 +64,13 @@ describe('i18n: dates, numbers and plurals in German and Japanese', () => {
       const view = await screenOf(element);
       const t = await translator(language);
       await view.findByRole('heading', { level: 1, name: t('manage.heading.info') });
-      const created = element.shadowRoot!.querySelector('dd time');
-      expect(created, 'the creation date').to.not.equal(null);
-      expect(created!.textContent).to.match(pattern);
+      // The heading shows at once; the personal info, with the date, when the user's details arrive.
+      const created = await waitFor(() => {
+        const time = element.shadowRoot!.querySelector('dd time');
+        if (!time) throw new Error('no creation date yet');
+        return time;
+      });
+      expect(created.textContent).to.match(pattern);
     });
   }
 });
