@@ -24,24 +24,43 @@ interface Focused {
   outline: string;
 }
 
-// Source text: the page must not receive the TypeScript loader's helpers.
-const FOCUSED = `(() => {
+/**
+ * Run in the page: the focused element (looking into shadow roots) if it has every property of `want`,
+ * else false. A function, not source text: Playwright compiles it once, so the page's CSP (no
+ * 'unsafe-eval') lets `waitForFunction` poll it. It defines no named function inside, so the TypeScript
+ * loader puts none of its helpers in its source.
+ */
+const focusedIf = (want: Partial<Focused>): Focused | false => {
   let active = document.activeElement;
-  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
-  if (!active) return null;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  if (!active) return false;
   const style = getComputedStyle(active);
-  return { tag: active.tagName, type: active.getAttribute('type'), text: (active.textContent || '').trim(), label: active.getAttribute('aria-label'), outline: style.outlineStyle + ' ' + style.outlineWidth };
-})()`;
+  const now: Focused = {
+    tag: active.tagName,
+    type: active.getAttribute('type'),
+    text: (active.textContent ?? '').trim(),
+    label: active.getAttribute('aria-label'),
+    outline: `${style.outlineStyle} ${style.outlineWidth}`,
+  };
+  return Object.entries(want).every(([key, value]) => now[key as keyof Focused] === value) && now;
+};
 
-const focused = (page: Page) => page.evaluate(FOCUSED) as Promise<Focused>;
+const focused = async (page: Page): Promise<Focused> => {
+  const now = await page.evaluate(focusedIf, {});
+  assert.ok(now, 'something has focus');
+  return now;
+};
 
-/** Wait until the focused element matches (polled from here: the page's CSP forbids string evaluation). */
-async function focusIs(page: Page, matches: (f: Focused) => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!matches(await focused(page))) {
-    if (Date.now() > deadline)
-      throw new Error(`focus never got there (now on ${JSON.stringify(await focused(page))})`);
-    await page.waitForTimeout(50);
+const matches = (now: Focused, want: Partial<Focused>) =>
+  Object.entries(want).every(([key, value]) => now[key as keyof Focused] === value);
+
+/** Wait until the focused element has every property of `want`. */
+async function focusIs(page: Page, want: Partial<Focused>, timeoutMs = 5000): Promise<void> {
+  try {
+    await page.waitForFunction(focusedIf, want, { timeout: timeoutMs });
+  } catch (error) {
+    const now = JSON.stringify(await focused(page));
+    throw new Error(`focus never got to ${JSON.stringify(want)} (now on ${now})`, { cause: error });
   }
 }
 
@@ -55,18 +74,13 @@ function assertVisibleFocus(now: Focused) {
   assert.notEqual(now.outline.split(' ')[1], '0px', `visible focus on ${now.tag} "${now.text || now.label}"`);
 }
 
-/** Press Tab (or Shift+Tab) until the focused element matches; every stop must show a focus ring. */
-async function tabTo(
-  page: Page,
-  matches: (f: Focused) => boolean,
-  backwards = false,
-  limit = 40,
-): Promise<Focused> {
+/** Press Tab (or Shift+Tab) until the focused element has every property of `want`; every stop must show a focus ring. */
+async function tabTo(page: Page, want: Partial<Focused>, backwards = false, limit = 40): Promise<Focused> {
   for (let i = 0; i < limit; i++) {
     await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
     const now = await focused(page);
     if (now.tag !== 'BODY') assertVisibleFocus(now);
-    if (matches(now)) return now;
+    if (matches(now, want)) return now;
   }
   throw new Error('never reached the element with the keyboard');
 }
@@ -81,15 +95,15 @@ describe('keyboard-only journeys', () => {
       await page.keyboard.press('Enter');
       await page.waitForURL(`${e2e.server.url}/login/acme`);
       await page.getByLabel('Email').waitFor();
-      await focusIs(page, (f) => f.tag === 'INPUT');
+      await focusIs(page, { tag: 'INPUT' });
       await page.keyboard.type('ada@acme.test');
       await page.keyboard.press('Tab');
       await page.keyboard.type(DEMO_PASSWORD);
       await page.keyboard.press('Enter');
       await page.waitForURL(`${e2e.server.url}/manage`);
       // Signed in, focus is on the new screen's heading, not lost to the page's body.
-      await focusIs(page, (f) => f.tag === 'H1');
-      await tabTo(page, (f) => f.label === 'Account menu for Ada Lovelace', true);
+      await focusIs(page, { tag: 'H1' });
+      await tabTo(page, { label: 'Account menu for Ada Lovelace' }, true);
       await page.keyboard.press('Enter');
       const first = await focused(page);
       assert.equal(first.text, 'Dashboard');
@@ -117,18 +131,18 @@ describe('keyboard-only journeys', () => {
       async ({ page }) => {
         await page.goto(`${e2e.server.url}/login/acme`);
         await page.getByLabel('Email').waitFor();
-        await focusIs(page, (f) => f.tag === 'INPUT');
+        await focusIs(page, { tag: 'INPUT' });
         await page.keyboard.type('ada@acme.test');
         await page.keyboard.press('Tab');
         await page.keyboard.type('not-the-password');
         await page.keyboard.press('Enter');
         await page.getByRole('alert').filter({ hasText: 'The email or password is incorrect.' }).waitFor();
-        await focusIs(page, (f) => f.tag === 'INPUT' && f.type === 'password');
+        await focusIs(page, { tag: 'INPUT', type: 'password' });
         await page.keyboard.press('ControlOrMeta+a');
         await page.keyboard.type(DEMO_PASSWORD);
         await page.keyboard.press('Enter');
         await page.waitForURL(`${e2e.server.url}/manage`);
-        await focusIs(page, (f) => f.tag === 'H1');
+        await focusIs(page, { tag: 'H1' });
       },
       [failedResource(401)],
     );
@@ -142,7 +156,7 @@ describe('keyboard-only journeys', () => {
       );
       await page.goto(`${e2e.server.url}/manage`);
       await page.getByRole('heading', { name: 'Personal info' }).waitFor();
-      await tabTo(page, (f) => f.label === 'Edit name');
+      await tabTo(page, { label: 'Edit name' });
       await page.keyboard.press('Enter');
       await page.locator('acct-portal dialog[open] input[name="name"]').waitFor();
       const field = await focused(page);
@@ -152,19 +166,19 @@ describe('keyboard-only journeys', () => {
       await page.keyboard.type('Carol D. Keys');
       await page.keyboard.press('Enter');
       await page.getByText('Name updated').waitFor();
-      await focusIs(page, (f) => f.label === 'Edit name');
+      await focusIs(page, { label: 'Edit name' });
       await page.keyboard.press('Enter');
       await page.locator('acct-portal dialog[open]').waitFor();
       await page.keyboard.press('Escape');
       await page.locator('acct-portal dialog[open]').waitFor({ state: 'detached' });
 
-      await tabTo(page, (f) => f.text === 'Developer tools', true);
+      await tabTo(page, { text: 'Developer tools' }, true);
       await page.keyboard.press('Enter');
       await page.waitForURL(`${e2e.server.url}/manage/dev`);
       await page.getByRole('checkbox', { name: /Job_Read/ }).waitFor();
-      await tabTo(page, (f) => f.tag === 'INPUT');
+      await tabTo(page, { tag: 'INPUT' });
       await page.keyboard.press('Space');
-      await tabTo(page, (f) => f.text === 'Generate access token');
+      await tabTo(page, { text: 'Generate access token' });
       await page.keyboard.press('Enter');
       await page.waitForURL((url) => url.pathname === '/manage/dev/success');
       await page.getByLabel('Access token', { exact: true }).waitFor();

@@ -213,15 +213,22 @@ describe('password recovery', () => {
             label,
           );
         }
+        // A predicate function (not a string) is compiled once, so the page's CSP lets Playwright poll it.
         const focusedName = () =>
           page.evaluate(
             () =>
               document.querySelector('acct-portal')?.shadowRoot?.activeElement?.getAttribute('name') ?? null,
           );
-        for (let tries = 0; (await focusedName()) !== 'new-password'; tries++) {
-          assert.ok(tries < 100, `focus is on ${await focusedName()}`);
-          await page.waitForTimeout(50);
-        }
+        await page
+          .waitForFunction(
+            (name) =>
+              document.querySelector('acct-portal')?.shadowRoot?.activeElement?.getAttribute('name') === name,
+            'new-password',
+            { timeout: 5000 },
+          )
+          .catch(async (error: unknown) => {
+            throw new Error(`focus is on ${await focusedName()}`, { cause: error });
+          });
         await screenshot(page, 'e2e/recovery', 'reset-policy');
       },
       [failedResource(400)],

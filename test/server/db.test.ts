@@ -189,22 +189,29 @@ describe('prepared queries', () => {
     }
   }
 
-  /** A transaction that renames team 'one' to `to`, then stays open until `commit()`. */
+  /** A transaction that renames team 'one' to `to`, then stays open until `commit()` or `rollBack()`. */
   async function openRename(db: Db, to: string) {
-    let commit!: () => void;
-    const held = new Promise<void>((resolve) => (commit = resolve));
+    let end!: (commit: boolean) => void;
+    const held = new Promise<boolean>((resolve) => (end = resolve));
     let entered!: () => void;
     const inside = new Promise<void>((resolve) => (entered = resolve));
+    const rolledBack = new Error('rolled back by the test');
     const done = db.kysely.transaction().execute(async (trx) => {
       await trx.updateTable('teams').set({ display_name: to }).where('id', '=', 't1').execute();
       entered();
-      await held;
+      if (!(await held)) throw rolledBack;
     });
     await inside;
     return {
       commit: () => {
-        commit();
+        end(true);
         return done;
+      },
+      rollBack: () => {
+        end(false);
+        return done.catch((error: unknown) => {
+          if (error !== rolledBack) throw error;
+        });
       },
     };
   }
@@ -212,17 +219,18 @@ describe('prepared queries', () => {
   it('reads only what is committed: while a transaction is open, a lookup waits for it', async () => {
     await withTeamOne('prepared-transaction.db', async (db, lookup) => {
       assert.deepEqual(await lookup({ name: 'one' }), { display_name: 'One' });
+      // The transaction's write is not committed: the lookup must neither see it nor answer before the
+      // end. The transaction rolls back, so its answer tells when it read: on the one connection, a
+      // read made while the transaction was open would find 'Renamed'; one made after it, 'One'.
       const rename = await openRename(db, 'Renamed');
-      // The transaction's write is not committed yet: the lookup must not see it, nor answer before it.
-      let answered = false;
-      const during = lookup({ name: 'one' }).then((row) => {
-        answered = true;
-        return row;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.equal(answered, false, 'the lookup waits for the open transaction');
-      await rename.commit();
-      assert.deepEqual(await during, { display_name: 'Renamed' });
+      const during = lookup({ name: 'one' });
+      await rename.rollBack();
+      assert.deepEqual(await during, { display_name: 'One' }, 'the lookup waited for the transaction');
+      // And after a commit, the committed value.
+      const again = await openRename(db, 'Renamed');
+      const afterCommit = lookup({ name: 'one' });
+      await again.commit();
+      assert.deepEqual(await afterCommit, { display_name: 'Renamed' });
     });
   });
 

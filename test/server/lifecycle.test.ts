@@ -129,20 +129,20 @@ async function startMain(env: TestEnvironment): Promise<Child> {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
     child.once('exit', (code, signal) => resolveExit({ code, signal })),
   );
-  // Generous: on a loaded machine tsx alone can take half a minute to start.
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      throw new Error('the server did not start');
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  // main.ts logs the portal's address once everything has started and the server listens. Generous: on
+  // a loaded machine tsx alone can take half a minute to start.
+  let timer: NodeJS.Timeout | undefined;
+  const start = await Promise.race([
+    logged(/"msg":"portal: /).then(() => 'started' as const),
+    exited.then(() => 'exited' as const),
+    new Promise<'too slow'>((resolveLate) => (timer = setTimeout(resolveLate, 90_000, 'too slow'))),
+  ]);
+  clearTimeout(timer);
+  if (start !== 'started') {
+    child.kill('SIGKILL');
+    throw new Error(`the server did not start (${start})`);
   }
+  assert.ok((await fetch(`${url}/healthz`)).ok, 'healthy once started');
   return { url, port, child, exited, logged };
 }
 
@@ -198,10 +198,12 @@ describe('the server process', () => {
 
     const signalled = Date.now();
     first.child.kill('SIGTERM');
-    // New connections are refused once shutdown begins (the listening socket is closed first).
+    // New connections are refused once shutdown begins: the listening socket is the first thing closed
+    // after the server logs it. A probe sent before that is answered, so the probes need no pause.
+    await first.logged(/"msg":"SIGTERM: shutting down"/);
+    const deadline = Date.now() + 5_000;
     let refused = false;
-    for (let i = 0; i < 50 && !refused; i++) {
-      await new Promise((r) => setTimeout(r, 100));
+    while (!refused && Date.now() < deadline) {
       refused = await fetch(`${first.url}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
         () => false,
         () => true,

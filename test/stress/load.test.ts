@@ -103,6 +103,7 @@ it(
     const run = async (ms: number) => {
       stop = false;
       const workers = Array.from({ length: CONCURRENCY }, (_, i) => worker(i));
+      // Pacing, not waiting: the load lasts this long.
       await sleep(ms);
       stop = true;
       await Promise.all(workers);

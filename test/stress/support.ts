@@ -53,6 +53,11 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
+  /**
+   * Resolves once the output passes `test` (checked as it arrives); rejects with `what` if the process
+   * exits first or nothing passes within `timeoutMs`.
+   */
+  outputPasses(test: (output: string) => boolean, what: string, timeoutMs?: number): Promise<void>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -85,11 +90,33 @@ export async function startServer(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const watchers = new Set<() => void>();
+  const append = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const watcher of watchers) watcher();
+  };
+  child.stdout!.on('data', append);
+  child.stderr!.on('data', append);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
     child.once('exit', (code, signal) => r({ code, signal })),
   );
+  const outputPasses = (test: (output: string) => boolean, what: string, timeoutMs = 30_000) =>
+    new Promise<void>((resolvePass, reject) => {
+      const done = (error?: Error) => {
+        watchers.delete(check);
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolvePass();
+      };
+      const check = () => {
+        if (test(output)) done();
+      };
+      const timer = setTimeout(() => done(new Error(`${what} (nothing within ${timeoutMs} ms)`)), timeoutMs);
+      void exited.then(() => done(new Error(`${what} (the server exited)`)));
+      watchers.add(check);
+      check();
+    });
+  // Polled: at the stress runs' log level (warn) the server logs nothing on starting that could be awaited.
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
@@ -103,7 +130,7 @@ export async function startServer(
     }
     await sleep(100);
   }
-  return { url, child, output: () => output, exited };
+  return { url, child, output: () => output, outputPasses, exited };
 }
 
 export { freePort };

@@ -117,14 +117,17 @@ describe('state/session (spec §4 login state)', () => {
     await signIn('ada@acme.test');
     const store = createSessionStore(new ManualScheduler());
     expect(await store.getState().configure(location.origin)).to.equal(true);
-    // A real signed-in call that is still running when the user signs out.
-    const pending = store.getState().authorized(async (ctx) => {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return getUserInfo(ctx, store.getState().endpoints!.userinfo_endpoint);
-    });
+    // A real signed-in call that is still running when the user signs out: its request goes out at once
+    // (the store has a token) and nothing is awaited before the sign-out, so it cannot have been answered.
+    const pending = store
+      .getState()
+      .authorized((ctx) => getUserInfo(ctx, store.getState().endpoints!.userinfo_endpoint))
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     await store.getState().signOut();
-    let failure: unknown = null;
-    await pending.catch((error: unknown) => (failure = error));
+    const failure = await pending;
     expect((failure as DOMException | null)?.name, 'the call was aborted, not answered 401').to.equal(
       'AbortError',
     );

@@ -45,6 +45,10 @@ function openDialog(name = 'Title') {
   return { opener, dialog: screen.getByRole('dialog', { name }) as HTMLDialogElement };
 }
 
+/** The next `close` event of a dialog, once its listeners added before this one have run. */
+const nextClose = (dialog: HTMLDialogElement) =>
+  new Promise<void>((resolve) => dialog.addEventListener('close', () => resolve(), { once: true }));
+
 /** The dialog's content, found whether or not the dialog is shown. */
 const inside = () => screen.queryByLabelText('inside');
 
@@ -67,12 +71,19 @@ describe('ui/dialog', () => {
 
   it('stays open on Escape while closing is disabled', async () => {
     let closed = 0;
-    render(<Harness closable={false} onClosed={() => closed++} />);
+    const { rerender } = render(<Harness closable={false} onClosed={() => closed++} />);
     const { dialog } = openDialog();
-    escape(dialog);
-    await new Promise((r) => setTimeout(r, 150));
+    const event = escape(dialog);
+    expect(event.defaultPrevented, 'the browser does not close it').to.equal(true);
     expect(closed).to.equal(0);
     expect(dialog.open).to.equal(true);
+    expect(dialog.classList.contains('closing'), 'no exit animation').to.equal(false);
+    // A close begun by that Escape would end before one begun after it: once closing is allowed and a
+    // second Escape's close is over, the first must have closed nothing.
+    rerender(<Harness closable onClosed={() => closed++} />);
+    escape(dialog);
+    await waitFor(() => expect(dialog.open).to.equal(false));
+    expect(closed, 'only the second Escape closed it').to.equal(1);
   });
 
   it('opens again when the browser closes it while closing is disabled (a second Escape, a script)', async () => {
@@ -80,9 +91,12 @@ describe('ui/dialog', () => {
     render(<Harness closable={false} onClosed={() => closed++} />);
     const { dialog } = openDialog();
     // What Chrome does on a second Escape with no user activation in between: close, without a
-    // cancelable cancel. The `close` event follows in a task.
+    // cancelable cancel. The `close` event follows in a task; React's listener, added first, runs
+    // before this one.
+    const closeEvent = nextClose(dialog);
     dialog.close();
-    await new Promise((r) => setTimeout(r, 30));
+    expect(dialog.open).to.equal(false);
+    await closeEvent;
     expect(dialog.open).to.equal(true);
     expect(dialog.matches(':modal'), 'modal again').to.equal(true);
     expect(closed).to.equal(0);
@@ -93,11 +107,12 @@ describe('ui/dialog', () => {
     let closed = 0;
     render(<Harness closable onClosed={() => closed++} />);
     const { dialog } = openDialog();
+    const closeEvent = nextClose(dialog);
     dialog.close();
-    await new Promise((r) => setTimeout(r, 30));
+    await closeEvent;
     expect(closed).to.equal(1);
     expect(dialog.open).to.equal(false);
-    expect(inside(), 'the content follows the state').to.equal(null);
+    await waitFor(() => expect(inside(), 'the content follows the state').to.equal(null));
     // And it opens again normally.
     fireEvent.click(screen.getByRole('button', { name: 'open' }));
     expect(dialog.open).to.equal(true);
@@ -110,9 +125,8 @@ describe('ui/dialog', () => {
     expect(dialog.classList.contains('closing')).to.equal(true);
     expect(dialog.open).to.equal(true);
     expect(inside(), 'content during the animation').to.not.equal(null);
-    await new Promise((r) => setTimeout(r, 150));
-    expect(dialog.open).to.equal(false);
-    expect(inside(), 'gone once closed').to.equal(null);
+    await waitFor(() => expect(dialog.open).to.equal(false));
+    await waitFor(() => expect(inside(), 'gone once closed').to.equal(null));
     expect(dialog.classList.contains('closing')).to.equal(false);
   });
 

@@ -47,7 +47,10 @@ describe('<acct-token>', () => {
     const access = (await view.findByLabelText('Access token')) as HTMLTextAreaElement;
     // The session check ends (nobody is signed in here) and re-renders the element: the tokens stay.
     await waitFor(() => expect(sessionStore.getState().status).to.equal('loggedOut'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // React renders the stores' changes in order: once a notice shown after the check is on screen, the
+    // check's re-render is done too.
+    noticesStore.getState().show('after the check');
+    await view.findByText('after the check');
     expect(view.getByLabelText('Access token')).to.equal(access);
     expect(access.value).to.equal(ACCESS);
     expect(access.readOnly).to.equal(true);
