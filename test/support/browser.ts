@@ -111,7 +111,15 @@ export async function screenshot(page: Page, folder: string, name: string): Prom
   const dir = join(RESULTS, folder);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.png`);
-  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  try {
+    await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  } catch (error) {
+    // Headless Chromium now and then has no frame to give under load ("Unable to capture screenshot"):
+    // a fault of the capture, not of the page. Once a frame has been drawn, the capture is tried again.
+    if (!String(error).includes('Unable to capture screenshot')) throw error;
+    await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => drawn(null))));
+    await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  }
   return path;
 }
 
