@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../../demo/server/app';
 import { loadConfig, type Config } from '../../demo/server/config';
 import { openDatabase, type Db } from '../../demo/server/db/connect';
@@ -170,8 +170,14 @@ export interface TestApp extends TestEnvironment {
   close(): Promise<void>;
 }
 
-/** The identity server built in-process for `app.inject` (not listening). */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * The identity server built in-process for `app.inject` (not listening). `onRoute` is told of every
+ * route as it is added (see {@link registeredRoutes}).
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  onRoute?: (route: RouteOptions) => void,
+): Promise<TestApp> {
   const base = await testEnvironment({
     PARTNER_PORT: '0',
     CORS_ORIGINS: 'https://suite.example.test',
@@ -181,7 +187,15 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   await migrate(db.kysely);
   const keys = await loadOrCreateKeys(base.config.signingKeyFile);
   const standIns = await startStandIns(base.config.publicUrl, base.config.standinPorts);
-  const app = await buildApp({ config: base.config, db, keys, clock: base.clock, logger: false, standIns });
+  const app = await buildApp({
+    config: base.config,
+    db,
+    keys,
+    clock: base.clock,
+    logger: false,
+    standIns,
+    onRoute,
+  });
   await app.ready();
   return {
     ...base,
@@ -195,6 +209,22 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       await base.cleanUp();
     },
   };
+}
+
+/**
+ * Every route the app registers, as `METHOD /url` (Fastify's own HEAD twins of GET routes left out),
+ * sorted. The app is built with `env` (demo mode by default, so the demo's routes are included).
+ */
+export async function registeredRoutes(env: Record<string, string> = {}): Promise<string[]> {
+  const routes = new Set<string>();
+  const test = await createTestApp(env, (route) => {
+    for (const method of [route.method].flat()) routes.add(`${method} ${route.url}`);
+  });
+  await test.close();
+  // Fastify adds a HEAD twin to every GET route (exposeHeadRoutes); it is not a route of ours.
+  return [...routes]
+    .filter((route) => !(route.startsWith('HEAD ') && routes.has(`GET ${route.slice(5)}`)))
+    .sort();
 }
 
 export interface TestServer extends TestEnvironment {
