@@ -10,7 +10,7 @@ import { useElement } from '../ui/element-context';
 import { ElementFrame } from '../ui/element-frame';
 import { normalizeBasePath } from '../ui/element-root';
 import { lazyScreen } from '../ui/lazy-screen';
-import { BrowserRouter, pathUnderBase, useRouter, type RouteLocation } from '../ui/router';
+import { BrowserRouter, browserLocation, pathUnderBase, useRouter, type RouteLocation } from '../ui/router';
 import { MANAGE_SECTIONS } from './manage-sections';
 import { isLoginPath, matchRoute, needsLoginCheck } from './routes';
 
@@ -26,9 +26,8 @@ export function portalFirstData(element: HTMLElement): Promise<unknown> | undefi
   const basePath = normalizeBasePath(
     element.getAttribute('base-path') || readRuntimeSettings(element.ownerDocument).basePath,
   );
-  const path = pathUnderBase(location.pathname, basePath);
-  if (path === null) return undefined;
-  const view = matchRoute(path, location.hash, location.search);
+  const { path, hash, search } = browserLocation(basePath);
+  const view = matchRoute(path, hash, search);
   if (view.kind === 'search') return SearchPage.preload();
   if (view.kind === 'manage') {
     const section = view.section ? MANAGE_SECTIONS[view.section] : undefined;

@@ -92,7 +92,8 @@ export function pathUnderBase(pathname: string, basePath: string): string | null
   return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : null;
 }
 
-function browserLocation(basePath: string): RouteLocation {
+/** The page's address as a portal location: what `BrowserRouter` renders (outside the base: `/`). */
+export function browserLocation(basePath: string): RouteLocation {
   const path = pathUnderBase(location.pathname, basePath) ?? '/';
   return { path, search: location.search, hash: location.hash };
 }
