@@ -1,18 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { RouteOptions } from 'fastify';
-import { buildApp } from '../../demo/server/app';
-import { openDatabase, type Db } from '../../demo/server/db/connect';
-import { migrate } from '../../demo/server/db/migrations';
-import { loadOrCreateKeys } from '../../demo/server/lib/keys';
-import { startStandIns } from '../../demo/server/standin/providers';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import {
-  sessionFor,
-  testEnvironment,
-  type DirectSession,
-  type TestEnvironment,
-} from '../support/test-server';
+import { createTestApp, sessionFor, type DirectSession, type TestApp } from '../support/test-server';
 
 /**
  * Design §4's anti-forgery rule on every state-changing route the server has — collected from the
@@ -44,38 +33,22 @@ const PARAMS: Record<string, string> = {
   '/api/user/password/:provider': '/api/user/password/Google',
 };
 
-let env: TestEnvironment;
-let db: Db;
+let t: TestApp;
 let app: FastifyInstance;
-let closeStandIns: () => Promise<void>;
 const routes: UnsafeRoute[] = [];
 
 before(async () => {
-  env = await testEnvironment({ PARTNER_PORT: '0', CORS_ORIGINS: 'https://suite.example.test' });
-  db = await openDatabase(env.config.databaseUrl);
-  await migrate(db.kysely);
-  const keys = await loadOrCreateKeys(env.config.signingKeyFile);
-  const standIns = await startStandIns(env.config.publicUrl, env.config.standinPorts);
-  closeStandIns = async () => {
-    for (const standIn of standIns.values()) await standIn.close();
-  };
-  const onRoute = (route: RouteOptions) => {
+  t = await createTestApp({}, (route) => {
     const methods = [route.method].flat();
     for (const method of methods) {
       if (!UNSAFE.has(method)) continue;
       const body = (route.config as { body?: BodyKind } | undefined)?.body;
       routes.push({ method, url: route.url, body });
     }
-  };
-  app = await buildApp({ config: env.config, db, keys, clock: env.clock, logger: false, standIns, onRoute });
-  await app.ready();
+  });
+  app = t.app;
 });
-after(async () => {
-  await app.close();
-  await db.close();
-  await closeStandIns();
-  await env.cleanUp();
-});
+after(() => t.close());
 
 function concrete(route: UnsafeRoute): string {
   if (!route.url.includes(':') && !route.url.includes('*')) return route.url;

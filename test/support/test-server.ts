@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../demo/server/app';
+import { buildApp, type AppDeps } from '../../demo/server/app';
 import { loadConfig, type Config } from '../../demo/server/config';
 import { openDatabase, type Db } from '../../demo/server/db/connect';
 import { migrate } from '../../demo/server/db/migrations';
@@ -171,7 +171,11 @@ export interface TestApp extends TestEnvironment {
 }
 
 /** The identity server built in-process for `app.inject` (not listening). */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  /** Told of every route as it is added (AppDeps.onRoute). */
+  onRoute?: AppDeps['onRoute'],
+): Promise<TestApp> {
   const base = await testEnvironment({
     PARTNER_PORT: '0',
     CORS_ORIGINS: 'https://suite.example.test',
@@ -181,7 +185,15 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   await migrate(db.kysely);
   const keys = await loadOrCreateKeys(base.config.signingKeyFile);
   const standIns = await startStandIns(base.config.publicUrl, base.config.standinPorts);
-  const app = await buildApp({ config: base.config, db, keys, clock: base.clock, logger: false, standIns });
+  const app = await buildApp({
+    config: base.config,
+    db,
+    keys,
+    clock: base.clock,
+    logger: false,
+    standIns,
+    onRoute,
+  });
   await app.ready();
   return {
     ...base,
