@@ -14,6 +14,7 @@ import { RateLimiter } from './lib/rate-limit';
 import { SessionService } from './lib/sessions';
 import { TokenService } from './lib/tokens';
 import { XsrfService } from './lib/xsrf';
+import { registerAuth } from './plugins/auth';
 import { registerCors } from './plugins/cors';
 import { registerSecurity } from './plugins/security';
 import { pageRoutes } from './plugins/pages';
@@ -127,8 +128,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
   registerCors(app, config.corsOrigins);
   registerSecurity(app, config, () => closing);
+  registerAuth(app);
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { auth: 'none' } }, async () => ({ status: 'ok' }));
   await app.register(discoveryRoutes);
   await app.register(userinfoRoutes);
   await app.register(teamRoutes);

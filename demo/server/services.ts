@@ -33,6 +33,20 @@ export interface Services {
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */
 export type BodyKind = 'json' | 'form' | 'none';
 
+/**
+ * Who may call a route, enforced by the auth hook (plugins/auth.ts): a valid access token (`bearer`), a
+ * live session cookie (`session`), or nobody in particular (`none`: public, or the handler reads an
+ * optional session itself). Every route declares one; the server refuses to start otherwise.
+ */
+export type AuthRule = 'bearer' | 'session' | 'none';
+
+/** Where a `session` route sends a caller without a session: to sign in, then back to `returnUrl`. */
+export interface SignInRedirect {
+  returnUrl: string;
+  /** Only page navigations (`text/html` in Accept) are sent; other callers get 401 `{message}`. */
+  pagesOnly?: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
@@ -42,5 +56,9 @@ declare module 'fastify' {
     body?: BodyKind;
     /** The route serves an HTML page and reads nothing of its address or body (a NUL there is harmless). */
     page?: boolean;
+    /** Who may call the route. */
+    auth?: AuthRule;
+    /** A `session` route's answer to a caller without one; without it, 401 `{message}`. */
+    signIn?: SignInRedirect;
   }
 }

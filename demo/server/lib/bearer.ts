@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { keptUntilChange, preparedQuery } from '../db/prepared';
 import type { Database, User } from '../db/schema';
@@ -63,7 +63,8 @@ function callerLookup(db: Kysely<Database>): ReturnType<typeof buildCallerLookup
  * The caller of a bearer-authenticated route: a valid access token whose user still exists in the team
  * the token names (the team always comes from the token, never from the request), and whose session or
  * password is still the one it was issued on (design §4: sign-out, password reset and expiry end a
- * session, and with it the tokens exchanged from it). Anything else answers 401 (and returns null).
+ * session, and with it the tokens exchanged from it). Anything else is null: the auth hook
+ * (plugins/auth.ts) then answers 401.
  *
  * - A token naming a session (`sid`: the portal's exchange, the developer tools) lives only while that
  *   session does: not revoked, not past its absolute end. The idle limit (8 h) is longer than a token's
@@ -81,10 +82,7 @@ function callerLookup(db: Kysely<Database>): ReturnType<typeof buildCallerLookup
  * write, so the next call reads again, and a revoked session stops its tokens at once all the same. The
  * session's end is kept as a time and compared with the clock on every call.
  */
-export async function requireBearer(
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<BearerCaller | null> {
+export async function bearerCallerOf(request: FastifyRequest): Promise<BearerCaller | null> {
   const { tokens, db, clock } = request.server.services;
   const header = request.headers.authorization;
   // The token's text is checked by verifyAccessToken (before parsing, and only once per token).
@@ -99,12 +97,6 @@ export async function requireBearer(
       ? caller.sessionEndsAt !== null && caller.sessionEndsAt > clock.now()
       : caller.user.password_changed_at === null ||
         (typeof claims.iat === 'number' && claims.iat > Math.floor(caller.user.password_changed_at / 1000)));
-  if (!claims || !caller || !backed) {
-    reply
-      .code(401)
-      .header('WWW-Authenticate', `Bearer error="invalid_token"`)
-      .send({ message: 'a valid access token is required' });
-    return null;
-  }
+  if (!claims || !caller || !backed) return null;
   return { claims, user: caller.user, teamName: caller.teamName };
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import fastifyStatic from '@fastify/static';
+import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { issueXsrfCookie } from './cookies';
 
@@ -47,6 +47,20 @@ export function renderPage(template: string, env: Record<string, unknown>, issue
 }
 
 /**
+ * @fastify/static, its file routes declared public (`auth: 'none'`): it takes no route config, so this
+ * plugin's own onRoute hook adds it to each route the static plugin adds inside it.
+ */
+function publicFiles(options: FastifyStaticOptions) {
+  // The options go to the inner plugin only: given to this one, Fastify would apply their `prefix` too.
+  return async (app: FastifyInstance): Promise<void> => {
+    app.addHook('onRoute', (route) => {
+      route.config = { ...route.config, auth: 'none' };
+    });
+    await app.register(fastifyStatic, options);
+  };
+}
+
+/**
  * The bundle (`/dist/…`, the pre-compressed `.br` or `.gz` copy when the request accepts it; see
  * `distCacheControl` for its caching), the demo's assets (`/demo/…`, never the server's own files), and
  * the portal page at every portal route, with the XSRF-TOKEN cookie set on each page.
@@ -61,32 +75,36 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
   const portalPage = renderPage(portalTemplate, env, config.publicUrl);
 
   if (existsSync(config.distDir)) {
-    await app.register(fastifyStatic, {
-      root: config.distDir,
-      prefix: '/dist/',
-      decorateReply: false,
-      index: false,
-      // The build writes `.br` and `.gz` beside each file; this sends one by `Accept-Encoding`, with
-      // `Vary: Accept-Encoding` and the type of the file it encodes.
-      preCompressed: true,
-      cacheControl: false,
-      setHeaders: (reply, path) => {
-        reply.header('Cache-Control', distCacheControl(relative(config.distDir, path)));
-      },
-    });
+    await app.register(
+      publicFiles({
+        root: config.distDir,
+        prefix: '/dist/',
+        decorateReply: false,
+        index: false,
+        // The build writes `.br` and `.gz` beside each file; this sends one by `Accept-Encoding`, with
+        // `Vary: Accept-Encoding` and the type of the file it encodes.
+        preCompressed: true,
+        cacheControl: false,
+        setHeaders: (reply, path) => {
+          reply.header('Cache-Control', distCacheControl(relative(config.distDir, path)));
+        },
+      }),
+    );
   } else {
     app.log.warn(`${config.distDir} is missing: run "npm run build" (npm start does it for you)`);
-    app.get('/dist/*', async (_request, reply) =>
+    app.get('/dist/*', { config: { auth: 'none' } }, async (_request, reply) =>
       reply.code(503).send({ message: 'the bundle is not built: run npm run build' }),
     );
   }
-  await app.register(fastifyStatic, {
-    root: config.demoDir,
-    prefix: '/demo/',
-    decorateReply: false,
-    index: false,
-    allowedPath: (path) => !path.replace(/\\/g, '/').split('/').includes('server') && !path.endsWith('.ts'),
-  });
+  await app.register(
+    publicFiles({
+      root: config.demoDir,
+      prefix: '/demo/',
+      decorateReply: false,
+      index: false,
+      allowedPath: (path) => !path.replace(/\\/g, '/').split('/').includes('server') && !path.endsWith('.ts'),
+    }),
+  );
 
   const sendPortal = async (request: FastifyRequest, reply: FastifyReply) => {
     await issueXsrfCookie(request, reply);
@@ -94,7 +112,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
   };
 
   const favicon = readFileSync(join(config.demoDir, 'assets', 'favicon.svg'));
-  app.get('/favicon.ico', async (_request, reply) =>
+  app.get('/favicon.ico', { config: { auth: 'none' } }, async (_request, reply) =>
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(favicon),
   );
 
@@ -105,7 +123,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
     return sendPortal(request, reply);
   };
 
-  const page = { config: { page: true } };
+  const page = { config: { page: true, auth: 'none' as const } };
   app.get('/', page, sendPortal);
   for (const prefix of PORTAL_PREFIXES) {
     const send = TOKEN_PAGES.includes(prefix) ? sendTokenPage : sendPortal;

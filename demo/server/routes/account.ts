@@ -6,7 +6,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   const { sessions, config } = app.services;
 
   /** POST /account/check: is the caller signed in, and the public handle of the session if so. */
-  app.post('/account/check', { config: { body: 'none' } }, async (request) => {
+  app.post('/account/check', { config: { body: 'none', auth: 'none' } }, async (request) => {
     const session = await sessionOf(request);
     return session ? { authenticated: true, session: session.public_id } : { authenticated: false };
   });
@@ -15,7 +15,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
    * POST /account/logout (form, anti-forgery): revoke the session server-side, clear the session cookie,
    * give an anonymous XSRF token, then 303 to `/` — or 204 when the caller asked for JSON (the elements).
    */
-  app.post('/account/logout', { config: { body: 'form' } }, async (request, reply) => {
+  app.post('/account/logout', { config: { body: 'form', auth: 'none' } }, async (request, reply) => {
     const session = await sessionOf(request);
     if (session) await sessions.revoke(session.id_hash);
     setSessionOf(request, null);

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { requireBearer } from '../lib/bearer';
-import { sessionOf } from '../plugins/cookies';
+import { callerOf, signedInSession } from '../plugins/auth';
 
 const PolicyQuery = Type.Object(
   { showinternal: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) },
@@ -41,10 +40,9 @@ export async function developerRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Querystring: Static<typeof PolicyQuery> }>(
     '/policy/raw',
-    { schema: { querystring: PolicyQuery } },
-    async (request, reply) => {
-      const caller = await requireBearer(request, reply);
-      if (!caller) return reply;
+    { config: { auth: 'bearer' }, schema: { querystring: PolicyQuery } },
+    async (request) => {
+      const caller = callerOf(request);
       const internal =
         request.query.showinternal === 'true' && mayShowInternal(await permissionsOf(caller.user.id));
       let query = db.selectFrom('policies').select(['name', 'description']).orderBy('sort_order');
@@ -55,7 +53,10 @@ export async function developerRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Body: Static<typeof TokenForm> }>(
     '/home/token',
-    { config: { body: 'form' }, schema: { body: TokenForm } },
+    {
+      config: { body: 'form', auth: 'session', signIn: { returnUrl: '/manage/dev', pagesOnly: true } },
+      schema: { body: TokenForm },
+    },
     async (request, reply) => {
       // A browser form (navigation) gets its refusal as a redirect back to the form; API clients get JSON.
       const browser = (request.headers.accept ?? '').includes('text/html');
@@ -64,12 +65,7 @@ export async function developerRoutes(app: FastifyInstance): Promise<void> {
           ? reply.redirect(`/manage/dev?${new URLSearchParams({ Error: code })}`, 303)
           : reply.code(status).send({ message });
 
-      const session = await sessionOf(request);
-      if (!session) {
-        return browser
-          ? reply.redirect(`/login/team?${new URLSearchParams({ ReturnUrl: '/manage/dev' })}`, 303)
-          : reply.code(401).send({ message: 'sign in first' });
-      }
+      const session = signedInSession(request);
       const requested = [...new Set([request.body.scope ?? []].flat())];
       if (requested.length === 0) return refuse(400, 'NoScope', 'choose at least one policy');
       const policies = await db

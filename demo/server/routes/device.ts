@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { requireBearer } from '../lib/bearer';
 import { randomToken, sha256 } from '../lib/crypto';
+import { callerOf } from '../plugins/auth';
 
 /** RFC 8628-shaped device authorization, ten minutes. */
 export const DEVICE_CODE_TTL_S = 600;
@@ -22,36 +22,39 @@ function userCode(): string {
 export async function deviceRoutes(app: FastifyInstance): Promise<void> {
   const { db, clock, limiter, config } = app.services;
 
-  app.post('/api/DeviceCode/generate', { config: { body: 'none' } }, async (request, reply) => {
-    const caller = await requireBearer(request, reply);
-    if (!caller) return reply;
-    const { allowed, retryAfter } = await limiter.hit(`device-code:${caller.user.id}`, GENERATE_LIMIT);
-    if (!allowed) {
-      return reply
-        .code(429)
-        .header('Retry-After', String(retryAfter))
-        .send({ message: 'too many QR codes, try again later' });
-    }
-    const deviceCode = randomToken(32);
-    const code = userCode();
-    const now = clock.now();
-    await db
-      .insertInto('device_codes')
-      .values({
-        code_hash: sha256(deviceCode),
+  app.post(
+    '/api/DeviceCode/generate',
+    { config: { body: 'none', auth: 'bearer' } },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const { allowed, retryAfter } = await limiter.hit(`device-code:${caller.user.id}`, GENERATE_LIMIT);
+      if (!allowed) {
+        return reply
+          .code(429)
+          .header('Retry-After', String(retryAfter))
+          .send({ message: 'too many QR codes, try again later' });
+      }
+      const deviceCode = randomToken(32);
+      const code = userCode();
+      const now = clock.now();
+      await db
+        .insertInto('device_codes')
+        .values({
+          code_hash: sha256(deviceCode),
+          user_code: code,
+          user_id: caller.user.id,
+          created_at: now,
+          expires_at: now + DEVICE_CODE_TTL_S * 1000,
+          used_at: null,
+        })
+        .execute();
+      return {
+        device_code: deviceCode,
         user_code: code,
-        user_id: caller.user.id,
-        created_at: now,
-        expires_at: now + DEVICE_CODE_TTL_S * 1000,
-        used_at: null,
-      })
-      .execute();
-    return {
-      device_code: deviceCode,
-      user_code: code,
-      verification_uri: `${config.publicUrl}/manage/qr`,
-      expires_in: DEVICE_CODE_TTL_S,
-      interval: DEVICE_POLL_INTERVAL_S,
-    };
-  });
+        verification_uri: `${config.publicUrl}/manage/qr`,
+        expires_in: DEVICE_CODE_TTL_S,
+        interval: DEVICE_POLL_INTERVAL_S,
+      };
+    },
+  );
 }

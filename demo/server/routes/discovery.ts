@@ -6,7 +6,7 @@ export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
   const { config, keys, db } = app.services;
   const base = config.publicUrl;
 
-  app.get('/.well-known/openid-configuration', async (_request, reply) => {
+  app.get('/.well-known/openid-configuration', { config: { auth: 'none' } }, async (_request, reply) => {
     const policies = await db
       .selectFrom('policies')
       .select('name')
@@ -30,7 +30,7 @@ export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.get('/.well-known/jwks', async (_request, reply) => {
+  app.get('/.well-known/jwks', { config: { auth: 'none' } }, async (_request, reply) => {
     reply.header('Cache-Control', 'public, max-age=300');
     return { keys: [keys.publicJwk] };
   });

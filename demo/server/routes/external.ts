@@ -3,11 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { Type, type Static } from 'typebox';
 import type { ProviderKind, Team, User } from '../db/schema';
-import { requireBearer } from '../lib/bearer';
 import { FLOW_COOKIE, FlowError, kindOfName, PROVIDER_NAMES, type ProviderIdentity } from '../lib/external';
 import { normaliseTeam } from '../lib/normalise';
 import { returnTarget, StartTickets, type StartRequest } from '../lib/start-ticket';
 import { cookiesOf } from '../lib/cookies';
+import { callerOf, signedInSession } from '../plugins/auth';
 import { beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
 import { LIMITS } from '../../../src/api/limits';
 
@@ -52,6 +52,23 @@ const CallbackQuery = Type.Object(
   },
   { additionalProperties: true },
 );
+
+type ProviderRequest = FastifyRequest<{ Params: { provider: string } }>;
+
+/**
+ * The provider an address names (`Google`, `AzureAD`, `Auth0`): an unknown one is 404, and answered
+ * before the auth hook asks who the caller is (it runs after a route's own preHandlers).
+ */
+async function knownProvider(request: ProviderRequest, reply: FastifyReply) {
+  if (!kindOfName(request.params.provider)) return reply.code(404).send({ message: 'not found' });
+}
+
+/** The provider named by the address of a route that `knownProvider` guards. */
+function providerOf(request: ProviderRequest): ProviderKind {
+  const kind = kindOfName(request.params.provider);
+  if (!kind) throw new Error(`${request.routeOptions.url}: not guarded by knownProvider`);
+  return kind;
+}
 
 /**
  * Sign-in and account linking with the team's external providers (spec §6–§8, design §4):
@@ -131,7 +148,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
   // form-action names only the issuer blocks that redirect; the elements use the two steps below.
   app.post<{ Params: { provider: string }; Body: Static<typeof StartBody> }>(
     '/account/:provider',
-    { config: { body: 'form' }, schema: { body: StartBody } },
+    { config: { body: 'form', auth: 'none' }, schema: { body: StartBody } },
     async (request, reply) => {
       const checked = await checkedStart(request.params.provider, request.body);
       if ('status' in checked) return reply.code(checked.status).send({ message: checked.message });
@@ -143,7 +160,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
   // starts it, with a short-lived signed ticket.
   app.post<{ Params: { provider: string }; Body: Static<typeof StartCall> }>(
     '/account/:provider/start',
-    { config: { body: 'json' }, schema: { body: StartCall } },
+    { config: { body: 'json', auth: 'none' }, schema: { body: StartCall } },
     async (request, reply) => {
       const checked = await checkedStart(request.params.provider, request.body);
       if ('status' in checked) return reply.code(checked.status).send({ message: checked.message });
@@ -156,7 +173,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
   // Step two (a top-level navigation): start the round trip the ticket describes.
   app.get<{ Params: { provider: string }; Querystring: Static<typeof TicketQuery> }>(
     '/account/:provider/start',
-    { schema: { querystring: TicketQuery } },
+    { config: { auth: 'none' }, schema: { querystring: TicketQuery } },
     async (request, reply) => {
       const kind = kindOf(request.params.provider);
       if (!kind) return reply.code(404).send({ message: 'not found' });
@@ -173,13 +190,14 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: { provider: string }; Body: Static<typeof LinkBody> }>(
     '/api/external/:provider',
-    { config: { body: 'form' }, schema: { body: LinkBody } },
+    {
+      config: { body: 'form', auth: 'session', signIn: { returnUrl: '/manage' } },
+      schema: { body: LinkBody },
+      preHandler: knownProvider,
+    },
     async (request, reply) => {
-      const kind = kindOfName(request.params.provider);
-      if (!kind) return reply.code(404).send({ message: 'not found' });
-      const session = await sessionOf(request);
-      if (!session)
-        return reply.redirect(`/login/team?${new URLSearchParams({ ReturnUrl: '/manage' })}`, 303);
+      const kind = providerOf(request);
+      const session = signedInSession(request);
       const user = await db
         .selectFrom('users')
         .innerJoin('teams', 'teams.id', 'users.team_id')
@@ -227,7 +245,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { provider: string }; Querystring: Static<typeof CallbackQuery> }>(
     '/account/callback/:provider',
-    { schema: { querystring: CallbackQuery } },
+    { config: { auth: 'none' }, schema: { querystring: CallbackQuery } },
     async (request, reply) => {
       const kind = kindOf(request.params.provider);
       if (!kind) return reply.code(404).send({ message: 'not found' });
@@ -310,34 +328,36 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
    * last external account — decided inside one write transaction (SQLite: BEGIN IMMEDIATE serialises
    * writers; PostgreSQL: the user's row is locked), so two parallel unlinks cannot both pass.
    */
-  app.delete<{ Params: { provider: string } }>('/api/user/password/:provider', async (request, reply) => {
-    const kind = kindOfName(request.params.provider);
-    if (!kind) return reply.code(404).send({ message: 'not found' });
-    const caller = await requireBearer(request, reply);
-    if (!caller) return reply;
-    const provider = PROVIDER_NAMES[kind];
-    const outcome = await db.transaction().execute(async (trx) => {
-      if (app.services.dialect === 'postgres') {
-        await sql`select id from users where id = ${caller.user.id} for update`.execute(trx);
-      }
-      const user = await trx
-        .selectFrom('users')
-        .select('password_hash')
-        .where('id', '=', caller.user.id)
-        .executeTakeFirstOrThrow();
-      const accounts = await trx
-        .selectFrom('external_accounts')
-        .select(['id', 'provider'])
-        .where('user_id', '=', caller.user.id)
-        .execute();
-      const target = accounts.find((a) => a.provider === provider);
-      if (!target) return 404 as const;
-      if (!user.password_hash && accounts.length === 1) return 409 as const;
-      await trx.deleteFrom('external_accounts').where('id', '=', target.id).execute();
-      return 200 as const;
-    });
-    if (outcome === 404) return reply.code(404).send({ message: `no ${provider} account is connected` });
-    if (outcome === 409) return reply.code(409).send({ message: 'cannot remove the only sign-in option' });
-    return { message: `${provider} account removed` };
-  });
+  app.delete<{ Params: { provider: string } }>(
+    '/api/user/password/:provider',
+    { config: { auth: 'bearer' }, preHandler: knownProvider },
+    async (request, reply) => {
+      const kind = providerOf(request);
+      const caller = callerOf(request);
+      const provider = PROVIDER_NAMES[kind];
+      const outcome = await db.transaction().execute(async (trx) => {
+        if (app.services.dialect === 'postgres') {
+          await sql`select id from users where id = ${caller.user.id} for update`.execute(trx);
+        }
+        const user = await trx
+          .selectFrom('users')
+          .select('password_hash')
+          .where('id', '=', caller.user.id)
+          .executeTakeFirstOrThrow();
+        const accounts = await trx
+          .selectFrom('external_accounts')
+          .select(['id', 'provider'])
+          .where('user_id', '=', caller.user.id)
+          .execute();
+        const target = accounts.find((a) => a.provider === provider);
+        if (!target) return 404 as const;
+        if (!user.password_hash && accounts.length === 1) return 409 as const;
+        await trx.deleteFrom('external_accounts').where('id', '=', target.id).execute();
+        return 200 as const;
+      });
+      if (outcome === 404) return reply.code(404).send({ message: `no ${provider} account is connected` });
+      if (outcome === 409) return reply.code(409).send({ message: 'cannot remove the only sign-in option' });
+      return { message: `${provider} account removed` };
+    },
+  );
 }

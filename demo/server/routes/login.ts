@@ -31,7 +31,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Body: Static<typeof LoginBody> }>(
     '/account/login',
-    { config: { body: 'json' }, schema: { body: LoginBody } },
+    { config: { body: 'json', auth: 'none' }, schema: { body: LoginBody } },
     async (request, reply) => {
       const limit = await limiter.hit(`login:ip:${clientAddress(request.ip)}`, {
         max: config.loginAddressLimit,

@@ -25,7 +25,7 @@ export function isLocalCaller(request: FastifyRequest): boolean {
  */
 export async function outboxRoutes(app: FastifyInstance): Promise<void> {
   const { mailer } = app.services;
-  app.get('/demo/outbox', async (request, reply) => {
+  app.get('/demo/outbox', { config: { auth: 'none' } }, async (request, reply) => {
     if (!isLocalCaller(request)) return reply.code(404).send({ message: 'not found' });
     const entries = mailer instanceof OutboxMailer ? await mailer.recent() : null;
     const rows =

@@ -81,7 +81,7 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
    */
   app.post<{ Body: Static<typeof RequestBody> }>(
     '/api/user/password/request',
-    { config: { body: 'json' }, schema: { body: RequestBody } },
+    { config: { body: 'json', auth: 'none' }, schema: { body: RequestBody } },
     async (request, reply) => {
       const teamName = normaliseTeam(request.body.teamName);
       const email = normaliseEmail(request.body.userName);
@@ -146,7 +146,7 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
    */
   app.post<{ Body: Static<typeof ResetBody> }>(
     '/api/user/password/reset',
-    { config: { body: 'json' }, schema: { body: ResetBody } },
+    { config: { body: 'json', auth: 'none' }, schema: { body: ResetBody } },
     async (request, reply) => {
       if (await limited(reply, `reset:ip:${clientAddress(request.ip)}`, RESET_ADDRESS_LIMIT)) return reply;
       const { teamName, userId, token, newPassword } = request.body;

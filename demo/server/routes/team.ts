@@ -24,7 +24,10 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
     '/api/team/public/:team',
     // Any name the router lets through (MAX_PARAM_LENGTH) is looked up: one too long to exist is an
     // unknown team like any other, not a different error.
-    { schema: { params: Type.Object({ team: Type.String({ minLength: 1, maxLength: MAX_PARAM_LENGTH }) }) } },
+    {
+      config: { auth: 'none' },
+      schema: { params: Type.Object({ team: Type.String({ minLength: 1, maxLength: MAX_PARAM_LENGTH }) }) },
+    },
     async (request, reply) => {
       const { team: key } = request.params as { team: string };
       const normalised = key.trim().toLowerCase();

@@ -75,7 +75,7 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/connect/token',
     {
-      config: { body: 'form' },
+      config: { body: 'form', auth: 'none' },
       schema: {
         body: Type.Object(
           {

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { PERMISSIONS } from '../db/seed';
-import { requireBearer, type BearerCaller } from '../lib/bearer';
+import type { BearerCaller } from '../lib/bearer';
 import { answerLanguage } from '../lib/language';
 import { notifyPasswordChanged } from '../lib/notify';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
 import { checkPassword } from '../lib/password-policy';
 import { serverText } from '../mail/texts';
+import { callerOf } from '../plugins/auth';
 import { sessionOf } from '../plugins/cookies';
 import { LIMITS } from '../../../src/api/limits';
 
@@ -71,9 +72,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     await sessions.revokeAllForUser(caller.user.id, keep);
   }
 
-  app.get('/api/user/permissions', async (request, reply) => {
-    const caller = await requireBearer(request, reply);
-    if (!caller) return reply;
+  app.get('/api/user/permissions', { config: { auth: 'bearer' } }, async (request) => {
+    const caller = callerOf(request);
     const granted = new Set(
       (
         await db
@@ -86,9 +86,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     return Object.fromEntries(PERMISSIONS.map((permission) => [permission, granted.has(permission)]));
   });
 
-  app.get('/api/user/password', async (request, reply) => {
-    const caller = await requireBearer(request, reply);
-    if (!caller) return reply;
+  app.get('/api/user/password', { config: { auth: 'bearer' } }, async (request) => {
+    const caller = callerOf(request);
     const external = await db
       .selectFrom('external_accounts')
       .select(['provider', 'user_name'])
@@ -147,10 +146,9 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   /** POST: change an existing password; the current one is required (400 InvalidPassword otherwise). */
   app.post<{ Body: Static<typeof ChangeBody> }>(
     '/api/user/password',
-    { config: { body: 'json' }, schema: { body: ChangeBody } },
+    { config: { body: 'json', auth: 'bearer' }, schema: { body: ChangeBody } },
     async (request, reply) => {
-      const caller = await requireBearer(request, reply);
-      if (!caller) return reply;
+      const caller = callerOf(request);
       const { oldPassword, newPassword, confirmNewPassword } = request.body;
       if (!caller.user.password_hash)
         return reply.code(409).send({ message: 'no password is set: use PUT to set one' });
@@ -169,10 +167,9 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   /** PUT: set a first password (an account that signs in with a provider only). 409 if one exists. */
   app.put<{ Body: Static<typeof SetBody> }>(
     '/api/user/password',
-    { config: { body: 'json' }, schema: { body: SetBody } },
+    { config: { body: 'json', auth: 'bearer' }, schema: { body: SetBody } },
     async (request, reply) => {
-      const caller = await requireBearer(request, reply);
-      if (!caller) return reply;
+      const caller = callerOf(request);
       if (caller.user.password_hash) return reply.code(409).send({ message: 'a password is already set' });
       const refused = refusal(request, caller, request.body.newPassword, request.body.confirmNewPassword);
       if (refused) return reply.code(400).send(refused);
@@ -186,10 +183,9 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   /** POST /api/user: the name, trimmed, 1–50 characters, no control characters. */
   app.post<{ Body: Static<typeof NameBody> }>(
     '/api/user',
-    { config: { body: 'json' }, schema: { body: NameBody } },
+    { config: { body: 'json', auth: 'bearer' }, schema: { body: NameBody } },
     async (request, reply) => {
-      const caller = await requireBearer(request, reply);
-      if (!caller) return reply;
+      const caller = callerOf(request);
       const name = request.body.name.normalize('NFC').trim();
       const length = Array.from(name).length;
       if (length < 1 || length > NAME_MAX) {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { requireBearer } from '../lib/bearer';
+import { callerOf } from '../plugins/auth';
 
 /** The answer's shape: it also makes Fastify serialise it with a compiled serialiser (the route is busy). */
 const Userinfo = Type.Object({
@@ -14,17 +14,19 @@ const Userinfo = Type.Object({
 
 /** GET /connect/userinfo: who the access token belongs to (access tokens only). */
 export async function userinfoRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/connect/userinfo', { schema: { response: { 200: Userinfo } } }, async (request, reply) => {
-    const caller = await requireBearer(request, reply);
-    if (!caller) return reply;
-    const { user, teamName } = caller;
-    return {
-      sub: user.id,
-      name: user.name,
-      email: user.email,
-      created_at: new Date(user.created_at).toISOString(),
-      team: teamName,
-      team_id: user.team_id,
-    };
-  });
+  app.get(
+    '/connect/userinfo',
+    { config: { auth: 'bearer' }, schema: { response: { 200: Userinfo } } },
+    async (request) => {
+      const { user, teamName } = callerOf(request);
+      return {
+        sub: user.id,
+        name: user.name,
+        email: user.email,
+        created_at: new Date(user.created_at).toISOString(),
+        team: teamName,
+        team_id: user.team_id,
+      };
+    },
+  );
 }
