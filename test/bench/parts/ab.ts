@@ -1,0 +1,44 @@
+import { fixed, heading, table } from '../output';
+import { AB_RUNS, OTHER_DIST } from '../settings';
+import { timeToUsable, type BenchPage } from '../time-to-usable';
+
+/**
+ * The `ab` part: the sign-in page with this build and with another (`BENCH_AB_DIST`), and the floor,
+ * interleaved in one run — the way to judge a change, since single runs on a busy machine move by more
+ * than most changes do.
+ */
+export async function ab(all: Record<string, BenchPage>) {
+  const a = all.login!;
+  const b: BenchPage = {
+    ...a,
+    name: `the other build (${OTHER_DIST})`,
+    url: `${a.url}?build=b`,
+  };
+  const results = await timeToUsable([a, b, all.loginFloor!], AB_RUNS);
+  heading(`A/B: time to the sign-in form, this build and another (${AB_RUNS} cold loads each, interleaved)`);
+  const rows = [1, 4].map((throttle) => {
+    const of = (page: BenchPage) => results.find((r) => r.page === page.name && r.throttle === throttle)!;
+    const [mine, other, floor] = [of(a), of(b), of(all.loginFloor!)];
+    return {
+      throttle,
+      thisBuild: mine.ms,
+      otherBuild: other.ms,
+      floor: floor.ms,
+      thisRatio: mine.ms.median / floor.ms.median,
+      otherRatio: other.ms.median / floor.ms.median,
+    };
+  });
+  table(
+    ['CPU', 'this build', 'other build', 'floor', 'this ÷ floor', 'other ÷ floor', 'this ÷ other'],
+    rows.map((r) => [
+      `${r.throttle}×`,
+      `${fixed(r.thisBuild.median)} (${fixed(r.thisBuild.min)}–${fixed(r.thisBuild.max)})`,
+      `${fixed(r.otherBuild.median)} (${fixed(r.otherBuild.min)}–${fixed(r.otherBuild.max)})`,
+      fixed(r.floor.median),
+      fixed(r.thisRatio, 2),
+      fixed(r.otherRatio, 2),
+      fixed(r.thisBuild.median / r.otherBuild.median, 2),
+    ]),
+  );
+  return { otherDist: OTHER_DIST, runs: AB_RUNS, rows };
+}

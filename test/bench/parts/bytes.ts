@@ -1,0 +1,76 @@
+/** The `bytes` part: every file of dist/ and the floors, on disk (raw, gzip, brotli). */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { chunkKind, kb, scripts, sizeOf, sum, type Size } from '../bytes';
+import { fixed, heading, table, verdict } from '../output';
+import { BUDGETS, DIST, FLOOR, ROOT } from '../settings';
+
+function buildFloors(): { login: Size; minimal: Size; header: Size } {
+  execFileSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/rollup/dist/bin/rollup'),
+      '-c',
+      'test/bench/floor/rollup.floor.mjs',
+      '--silent',
+    ],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  const of = (dir: string, name: string) =>
+    sum(
+      scripts(join(FLOOR, dir)).map((path) => sizeOf(path, FLOOR)),
+      name,
+    );
+  return {
+    login: of('login', 'React-only login floor'),
+    minimal: of('minimal', 'minimal React-only login floor'),
+    header: of('header', 'React-only header floor'),
+  };
+}
+
+export function bytes() {
+  const floors = buildFloors();
+  const files = scripts(DIST).map((path) => sizeOf(path, DIST));
+  const esm = files.filter((f) => f.file !== 'acct-elements.iife.js');
+  const entry = esm.find((f) => f.file === 'acct-elements.js');
+  if (!entry) throw new Error('dist/acct-elements.js is missing: run npm run build');
+  const everything = sum(esm, 'everything (ESM entry + every chunk)');
+  const lazy = esm
+    .filter((f) => f.file.startsWith('chunks/'))
+    .map((f) => ({ ...f, kind: chunkKind(f.file) }));
+  const kinds = [...new Set(lazy.map((f) => f.kind.replace(/ \(.*\)$/, '')))].map((kind) => ({
+    ...sum(
+      lazy.filter((f) => f.kind.replace(/ \(.*\)$/, '') === kind),
+      kind,
+    ),
+    kind,
+  }));
+  heading('Bundle bytes (files on disk)');
+  const row = (s: Size, note: string) => [
+    s.file,
+    kb(s.raw),
+    kb(s.gzip),
+    kb(s.brotli),
+    fixed(s.gzip / floors.login.gzip, 2),
+    note,
+  ];
+  table(
+    ['file', 'raw', 'gzip', 'brotli', 'gzip ÷ login floor', 'what'],
+    [
+      ...files
+        .filter((f) => !f.file.startsWith('chunks/'))
+        .map((f) => row(f, f.file.includes('iife') ? 'classic script (all in one)' : 'ESM entry')),
+      ...lazy.map((f) => row(f, `lazy: ${f.kind}`)),
+      ...kinds.map((k) => row({ ...k, file: `${k.kind}: all chunks` }, 'lazy, summed by kind')),
+      row(
+        everything,
+        `budget ${kb(BUDGETS.everythingGzip)} gzip: ${verdict(everything.gzip <= BUDGETS.everythingGzip)}`,
+      ),
+      row(floors.login, 'the floor of <acct-login>: the same form, React alone'),
+      row(floors.minimal, 'reference: the floor of earlier runs (a smaller form, unstyled)'),
+      row(floors.header, 'the floor of <acct-header>'),
+    ],
+    [false, true, true, true, true, false],
+  );
+  return { files, lazy, lazyByKind: kinds, everything, floors };
+}
