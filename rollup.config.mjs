@@ -33,7 +33,7 @@ function lazyReactDomClient() {
  * `input` and the output names are parameters so the benchmark can build its React-only floor with the
  * very same settings.
  */
-/** Issue 2: the build has no warnings. A warning fails it, so a new one cannot slip in unnoticed. */
+/** The build has no warnings. A warning fails it, so a new one cannot slip in unnoticed. */
 export function onwarn(warning) {
   throw new Error(`rollup warning (${warning.code ?? 'unknown'}): ${warning.message}`);
 }

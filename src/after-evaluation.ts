@@ -5,8 +5,8 @@
  *
  * Why: when a script makes such a call, the browser records where it was made, and V8 then re-parses
  * every function on the stack for the source positions it skipped when it compiled them. While the
- * bundle evaluates, one of those functions is the module's whole top level, the 260 KB entry: 30–50 ms
- * of blocked main thread at 1× CPU, and 100 ms and more at 4× (test/bench/README.md). One microtask
- * later, the stack holds only the small function that makes the call.
+ * bundle evaluates, one of those functions is the module's whole top level, the entire entry, and the
+ * page waits for its re-parse. One microtask later, the stack holds only the small function that makes
+ * the call. See docs/decisions/after-evaluation.md.
  */
 export const afterEvaluation: Promise<void> = Promise.resolve();

@@ -22,7 +22,7 @@ export const FIRST_SCREEN_WAIT_MS = 1000;
 
 /**
  * A boolean attribute is on when present, whatever its value, as in HTML (`<acct-login redirect>`);
- * `"false"` (any case) is off too, as it was when these attributes needed `="true"`.
+ * `"false"` (any case) is off too, so markup written as `redirect="false"` still means off.
  */
 function isOn(value: string | null): boolean {
   return value !== null && value.trim().toLowerCase() !== 'false';

@@ -10,8 +10,8 @@ export type LazyScreen<P> = ComponentType<P> & {
  * Like React's `lazy` (same argument), but once the chunk is in, the component renders directly, without suspending.
  * React holds back the content of a Suspense boundary whose fallback was shown less than 300 ms ago;
  * `lazy` suspends on its first render even when its chunk has already arrived, so every lazily loaded
- * layer of a screen cost up to 300 ms. An element preloads its screen's chunks before its first render
- * (see `elementClass`), and nothing falls back.
+ * layer of a screen would cost up to 300 ms. An element preloads its screen's chunks before its first
+ * render (see `elementClass`), and nothing falls back. See docs/decisions/preload-lazy-screens.md.
  */
 export function lazyScreen<P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,

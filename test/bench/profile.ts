@@ -1,5 +1,5 @@
 /**
- * What costs the bytes and the time, by source: the bench's answer when a budget is over (issue 10).
+ * What costs the bytes and the time, by source: the bench's answer when a budget is over.
  * `composition` splits a built file's bytes by package or source file through its source map;
  * `cpuProfile` samples the main thread of cold page loads with the DevTools profiler and sums the
  * self time of every sample by the same groups, so the sign-in page and its floor can be compared line

@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   if (wants('growth')) report.growth = await growth();
 
   const lines = budgets(report, wants);
-  heading('Budgets (design.md §5, issue 10)');
+  heading('Budgets (design.md §5)');
   table(
     ['budget', 'value', 'limit', 'verdict'],
     lines.map((l) => [l.budget, l.value, l.limit, verdict(l.within)]),

@@ -1,5 +1,5 @@
 /**
- * The build output (issue 2): run after `npm run build`. The entry is an ES module, each language and
+ * The build output: run after `npm run build`. The entry is an ES module, each language and
  * each heavy part (developer tools, QR, manage area) is a chunk loaded only on demand, and the IIFE is
  * one classic script.
  */

@@ -108,7 +108,7 @@ export function chunksWithSource(pattern: RegExp): string[] {
 }
 
 /**
- * The lazily loaded parts the issue names, each recognised by the sources it is built from: the screens
+ * The parts that must be lazily loaded, each recognised by the sources it is built from: the screens
  * (small helpers such as features/token/fragment.ts may run with the entry).
  */
 export const LAZY_PARTS = {

@@ -1,5 +1,5 @@
 /**
- * custom-elements.json (issue 2), generated from the JSDoc on the element classes: the five tags, the
+ * custom-elements.json, generated from the JSDoc on the element classes: the five tags, the
  * attributes every element shares and the acct-* events each element fires.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The published types (issue 2): a host application compiles against dist/types alone — the tag map,
+ * The published types: a host application compiles against dist/types alone — the tag map,
  * the typed acct-* events and the JSX elements — and package.json points at the files the build wrote.
  */
 import assert from 'node:assert/strict';

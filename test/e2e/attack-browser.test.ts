@@ -6,7 +6,7 @@ import { signInContext, useE2E } from '../support/browser';
 import { sessionFor, tokenFor } from '../support/test-server';
 
 /**
- * Browser side of the attack suite (issue 11, design §3): the bearer and anti-forgery headers never
+ * Browser side of the attack suite (design §3): the bearer and anti-forgery headers never
  * leave for another origin, and hostile names render as text. Every page also reports CSP violations
  * from every document it loads (withPage checks the last one; the reporter below covers the ones a
  * journey navigates away from).
@@ -66,7 +66,7 @@ async function signInHere(page: Page, email: string) {
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
-describe('credentials headers never leave for another origin (issue 11)', () => {
+describe('credentials headers never leave for another origin', () => {
   it('on the partner page: sign in through the element, across origins', async () => {
     await withPage(async ({ page }, context) => {
       const { sent, violations } = await record(context);
@@ -156,7 +156,7 @@ function injectedElements(page: Page): Promise<string[]> {
   });
 }
 
-describe('hostile names render as text (issue 11)', () => {
+describe('hostile names render as text', () => {
   it('shows each name literally in the portal and on the suite app, with no markup and no dialog', async () => {
     const carol = await tokenFor(e2e.server.server.app, 'carol@globex.test');
     try {

@@ -107,7 +107,7 @@ function assertStayed(outcome: Outcome) {
   assert.deepEqual(outcome.problems, [], `${label} had page problems`);
 }
 
-describe('open redirect through the sign-in screen (issue 11)', () => {
+describe('open redirect through the sign-in screen', () => {
   it(`keeps the browser on the origin for ${RETURN_URL_CASES.length} hostile ReturnUrl values`, async () => {
     const outcomes = await driveSignIns(RETURN_URL_CASES);
     assert.equal(outcomes.length, RETURN_URL_CASES.length);

@@ -1,5 +1,5 @@
 /**
- * The built bundle in a browser (issue 2, issue 7): the classic-script build on its own under the
+ * The built bundle in a browser: the classic-script build on its own under the
  * server's strict CSP, and the lazily loaded chunks fetched only by the screens that need them.
  */
 import assert from 'node:assert/strict';

@@ -54,7 +54,7 @@ describe('developer tools', () => {
         { audience: 'acct-api' },
       );
       assert.equal(payload.scope, 'Job_Read Reports_Create');
-      // Issue 7: the developer access token lives one hour.
+      // An access token lives one hour (design §4).
       assert.equal(payload.exp! - payload.iat!, 3600);
       await page.getByText('Job_Read, Reports_Create').waitFor();
       await page.getByRole('button', { name: 'Copy Access token' }).click();

@@ -1,5 +1,5 @@
 /**
- * Keyboard-only journeys (issue 9): sign in, open the user menu and sign out, rename in the dialog,
+ * Keyboard-only journeys: sign in, open the user menu and sign out, rename in the dialog,
  * generate a token — with Tab, Shift+Tab, Enter, Space, Escape and the arrow keys only, and a visible
  * focus indicator on everything reached. Also: reduced motion, and a 320 px wide viewport.
  */

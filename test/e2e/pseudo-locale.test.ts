@@ -1,5 +1,5 @@
 /**
- * The pseudo-locale run (issue 9): the English chunk is swapped for an accented, 40% longer version of
+ * The pseudo-locale run: the English chunk is swapped for an accented, 40% longer version of
  * itself with every text wrapped in ⟦ ⟧, and every screen is walked. Any text on screen — a text node,
  * or an aria-label, placeholder, title or alt — without the marker did not come from the locale files:
  * an untranslated string. Data (names, e-mails, dates, codes, brand and policy names) is allowed;

@@ -7,7 +7,7 @@ import { leaksInternals } from '../support/attack-inputs';
 import { createTestApp, sessionFor, tokenFor, type TestApp } from '../support/test-server';
 
 /**
- * Bad input fuzzing (issue 11, design §4 "every input is schema-validated; bad input gets a 4xx with a
+ * Bad input fuzzing (design §4 "every input is schema-validated; bad input gets a 4xx with a
  * clear message, never a 5xx or a stack trace"): every JSON, form and body-less unsafe route gets
  * hand-made hostile payloads and fast-check-generated ones, with the authentication the route needs so
  * the body really reaches validation and the handler.
@@ -422,7 +422,7 @@ function nearValidForm(route: Route): fc.Arbitrary<string> {
   );
 }
 
-describe('bad input fuzzing (issue 11)', () => {
+describe('bad input fuzzing', () => {
   it('refuses every hand-made hostile payload on every route with a clean 4xx', async () => {
     let count = 0;
     for (const route of ROUTES) {

@@ -98,7 +98,7 @@ async function roundTrips(cases: readonly ReturnUrlCase[]): Promise<void> {
   }
 }
 
-describe('open redirect through the provider returnUrl (issue 11)', () => {
+describe('open redirect through the provider returnUrl', () => {
   it(`has at least 30 hostile values`, () => {
     assert.ok(RETURN_URL_CASES.length >= 30, String(RETURN_URL_CASES.length));
   });

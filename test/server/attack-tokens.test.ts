@@ -6,7 +6,7 @@ import { leaksInternals } from '../support/attack-inputs';
 import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
 
 /**
- * Tokens everywhere (issue 11, design §4 "aud and typ checked; userinfo accepts access tokens only"):
+ * Tokens everywhere (design §4 "aud and typ checked; userinfo accepts access tokens only"):
  * every bearer route × every kind of bad token → 401, and a good token gets past the check on each, so
  * the 401s are the token check's doing.
  */
@@ -163,7 +163,7 @@ function assert401(response: LightMyRequestResponse, label: string) {
   assert.ok(!leaksInternals(response.body), label);
 }
 
-describe('bad tokens on every bearer route (issue 11)', () => {
+describe('bad tokens on every bearer route', () => {
   it('lets a good token past the check on every route (so the 401s below are the check)', async () => {
     for (const route of ROUTES) {
       const response = await call(route, `Bearer ${carol.accessToken}`);

@@ -86,7 +86,7 @@ async function deviceToken(portalToken: string): Promise<string> {
   return exchanged.json().access_token as string;
 }
 
-describe('access tokens end with what they were issued on (S2)', () => {
+describe('access tokens end with what they were issued on', () => {
   it('refuses the tokens of every session once the password is reset', async () => {
     const a = await tokenFor(t.app, 'ada@acme.test');
     const b = await tokenFor(t.app, 'ada@acme.test');

@@ -8,7 +8,7 @@ import { OutboxMailer } from '../../demo/server/lib/mailer';
 import { createTestApp, type TestApp } from '../support/test-server';
 
 /**
- * S1: the demo outbox lists live reset links, so it must never be readable by anyone but the person
+ * The demo outbox lists live reset links, so it must never be readable by anyone but the person
  * running the demo on their own machine.
  */
 async function withApp(env: Record<string, string>, run: (t: TestApp) => Promise<void>) {

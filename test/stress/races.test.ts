@@ -4,7 +4,7 @@ import { LOCKOUT_THRESHOLD } from '../../demo/server/lib/lockout';
 import { createTestApp, PRODUCTION_HASH_COST, type TestApp } from '../support/test-server';
 
 /**
- * Races of issue 11. The other two live with their features and run in `npm test`:
+ * Races on shared state. The other two live with their features and run in `npm test`:
  * - 20 parallel uses of one reset token → exactly one 200: test/server/password-reset.test.ts
  *   ("uses a token once: 20 parallel resets, exactly one 200");
  * - parallel unlinks keep a sign-in method: test/server/external.test.ts

@@ -1,5 +1,5 @@
 /**
- * Hostile inputs shared by the attack suites (issue 11, design §3–§4).
+ * Hostile inputs shared by the attack suites (design §3–§4).
  */
 
 /** The attacker's host: no request may ever reach it, no redirect may ever point at it. */

@@ -4,8 +4,7 @@
  * with the first one focused, Continue and the two links — with the same markup and the same stylesheet
  * in a shadow root, rendered with React alone: no custom element, no i18n, no stores, no team lookup (it
  * knows the team's options). Built with the bundle's own rollup settings. The sign-in page's bytes and
- * time are reported as ratios to this (issue 10: "a floor page that renders the same form with React
- * alone"). What the page pays beyond it is what the elements cost: the element, its language, its team
+ * time are reported as ratios to this (design.md §5; docs/decisions/bench-same-form-floor.md). What the page pays beyond it is what the elements cost: the element, its language, its team
  * lookup, its stores and the rest of the bundle.
  */
 import { useState } from 'react';

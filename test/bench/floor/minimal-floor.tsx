@@ -1,7 +1,6 @@
 /**
- * The minimal login floor: a heading, two fields and a button, unstyled, with React alone. It was the
- * bench's login floor until the floor became the very form `<acct-login team="acme">` shows (floor.tsx);
- * it stays as a reference, so figures can be compared with the runs before (no budget uses it).
+ * The minimal login floor: a heading, two fields and a button, unstyled, with React alone. A reference
+ * column only, for figures taken against it (docs/decisions/bench-same-form-floor.md); no budget uses it.
  */
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';

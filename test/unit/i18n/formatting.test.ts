@@ -10,7 +10,7 @@ import { logoutEverywhere, mount, screenOf } from '../support';
 const translator = async (language: Language) => (await loadLanguage(language)).t;
 
 /**
- * Dates, numbers and plurals in the reader's language (issue 9): numbers go through i18next's Intl
+ * Dates, numbers and plurals in the reader's language: numbers go through i18next's Intl
  * formatter (`{{n, number}}`), plurals through Intl.PluralRules, dates through Intl.DateTimeFormat.
  */
 describe('i18n: dates, numbers and plurals in German and Japanese', () => {

@@ -244,7 +244,7 @@ describe('ui/text-field', () => {
   });
 });
 
-/** Issue 2: every brand has a mark and an icon-text image (wordmark), both our own SVGs. */
+/** Every brand has a mark and an icon-text image (wordmark), both our own SVGs. */
 describe('brand artwork', () => {
   for (const id of BRAND_IDS) {
     it(`${id}: the wordmark is a named SVG image of the brand's name, drawn in currentColor`, () => {
