@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { PERMISSIONS } from '../db/seed';
+import { PERMISSIONS } from '../domain/permissions';
 import type { BearerCaller } from '../lib/bearer';
 import { answerLanguage } from '../lib/language';
 import { notifyPasswordChanged } from '../lib/notify';
