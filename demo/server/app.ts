@@ -3,6 +3,7 @@ import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/connect';
+import { createRepositories } from './db/repositories';
 import type { Clock } from './lib/clock';
 import type { ServerKeys } from './lib/keys';
 import type { ProviderKind } from './db/schema';
@@ -82,26 +83,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     closing = true;
   });
 
+  const repos = createRepositories(db);
   const services: Services = {
     config,
-    db: db.kysely,
+    repos,
     clock,
     keys,
     hasher:
       deps.hasher ??
       new PasswordHasher(config.hashConcurrency, config.hashQueue, scryptParams(config.hashCost)),
-    sessions: new SessionService(db.kysely, clock),
+    sessions: new SessionService(repos.sessions, clock),
     tokens: new TokenService(keys, config.publicUrl, config.accessTokenAudience, clock),
     xsrf: new XsrfService(keys.hmacSecret),
-    lockout: new Lockout(db.kysely, clock),
-    limiter: new RateLimiter(db.kysely, clock),
+    lockout: new Lockout(repos.loginFailures, clock),
+    limiter: new RateLimiter(repos.rateLimits, clock),
     mailer: deps.mailer ?? createMailer(config.smtpUrl, config.dataDir, config.mailFrom, app.log),
-    external: new ExternalSignIn(db.kysely, clock, config.publicUrl, (issuer) => {
+    external: new ExternalSignIn(repos, clock, config.publicUrl, (issuer) => {
       if (!issuer.startsWith('demo:')) return issuer;
       // Stand-ins exist only in demo mode; outside it a demo: issuer is unusable.
       return (config.demo && deps.standIns?.get(issuer.slice(5) as ProviderKind)?.issuer) || null;
     }),
-    dialect: db.dialect,
   };
   app.decorate('services', services);
 

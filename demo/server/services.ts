@@ -1,9 +1,7 @@
-import type { Kysely } from 'kysely';
 import type { Config } from './config';
-import type { Database } from './db/schema';
+import type { Repositories } from './db/repositories';
 import type { Clock } from './lib/clock';
 import type { ServerKeys } from './lib/keys';
-import type { Dialect } from './db/connect';
 import type { ExternalSignIn } from './lib/external';
 import type { Lockout } from './lib/lockout';
 import type { Mailer } from './lib/mailer';
@@ -16,7 +14,8 @@ import type { XsrfService } from './lib/xsrf';
 /** Everything a route needs, built once at start and reachable as `app.services`. */
 export interface Services {
   config: Config;
-  db: Kysely<Database>;
+  /** Every query of the server (db/): routes and services read and write through these. */
+  repos: Repositories;
   clock: Clock;
   keys: ServerKeys;
   hasher: PasswordHasher;
@@ -27,7 +26,6 @@ export interface Services {
   limiter: RateLimiter;
   mailer: Mailer;
   external: ExternalSignIn;
-  dialect: Dialect;
 }
 
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */

@@ -163,6 +163,12 @@ export async function testEnvironment(env: Record<string, string> = {}): Promise
   return { dir, config, clock: new OffsetClock(), cleanUp };
 }
 
+/**
+ * The database behind each test app, for the helpers that set up state directly ({@link sessionFor}):
+ * the app itself reaches its data only through its repositories.
+ */
+const databases = new WeakMap<FastifyInstance, Db>();
+
 export interface TestApp extends TestEnvironment {
   app: FastifyInstance;
   db: Db;
@@ -197,6 +203,7 @@ export async function createTestApp(
     onRoute,
   });
   await app.ready();
+  databases.set(app, db);
   return {
     ...base,
     app,
@@ -245,6 +252,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   });
   const server = await startServer(base.config, { clock: base.clock, logger: false });
+  databases.set(server.app, server.db);
   return {
     ...base,
     server,
@@ -270,7 +278,9 @@ export interface DirectSession {
 
 /** A signed-in session for a seeded user, made directly in the database (sign-in has its own tests). */
 export async function sessionFor(app: FastifyInstance, email: string, team?: string): Promise<DirectSession> {
-  const { db, sessions, xsrf } = app.services;
+  const { sessions, xsrf } = app.services;
+  const db = databases.get(app)?.kysely;
+  if (!db) throw new Error('sessionFor: not the app of a test server (createTestApp, startTestServer)');
   let query = db
     .selectFrom('users')
     .innerJoin('teams', 'teams.id', 'users.team_id')

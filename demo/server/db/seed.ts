@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { PERMISSIONS, type Permission } from '../domain/permissions';
 import type { Clock } from '../lib/clock';
 import type { PasswordHasher } from '../lib/password';
 import type { Database } from './schema';
 
 /** The password of every seeded user that has one (README, design §4). */
 export const DEMO_PASSWORD = 'portal-demo-pass';
-
-export const PERMISSIONS = ['OWNER', 'ADMIN', 'EDITOR', 'APPROVER', 'SPOKE'] as const;
-export type Permission = (typeof PERMISSIONS)[number];
 
 interface TeamSeed {
   name: string;

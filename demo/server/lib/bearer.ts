@@ -1,7 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import { keptUntilChange, preparedQuery } from '../db/prepared';
-import type { Database, User } from '../db/schema';
+import type { User } from '../db/schema';
 import type { AccessClaims } from './tokens';
 
 const BEARER = 'Bearer ';
@@ -10,53 +8,6 @@ export interface BearerCaller {
   claims: AccessClaims;
   user: Readonly<User>;
   teamName: string;
-}
-
-/** What a bearer call needs of its caller, as stored: kept until the database changes (below). */
-interface CallerRecord {
-  user: Readonly<User>;
-  teamName: string;
-  /** When the token's session ends (its absolute end), if it names one that is not revoked; else null. */
-  sessionEndsAt: number | null;
-}
-
-function buildCallerLookup(db: Kysely<Database>) {
-  const lookup = preparedQuery(db, ['sub', 'team', 'sid'], (p) =>
-    db
-      .selectFrom('users')
-      .innerJoin('teams', 'teams.id', 'users.team_id')
-      .selectAll('users')
-      .select('teams.name as team_name')
-      .select((eb) =>
-        eb
-          .selectFrom('sessions')
-          .select('sessions.expires_at')
-          .where('sessions.public_id', '=', p.sid)
-          .whereRef('sessions.user_id', '=', 'users.id')
-          .where('sessions.revoked_at', 'is', null)
-          .as('session_expires_at'),
-      )
-      .where('users.id', '=', p.sub)
-      .where('users.team_id', '=', p.team),
-  );
-  return keptUntilChange(db, async (claims: Readonly<AccessClaims>): Promise<CallerRecord | undefined> => {
-    const row = await lookup({ sub: claims.sub, team: claims.team_id, sid: claims.sid ?? '' });
-    if (!row) return undefined;
-    const { team_name: teamName, session_expires_at: sessionEndsAt, ...user } = row;
-    return { user: Object.freeze(user), teamName, sessionEndsAt };
-  });
-}
-
-const callerLookups = new WeakMap<Kysely<Database>, ReturnType<typeof buildCallerLookup>>();
-
-/** The caller lookup of a database, built once. */
-function callerLookup(db: Kysely<Database>): ReturnType<typeof buildCallerLookup> {
-  let lookup = callerLookups.get(db);
-  if (!lookup) {
-    lookup = buildCallerLookup(db);
-    callerLookups.set(db, lookup);
-  }
-  return lookup;
 }
 
 /**
@@ -74,22 +25,22 @@ function callerLookup(db: Kysely<Database>): ReturnType<typeof buildCallerLookup
  *   password change, it is refused. `iat` has whole seconds, so a token issued in that same second after
  *   the change is refused too — failing closed; the app just signs in again.
  *
- * The user, the team name and the session are read in one statement, built once: on SQLite each
- * statement that reads a table opens its own read transaction, which costs more than the lookup itself
- * (about 8 µs of 10), and Kysely's building and compiling cost as much again; bearer routes run on every
- * page of the suite apps. On SQLite, what that statement read for a token is then kept until any row of
- * the database changes (`keptUntilChange`): a sign-out, a password change, a rename or a deletion is a
- * write, so the next call reads again, and a revoked session stops its tokens at once all the same. The
- * session's end is kept as a time and compared with the clock on every call.
+ * The user, the team name and the session are read in one statement, built once (`findTokenHolder` in
+ * db/users.ts): on SQLite each statement that reads a table opens its own read transaction, which costs
+ * more than the lookup itself (about 8 µs of 10), and Kysely's building and compiling cost as much again;
+ * bearer routes run on every page of the suite apps. On SQLite, what that statement read for a token is
+ * then kept until any row of the database changes (`keptUntilChange`): a sign-out, a password change, a
+ * rename or a deletion is a write, so the next call reads again, and a revoked session stops its tokens
+ * at once all the same. The session's end is kept as a time and compared with the clock on every call.
  */
 export async function bearerCallerOf(request: FastifyRequest): Promise<BearerCaller | null> {
-  const { tokens, db, clock } = request.server.services;
+  const { tokens, repos, clock } = request.server.services;
   const header = request.headers.authorization;
   // The token's text is checked by verifyAccessToken (before parsing, and only once per token).
   const claims = header?.startsWith(BEARER)
     ? await tokens.verifyAccessToken(header.slice(BEARER.length))
     : null;
-  const caller = claims ? await callerLookup(db)(claims) : undefined;
+  const caller = claims ? await repos.users.findTokenHolder(claims) : undefined;
   const backed =
     !!claims &&
     !!caller &&

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
-import type { Kysely } from 'kysely';
-import type { Database, OauthFlowsTable, ProviderKind, TeamProvidersTable, User } from '../db/schema';
+import type { Repositories } from '../db/repositories';
+import type { OauthFlowsTable, ProviderKind, TeamProvidersTable, User } from '../db/schema';
 import type { Clock } from './clock';
 import { randomToken, sha256 } from './crypto';
 
@@ -41,7 +40,7 @@ export class ExternalSignIn {
   private readonly configs = new Map<string, Promise<oidc.Configuration>>();
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly repos: Pick<Repositories, 'users' | 'teams' | 'identities' | 'oauthFlows'>,
     private readonly clock: Clock,
     private readonly publicUrl: string,
     /** `demo:<kind>` → the stand-in's issuer URL. */
@@ -60,50 +59,28 @@ export class ExternalSignIn {
     identity: ProviderIdentity,
     linkByEmail: boolean,
   ): Promise<User | 'ForbiddenSignup' | 'UserAlreadyExists'> {
+    const { users, identities } = this.repos;
     const provider = PROVIDER_NAMES[kind];
-    const linkedUser = () =>
-      this.db
-        .selectFrom('external_accounts')
-        .innerJoin('users', 'users.id', 'external_accounts.user_id')
-        .selectAll('users')
-        .where('external_accounts.team_id', '=', teamId)
-        .where('external_accounts.provider', '=', provider)
-        .where('external_accounts.subject', '=', identity.subject)
-        .executeTakeFirst();
+    const linkedUser = () => identities.findLinkedUser(teamId, provider, identity.subject);
     const linked = await linkedUser();
     if (linked) return linked;
     if (!linkByEmail || !identity.email || !identity.emailVerified) return 'ForbiddenSignup';
-    const user = await this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('team_id', '=', teamId)
-      .where('email', '=', identity.email)
-      .executeTakeFirst();
+    const user = await users.findInTeamByEmail(teamId, identity.email);
     if (!user) return 'ForbiddenSignup';
-    const other = await this.db
-      .selectFrom('external_accounts')
-      .select('subject')
-      .where('user_id', '=', user.id)
-      .where('provider', '=', provider)
-      .executeTakeFirst();
+    const other = await identities.subjectLinkedTo(user.id, provider);
     // A parallel first sign-in may have linked this very identity since the first read: that is fine.
-    if (other?.subject === identity.subject) return user;
+    if (other === identity.subject) return user;
     // The account already has a different identity of this provider linked.
-    if (other) return 'UserAlreadyExists';
-    const inserted = await this.db
-      .insertInto('external_accounts')
-      .values({
-        id: randomUUID(),
-        user_id: user.id,
-        team_id: teamId,
-        provider,
-        subject: identity.subject,
-        user_name: identity.email,
-        created_at: this.clock.now(),
-      })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return user;
+    if (other !== undefined) return 'UserAlreadyExists';
+    const inserted = await identities.link({
+      userId: user.id,
+      teamId,
+      provider,
+      subject: identity.subject,
+      userName: identity.email,
+      now: this.clock.now(),
+    });
+    if (inserted) return user;
     // A parallel sign-in linked first: this identity to this user is fine, anything else is not.
     const now = await linkedUser();
     return now?.id === user.id ? now : 'UserAlreadyExists';
@@ -114,14 +91,7 @@ export class ExternalSignIn {
   }
 
   async providerFor(teamId: string, kind: ProviderKind): Promise<TeamProvidersTable | null> {
-    return (
-      (await this.db
-        .selectFrom('team_providers')
-        .selectAll()
-        .where('team_id', '=', teamId)
-        .where('kind', '=', kind)
-        .executeTakeFirst()) ?? null
-    );
+    return (await this.repos.teams.findProvider(teamId, kind)) ?? null;
   }
 
   private client(row: TeamProvidersTable): Promise<oidc.Configuration> {
@@ -161,24 +131,21 @@ export class ExternalSignIn {
     const verifier = oidc.randomPKCECodeVerifier();
     const browser = randomToken(32);
     const now = this.clock.now();
-    await this.db
-      .insertInto('oauth_flows')
-      .values({
-        state_hash: sha256(state),
-        browser_hash: sha256(browser),
-        team_id: row.team_id,
-        kind: row.kind,
-        mode: flow.mode,
-        user_id: flow.user_id,
-        code_verifier: verifier,
-        nonce,
-        return_url: flow.return_url,
-        max_age: flow.max_age,
-        created_at: now,
-        expires_at: now + FLOW_TTL_MS,
-        used_at: null,
-      })
-      .execute();
+    await this.repos.oauthFlows.insert({
+      state_hash: sha256(state),
+      browser_hash: sha256(browser),
+      team_id: row.team_id,
+      kind: row.kind,
+      mode: flow.mode,
+      user_id: flow.user_id,
+      code_verifier: verifier,
+      nonce,
+      return_url: flow.return_url,
+      max_age: flow.max_age,
+      created_at: now,
+      expires_at: now + FLOW_TTL_MS,
+      used_at: null,
+    });
     const parameters: Record<string, string> = {
       redirect_uri: this.redirectUri(row.kind),
       scope: 'openid email profile',
@@ -203,21 +170,12 @@ export class ExternalSignIn {
   ): Promise<OauthFlowsTable> {
     if (!state || !browser) throw new FlowError('missing state or browser binding');
     const now = this.clock.now();
-    const flow = await this.db
-      .selectFrom('oauth_flows')
-      .selectAll()
-      .where('state_hash', '=', sha256(state))
-      .executeTakeFirst();
+    const flow = await this.repos.oauthFlows.findByState(sha256(state));
     if (!flow || flow.kind !== kind || flow.browser_hash !== sha256(browser) || flow.expires_at <= now) {
       throw new FlowError('unknown, foreign or expired sign-in attempt');
     }
-    const used = await this.db
-      .updateTable('oauth_flows')
-      .set({ used_at: now })
-      .where('state_hash', '=', flow.state_hash)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) throw new FlowError('sign-in attempt already used');
+    if (!(await this.repos.oauthFlows.markUsed(flow.state_hash, now)))
+      throw new FlowError('sign-in attempt already used');
     return flow;
   }
 

@@ -1,5 +1,4 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { RateLimitsRepository } from '../db/rate-limits';
 import type { Clock } from './clock';
 
 export interface Limit {
@@ -14,25 +13,14 @@ export interface Limit {
  */
 export class RateLimiter {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly counters: RateLimitsRepository,
     private readonly clock: Clock,
   ) {}
 
   /** Count a hit on `bucket`; returns whether it is within the limit, and the seconds until the window resets. */
   async hit(bucket: string, limit: Limit): Promise<{ allowed: boolean; retryAfter: number }> {
     const now = this.clock.now();
-    const expired = now - limit.windowMs;
-    const row = await this.db
-      .insertInto('rate_limits')
-      .values({ bucket, window_start: now, hits: 1 })
-      .onConflict((oc) =>
-        oc.column('bucket').doUpdateSet({
-          hits: sql<number>`case when rate_limits.window_start <= ${expired} then 1 else rate_limits.hits + 1 end`,
-          window_start: sql<number>`case when rate_limits.window_start <= ${expired} then ${now} else rate_limits.window_start end`,
-        }),
-      )
-      .returning(['hits', 'window_start'])
-      .executeTakeFirstOrThrow();
+    const row = await this.counters.hit(bucket, now, limit.windowMs);
     const retryAfter = Math.max(1, Math.ceil((Number(row.window_start) + limit.windowMs - now) / 1000));
     return { allowed: row.hits <= limit.max, retryAfter };
   }

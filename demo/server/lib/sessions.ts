@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database, Session } from '../db/schema';
+import type { Session } from '../db/schema';
+import type { SessionsRepository } from '../db/sessions';
 import type { Clock } from './clock';
 import { randomToken, sha256 } from './crypto';
 
@@ -19,7 +19,7 @@ export interface NewSession {
 
 export class SessionService {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly sessions: SessionsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -35,7 +35,7 @@ export class SessionService {
       expires_at: now + SESSION_MAX_MS,
       revoked_at: null,
     };
-    await this.db.insertInto('sessions').values(session).execute();
+    await this.sessions.insert(session);
     return { token, session };
   }
 
@@ -43,44 +43,21 @@ export class SessionService {
   async resolve(token: string | undefined): Promise<Session | null> {
     if (!token || token.length > 200) return null;
     const now = this.clock.now();
-    const session = await this.db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('id_hash', '=', sha256(token))
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .where('last_seen_at', '>', now - SESSION_IDLE_MS)
-      .executeTakeFirst();
+    const session = await this.sessions.findLive(sha256(token), now, now - SESSION_IDLE_MS);
     if (!session) return null;
     if (now - session.last_seen_at > TOUCH_EVERY_MS) {
-      await this.db
-        .updateTable('sessions')
-        .set({ last_seen_at: now })
-        .where('id_hash', '=', session.id_hash)
-        .execute();
+      await this.sessions.touch(session.id_hash, now);
       session.last_seen_at = now;
     }
     return session;
   }
 
   async revoke(idHash: string): Promise<void> {
-    await this.db
-      .updateTable('sessions')
-      .set({ revoked_at: this.clock.now() })
-      .where('id_hash', '=', idHash)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await this.sessions.revoke(idHash, this.clock.now());
   }
 
   /** Revoke every session of a user, except `keep` (the caller's own, when it should survive). */
-  async revokeAllForUser(userId: string, keep?: string): Promise<number> {
-    let query = this.db
-      .updateTable('sessions')
-      .set({ revoked_at: this.clock.now() })
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null);
-    if (keep) query = query.where('id_hash', '!=', keep);
-    const result = await query.executeTakeFirst();
-    return Number(result.numUpdatedRows);
+  revokeAllForUser(userId: string, keep?: string): Promise<number> {
+    return this.sessions.revokeAllForUser(userId, this.clock.now(), keep);
   }
 }

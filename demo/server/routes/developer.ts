@@ -29,14 +29,7 @@ const mayShowInternal = (permissions: Set<string>) => permissions.has('OWNER');
  * permissions) plus an id token, and sends the browser to the success page with both in the fragment.
  */
 export async function developerRoutes(app: FastifyInstance): Promise<void> {
-  const { db, tokens, config } = app.services;
-
-  const permissionsOf = async (userId: string) =>
-    new Set(
-      (
-        await db.selectFrom('user_permissions').select('permission').where('user_id', '=', userId).execute()
-      ).map((r) => r.permission),
-    );
+  const { repos, tokens, config } = app.services;
 
   app.get<{ Querystring: Static<typeof PolicyQuery> }>(
     '/policy/raw',
@@ -44,10 +37,9 @@ export async function developerRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const caller = callerOf(request);
       const internal =
-        request.query.showinternal === 'true' && mayShowInternal(await permissionsOf(caller.user.id));
-      let query = db.selectFrom('policies').select(['name', 'description']).orderBy('sort_order');
-      if (!internal) query = query.where('internal', '=', 0);
-      return (await query.execute()).map((policy) => ({ ...policy, scopes: [policy.name] }));
+        request.query.showinternal === 'true' &&
+        mayShowInternal(await repos.users.permissionsOf(caller.user.id));
+      return (await repos.policies.list(internal)).map((policy) => ({ ...policy, scopes: [policy.name] }));
     },
   );
 
@@ -68,32 +60,17 @@ export async function developerRoutes(app: FastifyInstance): Promise<void> {
       const session = signedInSession(request);
       const requested = [...new Set([request.body.scope ?? []].flat())];
       if (requested.length === 0) return refuse(400, 'NoScope', 'choose at least one policy');
-      const policies = await db
-        .selectFrom('policies')
-        .select(['name', 'permissions'])
-        .where('name', 'in', requested)
-        .execute();
+      const policies = await repos.policies.findByNames(requested);
       if (policies.length !== requested.length) return refuse(400, 'UnknownScope', 'unknown scope');
-      const granted = await permissionsOf(session.user_id);
+      const granted = await repos.users.permissionsOf(session.user_id);
       const forbidden = policies.filter(
         (p) => !p.permissions.split(',').some((permission) => granted.has(permission)),
       );
       if (forbidden.length)
         return refuse(400, 'ScopeNotAllowed', `not allowed: ${forbidden.map((p) => p.name).join(', ')}`);
 
-      const user = await db
-        .selectFrom('users')
-        .innerJoin('teams', 'teams.id', 'users.team_id')
-        .select(['users.id', 'users.name', 'users.email', 'users.team_id', 'teams.name as team_name'])
-        .where('users.id', '=', session.user_id)
-        .executeTakeFirstOrThrow();
-      const subject = {
-        userId: user.id,
-        teamId: user.team_id,
-        teamName: user.team_name,
-        name: user.name,
-        email: user.email,
-      };
+      const subject = await repos.users.findMember(session.user_id);
+      if (!subject) throw new Error('the signed-in user is gone');
       // Bound to the session it was made in: signing out (or a password reset) ends it too.
       const [accessToken, idToken] = await Promise.all([
         tokens.accessToken(subject, config.portalClientId, requested, session.public_id),

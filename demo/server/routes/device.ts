@@ -20,7 +20,7 @@ function userCode(): string {
  * that the mobile app scans and exchanges at /connect/token (RFC 8628 grant) for tokens of this user.
  */
 export async function deviceRoutes(app: FastifyInstance): Promise<void> {
-  const { db, clock, limiter, config } = app.services;
+  const { repos, clock, limiter, config } = app.services;
 
   app.post(
     '/api/DeviceCode/generate',
@@ -37,17 +37,14 @@ export async function deviceRoutes(app: FastifyInstance): Promise<void> {
       const deviceCode = randomToken(32);
       const code = userCode();
       const now = clock.now();
-      await db
-        .insertInto('device_codes')
-        .values({
-          code_hash: sha256(deviceCode),
-          user_code: code,
-          user_id: caller.user.id,
-          created_at: now,
-          expires_at: now + DEVICE_CODE_TTL_S * 1000,
-          used_at: null,
-        })
-        .execute();
+      await repos.deviceCodes.insert({
+        code_hash: sha256(deviceCode),
+        user_code: code,
+        user_id: caller.user.id,
+        created_at: now,
+        expires_at: now + DEVICE_CODE_TTL_S * 1000,
+        used_at: null,
+      });
       return {
         device_code: deviceCode,
         user_code: code,

@@ -3,16 +3,11 @@ import { SIGNING_ALG } from '../lib/keys';
 
 /** OpenID discovery and the public signing keys. */
 export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
-  const { config, keys, db } = app.services;
+  const { config, keys, repos } = app.services;
   const base = config.publicUrl;
 
   app.get('/.well-known/openid-configuration', { config: { auth: 'none' } }, async (_request, reply) => {
-    const policies = await db
-      .selectFrom('policies')
-      .select('name')
-      .where('internal', '=', 0)
-      .orderBy('sort_order')
-      .execute();
+    const policies = await repos.policies.publicNames();
     reply.header('Cache-Control', 'public, max-age=300');
     return {
       issuer: base,
@@ -21,7 +16,7 @@ export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
       jwks_uri: `${base}/.well-known/jwks`,
       device_authorization_endpoint: `${base}/api/DeviceCode/generate`,
       grant_types_supported: ['device_code', 'urn:ietf:params:oauth:grant-type:device_code'],
-      scopes_supported: ['openid', 'profile', 'email', ...policies.map((p) => p.name)],
+      scopes_supported: ['openid', 'profile', 'email', ...policies],
       response_types_supported: ['token'],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: [SIGNING_ALG],

@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { Type, type Static } from 'typebox';
 import type { ProviderKind, Team, User } from '../db/schema';
 import { FLOW_COOKIE, FlowError, kindOfName, PROVIDER_NAMES, type ProviderIdentity } from '../lib/external';
@@ -78,7 +76,7 @@ function providerOf(request: ProviderRequest): ProviderKind {
  * identity to the signed-in user; `DELETE /api/user/password/{…}` unlinks, never the last way in.
  */
 export async function externalRoutes(app: FastifyInstance): Promise<void> {
-  const { db, external, config, clock, lockout } = app.services;
+  const { repos, external, config, clock, lockout } = app.services;
   const origin = new URL(config.publicUrl).origin;
   const flowCookie = { ...cookieOptions(config, true), path: '/account/callback', maxAge: 600 };
   const tickets = new StartTickets(app.services.keys.hmacSecret, clock);
@@ -124,11 +122,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
   ): Promise<{ team: Team; start: StartRequest } | { status: 400 | 404; message: string }> {
     const kind = kindOf(provider);
     if (!kind) return { status: 404, message: 'not found' };
-    const team = await db
-      .selectFrom('teams')
-      .selectAll()
-      .where('name', '=', normaliseTeam(body.teamName))
-      .executeTakeFirst();
+    const team = await repos.teams.findByName(normaliseTeam(body.teamName));
     if (!team || team.disabled || !team[enabledColumn[kind]])
       return { status: 400, message: `${PROVIDER_NAMES[kind]} sign-in is not enabled for this team` };
     const maxAge = body.maxAge && /^\d{1,9}$/.test(body.maxAge) ? Number(body.maxAge) : null;
@@ -178,9 +172,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
       const kind = kindOf(request.params.provider);
       if (!kind) return reply.code(404).send({ message: 'not found' });
       const start = await tickets.read(request.query.ticket, kind);
-      const team = start
-        ? await db.selectFrom('teams').selectAll().where('id', '=', start.teamId).executeTakeFirst()
-        : undefined;
+      const team = start ? await repos.teams.findById(start.teamId) : undefined;
       if (!start || !team) return fail(reply, null, 'login', 'ProviderFailed', null);
       if (team.disabled || !team[enabledColumn[kind]])
         return fail(reply, team.name, 'login', 'ProviderFailed', start.returnUrl);
@@ -198,15 +190,11 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const kind = providerOf(request);
       const session = signedInSession(request);
-      const user = await db
-        .selectFrom('users')
-        .innerJoin('teams', 'teams.id', 'users.team_id')
-        .select(['users.id', 'users.team_id', 'teams.name as team_name'])
-        .where('users.id', '=', session.user_id)
-        .executeTakeFirstOrThrow();
-      return begin(request, reply, { id: user.team_id, name: user.team_name }, kind, {
+      const user = await repos.users.findMember(session.user_id);
+      if (!user) throw new Error('the signed-in user is gone');
+      return begin(request, reply, { id: user.teamId, name: user.teamName }, kind, {
         mode: 'link',
-        user_id: user.id,
+        user_id: user.userId,
         return_url: '/manage',
         max_age: null,
       });
@@ -256,11 +244,8 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
         request.log.warn({ err: error }, 'provider callback refused');
         return fail(reply, null, 'login', 'ProviderFailed', null);
       }
-      const team = await db
-        .selectFrom('teams')
-        .selectAll()
-        .where('id', '=', flow.team_id)
-        .executeTakeFirstOrThrow();
+      const team = await repos.teams.findById(flow.team_id);
+      if (!team) throw new Error('the sign-in attempt names no team');
       const row = await external.providerFor(team.id, kind);
       if (!row || request.query.error || !request.query.code)
         return fail(reply, team.name, flow.mode, 'ProviderFailed', flow.return_url);
@@ -285,31 +270,19 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
         if (!session || session.user_id !== flow.user_id)
           return fail(reply, team.name, 'login', 'ProviderFailed', flow.return_url);
         const provider = PROVIDER_NAMES[kind];
-        const owner = await db
-          .selectFrom('external_accounts')
-          .select('user_id')
-          .where('team_id', '=', team.id)
-          .where('provider', '=', provider)
-          .where('subject', '=', identity.subject)
-          .executeTakeFirst();
-        if (owner && owner.user_id !== session.user_id)
+        const owner = await repos.identities.ownerOf(team.id, provider, identity.subject);
+        if (owner !== undefined && owner !== session.user_id)
           return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
-        if (!owner) {
-          const inserted = await db
-            .insertInto('external_accounts')
-            .values({
-              id: randomUUID(),
-              user_id: session.user_id,
-              team_id: team.id,
-              provider,
-              subject: identity.subject,
-              user_name: identity.email ?? identity.name ?? identity.subject,
-              created_at: clock.now(),
-            })
-            .onConflict((oc) => oc.doNothing())
-            .executeTakeFirst();
-          if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1)
-            return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
+        if (owner === undefined) {
+          const linked = await repos.identities.link({
+            userId: session.user_id,
+            teamId: team.id,
+            provider,
+            subject: identity.subject,
+            userName: identity.email ?? identity.name ?? identity.subject,
+            now: clock.now(),
+          });
+          if (!linked) return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
         }
         reply.clearCookie(FLOW_COOKIE, flowCookie);
         return reply.redirect('/manage', 303);
@@ -335,28 +308,11 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
       const kind = providerOf(request);
       const caller = callerOf(request);
       const provider = PROVIDER_NAMES[kind];
-      const outcome = await db.transaction().execute(async (trx) => {
-        if (app.services.dialect === 'postgres') {
-          await sql`select id from users where id = ${caller.user.id} for update`.execute(trx);
-        }
-        const user = await trx
-          .selectFrom('users')
-          .select('password_hash')
-          .where('id', '=', caller.user.id)
-          .executeTakeFirstOrThrow();
-        const accounts = await trx
-          .selectFrom('external_accounts')
-          .select(['id', 'provider'])
-          .where('user_id', '=', caller.user.id)
-          .execute();
-        const target = accounts.find((a) => a.provider === provider);
-        if (!target) return 404 as const;
-        if (!user.password_hash && accounts.length === 1) return 409 as const;
-        await trx.deleteFrom('external_accounts').where('id', '=', target.id).execute();
-        return 200 as const;
-      });
-      if (outcome === 404) return reply.code(404).send({ message: `no ${provider} account is connected` });
-      if (outcome === 409) return reply.code(409).send({ message: 'cannot remove the only sign-in option' });
+      const outcome = await repos.identities.unlinkUnlessLast(caller.user.id, provider);
+      if (outcome === 'not-linked')
+        return reply.code(404).send({ message: `no ${provider} account is connected` });
+      if (outcome === 'only-sign-in')
+        return reply.code(409).send({ message: 'cannot remove the only sign-in option' });
       return { message: `${provider} account removed` };
     },
   );

@@ -27,7 +27,7 @@ const LOCKED = { message: 'account locked' };
  * (403). Success: a new session (the old one, if any, is revoked) and a session-bound XSRF cookie.
  */
 export async function loginRoutes(app: FastifyInstance): Promise<void> {
-  const { db, hasher, lockout, limiter, config } = app.services;
+  const { repos, hasher, lockout, limiter, config } = app.services;
 
   app.post<{ Body: Static<typeof LoginBody> }>(
     '/account/login',
@@ -47,15 +47,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       const email = normaliseEmail(request.body.email);
       if (await lockout.isLocked(teamName, email)) return reply.code(403).send(LOCKED);
 
-      const user = await db
-        .selectFrom('users')
-        .innerJoin('teams', 'teams.id', 'users.team_id')
-        .select(['users.id', 'users.password_hash', 'users.locked', 'users.language'])
-        .where('teams.name', '=', teamName)
-        .where('teams.disabled', '=', 0)
-        .where('teams.local_enabled', '=', 1)
-        .where('users.email', '=', email)
-        .executeTakeFirst();
+      const user = await repos.users.findSignInCandidate(teamName, email);
 
       // Always hash: with no user (or no password) the hasher derives against a random salt, so every
       // failure kind costs the same time.
@@ -71,11 +63,11 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
       // Remember the language the user signs in with: their mail goes out in it.
       const language = requestLanguage(request);
       if (language && language !== user.language) {
-        await db.updateTable('users').set({ language }).where('id', '=', user.id).execute();
+        await repos.users.setLanguage(user.id, language);
       }
       if (hasher.needsRehash(user.password_hash!)) {
         const upgraded = await hasher.hash(request.body.password);
-        await db.updateTable('users').set({ password_hash: upgraded }).where('id', '=', user.id).execute();
+        await repos.users.upgradePasswordHash(user.id, upgraded);
       }
       await beginSession(request, reply, user.id);
       return { authenticated: true };

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto';
@@ -43,25 +42,8 @@ const ResetBody = Type.Object(
 /** The one answer to every reset request, whether or not the account exists. */
 const REQUESTED = { message: 'if the account exists, a reset link is on its way' };
 
-class TokenGone extends Error {}
-
 export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
-  const { db, clock, limiter, hasher, config } = app.services;
-
-  /** A user with what the mail needs: name, address, language, and the team's name and brand. */
-  const account = () =>
-    db
-      .selectFrom('users')
-      .innerJoin('teams', 'teams.id', 'users.team_id')
-      .select([
-        'users.id',
-        'users.name',
-        'users.email',
-        'users.language',
-        'teams.name as team_name',
-        'teams.display_name',
-        'teams.brand',
-      ]);
+  const { repos, clock, limiter, hasher, config } = app.services;
 
   /** Count a hit; past the limit answer 429 (and return true). */
   const limited = async (reply: FastifyReply, bucket: string, limit: typeof ADDRESS_LIMIT) => {
@@ -89,37 +71,12 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
       if (await limited(reply, `reset-request:account:${teamName}:${email}`, ACCOUNT_LIMIT)) return reply;
 
       // A team without password sign-in has no use for one: no mail, and the same answer.
-      const user = await account()
-        .where('teams.name', '=', teamName)
-        .where('teams.disabled', '=', 0)
-        .where('teams.local_enabled', '=', 1)
-        .where('users.email', '=', email)
-        .executeTakeFirst();
+      const user = await repos.users.findResetRecipient(teamName, email);
       if (!user) return REQUESTED;
 
       const token = randomToken(32);
       const now = clock.now();
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('password_resets')
-          .set({ superseded_at: now })
-          .where('user_id', '=', user.id)
-          .where('used_at', 'is', null)
-          .where('superseded_at', 'is', null)
-          .execute();
-        await trx
-          .insertInto('password_resets')
-          .values({
-            id: randomUUID(),
-            user_id: user.id,
-            token_hash: sha256(token),
-            created_at: now,
-            expires_at: now + RESET_TOKEN_MS,
-            used_at: null,
-            superseded_at: null,
-          })
-          .execute();
-      });
+      await repos.passwordResets.issue(user.id, sha256(token), now, now + RESET_TOKEN_MS);
       // Built from PUBLIC_URL, never from the request's Host header.
       const query = new URLSearchParams({ id: user.id, token });
       const returnUrl = safeReturnUrl(request.body.returnUrl, new URL(config.publicUrl).origin);
@@ -151,24 +108,13 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
       if (await limited(reply, `reset:ip:${clientAddress(request.ip)}`, RESET_ADDRESS_LIMIT)) return reply;
       const { teamName, userId, token, newPassword } = request.body;
       const team = normaliseTeam(teamName);
-      const user = await account()
-        .where('users.id', '=', userId)
-        .where('teams.name', '=', team)
-        .where('teams.local_enabled', '=', 1)
-        .executeTakeFirst();
+      const user = await repos.users.findResetAccount(userId, team);
       const language = answerLanguage(request, user?.language);
       if (!user) return reply.code(401).send({ message: serverText(language, 'resetMismatch') });
 
       const now = clock.now();
       const presented = sha256(token);
-      const live = await db
-        .selectFrom('password_resets')
-        .select(['id', 'token_hash'])
-        .where('user_id', '=', user.id)
-        .where('used_at', 'is', null)
-        .where('superseded_at', 'is', null)
-        .where('expires_at', '>', now)
-        .execute();
+      const live = await repos.passwordResets.liveFor(user.id, now);
       const match = live.find((row) => safeEqual(row.token_hash, presented));
       if (!match) return reply.code(410).send({ message: serverText(language, 'resetInvalid') });
 
@@ -178,39 +124,13 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
         return reply.code(400).send({ message, code: problem });
       }
       const hash = await hasher.hash(newPassword);
-      try {
-        await db.transaction().execute(async (trx) => {
-          const consumed = await trx
-            .updateTable('password_resets')
-            .set({ used_at: now })
-            .where('id', '=', match.id)
-            .where('used_at', 'is', null)
-            .where('superseded_at', 'is', null)
-            .where('expires_at', '>', now)
-            .executeTakeFirst();
-          if (Number(consumed.numUpdatedRows) !== 1) throw new TokenGone();
-          await trx
-            .updateTable('users')
-            .set({ password_hash: hash, password_changed_at: now })
-            .where('id', '=', user.id)
-            .execute();
-          await trx
-            .updateTable('sessions')
-            .set({ revoked_at: now })
-            .where('user_id', '=', user.id)
-            .where('revoked_at', 'is', null)
-            .execute();
-          await trx
-            .deleteFrom('login_failures')
-            .where('team_name', '=', user.team_name)
-            .where('email', '=', user.email)
-            .execute();
-        });
-      } catch (error) {
-        if (error instanceof TokenGone)
-          return reply.code(410).send({ message: serverText(language, 'resetInvalid') });
-        throw error;
-      }
+      const redeemed = await repos.passwordResets.redeem(match.id, now, {
+        userId: user.id,
+        passwordHash: hash,
+        teamName: user.team_name,
+        email: user.email,
+      });
+      if (!redeemed) return reply.code(410).send({ message: serverText(language, 'resetInvalid') });
       notifyPasswordChanged(request, user, now);
       return { message: 'password reset' };
     },

@@ -19,7 +19,7 @@ export function publicTeam(team: Team) {
 }
 
 export async function teamRoutes(app: FastifyInstance): Promise<void> {
-  const { db } = app.services;
+  const { teams } = app.services.repos;
   app.get(
     '/api/team/public/:team',
     // Any name the router lets through (MAX_PARAM_LENGTH) is looked up: one too long to exist is an
@@ -31,11 +31,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { team: key } = request.params as { team: string };
       const normalised = key.trim().toLowerCase();
-      const team = await db
-        .selectFrom('teams')
-        .selectAll()
-        .where((eb) => eb.or([eb('name', '=', normalised), eb('id', '=', key)]))
-        .executeTakeFirst();
+      const team = await teams.findByNameOrId(normalised, key);
       if (!team) return reply.code(404).send({ message: 'team not found' });
       return publicTeam(team);
     },

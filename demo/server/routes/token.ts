@@ -19,23 +19,11 @@ function oauthError(reply: FastifyReply, error: string, description: string, sta
  *   `invalid_grant` otherwise; the code was authorized when it was made, so never `authorization_pending`).
  */
 export async function tokenRoutes(app: FastifyInstance): Promise<void> {
-  const { config, db, tokens, clock } = app.services;
+  const { config, repos, tokens, clock } = app.services;
 
   async function issue(userId: string, scopes: string[], sessionId?: string) {
-    const user = await db
-      .selectFrom('users')
-      .innerJoin('teams', 'teams.id', 'users.team_id')
-      .select(['users.id', 'users.name', 'users.email', 'users.team_id', 'teams.name as team_name'])
-      .where('users.id', '=', userId)
-      .executeTakeFirst();
-    if (!user) return null;
-    const subject = {
-      userId: user.id,
-      teamId: user.team_id,
-      teamName: user.team_name,
-      name: user.name,
-      email: user.email,
-    };
+    const subject = await repos.users.findMember(userId);
+    if (!subject) return null;
     const [accessToken, idToken] = await Promise.all([
       tokens.accessToken(subject, config.portalClientId, scopes, sessionId),
       tokens.idToken(subject, config.portalClientId),
@@ -49,23 +37,12 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
     if (!body.device_code) return oauthError(reply, 'invalid_request', 'device_code is required');
     const now = clock.now();
     const hash = sha256(body.device_code);
-    const row = await db
-      .selectFrom('device_codes')
-      .selectAll()
-      .where('code_hash', '=', hash)
-      .executeTakeFirst();
+    const row = await repos.deviceCodes.findByHash(hash);
     if (!row || row.used_at !== null)
       return oauthError(reply, 'invalid_grant', 'unknown or already used device code');
     if (row.expires_at <= now) return oauthError(reply, 'expired_token', 'the device code has expired');
     // Used once: of parallel exchanges only one changes the row.
-    const used = await db
-      .updateTable('device_codes')
-      .set({ used_at: now })
-      .where('code_hash', '=', hash)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1)
+    if (!(await repos.deviceCodes.redeem(hash, now)))
       return oauthError(reply, 'invalid_grant', 'unknown or already used device code');
     const answer = await issue(row.user_id, ['openid', 'profile', 'email']);
     if (!answer) return oauthError(reply, 'invalid_grant', 'the user no longer exists');

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { PERMISSIONS } from '../db/seed';
+import { PERMISSIONS } from '../domain/permissions';
 import type { BearerCaller } from '../lib/bearer';
 import { answerLanguage } from '../lib/language';
 import { notifyPasswordChanged } from '../lib/notify';
@@ -45,55 +45,31 @@ const NameBody = Type.Object(
  * the body.
  */
 export async function userRoutes(app: FastifyInstance): Promise<void> {
-  const { db, clock, hasher, sessions } = app.services;
+  const { repos, clock, hasher, sessions } = app.services;
 
   /** The account details the notice mail needs. */
-  const account = (caller: BearerCaller) =>
-    db
-      .selectFrom('teams')
-      .select(['display_name', 'brand'])
-      .where('id', '=', caller.user.team_id)
-      .executeTakeFirstOrThrow()
-      .then((team) => ({ ...caller.user, ...team }));
+  const account = async (caller: BearerCaller) => ({
+    ...caller.user,
+    ...(await repos.teams.brandingOf(caller.user.team_id)),
+  });
 
   /** After a password change: end every other session of the user (the caller's own stays). */
   async function endOtherSessions(caller: BearerCaller, request: Parameters<typeof sessionOf>[0]) {
     const own = (await sessionOf(request))?.id_hash;
     let keep = own;
-    if (!keep && caller.claims.sid) {
-      keep = (
-        await db
-          .selectFrom('sessions')
-          .select('id_hash')
-          .where('public_id', '=', caller.claims.sid)
-          .executeTakeFirst()
-      )?.id_hash;
-    }
+    if (!keep && caller.claims.sid) keep = await repos.sessions.idHashOf(caller.claims.sid);
     await sessions.revokeAllForUser(caller.user.id, keep);
   }
 
   app.get('/api/user/permissions', { config: { auth: 'bearer' } }, async (request) => {
     const caller = callerOf(request);
-    const granted = new Set(
-      (
-        await db
-          .selectFrom('user_permissions')
-          .select('permission')
-          .where('user_id', '=', caller.user.id)
-          .execute()
-      ).map((row) => row.permission),
-    );
+    const granted = await repos.users.permissionsOf(caller.user.id);
     return Object.fromEntries(PERMISSIONS.map((permission) => [permission, granted.has(permission)]));
   });
 
   app.get('/api/user/password', { config: { auth: 'bearer' } }, async (request) => {
     const caller = callerOf(request);
-    const external = await db
-      .selectFrom('external_accounts')
-      .select(['provider', 'user_name'])
-      .where('user_id', '=', caller.user.id)
-      .orderBy('provider')
-      .execute();
+    const external = await repos.identities.listFor(caller.user.id);
     return {
       hasPassword: caller.user.password_hash !== null,
       password_changed: caller.user.password_changed_at
@@ -131,13 +107,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const hash = await hasher.hash(password);
     const now = clock.now();
     // Conditional on the state the request was checked against, so a racing change cannot be overwritten.
-    const updated = await db
-      .updateTable('users')
-      .set({ password_hash: hash, password_changed_at: now })
-      .where('id', '=', caller.user.id)
-      .where('password_hash', guard === 'has' ? 'is not' : 'is', null)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return false;
+    if (!(await repos.users.setPassword(caller.user.id, hash, now, guard))) return false;
     await endOtherSessions(caller, request);
     notifyPasswordChanged(request, await account(caller), now);
     return true;
@@ -193,7 +163,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       }
       if (CONTROL.test(name))
         return reply.code(400).send({ message: 'name must not contain control characters' });
-      await db.updateTable('users').set({ name }).where('id', '=', caller.user.id).execute();
+      await repos.users.setName(caller.user.id, name);
       return { name };
     },
   );

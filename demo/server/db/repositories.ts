@@ -1,0 +1,33 @@
+import type { Db } from './connect';
+import { deviceCodesRepository } from './device-codes';
+import { identitiesRepository } from './identities';
+import { loginFailuresRepository } from './login-failures';
+import { oauthFlowsRepository } from './oauth-flows';
+import { passwordResetsRepository } from './password-resets';
+import { policiesRepository } from './policies';
+import { rateLimitsRepository } from './rate-limits';
+import { sessionsRepository } from './sessions';
+import { teamsRepository } from './teams';
+import { usersRepository } from './users';
+
+/**
+ * Every query of the server, by what it is about: routes and the services in lib/ call these
+ * (`app.services.repos`) and never build a query themselves (test/static/server-layers.test.ts).
+ */
+export function createRepositories(db: Db) {
+  const { kysely } = db;
+  return {
+    users: usersRepository(kysely),
+    teams: teamsRepository(kysely),
+    sessions: sessionsRepository(kysely),
+    identities: identitiesRepository(kysely, db.dialect),
+    oauthFlows: oauthFlowsRepository(kysely),
+    passwordResets: passwordResetsRepository(kysely),
+    deviceCodes: deviceCodesRepository(kysely),
+    policies: policiesRepository(kysely),
+    loginFailures: loginFailuresRepository(kysely),
+    rateLimits: rateLimitsRepository(kysely),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;
