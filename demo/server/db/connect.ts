@@ -38,9 +38,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * Kysely's SQLite driver prepares every query anew; preparing was the largest single cost of a bearer
- * call (about 35 µs of each query). The server's queries are a few dozen fixed texts with parameters, so
- * each text keeps its prepared statement. Kysely runs one query at a time on this one connection, so a
+ * Kysely's SQLite driver prepares every query anew, the largest single cost of a bearer call
+ * (docs/decisions/bearer-lookup-once.md). The server's queries are a few dozen fixed texts with
+ * parameters, so each text keeps its prepared statement. Kysely runs one query at a time on this one connection, so a
  * statement is never in use twice at once; SQLite re-prepares it by itself after a schema change.
  */
 function withStatementCache(database: SqliteDatabase.Database): SqliteDialectConfig['database'] {
@@ -76,7 +76,7 @@ export function sqliteHandleOf(kysely: Kysely<Database>): SqliteDatabase.Databas
  *
  * While the count stands still, no row of the database has changed: the connection is the only one to
  * its file (exclusive locking mode, `openSqlite`), and the count only grows (a rolled-back write stays
- * counted). Reading it costs about 0.1 µs: the statement reads no table.
+ * counted). The statement reads no table, so it is cheap (docs/decisions/bearer-read-cache.md).
  */
 export function changeCounterOf(kysely: Kysely<Database>): (() => number | undefined) | undefined {
   const database = sqliteHandles.get(kysely);
@@ -89,9 +89,8 @@ function openSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SqliteDatabase(path);
   // One process owns the file (PostgreSQL is the way to several app nodes, design §4). In exclusive
-  // locking mode WAL keeps its index in the process's memory, so a read no longer takes and drops a
-  // file lock on the shared-memory index: that was about 20 µs of every bearer request, twice the
-  // query itself. Set before the first access, as SQLite requires. A second process opening the same
+  // locking mode WAL keeps its index in the process's memory, so a read takes no file lock on a
+  // shared-memory index (docs/decisions/sqlite-exclusive-locking.md). Set before the first access, as SQLite requires. A second process opening the same
   // file waits out better-sqlite3's timeout (5 s, long enough for a stopping server to let go), then
   // fails with a clear message instead of sharing it.
   database.pragma('locking_mode = EXCLUSIVE');

@@ -9,8 +9,8 @@ class Slot {
 
 /**
  * A query built and compiled once, then run with new parameter values. Kysely builds and compiles a
- * query's whole tree on every call; for the lookups every bearer request makes, that cost as much as
- * the database itself. `build` receives a placeholder for each named parameter and must use each one
+ * query's whole tree on every call, as costly as the database itself for the lookups every bearer
+ * request makes (docs/decisions/bearer-lookup-once.md). `build` receives a placeholder for each named parameter and must use each one
  * only as a value (in `where`, not in `sql.lit` or as a column name). The compiled SQL is the dialect's
  * own, so this works on SQLite and PostgreSQL alike.
  *

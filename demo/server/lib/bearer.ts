@@ -26,12 +26,11 @@ export interface BearerCaller {
  *   the change is refused too — failing closed; the app just signs in again.
  *
  * The user, the team name and the session are read in one statement, built once (`findTokenHolder` in
- * db/users.ts): on SQLite each statement that reads a table opens its own read transaction, which costs
- * more than the lookup itself (about 8 µs of 10), and Kysely's building and compiling cost as much again;
- * bearer routes run on every page of the suite apps. On SQLite, what that statement read for a token is
+ * db/users.ts): on SQLite each statement that reads a table opens its own read transaction, and
+ * bearer routes run on every page of the suite apps (docs/decisions/bearer-lookup-once.md). On SQLite, what that statement read for a token is
  * then kept until any row of the database changes (`keptUntilChange`): a sign-out, a password change, a
  * rename or a deletion is a write, so the next call reads again, and a revoked session stops its tokens
- * at once all the same. The session's end is kept as a time and compared with the clock on every call.
+ * at once all the same (docs/decisions/bearer-read-cache.md). The session's end is kept as a time and compared with the clock on every call.
  */
 export async function bearerCallerOf(request: FastifyRequest): Promise<BearerCaller | null> {
   const { tokens, repos, clock } = request.server.services;

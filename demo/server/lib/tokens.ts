@@ -33,7 +33,7 @@ const VERIFIED_CACHE_SIZE = 10_000;
 /**
  * Remembered tokens are found by the last characters of their signature, then compared whole: a Map
  * lookup hashes its key, and hashing the whole token (600 characters, a new string on each request)
- * was the largest cost of a bearer call with the session read kept (`lib/bearer.ts`). 22 characters of
+ * would cost more than the rest of a remembered token's check. 22 characters of
  * a signature are 130 random bits; a token that merely ends the same is compared, found different and
  * verified like any unknown one.
  */
@@ -43,8 +43,7 @@ export class TokenService {
   /**
    * Access tokens whose signature and fixed claims were verified, with their exact text, by the end of
    * their signature (VERIFIED_KEY_LENGTH). A client uses one token for up to an hour, and the signature
-   * check (EdDSA through WebCrypto, about 250 µs) was most of the cost of a bearer call; a remembered
-   * token only has its lifetime checked again. Whether the token's session or password still holds is
+   * check (EdDSA through WebCrypto) is the costly part of a bearer call; a remembered token only has its lifetime checked again. Whether the token's session or password still holds is
    * checked by the caller on every request (`lib/bearer.ts`).
    */
   private readonly verified = new Map<

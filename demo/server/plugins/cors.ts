@@ -12,9 +12,8 @@ const PREFLIGHT_MAX_AGE = '600';
  * read an answer. Every answer says `Vary: Origin`, since it depends on the origin.
  *
  * A preflight (`OPTIONS` from an allowed origin) is answered here, before any route or hook that would
- * want credentials the browser does not send with it; from any other origin it is a 404. This replaces
- * `@fastify/cors`, which, set up for a list of origins, did about as much work on every request as the
- * bearer routes' own (it merges its options per request, even without an `Origin` header).
+ * want credentials the browser does not send with it; from any other origin it is a 404. Why this is not
+ * `@fastify/cors`: docs/decisions/own-cors-hook.md.
  */
 export function registerCors(app: FastifyInstance, origins: readonly string[]): void {
   const allowed = new Set(origins);
