@@ -29,6 +29,7 @@ import { loginRoutes } from './routes/login';
 import { outboxRoutes } from './routes/outbox';
 import { passwordResetRoutes } from './routes/password-reset';
 import { switcherRoutes } from './routes/switcher';
+import { teamAdminRoutes } from './routes/team-admin';
 import { MAX_PARAM_LENGTH, teamRoutes } from './routes/team';
 import { tokenRoutes } from './routes/token';
 import { userRoutes } from './routes/user';
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(discoveryRoutes);
   await app.register(userinfoRoutes);
   await app.register(teamRoutes);
+  await app.register(teamAdminRoutes);
   await app.register(switcherRoutes);
   await app.register(accountRoutes);
   await app.register(loginRoutes);

@@ -9,10 +9,12 @@ import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
  * as the app is built, so a route added later is covered without touching this file.
  */
 
-const RULES = new Set(['bearer', 'session', 'none']);
+const RULES = new Set(['bearer', 'session', 'client', 'none']);
 
 /** Concrete addresses for parametric bearer routes; a new one must be added here. */
-const PARAMS: Record<string, string> = { '/api/user/password/:provider': '/api/user/password/Google' };
+const PARAMS: Record<string, string> = {
+  '/api/user/password/:provider': '/api/user/password/Google',
+};
 
 /** A body each bearer route's schema accepts, so only the auth hook can refuse it; a new one goes here. */
 const BODIES: Record<string, object | undefined> = {
@@ -20,6 +22,9 @@ const BODIES: Record<string, object | undefined> = {
   'PUT /api/user/password': { newPassword: 'y', confirmNewPassword: 'y' },
   'POST /api/user': { name: 'Ada' },
   'POST /api/DeviceCode/generate': undefined,
+  'PUT /api/team/seat-limit': { limit: 50 },
+  'PATCH /api/team/login-options': { local: true },
+  'PUT /api/team/storage': { usedBytes: 1 },
 };
 
 let t: TestApp;
@@ -36,9 +41,9 @@ after(() => t.close());
 const name = (route: RouteOptions, method: string) => `${method} ${route.url}`;
 const methodsOf = (route: RouteOptions) => [route.method].flat();
 
-function bearerRoutes(): Array<{ method: string; url: string; key: string }> {
+function bearerRoutes(auth = 'bearer'): Array<{ method: string; url: string; key: string }> {
   return routes
-    .filter((route) => route.config?.auth === 'bearer')
+    .filter((route) => route.config?.auth === auth)
     .flatMap((route) =>
       methodsOf(route).map((method) => ({ method, url: route.url, key: name(route, method) })),
     );
@@ -63,7 +68,7 @@ function call(route: { method: string; url: string; key: string }, authorization
 }
 
 describe('every route declares who may call it', () => {
-  it('has a config.auth of bearer, session or none on every route', () => {
+  it('has a config.auth of bearer, session, client or none on every route', () => {
     assert.ok(routes.length > 20, `routes collected (${routes.length})`);
     const undeclared = routes
       .filter((route) => !RULES.has(String(route.config?.auth)))
@@ -88,10 +93,23 @@ describe('every route declares who may call it', () => {
       'DELETE /api/user/password/:provider',
       'POST /api/DeviceCode/generate',
       'GET /policy/raw',
+      'GET /api/team',
+      'PUT /api/team/seat-limit',
+      'PATCH /api/team/login-options',
     ]) {
       assert.ok(bearer.includes(expected), `${expected} is a bearer route (got ${bearer.join(', ')})`);
     }
     assert.deepEqual(declared('session').sort(), ['POST /api/external/:provider', 'POST /home/token']);
+    assert.deepEqual(declared('client').sort(), ['PUT /api/team/storage']);
+  });
+
+  it('refuses to start when a route asks for a role without a bearer token', async () => {
+    const { registerAuth } = await import('../../demo/server/plugins/auth');
+    const bare = Fastify({ logger: false });
+    registerAuth(bare);
+    bare.get('/admin', { config: { auth: 'session', role: 'admin' } }, async () => ({}));
+    await assert.rejects(async () => bare.ready(), /config\.role needs auth 'bearer'.*GET \/admin/);
+    await bare.close().catch(() => undefined);
   });
 
   it('refuses to start when a route declares nothing', async () => {
@@ -106,8 +124,9 @@ describe('every route declares who may call it', () => {
 });
 
 describe('every bearer route refuses a missing or bad token (401)', () => {
-  const expect401 = async (authorization: string | undefined, label: string) => {
-    const checked = bearerRoutes();
+  /** Bearer routes, and (unless the token is a member's) the API client routes. */
+  const expect401 = async (authorization: string | undefined, label: string, clientRoutes = true) => {
+    const checked = [...bearerRoutes(), ...(clientRoutes ? bearerRoutes('client') : [])];
     assert.ok(checked.length >= 10, `bearer routes collected (${checked.length})`);
     for (const route of checked) {
       const response = await call(route, authorization);
@@ -137,7 +156,8 @@ describe('every bearer route refuses a missing or bad token (401)', () => {
           .executeTakeFirstOrThrow()
       ).id,
     );
-    await expect401(`Bearer ${ada.accessToken}`, 'ended session');
+    // A member's token on an API client route is refused for its scope (403): tested with that route.
+    await expect401(`Bearer ${ada.accessToken}`, 'ended session', false);
   });
 
   it('lets a live token through to the handler (whatever it then answers)', async () => {

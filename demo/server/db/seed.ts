@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { PERMISSIONS, type Permission } from '../domain/permissions';
 import type { Clock } from '../lib/clock';
+import { memberTerms, sortKey } from './member-terms';
 import type { PasswordHasher } from '../lib/password';
 import type { Database } from './schema';
 
@@ -16,7 +17,15 @@ interface TeamSeed {
   google?: boolean;
   azure?: boolean;
   auth0?: string;
+  apple?: boolean;
+  seats: number;
+  /** Storage used and allowed, in bytes. */
+  storage: [number, number];
+  /** The account manager on the support panel: name, e-mail, phone. */
+  manager?: [string, string, string];
 }
+
+const GB = 1_000_000_000;
 
 /**
  * Demo teams' provider configuration: every one points at this server's stand-in providers (`demo:…`),
@@ -44,10 +53,35 @@ interface UserSeed {
 }
 
 export const DEMO_TEAMS: TeamSeed[] = [
-  { name: 'acme', display_name: 'Acme', local: true, google: true, azure: true, auth0: 'Acme SSO' },
-  { name: 'globex', display_name: 'Globex', local: true },
-  { name: 'initech', display_name: 'Initech', local: true, disabled: true },
-  { name: 'umbrella', display_name: 'Umbrella', local: false, azure: true },
+  {
+    name: 'acme',
+    display_name: 'Acme',
+    local: true,
+    google: true,
+    azure: true,
+    auth0: 'Acme SSO',
+    seats: 10,
+    storage: [90 * GB, 100 * GB],
+    manager: ['Priya Natarajan', 'priya.natarajan@accounts.example', '+44 20 7946 0321'],
+  },
+  {
+    name: 'globex',
+    display_name: 'Globex',
+    local: true,
+    seats: 5,
+    storage: [12 * GB, 50 * GB],
+    manager: ['Tomás Ortega', 'tomas.ortega@accounts.example', '+44 20 7946 0555'],
+  },
+  { name: 'initech', display_name: 'Initech', local: true, disabled: true, seats: 10, storage: [0, 10 * GB] },
+  {
+    name: 'umbrella',
+    display_name: 'Umbrella',
+    local: false,
+    azure: true,
+    seats: 3,
+    storage: [2.5 * GB, 20 * GB],
+    manager: ['Mei Tanaka', 'mei.tanaka@accounts.example', '+44 20 7946 0777'],
+  },
 ];
 
 export const DEMO_USERS: UserSeed[] = [
@@ -114,6 +148,16 @@ export const DEMO_POLICIES: Array<{
   { name: 'Internal_Audit', description: 'Internal: audit export', internal: true, permissions: ['OWNER'] },
 ];
 
+/** A demo team's seats, storage and account manager. */
+const adminSettings = (team: TeamSeed) => ({
+  seat_limit: team.seats,
+  storage_used_bytes: team.storage[0],
+  storage_limit_bytes: team.storage[1],
+  manager_name: team.manager?.[0] ?? null,
+  manager_email: team.manager?.[1] ?? null,
+  manager_phone: team.manager?.[2] ?? null,
+});
+
 /**
  * Seed the demo data. Idempotent: rows that exist are left alone (including users' changed passwords),
  * so it runs on every start of the demo.
@@ -135,12 +179,23 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
         azure_enabled: team.azure ? 1 : 0,
         auth0_enabled: team.auth0 ? 1 : 0,
         auth0_display_name: team.auth0 ?? null,
+        apple_enabled: team.apple ? 1 : 0,
         brand: null,
         created_at: now,
+        ...adminSettings(team),
       })
       .onConflict((oc) => oc.column('name').doNothing())
       .executeTakeFirst();
     inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
+    // A demo database made before teams had these settings gets them once (its manager is still unset).
+    if (team.manager) {
+      await db
+        .updateTable('teams')
+        .set(adminSettings(team))
+        .where('name', '=', team.name)
+        .where('manager_name', 'is', null)
+        .execute();
+    }
   }
 
   const teams = new Map(
@@ -172,6 +227,7 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
           team_id: teamId,
           email: user.email,
           name: user.name,
+          name_key: sortKey(user.name),
           password_hash: hashes[index] ?? null,
           password_changed_at: hashes[index] ? now : null,
           locked: user.locked ? 1 : 0,
@@ -181,6 +237,9 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
         .execute();
       for (const permission of user.permissions) {
         await trx.insertInto('user_permissions').values({ user_id: id, permission }).execute();
+      }
+      for (const term of memberTerms(user.name, user.email)) {
+        await trx.insertInto('member_terms').values({ team_id: teamId, term, user_id: id }).execute();
       }
       for (const link of user.external ?? []) {
         await trx

@@ -5,10 +5,11 @@ import type { Clock } from './clock';
 import { randomToken, sha256 } from './crypto';
 
 /** URL slug ↔ the provider names the API uses (`/api/external/AzureAD`, `externalAccounts[].providerName`). */
-export const PROVIDER_NAMES: Record<ProviderKind, 'Google' | 'AzureAD' | 'Auth0'> = {
+export const PROVIDER_NAMES: Record<ProviderKind, 'Google' | 'AzureAD' | 'Auth0' | 'Apple'> = {
   google: 'Google',
   azure: 'AzureAD',
   auth0: 'Auth0',
+  apple: 'Apple',
 };
 
 export function kindOfName(name: string): ProviderKind | null {
@@ -145,6 +146,7 @@ export class ExternalSignIn {
       created_at: now,
       expires_at: now + FLOW_TTL_MS,
       used_at: null,
+      invitation_id: null,
     });
     const parameters: Record<string, string> = {
       redirect_uri: this.redirectUri(row.kind),

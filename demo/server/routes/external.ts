@@ -13,7 +13,12 @@ import { LIMITS } from '../../../src/api/limits';
 type ErrorCode = 'UserLocked' | 'UserAlreadyExists' | 'ForbiddenSignup' | 'InvalidTenant' | 'ProviderFailed';
 
 const KINDS = ['google', 'azure', 'auth0'] as const;
-const enabledColumn = { google: 'google_enabled', azure: 'azure_enabled', auth0: 'auth0_enabled' } as const;
+const enabledColumn = {
+  google: 'google_enabled',
+  azure: 'azure_enabled',
+  auth0: 'auth0_enabled',
+  apple: 'apple_enabled',
+} as const;
 
 const StartBody = Type.Object(
   {
@@ -290,7 +295,8 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
 
       const user = await external.resolveUser(team.id, kind, identity, row.link_by_email === 1);
       if (typeof user === 'string') return fail(reply, team.name, 'login', user, flow.return_url);
-      if (user.locked || (await lockout.isLocked(team.name, user.email)))
+      // A disabled member is refused like a locked one.
+      if (user.locked || user.disabled_at !== null || (await lockout.isLocked(team.name, user.email)))
         return fail(reply, team.name, 'login', 'UserLocked', flow.return_url);
       return signInUser(request, reply, user, flow.return_url);
     },

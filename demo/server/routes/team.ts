@@ -15,6 +15,7 @@ export function publicTeam(team: Team) {
     ...(team.google_enabled ? { googleOptions: {} } : {}),
     ...(team.azure_enabled ? { azureOptions: {} } : {}),
     ...(team.auth0_enabled ? { auth0Options: { displayName: team.auth0_display_name ?? 'Auth0' } } : {}),
+    ...(team.apple_enabled ? { appleOptions: {} } : {}),
   };
 }
 

@@ -40,6 +40,10 @@ const ACCOUNTS: Record<ProviderKind, Record<string, StandInAccount>> = {
     ada: { email: 'ada@acme.test', name: 'Ada Lovelace' },
     carol: { email: 'carol@globex.test', name: 'Carol Diaz' },
   },
+  apple: {
+    ada: { email: 'ada@acme.test', name: 'Ada Lovelace' },
+    newhire: { email: 'newhire@acme.test', name: 'Nia Newhire' },
+  },
 };
 
 export const STANDIN_KINDS: ProviderKind[] = ['google', 'azure', 'auth0'];
