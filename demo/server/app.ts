@@ -25,6 +25,7 @@ import { deviceRoutes } from './routes/device';
 import { discoveryRoutes } from './routes/discovery';
 import { externalRoutes } from './routes/external';
 import type { StandIn } from './standin/providers';
+import { invitationRoutes } from './routes/invitations';
 import { loginRoutes } from './routes/login';
 import { outboxRoutes } from './routes/outbox';
 import { passwordResetRoutes } from './routes/password-reset';
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userinfoRoutes);
   await app.register(teamRoutes);
   await app.register(teamAdminRoutes);
+  await app.register(invitationRoutes);
   await app.register(switcherRoutes);
   await app.register(accountRoutes);
   await app.register(loginRoutes);

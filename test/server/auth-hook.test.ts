@@ -14,6 +14,8 @@ const RULES = new Set(['bearer', 'session', 'client', 'none']);
 /** Concrete addresses for parametric bearer routes; a new one must be added here. */
 const PARAMS: Record<string, string> = {
   '/api/user/password/:provider': '/api/user/password/Google',
+  '/api/team/invitations/:id/resend': '/api/team/invitations/x/resend',
+  '/api/team/invitations/:id': '/api/team/invitations/x',
 };
 
 /** A body each bearer route's schema accepts, so only the auth hook can refuse it; a new one goes here. */
@@ -25,6 +27,8 @@ const BODIES: Record<string, object | undefined> = {
   'PUT /api/team/seat-limit': { limit: 50 },
   'PATCH /api/team/login-options': { local: true },
   'PUT /api/team/storage': { usedBytes: 1 },
+  'POST /api/team/invitations': { email: 'someone@example.test', permissions: ['SPOKE'] },
+  'POST /api/team/invitations/:id/resend': undefined,
 };
 
 let t: TestApp;
@@ -96,6 +100,10 @@ describe('every route declares who may call it', () => {
       'GET /api/team',
       'PUT /api/team/seat-limit',
       'PATCH /api/team/login-options',
+      'GET /api/team/invitations',
+      'POST /api/team/invitations',
+      'POST /api/team/invitations/:id/resend',
+      'DELETE /api/team/invitations/:id',
     ]) {
       assert.ok(bearer.includes(expected), `${expected} is a bearer route (got ${bearer.join(', ')})`);
     }

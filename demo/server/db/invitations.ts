@@ -252,10 +252,10 @@ export function invitationsRepository(db: Kysely<Database>, dialect: Dialect) {
       };
     },
 
-    /** Why an invitation no longer works, or 'pending'. */
-    async stateOf(id: string, now: number): Promise<InvitationGone | 'pending'> {
-      const row = await db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirst();
-      return row ? invitationState(row, now) : 'invalid';
+    /** The invited address of an invitation, whatever its state. */
+    async emailOf(id: string): Promise<string | undefined> {
+      const row = await db.selectFrom('invitations').select('email').where('id', '=', id).executeTakeFirst();
+      return row?.email;
     },
 
     /**

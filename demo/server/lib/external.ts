@@ -124,7 +124,7 @@ export class ExternalSignIn {
    */
   async start(
     row: TeamProvidersTable,
-    flow: Pick<OauthFlowsTable, 'mode' | 'user_id' | 'return_url' | 'max_age'>,
+    flow: Pick<OauthFlowsTable, 'mode' | 'user_id' | 'return_url' | 'max_age' | 'invitation_id'>,
   ): Promise<{ url: URL; browser: string }> {
     const config = await this.client(row);
     const state = oidc.randomState();
@@ -146,7 +146,7 @@ export class ExternalSignIn {
       created_at: now,
       expires_at: now + FLOW_TTL_MS,
       used_at: null,
-      invitation_id: null,
+      invitation_id: flow.invitation_id,
     });
     const parameters: Record<string, string> = {
       redirect_uri: this.redirectUri(row.kind),
@@ -208,7 +208,8 @@ export class ExternalSignIn {
     return {
       subject: claims.sub,
       email: typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : null,
-      emailVerified: claims.email_verified === true,
+      // Apple sends it as a string ("true") as often as a boolean.
+      emailVerified: claims.email_verified === true || claims.email_verified === 'true',
       name: typeof claims.name === 'string' ? claims.name : null,
       tenant: typeof claims.tid === 'string' ? claims.tid : null,
     };

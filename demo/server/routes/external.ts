@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { ProviderKind, Team, User } from '../db/schema';
+import type { OauthFlowsTable, ProviderKind, Team, User } from '../db/schema';
 import { FLOW_COOKIE, FlowError, kindOfName, PROVIDER_NAMES, type ProviderIdentity } from '../lib/external';
+import { GONE_MESSAGE, InvitationLinks } from '../lib/invitation-links';
+import { requestLanguage } from '../lib/language';
+import { cleanName } from '../lib/names';
 import { normaliseTeam } from '../lib/normalise';
 import { returnTarget, StartTickets, type StartRequest } from '../lib/start-ticket';
 import { cookiesOf } from '../lib/cookies';
@@ -9,8 +12,17 @@ import { callerOf, signedInSession } from '../plugins/auth';
 import { beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
 import { LIMITS } from '../../../src/api/limits';
 
-/** Spec §8: the codes a failed provider sign-in sends back to the sign-in screen. */
-type ErrorCode = 'UserLocked' | 'UserAlreadyExists' | 'ForbiddenSignup' | 'InvalidTenant' | 'ProviderFailed';
+/**
+ * Spec §8: the codes a failed provider sign-in sends back to the sign-in screen; `InvitationGone`: the
+ * invitation the round trip was to accept was used, revoked, resent or expired meanwhile.
+ */
+type ErrorCode =
+  | 'UserLocked'
+  | 'UserAlreadyExists'
+  | 'ForbiddenSignup'
+  | 'InvalidTenant'
+  | 'ProviderFailed'
+  | 'InvitationGone';
 
 const KINDS = ['google', 'azure', 'auth0'] as const;
 const enabledColumn = {
@@ -34,6 +46,16 @@ const StartCall = Type.Object(
     teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
     returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
     maxAge: Type.Optional(Type.String({ maxLength: 12 })),
+    /** Join the team by accepting this invitation (its link's id and token). */
+    invitation: Type.Optional(
+      Type.Object(
+        {
+          id: Type.String({ minLength: 1, maxLength: 100 }),
+          token: Type.String({ minLength: 1, maxLength: 200 }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -57,6 +79,14 @@ const CallbackQuery = Type.Object(
 );
 
 type ProviderRequest = FastifyRequest<{ Params: { provider: string } }>;
+
+/** The new member's name: the provider's, if it is a usable one, else the e-mail address's local part. */
+function cleanedName(name: string | null, email: string): string {
+  const cleaned = name ? cleanName(name) : null;
+  if (cleaned && 'name' in cleaned) return cleaned.name;
+  const local = cleanName(email.split('@')[0] ?? email);
+  return 'name' in local ? local.name : email.slice(0, 50);
+}
 
 /**
  * The provider an address names (`Google`, `AzureAD`, `Auth0`): an unknown one is 404, and answered
@@ -82,6 +112,7 @@ function providerOf(request: ProviderRequest): ProviderKind {
  */
 export async function externalRoutes(app: FastifyInstance): Promise<void> {
   const { repos, external, config, clock, lockout } = app.services;
+  const invitations = new InvitationLinks(repos.invitations, clock);
   const origin = new URL(config.publicUrl).origin;
   const flowCookie = { ...cookieOptions(config, true), path: '/account/callback', maxAge: 600 };
   const tickets = new StartTickets(app.services.keys.hmacSecret, clock);
@@ -99,6 +130,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
       user_id: string | null;
       return_url: string | null;
       max_age: number | null;
+      invitation_id?: string | null;
     },
   ) {
     const row = await external.providerFor(team.id, kind);
@@ -106,7 +138,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(400).send({ message: `this team has no ${PROVIDER_NAMES[kind]} sign-in configured` });
     let started;
     try {
-      started = await external.start(row, flow);
+      started = await external.start(row, { ...flow, invitation_id: flow.invitation_id ?? null });
     } catch (error) {
       if (!(error instanceof FlowError)) throw error;
       request.log.warn({ err: error }, 'provider unavailable');
@@ -132,7 +164,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
       return { status: 400, message: `${PROVIDER_NAMES[kind]} sign-in is not enabled for this team` };
     const maxAge = body.maxAge && /^\d{1,9}$/.test(body.maxAge) ? Number(body.maxAge) : null;
     const returnUrl = returnTarget(body.returnUrl, origin, config.corsOrigins);
-    return { team, start: { kind, teamId: team.id, returnUrl, maxAge } };
+    return { team, start: { kind, teamId: team.id, returnUrl, maxAge, invitationId: null } };
   }
 
   const beginLogin = (request: FastifyRequest, reply: FastifyReply, team: Team, start: StartRequest) =>
@@ -141,6 +173,7 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
       user_id: null,
       return_url: start.returnUrl,
       max_age: start.maxAge,
+      invitation_id: start.invitationId,
     });
 
   // The form post of spec §7: the browser follows the answer to the provider. A page whose CSP
@@ -163,8 +196,21 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const checked = await checkedStart(request.params.provider, request.body);
       if ('status' in checked) return reply.code(checked.status).send({ message: checked.message });
-      const location = new URL(`/account/${checked.start.kind}/start`, config.publicUrl);
-      location.searchParams.set('ticket', await tickets.issue(checked.start));
+      const start = checked.start;
+      const invitation = request.body.invitation;
+      if (invitation) {
+        // The link is checked now; the ticket (and then the flow) carries only the invitation's id.
+        const link = await invitations.checkLink({
+          teamName: checked.team.name,
+          invitationId: invitation.id,
+          token: invitation.token,
+        });
+        if ('gone' in link)
+          return reply.code(410).send({ message: GONE_MESSAGE, code: 'gone', reason: link.gone });
+        start.invitationId = link.found.invitation.id;
+      }
+      const location = new URL(`/account/${start.kind}/start`, config.publicUrl);
+      location.searchParams.set('ticket', await tickets.issue(start));
       return { location: location.href };
     },
   );
@@ -224,6 +270,46 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
     if (mode === 'login' && returnUrl?.startsWith('/')) query.set('ReturnUrl', returnUrl);
     return reply.redirect(`${target}?${query}`, 303);
   };
+
+  /**
+   * A round trip started from an invitation link: the provider's verified e-mail must be the invited
+   * address (case-insensitive), else `ForbiddenSignup` — the invitation stays open for the right
+   * account. Then the invitee joins with the identity linked and no password, and is signed in.
+   */
+  async function joinByInvitation(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    team: Team,
+    kind: ProviderKind,
+    flow: OauthFlowsTable,
+    identity: ProviderIdentity,
+  ) {
+    const invitationId = flow.invitation_id!;
+    const invited = await invitations.emailOf(invitationId);
+    if (!invited || !identity.emailVerified || identity.email !== invited)
+      return fail(reply, team.name, 'login', 'ForbiddenSignup', flow.return_url);
+    const provider = PROVIDER_NAMES[kind];
+    if ((await repos.identities.ownerOf(team.id, provider, identity.subject)) !== undefined)
+      return fail(reply, team.name, 'login', 'UserAlreadyExists', flow.return_url);
+    const outcome = await invitations.accept(invitationId, {
+      name: cleanedName(identity.name, invited),
+      passwordHash: null,
+      language: requestLanguage(request),
+      now: clock.now(),
+      identity: { provider, subject: identity.subject, userName: invited },
+    });
+    if (!outcome.ok) {
+      const code = {
+        gone: 'InvitationGone',
+        alreadyMember: 'UserAlreadyExists',
+        seatLimit: 'ForbiddenSignup',
+      } as const;
+      return fail(reply, team.name, 'login', code[outcome.reason], flow.return_url);
+    }
+    await beginSession(request, reply, outcome.userId);
+    reply.clearCookie(FLOW_COOKIE, flowCookie);
+    return reply.redirect(flow.return_url ?? '/manage', 303);
+  }
 
   async function signInUser(
     request: FastifyRequest,
@@ -292,6 +378,8 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
         reply.clearCookie(FLOW_COOKIE, flowCookie);
         return reply.redirect('/manage', 303);
       }
+
+      if (flow.invitation_id) return joinByInvitation(request, reply, team, kind, flow, identity);
 
       const user = await external.resolveUser(team.id, kind, identity, row.link_by_email === 1);
       if (typeof user === 'string') return fail(reply, team.name, 'login', user, flow.return_url);
