@@ -27,6 +27,7 @@ import { externalRoutes } from './routes/external';
 import type { StandIn } from './standin/providers';
 import { invitationRoutes } from './routes/invitations';
 import { loginRoutes } from './routes/login';
+import { memberRoutes } from './routes/members';
 import { outboxRoutes } from './routes/outbox';
 import { passwordResetRoutes } from './routes/password-reset';
 import { switcherRoutes } from './routes/switcher';
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamRoutes);
   await app.register(teamAdminRoutes);
   await app.register(invitationRoutes);
+  await app.register(memberRoutes);
   await app.register(switcherRoutes);
   await app.register(accountRoutes);
   await app.register(loginRoutes);

@@ -16,6 +16,7 @@ const PARAMS: Record<string, string> = {
   '/api/user/password/:provider': '/api/user/password/Google',
   '/api/team/invitations/:id/resend': '/api/team/invitations/x/resend',
   '/api/team/invitations/:id': '/api/team/invitations/x',
+  '/api/team/members/:id': '/api/team/members/x',
 };
 
 /** A body each bearer route's schema accepts, so only the auth hook can refuse it; a new one goes here. */
@@ -29,6 +30,7 @@ const BODIES: Record<string, object | undefined> = {
   'PUT /api/team/storage': { usedBytes: 1 },
   'POST /api/team/invitations': { email: 'someone@example.test', permissions: ['SPOKE'] },
   'POST /api/team/invitations/:id/resend': undefined,
+  'PATCH /api/team/members/:id': { disabled: false },
 };
 
 let t: TestApp;
@@ -104,6 +106,9 @@ describe('every route declares who may call it', () => {
       'POST /api/team/invitations',
       'POST /api/team/invitations/:id/resend',
       'DELETE /api/team/invitations/:id',
+      'GET /api/team/members',
+      'PATCH /api/team/members/:id',
+      'DELETE /api/team/members/:id',
     ]) {
       assert.ok(bearer.includes(expected), `${expected} is a bearer route (got ${bearer.join(', ')})`);
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Permission } from '../domain/permissions';
-import { refuseMemberChange, type MemberRefusal, type MemberState } from '../domain/team-rules';
+import { isAdmin, refuseMemberChange, type MemberRefusal, type MemberState } from '../domain/team-rules';
 import { recordAudit, type Actor } from './audit';
 import type { Dialect } from './connect';
 import { memberTerms, prefixRange, sortKey } from './member-terms';
@@ -130,7 +130,7 @@ export interface MemberPage {
 }
 
 export type MemberChange = { permissions?: Permission[]; disabled?: boolean };
-export type MemberOutcome = { ok: true } | { ok: false; reason: 'notFound' | MemberRefusal };
+export type MemberOutcome = { ok: true } | { ok: false; reason: 'notFound' | 'notAdmin' | MemberRefusal };
 
 const BASE_COLUMNS = [
   'users.id',
@@ -341,11 +341,17 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
   ): Promise<MemberOutcome> {
     return db.transaction().execute(async (trx): Promise<MemberOutcome> => {
       await lockTeam(trx, dialect, teamId);
+      // The actor's rights as they stand now, with the team held: another admin may have changed them
+      // since the request's role check.
+      const self = await stateOf(trx, teamId, actor.id);
+      if (!self || self.state.disabled || !isAdmin(new Set(self.state.permissions)))
+        return { ok: false, reason: 'notAdmin' };
+      const owner = self.state.permissions.includes('OWNER');
       const found = await stateOf(trx, teamId, userId);
       if (!found) return { ok: false, reason: 'notFound' };
       const next = nextOf(found.state);
       const refusal = refuseMemberChange({
-        actor,
+        actor: { id: actor.id, owner },
         target: found.state,
         next,
         activeOwners: await activeOwners(trx, teamId),

@@ -81,6 +81,9 @@ export const Member = Type.Object({
 });
 export type Member = Static<typeof Member>;
 
+/** A page size in an address (queries are not coerced): 1 to 100. */
+const PAGE_LIMIT = '^(100|[1-9][0-9]?)$';
+
 export const MEMBER_PAGE_DEFAULT = 25;
 export const MEMBER_PAGE_MAX = 100;
 export const MemberQuery = Type.Object(
@@ -89,7 +92,8 @@ export const MemberQuery = Type.Object(
     q: Type.Optional(Type.String({ maxLength: 100 })),
     /** The `next` of the previous page. */
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MEMBER_PAGE_MAX })),
+    /** 1–100 (default 25), as the address writes it. */
+    limit: Type.Optional(Type.String({ pattern: PAGE_LIMIT })),
   },
   { additionalProperties: false },
 );
@@ -156,7 +160,7 @@ export const AuditEvent = Type.Object({
 export type AuditEvent = Static<typeof AuditEvent>;
 
 export const AuditQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) },
+  { limit: Type.Optional(Type.String({ pattern: PAGE_LIMIT })) },
   { additionalProperties: false },
 );
 export const AuditList = Type.Object({ events: Type.Array(AuditEvent) });
