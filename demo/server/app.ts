@@ -27,7 +27,9 @@ import { externalRoutes } from './routes/external';
 import type { StandIn } from './standin/providers';
 import { invitationRoutes } from './routes/invitations';
 import { loginRoutes } from './routes/login';
+import { groupRoutes } from './routes/groups';
 import { memberRoutes } from './routes/members';
+import { searchRoutes } from './routes/search';
 import { outboxRoutes } from './routes/outbox';
 import { passwordResetRoutes } from './routes/password-reset';
 import { switcherRoutes } from './routes/switcher';
@@ -141,6 +143,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamAdminRoutes);
   await app.register(invitationRoutes);
   await app.register(memberRoutes);
+  await app.register(groupRoutes);
+  await app.register(searchRoutes);
   await app.register(switcherRoutes);
   await app.register(accountRoutes);
   await app.register(loginRoutes);

@@ -66,6 +66,12 @@ declare module 'fastify' {
     auth?: AuthRule;
     /** A `session` route's answer to a caller without one; without it, 401 `{message}`. */
     signIn?: SignInRedirect;
+    /**
+     * `flow-bound`: a provider's `form_post` answer (a cross-site POST from the provider's page) is
+     * exempt from the anti-forgery rule: the flow it names must belong to the browser's own flow cookie
+     * and its state, both single use, which is what the token would prove.
+     */
+    forgery?: 'flow-bound';
     /** A `bearer` route for team admins or owners only. */
     role?: RoleRule;
     /** The scope a `client` route requires of the token. */

@@ -11,12 +11,16 @@ import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
 
 const RULES = new Set(['bearer', 'session', 'client', 'none']);
 
-/** Concrete addresses for parametric bearer routes; a new one must be added here. */
+/** Concrete addresses for parametric bearer routes (and routes that need a query); a new one goes here. */
 const PARAMS: Record<string, string> = {
   '/api/user/password/:provider': '/api/user/password/Google',
   '/api/team/invitations/:id/resend': '/api/team/invitations/x/resend',
   '/api/team/invitations/:id': '/api/team/invitations/x',
   '/api/team/members/:id': '/api/team/members/x',
+  '/api/team/groups/:id': '/api/team/groups/x',
+  '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
+  // Its query is required: without it the schema answers first.
+  '/api/search': '/api/search?q=x',
 };
 
 /** A body each bearer route's schema accepts, so only the auth hook can refuse it; a new one goes here. */
@@ -31,6 +35,9 @@ const BODIES: Record<string, object | undefined> = {
   'POST /api/team/invitations': { email: 'someone@example.test', permissions: ['SPOKE'] },
   'POST /api/team/invitations/:id/resend': undefined,
   'PATCH /api/team/members/:id': { disabled: false },
+  'POST /api/team/groups': { name: 'A group' },
+  'PATCH /api/team/groups/:id': { name: 'A group' },
+  'PUT /api/team/groups/:id/members/:userId': undefined,
 };
 
 let t: TestApp;
@@ -56,7 +63,7 @@ function bearerRoutes(auth = 'bearer'): Array<{ method: string; url: string; key
 }
 
 function call(route: { method: string; url: string; key: string }, authorization?: string) {
-  const url = route.url.includes(':') ? PARAMS[route.url] : route.url;
+  const url = PARAMS[route.url] ?? (route.url.includes(':') ? undefined : route.url);
   assert.ok(url, `${route.key}: add a concrete address to PARAMS`);
   const needsBody = route.method !== 'GET' && route.method !== 'HEAD';
   if (needsBody)
@@ -109,6 +116,14 @@ describe('every route declares who may call it', () => {
       'GET /api/team/members',
       'PATCH /api/team/members/:id',
       'DELETE /api/team/members/:id',
+      'GET /api/team/groups',
+      'POST /api/team/groups',
+      'PATCH /api/team/groups/:id',
+      'DELETE /api/team/groups/:id',
+      'PUT /api/team/groups/:id/members/:userId',
+      'DELETE /api/team/groups/:id/members/:userId',
+      'GET /api/team/audit',
+      'GET /api/search',
     ]) {
       assert.ok(bearer.includes(expected), `${expected} is a bearer route (got ${bearer.join(', ')})`);
     }

@@ -299,7 +299,7 @@ describe('POST /api/invitations/inspect', () => {
     assert.deepEqual(response.json(), {
       email,
       team: { name: 'acme', displayName: 'Acme' },
-      methods: { local: true, google: true, azure: true, auth0: true, apple: false },
+      methods: { local: true, google: true, azure: true, auth0: true, apple: true },
       auth0DisplayName: 'Acme SSO',
     });
   });

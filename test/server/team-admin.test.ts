@@ -36,7 +36,8 @@ describe('GET /api/team', () => {
     assert.equal(team.displayName, 'Acme');
     assert.deepEqual(team.seats, { used: 4, limit: 10, members: 4, pending: 0 });
     assert.deepEqual(team.storage, { usedBytes: 90_000_000_000, limitBytes: 100_000_000_000 });
-    assert.deepEqual(team.configured, { google: true, azure: true, auth0: true, apple: false });
+    assert.deepEqual(team.configured, { google: true, azure: true, auth0: true, apple: true });
+    assert.deepEqual(team.loginOptions, { local: true, google: true, azure: true, auth0: true, apple: true });
     assert.deepEqual(team.support, {
       name: 'Priya Natarajan',
       email: 'priya.natarajan@accounts.example',
@@ -94,7 +95,7 @@ describe('PATCH /api/team/login-options', () => {
   beforeEach(async () => {
     await t.db.kysely
       .updateTable('teams')
-      .set({ local_enabled: 1, google_enabled: 1, azure_enabled: 1, auth0_enabled: 1 })
+      .set({ local_enabled: 1, google_enabled: 1, azure_enabled: 1, auth0_enabled: 1, apple_enabled: 1 })
       .where('name', '=', 'acme')
       .execute();
   });
@@ -120,7 +121,7 @@ describe('PATCH /api/team/login-options', () => {
       google: false,
       azure: true,
       auth0: false,
-      apple: false,
+      apple: true,
     });
     const shown = await publicTeam('acme');
     assert.ok(!('googleOptions' in shown) && !('auth0Options' in shown));
@@ -130,19 +131,43 @@ describe('PATCH /api/team/login-options', () => {
   });
 
   it('refuses a provider the team has not configured (400 notConfigured at that field)', async () => {
-    expectError(await patch(who.owner, { apple: true }), 400, 'notConfigured', 'apple');
+    await t.db.kysely.deleteFrom('team_providers').where('kind', '=', 'apple').execute();
+    await t.db.kysely.updateTable('teams').set({ apple_enabled: 0 }).where('name', '=', 'acme').execute();
+    try {
+      expectError(await patch(who.owner, { apple: true }), 400, 'notConfigured', 'apple');
+      // Turning off what is not configured is fine.
+      assert.equal((await patch(who.owner, { apple: false })).statusCode, 200);
+    } finally {
+      const acmeId = (await acme()).id;
+      await t.db.kysely
+        .insertInto('team_providers')
+        .values({
+          team_id: acmeId,
+          kind: 'apple',
+          issuer: 'demo:apple',
+          client_id: 'acct-portal-apple',
+          client_secret: 'demo-secret-apple-not-for-production',
+          allowed_tenant: null,
+          allowed_domain: null,
+          link_by_email: 1,
+        })
+        .execute();
+    }
   });
 
   it('never turns off the last method (409 lastMethod), even when two admins try at once', async () => {
     expectError(await patch(who.otherAdmin, { local: false }), 409, 'lastMethod');
-    assert.equal((await patch(who.owner, { azure: false, auth0: false })).statusCode, 200);
+    assert.equal((await patch(who.owner, { azure: false, auth0: false, apple: false })).statusCode, 200);
     const [a, b] = await Promise.all([
       patch(who.owner, { local: false }),
       patch(who.admin, { google: false }),
     ]);
     assert.deepEqual([a.statusCode, b.statusCode].sort(), [200, 409], `${a.body} ${b.body}`);
     const team = await acme();
-    assert.equal(team.local_enabled + team.google_enabled + team.azure_enabled + team.auth0_enabled, 1);
+    assert.equal(
+      team.local_enabled + team.google_enabled + team.azure_enabled + team.auth0_enabled + team.apple_enabled,
+      1,
+    );
   });
 
   it('refuses an empty change, unknown keys and non-booleans (400)', async () => {

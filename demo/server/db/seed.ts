@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { PERMISSIONS, type Permission } from '../domain/permissions';
 import type { Clock } from '../lib/clock';
+import { sha256 } from '../lib/crypto';
 import { memberTerms, sortKey } from './member-terms';
 import type { PasswordHasher } from '../lib/password';
-import type { Database } from './schema';
+import type { Database, ProviderKind } from './schema';
 
 /** The password of every seeded user that has one (README, design §4). */
 export const DEMO_PASSWORD = 'portal-demo-pass';
@@ -31,8 +32,9 @@ const GB = 1_000_000_000;
  * Demo teams' provider configuration: every one points at this server's stand-in providers (`demo:…`),
  * registered with these client ids and secrets. Pointing a team at the real Google is a row change.
  */
-export const DEMO_PROVIDERS: Array<{ team: string; kind: 'google' | 'azure' | 'auth0'; tenant?: string }> = [
+export const DEMO_PROVIDERS: Array<{ team: string; kind: ProviderKind; tenant?: string }> = [
   { team: 'acme', kind: 'google' },
+  { team: 'acme', kind: 'apple' },
   { team: 'acme', kind: 'azure', tenant: 'acme' },
   { team: 'acme', kind: 'auth0' },
   { team: 'umbrella', kind: 'azure', tenant: 'umbrella' },
@@ -60,6 +62,7 @@ export const DEMO_TEAMS: TeamSeed[] = [
     google: true,
     azure: true,
     auth0: 'Acme SSO',
+    apple: true,
     seats: 10,
     storage: [90 * GB, 100 * GB],
     manager: ['Priya Natarajan', 'priya.natarajan@accounts.example', '+44 20 7946 0321'],
@@ -120,6 +123,18 @@ export const DEMO_USERS: UserSeed[] = [
   },
 ];
 
+/**
+ * The demo's team API credential (README: Team API credentials): a suite app reports acme's storage with
+ * it. Demo only: a deployment makes its own, with a random 256-bit secret.
+ */
+export const DEMO_API_CLIENT = {
+  team: 'acme',
+  id: 'acme-storage-reporter',
+  secret: 'demo-storage-secret-acme-not-for-production',
+  name: 'Acme storage reporter',
+  scopes: 'team.storage',
+};
+
 const ALL: Permission[] = [...PERMISSIONS];
 const MAKERS: Permission[] = ['OWNER', 'ADMIN', 'EDITOR'];
 
@@ -150,6 +165,7 @@ export const DEMO_POLICIES: Array<{
 
 /** A demo team's seats, storage and account manager. */
 const adminSettings = (team: TeamSeed) => ({
+  apple_enabled: team.apple ? 1 : 0,
   seat_limit: team.seats,
   storage_used_bytes: team.storage[0],
   storage_limit_bytes: team.storage[1],
@@ -179,7 +195,6 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
         azure_enabled: team.azure ? 1 : 0,
         auth0_enabled: team.auth0 ? 1 : 0,
         auth0_display_name: team.auth0 ?? null,
-        apple_enabled: team.apple ? 1 : 0,
         brand: null,
         created_at: now,
         ...adminSettings(team),
@@ -275,6 +290,19 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
         .executeTakeFirst();
       inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
     }
+    const client = await trx
+      .insertInto('team_api_clients')
+      .values({
+        client_id: DEMO_API_CLIENT.id,
+        team_id: teams.get(DEMO_API_CLIENT.team)!,
+        secret_hash: sha256(DEMO_API_CLIENT.secret),
+        name: DEMO_API_CLIENT.name,
+        scopes: DEMO_API_CLIENT.scopes,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.column('client_id').doNothing())
+      .executeTakeFirst();
+    inserted += Number(client.numInsertedOrUpdatedRows ?? 0n);
     for (const [order, policy] of DEMO_POLICIES.entries()) {
       const result = await trx
         .insertInto('policies')

@@ -17,6 +17,13 @@ export function kindOfName(name: string): ProviderKind | null {
   return entry ? (entry[0] as ProviderKind) : null;
 }
 
+/** Providers that answer by `response_mode=form_post` (a POST to the callback), as Apple does. */
+export const FORM_POST: ReadonlySet<ProviderKind> = new Set(['apple']);
+
+/** How this server authenticates at a provider's token endpoint: Apple takes the secret in the form. */
+const clientAuth = (row: TeamProvidersTable) =>
+  row.kind === 'apple' ? oidc.ClientSecretPost(row.client_secret) : oidc.ClientSecretBasic(row.client_secret);
+
 /** A round trip lives ten minutes. */
 export const FLOW_TTL_MS = 10 * 60_000;
 export const FLOW_COOKIE = 'acct_oauth';
@@ -104,7 +111,7 @@ export class ExternalSignIn {
     if (!pending) {
       const insecure = issuer.startsWith('http:');
       pending = oidc
-        .discovery(new URL(issuer), row.client_id, undefined, oidc.ClientSecretBasic(row.client_secret), {
+        .discovery(new URL(issuer), row.client_id, undefined, clientAuth(row), {
           // Plain http only for the loopback stand-ins; real providers are https.
           execute: insecure ? [oidc.allowInsecureRequests] : [],
         })
@@ -150,7 +157,9 @@ export class ExternalSignIn {
     });
     const parameters: Record<string, string> = {
       redirect_uri: this.redirectUri(row.kind),
-      scope: 'openid email profile',
+      // Apple has no `profile` scope; it answers by form_post whenever a scope asks for data.
+      scope: row.kind === 'apple' ? 'openid name email' : 'openid email profile',
+      ...(FORM_POST.has(row.kind) ? { response_mode: 'form_post' } : {}),
       response_type: 'code',
       state,
       nonce,
@@ -181,17 +190,20 @@ export class ExternalSignIn {
     return flow;
   }
 
-  /** Exchange the code (PKCE, state, nonce, max_age checked by openid-client) and read the identity. */
+  /**
+   * Exchange the code (PKCE, state, nonce, max_age checked by openid-client) and read the identity.
+   * `callback` is the address the provider sent the browser to, or — form_post — the POST it made.
+   */
   async finish(
     flow: OauthFlowsTable,
     row: TeamProvidersTable,
-    callbackUrl: URL,
+    callback: URL | Request,
     state: string,
   ): Promise<ProviderIdentity> {
     const config = await this.client(row);
     let tokens;
     try {
-      tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      tokens = await oidc.authorizationCodeGrant(config, callback, {
         pkceCodeVerifier: flow.code_verifier,
         expectedState: state,
         expectedNonce: flow.nonce,

@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { OauthFlowsTable, ProviderKind, Team, User } from '../db/schema';
-import { FLOW_COOKIE, FlowError, kindOfName, PROVIDER_NAMES, type ProviderIdentity } from '../lib/external';
+import {
+  FLOW_COOKIE,
+  FlowError,
+  FORM_POST,
+  kindOfName,
+  PROVIDER_NAMES,
+  type ProviderIdentity,
+} from '../lib/external';
 import { GONE_MESSAGE, InvitationLinks } from '../lib/invitation-links';
 import { requestLanguage } from '../lib/language';
 import { cleanName } from '../lib/names';
@@ -24,7 +31,7 @@ type ErrorCode =
   | 'ProviderFailed'
   | 'InvitationGone';
 
-const KINDS = ['google', 'azure', 'auth0'] as const;
+const KINDS = ['google', 'azure', 'auth0', 'apple'] as const;
 const enabledColumn = {
   google: 'google_enabled',
   azure: 'azure_enabled',
@@ -77,6 +84,31 @@ const CallbackQuery = Type.Object(
   },
   { additionalProperties: true },
 );
+
+const CallbackForm = Type.Object(
+  {
+    code: Type.Optional(Type.String({ maxLength: 4096 })),
+    state: Type.Optional(Type.String({ maxLength: 512 })),
+    error: Type.Optional(Type.String({ maxLength: 512 })),
+    error_description: Type.Optional(Type.String({ maxLength: 2048 })),
+    iss: Type.Optional(Type.String({ maxLength: 2048 })),
+    /** Apple, on a first sign-in only: the user's name as JSON (it is not in the id token). */
+    user: Type.Optional(Type.String({ maxLength: 4096 })),
+  },
+  { additionalProperties: false },
+);
+
+/** The name in Apple's `user` form field (`{"name":{"firstName","lastName"}}`), if it has one. */
+function appleName(user: string | undefined): string | null {
+  if (!user) return null;
+  try {
+    const parsed = JSON.parse(user) as { name?: { firstName?: unknown; lastName?: unknown } };
+    const parts = [parsed.name?.firstName, parsed.name?.lastName].filter((p) => typeof p === 'string' && p);
+    return parts.length ? parts.join(' ') : null;
+  } catch {
+    return null;
+  }
+}
 
 type ProviderRequest = FastifyRequest<{ Params: { provider: string } }>;
 
@@ -322,71 +354,106 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
     return reply.redirect(returnUrl ?? '/', 303);
   }
 
+  /**
+   * The provider's answer, by redirect (GET, the query) or by form_post (POST, the form: Apple), for a
+   * round trip of this browser: claimed once, then the code exchanged and the identity used.
+   */
+  async function finishCallback(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: ProviderKind,
+    answer: Static<typeof CallbackQuery> & { user?: string },
+    callback: URL | Request,
+  ) {
+    let flow;
+    try {
+      flow = await external.claim(kind, answer.state, cookiesOf(request)[FLOW_COOKIE]);
+    } catch (error) {
+      request.log.warn({ err: error }, 'provider callback refused');
+      return fail(reply, null, 'login', 'ProviderFailed', null);
+    }
+    const team = await repos.teams.findById(flow.team_id);
+    if (!team) throw new Error('the sign-in attempt names no team');
+    const row = await external.providerFor(team.id, kind);
+    if (!row || answer.error || !answer.code)
+      return fail(reply, team.name, flow.mode, 'ProviderFailed', flow.return_url);
+
+    let identity: ProviderIdentity;
+    try {
+      identity = await external.finish(flow, row, callback, answer.state!);
+      identity = { ...identity, name: identity.name ?? appleName(answer.user) };
+    } catch (error) {
+      if (!(error instanceof FlowError)) throw error;
+      request.log.warn({ err: error }, 'provider answer refused');
+      return fail(reply, team.name, flow.mode, 'ProviderFailed', flow.return_url);
+    }
+    if (row.allowed_tenant && identity.tenant !== row.allowed_tenant)
+      return fail(reply, team.name, flow.mode, 'InvalidTenant', flow.return_url);
+    if (row.allowed_domain && !identity.email?.endsWith(`@${row.allowed_domain.toLowerCase()}`)) {
+      return fail(reply, team.name, flow.mode, 'InvalidTenant', flow.return_url);
+    }
+
+    if (flow.mode === 'link') {
+      const session = await sessionOf(request);
+      if (!session || session.user_id !== flow.user_id)
+        return fail(reply, team.name, 'login', 'ProviderFailed', flow.return_url);
+      const provider = PROVIDER_NAMES[kind];
+      const owner = await repos.identities.ownerOf(team.id, provider, identity.subject);
+      if (owner !== undefined && owner !== session.user_id)
+        return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
+      if (owner === undefined) {
+        const linked = await repos.identities.link({
+          userId: session.user_id,
+          teamId: team.id,
+          provider,
+          subject: identity.subject,
+          userName: identity.email ?? identity.name ?? identity.subject,
+          now: clock.now(),
+        });
+        if (!linked) return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
+      }
+      reply.clearCookie(FLOW_COOKIE, flowCookie);
+      return reply.redirect('/manage', 303);
+    }
+
+    if (flow.invitation_id) return joinByInvitation(request, reply, team, kind, flow, identity);
+
+    const user = await external.resolveUser(team.id, kind, identity, row.link_by_email === 1);
+    if (typeof user === 'string') return fail(reply, team.name, 'login', user, flow.return_url);
+    // A disabled member is refused like a locked one.
+    if (user.locked || user.disabled_at !== null || (await lockout.isLocked(team.name, user.email)))
+      return fail(reply, team.name, 'login', 'UserLocked', flow.return_url);
+    return signInUser(request, reply, user, flow.return_url);
+  }
+
   app.get<{ Params: { provider: string }; Querystring: Static<typeof CallbackQuery> }>(
     '/account/callback/:provider',
     { config: { auth: 'none' }, schema: { querystring: CallbackQuery } },
     async (request, reply) => {
       const kind = kindOf(request.params.provider);
       if (!kind) return reply.code(404).send({ message: 'not found' });
-      let flow;
-      try {
-        flow = await external.claim(kind, request.query.state, cookiesOf(request)[FLOW_COOKIE]);
-      } catch (error) {
-        request.log.warn({ err: error }, 'provider callback refused');
-        return fail(reply, null, 'login', 'ProviderFailed', null);
-      }
-      const team = await repos.teams.findById(flow.team_id);
-      if (!team) throw new Error('the sign-in attempt names no team');
-      const row = await external.providerFor(team.id, kind);
-      if (!row || request.query.error || !request.query.code)
-        return fail(reply, team.name, flow.mode, 'ProviderFailed', flow.return_url);
+      return finishCallback(request, reply, kind, request.query, new URL(request.url, config.publicUrl));
+    },
+  );
 
-      let identity: ProviderIdentity;
-      try {
-        const url = new URL(request.url, config.publicUrl);
-        identity = await external.finish(flow, row, url, request.query.state!);
-      } catch (error) {
-        if (!(error instanceof FlowError)) throw error;
-        request.log.warn({ err: error }, 'provider answer refused');
-        return fail(reply, team.name, flow.mode, 'ProviderFailed', flow.return_url);
-      }
-      if (row.allowed_tenant && identity.tenant !== row.allowed_tenant)
-        return fail(reply, team.name, flow.mode, 'InvalidTenant', flow.return_url);
-      if (row.allowed_domain && !identity.email?.endsWith(`@${row.allowed_domain.toLowerCase()}`)) {
-        return fail(reply, team.name, flow.mode, 'InvalidTenant', flow.return_url);
-      }
-
-      if (flow.mode === 'link') {
-        const session = await sessionOf(request);
-        if (!session || session.user_id !== flow.user_id)
-          return fail(reply, team.name, 'login', 'ProviderFailed', flow.return_url);
-        const provider = PROVIDER_NAMES[kind];
-        const owner = await repos.identities.ownerOf(team.id, provider, identity.subject);
-        if (owner !== undefined && owner !== session.user_id)
-          return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
-        if (owner === undefined) {
-          const linked = await repos.identities.link({
-            userId: session.user_id,
-            teamId: team.id,
-            provider,
-            subject: identity.subject,
-            userName: identity.email ?? identity.name ?? identity.subject,
-            now: clock.now(),
-          });
-          if (!linked) return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
-        }
-        reply.clearCookie(FLOW_COOKIE, flowCookie);
-        return reply.redirect('/manage', 303);
-      }
-
-      if (flow.invitation_id) return joinByInvitation(request, reply, team, kind, flow, identity);
-
-      const user = await external.resolveUser(team.id, kind, identity, row.link_by_email === 1);
-      if (typeof user === 'string') return fail(reply, team.name, 'login', user, flow.return_url);
-      // A disabled member is refused like a locked one.
-      if (user.locked || user.disabled_at !== null || (await lockout.isLocked(team.name, user.email)))
-        return fail(reply, team.name, 'login', 'UserLocked', flow.return_url);
-      return signInUser(request, reply, user, flow.return_url);
+  // Apple answers with response_mode=form_post: a cross-site POST from its page, exempt from the
+  // anti-forgery rule (config.forgery) because only this browser's flow cookie and the flow's state,
+  // both single use, can make it do anything.
+  app.post<{ Params: { provider: string }; Body: Static<typeof CallbackForm> }>(
+    '/account/callback/:provider',
+    { config: { body: 'form', auth: 'none', forgery: 'flow-bound' }, schema: { body: CallbackForm } },
+    async (request, reply) => {
+      const kind = kindOf(request.params.provider);
+      if (!kind || !FORM_POST.has(kind)) return reply.code(404).send({ message: 'not found' });
+      const { user, ...fields } = request.body;
+      const callback = new Request(external.redirectUri(kind), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(
+          Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined),
+        ),
+      });
+      return finishCallback(request, reply, kind, { ...fields, user }, callback);
     },
   );
 

@@ -3,9 +3,20 @@ import type { Team } from '../db/schema';
 import type { ProviderKind } from '../db/schema';
 import { adminOf, clientOf } from '../plugins/auth';
 import { errorResponses } from '../schemas/errors';
-import { LoginOptionsBody, SeatLimitBody, Storage, StorageBody, TeamAdmin } from '../schemas/team';
+import {
+  AuditList,
+  AuditQuery,
+  LoginOptionsBody,
+  SeatLimitBody,
+  Storage,
+  StorageBody,
+  TeamAdmin,
+  type AuditAction,
+} from '../schemas/team';
 
 const PROVIDERS: ProviderKind[] = ['google', 'azure', 'auth0', 'apple'];
+/** The latest audit events the team screen shows. */
+const AUDIT_DEFAULT = 10;
 
 /** The team as its admins see it (schemas/team.ts `TeamAdmin`). */
 export function teamAdminView(
@@ -123,6 +134,32 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         });
       }
       return view(caller.user.team_id, actor.owner);
+    },
+  );
+
+  app.get(
+    '/api/team/audit',
+    {
+      config: { auth: 'bearer', role: 'admin', invalid: { limit: 'invalidLimit' } },
+      schema: { querystring: AuditQuery, response: { 200: AuditList, ...errorResponses(400, 401, 403) } },
+    },
+    async (request) => {
+      const { caller } = adminOf(request);
+      const limit = request.query.limit === undefined ? AUDIT_DEFAULT : Number(request.query.limit);
+      const rows = await repos.audit.latest(caller.user.team_id, limit);
+      return {
+        events: rows.map((row) => ({
+          id: row.id,
+          at: new Date(row.created_at).toISOString(),
+          actor:
+            row.actor_id !== null
+              ? { id: row.actor_id, name: row.actor_name ?? '', email: row.actor_email ?? '' }
+              : null,
+          action: row.action as AuditAction,
+          target: row.target,
+          detail: JSON.parse(row.detail) as Record<string, unknown>,
+        })),
+      };
     },
   );
 

@@ -1,22 +1,43 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { sha256 } from '../lib/crypto';
+import { safeEqual, sha256 } from '../lib/crypto';
+import { TOKEN_TTL_SECONDS } from '../lib/tokens';
 import { sessionOf } from '../plugins/cookies';
 
 const SESSION_GRANT = 'device_code';
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+const CLIENT_GRANT = 'client_credentials';
+/** What an unknown client's secret is compared with, so it costs what a wrong secret does. */
+const NO_CLIENT = sha256('no client');
+
+/** `Authorization: Basic` credentials (RFC 6749 §2.3.1: each part form-encoded), if the header has them. */
+function basicCredentials(header: string | undefined): { id: string; secret: string } | null {
+  if (!header?.startsWith('Basic ')) return null;
+  const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  try {
+    return {
+      id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+      secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+    };
+  } catch {
+    return null;
+  }
+}
 
 function oauthError(reply: FastifyReply, error: string, description: string, status = 400) {
   return reply.code(status).send({ error, error_description: description, message: description });
 }
 
 /**
- * POST /connect/token. Two grants:
+ * POST /connect/token. Three grants:
  * - the portal's session exchange (`grant_type=device_code` with `sessionId`): the session id must be the
  *   public handle of the caller's own session cookie;
  * - the RFC 8628 device grant for QR code login: the mobile app (DEVICE_CLIENT_ID) exchanges a device
  *   code once, within its ten minutes, for tokens of the user who generated it (`expired_token`,
- *   `invalid_grant` otherwise; the code was authorized when it was made, so never `authorization_pending`).
+ *   `invalid_grant` otherwise; the code was authorized when it was made, so never `authorization_pending`);
+ * - client credentials (RFC 6749 §4.4) for a team's API clients (`clientGrant`).
  */
 export async function tokenRoutes(app: FastifyInstance): Promise<void> {
   const { config, repos, tokens, clock } = app.services;
@@ -24,9 +45,10 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
   async function issue(userId: string, scopes: string[], sessionId?: string) {
     const subject = await repos.users.findMember(userId);
     if (!subject) return null;
+    const groups = await repos.groups.namesOf({ id: userId });
     const [accessToken, idToken] = await Promise.all([
       tokens.accessToken(subject, config.portalClientId, scopes, sessionId),
-      tokens.idToken(subject, config.portalClientId),
+      tokens.idToken(subject, config.portalClientId, groups),
     ]);
     return { access_token: accessToken, token_type: 'Bearer', expires_in: 3600, id_token: idToken };
   }
@@ -49,6 +71,37 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
     reply.header('Pragma', 'no-cache');
     return answer;
   }
+  /**
+   * RFC 6749 §4.4: a team API client (a suite app reporting the team's storage) authenticates with its
+   * id and secret — HTTP Basic (§2.3.1) or the form — and gets an access token for its team with the
+   * scopes it asked for, each one the client may have (all of them when it names none).
+   */
+  async function clientGrant(request: FastifyRequest, reply: FastifyReply) {
+    const body = request.body as { client_id?: string; client_secret?: string; scope?: string };
+    const basic = basicCredentials(request.headers.authorization);
+    const clientId = basic?.id ?? body.client_id;
+    const secret = basic?.secret ?? body.client_secret;
+    const client = clientId ? await repos.apiClients.find(clientId) : undefined;
+    // Compared in constant time, and compared even for an unknown client.
+    const matches = safeEqual(client?.secret_hash ?? NO_CLIENT, sha256(secret ?? ''));
+    if (!client || !secret || !matches || (basic && body.client_secret !== undefined)) {
+      if (basic) reply.header('WWW-Authenticate', 'Basic realm="token"');
+      return oauthError(reply, 'invalid_client', 'unknown client or wrong secret', 401);
+    }
+    const allowed = client.scopes.split(' ').filter(Boolean);
+    const asked = body.scope?.split(' ').filter(Boolean) ?? allowed;
+    if (asked.length === 0 || asked.some((scope) => !allowed.includes(scope)))
+      return oauthError(reply, 'invalid_scope', `this client may ask for: ${allowed.join(' ')}`);
+    const accessToken = await tokens.clientAccessToken(client.client_id, client.team_id, asked);
+    reply.header('Pragma', 'no-cache');
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: TOKEN_TTL_SECONDS,
+      scope: asked.join(' '),
+    };
+  }
+
   app.post(
     '/connect/token',
     {
@@ -60,6 +113,8 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
             client_id: Type.Optional(Type.String({ maxLength: 200 })),
             sessionId: Type.Optional(Type.String({ maxLength: 200 })),
             device_code: Type.Optional(Type.String({ maxLength: 400 })),
+            client_secret: Type.Optional(Type.String({ maxLength: 400 })),
+            scope: Type.Optional(Type.String({ maxLength: 400 })),
             __RequestVerificationToken: Type.Optional(Type.String({ maxLength: 400 })),
           },
           { additionalProperties: false },
@@ -70,11 +125,12 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
       const body = request.body as { grant_type: string; client_id?: string; sessionId?: string };
       if (body.grant_type === DEVICE_GRANT)
         return deviceGrant(request.body as { client_id?: string; device_code?: string }, reply);
+      if (body.grant_type === CLIENT_GRANT) return clientGrant(request, reply);
       if (body.grant_type !== SESSION_GRANT) {
         return oauthError(
           reply,
           'unsupported_grant_type',
-          `grant_type must be device_code or ${DEVICE_GRANT}`,
+          `grant_type must be device_code, ${DEVICE_GRANT} or ${CLIENT_GRANT}`,
         );
       }
       if (body.client_id !== config.portalClientId)

@@ -10,6 +10,8 @@ const Userinfo = Type.Object({
   created_at: Type.String(),
   team: Type.String(),
   team_id: Type.String(),
+  /** The names of the user's groups in their team (empty when none). */
+  groups: Type.Array(Type.String()),
 });
 
 /** GET /connect/userinfo: who the access token belongs to (access tokens only). */
@@ -19,6 +21,7 @@ export async function userinfoRoutes(app: FastifyInstance): Promise<void> {
     { config: { auth: 'bearer' }, schema: { response: { 200: Userinfo } } },
     async (request) => {
       const { user, teamName } = callerOf(request);
+      const groups = await request.server.services.repos.groups.namesOf(user);
       return {
         sub: user.id,
         name: user.name,
@@ -26,6 +29,7 @@ export async function userinfoRoutes(app: FastifyInstance): Promise<void> {
         created_at: new Date(user.created_at).toISOString(),
         team: teamName,
         team_id: user.team_id,
+        groups,
       };
     },
   );
