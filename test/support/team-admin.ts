@@ -48,8 +48,8 @@ export async function addUser(
     .execute();
   for (const permission of user.permissions)
     await db.insertInto('user_permissions').values({ user_id: id, permission }).execute();
-  for (const term of memberTerms(user.name, user.email))
-    await db.insertInto('member_terms').values({ team_id: team.id, term, user_id: id }).execute();
+  for (const { term, shadow } of memberTerms(user.name, user.email))
+    await db.insertInto('member_terms').values({ team_id: team.id, term, user_id: id, shadow }).execute();
   return id;
 }
 

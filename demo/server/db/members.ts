@@ -79,7 +79,7 @@ export async function writeTerms(
   if (terms.length) {
     await trx
       .insertInto('member_terms')
-      .values(terms.map((term) => ({ team_id: teamId, term, user_id: userId })))
+      .values(terms.map(({ term, shadow }) => ({ team_id: teamId, term, user_id: userId, shadow })))
       .execute();
   }
 }
@@ -105,8 +105,8 @@ export function decodeCursor(value: string): Cursor | null {
   }
 }
 
-/** A search counts its matches up to this many: beyond it the total is "more than". */
-export const SEARCH_COUNT_CAP = 1000;
+/** A search counts its matches up to this many ("100+"): counting all of 100,000 would not do. */
+export const SEARCH_COUNT_CAP = 100;
 
 export interface MemberRow {
   id: string;
@@ -229,9 +229,9 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
 
   /**
    * Members with a term starting with the query, in the order of the term that matched, a page at a
-   * time: one range of member_terms' primary key. A member with several matching terms ("ada lovelace"
-   * and "ada@acme.test" for "ada") is listed once, under the first: a term is skipped when the same
-   * member has an earlier one in the range (one probe of member_terms_user per row).
+   * time: one range of member_terms_search, read from the index alone. A member with several matching
+   * terms ("ada lovelace" and "ada@acme.test" for "ada") is listed once, under the first: a term whose
+   * `shadow` reaches the query's length shares the query with an earlier term of the member.
    */
   async function byTerm(
     teamId: string,
@@ -239,29 +239,23 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
     after: Cursor | null,
     limit: number,
   ): Promise<MemberPage> {
-    const matches = () => {
-      return db
+    // The range of matching terms; a later page starts after its cursor instead (one lower bound, so
+    // the index range starts there: with both, the database may start at the first and filter up to it).
+    const start = after && after.key >= range.from ? after : null;
+    const matches = (from: Cursor | null) => {
+      const inRange = db
         .selectFrom('member_terms as t')
         .where('t.team_id', '=', teamId)
-        .where('t.term', '>=', range.from)
         .where('t.term', '<', range.to)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('member_terms as s')
-                .select('s.user_id')
-                .whereRef('s.user_id', '=', 't.user_id')
-                .where('s.term', '>=', range.from)
-                .whereRef('s.term', '<', 't.term'),
-            ),
-          ),
-        );
+        // A member's later terms that an earlier one of theirs also matches are skipped (shadow).
+        .where('t.shadow', '<', range.from.length);
+      return from
+        ? inRange.where((eb) => eb(eb.refTuple('t.term', 't.user_id'), '>', eb.tuple(from.key, from.id)))
+        : inRange.where('t.term', '>=', range.from);
     };
-    let page = matches()
+    const page = matches(start)
       .innerJoin('users', 'users.id', 't.user_id')
       .select([...BASE_COLUMNS, 't.term']);
-    if (after)
-      page = page.where((eb) => eb(eb.refTuple('t.term', 't.user_id'), '>', eb.tuple(after.key, after.id)));
     const rows = await page
       .orderBy('t.term')
       .orderBy('t.user_id')
@@ -269,7 +263,7 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
       .execute();
     const counted = await db
       .selectFrom(
-        matches()
+        matches(null)
           .select('t.user_id')
           .limit(SEARCH_COUNT_CAP + 1)
           .as('m'),

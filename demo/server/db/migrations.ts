@@ -230,7 +230,14 @@ const migrations: Record<string, Migration> = {
         .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
         .addColumn('term', 'text', (c) => c.modifyFront(byteOrder).notNull())
         .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-        .addPrimaryKeyConstraint('member_terms_pk', ['team_id', 'term', 'user_id'])
+        .addColumn('shadow', 'integer', (c) => c.notNull())
+        .execute();
+      // A search reads this index alone: the range of terms, and `shadow` to skip a member's repeats.
+      await db.schema
+        .createIndex('member_terms_search')
+        .on('member_terms')
+        .columns(['team_id', 'term', 'user_id', 'shadow'])
+        .unique()
         .execute();
       await db.schema
         .createIndex('member_terms_user')
@@ -348,10 +355,10 @@ const migrations: Record<string, Migration> = {
           .set({ name_key: sortKey(user.name) })
           .where('id', '=', user.id)
           .execute();
-        for (const term of memberTerms(user.name, user.email)) {
+        for (const { term, shadow } of memberTerms(user.name, user.email)) {
           await db
             .insertInto('member_terms')
-            .values({ team_id: user.team_id, term, user_id: user.id })
+            .values({ team_id: user.team_id, term, user_id: user.id, shadow })
             .execute();
         }
       }

@@ -170,6 +170,8 @@ export interface MemberTermsTable {
   team_id: string;
   term: string;
   user_id: string;
+  /** The longest start shared with an earlier term of the same member (db/member-terms.ts). */
+  shadow: number;
 }
 
 export interface InvitationsTable {

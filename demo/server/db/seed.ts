@@ -253,8 +253,8 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
       for (const permission of user.permissions) {
         await trx.insertInto('user_permissions').values({ user_id: id, permission }).execute();
       }
-      for (const term of memberTerms(user.name, user.email)) {
-        await trx.insertInto('member_terms').values({ team_id: teamId, term, user_id: id }).execute();
+      for (const { term, shadow } of memberTerms(user.name, user.email)) {
+        await trx.insertInto('member_terms').values({ team_id: teamId, term, user_id: id, shadow }).execute();
       }
       for (const link of user.external ?? []) {
         await trx

@@ -103,7 +103,7 @@ export const MemberList = Type.Object({
   members: Type.Array(Member),
   /** The cursor of the next page; null on the last. */
   next: Type.Union([Type.String(), Type.Null()]),
-  /** Members matching `q` (all members without it); a search counts up to 1,000 (`totalExact` false beyond). */
+  /** Members matching `q` (all members without it); a search counts up to 100 (`totalExact` false beyond). */
   total: Type.Integer(),
   totalExact: Type.Boolean(),
 });
