@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
 import type { ProviderKind, Team, User } from '../db/schema';
 import { FLOW_COOKIE, FlowError, kindOfName, PROVIDER_NAMES, type ProviderIdentity } from '../lib/external';
 import { normaliseTeam } from '../lib/normalise';
@@ -10,6 +11,7 @@ import { beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
 import {
   callbackSchema,
   linkSchema,
+  type ProviderParams,
   providerStartFormSchema,
   providerStartSchema,
   providerTicketSchema,
@@ -22,7 +24,7 @@ type ErrorCode = 'UserLocked' | 'UserAlreadyExists' | 'ForbiddenSignup' | 'Inval
 const KINDS = ['google', 'azure', 'auth0'] as const;
 const enabledColumn = { google: 'google_enabled', azure: 'azure_enabled', auth0: 'auth0_enabled' } as const;
 
-type ProviderRequest = FastifyRequest<{ Params: { provider: string } }>;
+type ProviderRequest = FastifyRequest<{ Params: Static<typeof ProviderParams> }>;
 
 /**
  * The provider an address names (`Google`, `AzureAD`, `Auth0`): an unknown one is 404, and answered
