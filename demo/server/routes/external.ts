@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
 import type { ProviderKind, Team, User } from '../db/schema';
 import { FLOW_COOKIE, FlowError, kindOfName, PROVIDER_NAMES, type ProviderIdentity } from '../lib/external';
 import { normaliseTeam } from '../lib/normalise';
@@ -7,7 +8,15 @@ import { returnTarget, StartTickets, type StartRequest } from '../lib/start-tick
 import { cookiesOf } from '../lib/cookies';
 import { callerOf, signedInSession } from '../plugins/auth';
 import { beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
-import { LIMITS } from '../../../src/api/limits';
+import {
+  callbackSchema,
+  linkSchema,
+  type ProviderParams,
+  providerStartFormSchema,
+  providerStartSchema,
+  providerTicketSchema,
+  unlinkSchema,
+} from '../schemas/external';
 
 /** Spec §8: the codes a failed provider sign-in sends back to the sign-in screen. */
 type ErrorCode = 'UserLocked' | 'UserAlreadyExists' | 'ForbiddenSignup' | 'InvalidTenant' | 'ProviderFailed';
@@ -15,43 +24,7 @@ type ErrorCode = 'UserLocked' | 'UserAlreadyExists' | 'ForbiddenSignup' | 'Inval
 const KINDS = ['google', 'azure', 'auth0'] as const;
 const enabledColumn = { google: 'google_enabled', azure: 'azure_enabled', auth0: 'auth0_enabled' } as const;
 
-const StartBody = Type.Object(
-  {
-    __RequestVerificationToken: Type.Optional(Type.String({ maxLength: 400 })),
-    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
-    returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
-    maxAge: Type.Optional(Type.String({ maxLength: 12 })),
-  },
-  { additionalProperties: false },
-);
-const StartCall = Type.Object(
-  {
-    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
-    returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
-    maxAge: Type.Optional(Type.String({ maxLength: 12 })),
-  },
-  { additionalProperties: false },
-);
-const TicketQuery = Type.Object(
-  { ticket: Type.String({ minLength: 1, maxLength: 4096 }) },
-  { additionalProperties: false },
-);
-const LinkBody = Type.Object(
-  { __RequestVerificationToken: Type.Optional(Type.String({ maxLength: 400 })) },
-  { additionalProperties: false },
-);
-const CallbackQuery = Type.Object(
-  {
-    code: Type.Optional(Type.String({ maxLength: 4096 })),
-    state: Type.Optional(Type.String({ maxLength: 512 })),
-    error: Type.Optional(Type.String({ maxLength: 512 })),
-    error_description: Type.Optional(Type.String({ maxLength: 2048 })),
-    iss: Type.Optional(Type.String({ maxLength: 2048 })),
-  },
-  { additionalProperties: true },
-);
-
-type ProviderRequest = FastifyRequest<{ Params: { provider: string } }>;
+type ProviderRequest = FastifyRequest<{ Params: Static<typeof ProviderParams> }>;
 
 /**
  * The provider an address names (`Google`, `AzureAD`, `Auth0`): an unknown one is 404, and answered
@@ -75,7 +48,7 @@ function providerOf(request: ProviderRequest): ProviderKind {
  * Error code); `POST /api/external/{Google,AzureAD,Auth0}` links an
  * identity to the signed-in user; `DELETE /api/user/password/{…}` unlinks, never the last way in.
  */
-export async function externalRoutes(app: FastifyInstance): Promise<void> {
+export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, external, config, clock, lockout } = app.services;
   const origin = new URL(config.publicUrl).origin;
   const flowCookie = { ...cookieOptions(config, true), path: '/account/callback', maxAge: 600 };
@@ -140,9 +113,9 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
 
   // The form post of spec §7: the browser follows the answer to the provider. A page whose CSP
   // form-action names only the issuer blocks that redirect; the elements use the two steps below.
-  app.post<{ Params: { provider: string }; Body: Static<typeof StartBody> }>(
+  app.post(
     '/account/:provider',
-    { config: { body: 'form', auth: 'none' }, schema: { body: StartBody } },
+    { config: { body: 'form', auth: 'none' }, schema: providerStartFormSchema },
     async (request, reply) => {
       const checked = await checkedStart(request.params.provider, request.body);
       if ('status' in checked) return reply.code(checked.status).send({ message: checked.message });
@@ -152,9 +125,9 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
 
   // Step one (a call, under the anti-forgery rule): check the request, answer the issuer address that
   // starts it, with a short-lived signed ticket.
-  app.post<{ Params: { provider: string }; Body: Static<typeof StartCall> }>(
+  app.post(
     '/account/:provider/start',
-    { config: { body: 'json', auth: 'none' }, schema: { body: StartCall } },
+    { config: { body: 'json', auth: 'none' }, schema: providerStartSchema },
     async (request, reply) => {
       const checked = await checkedStart(request.params.provider, request.body);
       if ('status' in checked) return reply.code(checked.status).send({ message: checked.message });
@@ -165,9 +138,9 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
   );
 
   // Step two (a top-level navigation): start the round trip the ticket describes.
-  app.get<{ Params: { provider: string }; Querystring: Static<typeof TicketQuery> }>(
+  app.get(
     '/account/:provider/start',
-    { config: { auth: 'none' }, schema: { querystring: TicketQuery } },
+    { config: { auth: 'none' }, schema: providerTicketSchema },
     async (request, reply) => {
       const kind = kindOf(request.params.provider);
       if (!kind) return reply.code(404).send({ message: 'not found' });
@@ -180,11 +153,11 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Params: { provider: string }; Body: Static<typeof LinkBody> }>(
+  app.post(
     '/api/external/:provider',
     {
       config: { body: 'form', auth: 'session', signIn: { returnUrl: '/manage' } },
-      schema: { body: LinkBody },
+      schema: linkSchema,
       preHandler: knownProvider,
     },
     async (request, reply) => {
@@ -231,9 +204,9 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
     return reply.redirect(returnUrl ?? '/', 303);
   }
 
-  app.get<{ Params: { provider: string }; Querystring: Static<typeof CallbackQuery> }>(
+  app.get(
     '/account/callback/:provider',
-    { config: { auth: 'none' }, schema: { querystring: CallbackQuery } },
+    { config: { auth: 'none' }, schema: callbackSchema },
     async (request, reply) => {
       const kind = kindOf(request.params.provider);
       if (!kind) return reply.code(404).send({ message: 'not found' });
@@ -301,9 +274,9 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
    * last external account — decided inside one write transaction (SQLite: BEGIN IMMEDIATE serialises
    * writers; PostgreSQL: the user's row is locked), so two parallel unlinks cannot both pass.
    */
-  app.delete<{ Params: { provider: string } }>(
+  app.delete(
     '/api/user/password/:provider',
-    { config: { auth: 'bearer' }, preHandler: knownProvider },
+    { config: { auth: 'bearer' }, schema: unlinkSchema, preHandler: knownProvider },
     async (request, reply) => {
       const kind = providerOf(request);
       const caller = callerOf(request);
@@ -316,4 +289,4 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
       return { message: `${provider} account removed` };
     },
   );
-}
+};

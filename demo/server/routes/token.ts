@@ -1,13 +1,14 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { sha256 } from '../lib/crypto';
 import { sessionOf } from '../plugins/cookies';
+import { tokenSchema } from '../schemas/token';
 
 const SESSION_GRANT = 'device_code';
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
-function oauthError(reply: FastifyReply, error: string, description: string, status = 400) {
-  return reply.code(status).send({ error, error_description: description, message: description });
+function oauthError(reply: FastifyReply, error: string, description: string) {
+  return reply.code(400).send({ error, error_description: description, message: description });
 }
 
 /**
@@ -18,7 +19,7 @@ function oauthError(reply: FastifyReply, error: string, description: string, sta
  *   code once, within its ten minutes, for tokens of the user who generated it (`expired_token`,
  *   `invalid_grant` otherwise; the code was authorized when it was made, so never `authorization_pending`).
  */
-export async function tokenRoutes(app: FastifyInstance): Promise<void> {
+export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config, repos, tokens, clock } = app.services;
 
   async function issue(userId: string, scopes: string[], sessionId?: string) {
@@ -28,7 +29,7 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
       tokens.accessToken(subject, config.portalClientId, scopes, sessionId),
       tokens.idToken(subject, config.portalClientId),
     ]);
-    return { access_token: accessToken, token_type: 'Bearer', expires_in: 3600, id_token: idToken };
+    return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: 3600, id_token: idToken };
   }
 
   async function deviceGrant(body: { client_id?: string; device_code?: string }, reply: FastifyReply) {
@@ -51,25 +52,10 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
   }
   app.post(
     '/connect/token',
-    {
-      config: { body: 'form', auth: 'none' },
-      schema: {
-        body: Type.Object(
-          {
-            grant_type: Type.String({ maxLength: 200 }),
-            client_id: Type.Optional(Type.String({ maxLength: 200 })),
-            sessionId: Type.Optional(Type.String({ maxLength: 200 })),
-            device_code: Type.Optional(Type.String({ maxLength: 400 })),
-            __RequestVerificationToken: Type.Optional(Type.String({ maxLength: 400 })),
-          },
-          { additionalProperties: false },
-        ),
-      },
-    },
+    { config: { body: 'form', auth: 'none' }, schema: tokenSchema },
     async (request, reply) => {
-      const body = request.body as { grant_type: string; client_id?: string; sessionId?: string };
-      if (body.grant_type === DEVICE_GRANT)
-        return deviceGrant(request.body as { client_id?: string; device_code?: string }, reply);
+      const body = request.body;
+      if (body.grant_type === DEVICE_GRANT) return deviceGrant(body, reply);
       if (body.grant_type !== SESSION_GRANT) {
         return oauthError(
           reply,
@@ -78,7 +64,7 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
         );
       }
       if (body.client_id !== config.portalClientId)
-        return oauthError(reply, 'invalid_client', 'unknown client', 400);
+        return oauthError(reply, 'invalid_client', 'unknown client');
       const session = await sessionOf(request);
       if (!session || !body.sessionId || session.public_id !== body.sessionId) {
         return oauthError(reply, 'invalid_grant', 'the session is not yours or has ended');
@@ -89,4 +75,4 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
       return answer;
     },
   );
-}
+};
