@@ -21,6 +21,26 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      // The client takes the API's types from the server's schemas, and nothing else: a value imported
+      // from there (or from typebox) would put server code in the bundle.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'typebox', allowTypeImports: true, message: 'Types only (import type).' }],
+          patterns: [
+            {
+              regex: '/demo/',
+              allowTypeImports: true,
+              message: "Only types come from the server's schemas (import type): none of it in the bundle.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/api/**/*.ts'],
     rules: { 'no-restricted-globals': 'off' },
   },

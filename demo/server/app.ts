@@ -34,7 +34,8 @@ import { outboxRoutes } from './routes/outbox';
 import { passwordResetRoutes } from './routes/password-reset';
 import { switcherRoutes } from './routes/switcher';
 import { teamAdminRoutes } from './routes/team-admin';
-import { MAX_PARAM_LENGTH, teamRoutes } from './routes/team';
+import { teamRoutes } from './routes/team';
+import { MAX_PARAM_LENGTH } from './schemas/team';
 import { tokenRoutes } from './routes/token';
 import { userRoutes } from './routes/user';
 import { userinfoRoutes } from './routes/userinfo';
@@ -136,7 +137,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSecurity(app, config, () => closing);
   registerAuth(app);
 
-  app.get('/healthz', { config: { auth: 'none' } }, async () => ({ status: 'ok' }));
   await app.register(discoveryRoutes);
   await app.register(userinfoRoutes);
   await app.register(teamRoutes);

@@ -1,53 +1,45 @@
+import type { Static } from 'typebox';
+import type { CheckReply, LoginBody, LoginReply } from '../../demo/server/schemas/account';
+import type { MessageReply } from '../../demo/server/schemas/common';
+import type { Policy, PoliciesReply } from '../../demo/server/schemas/developer';
+import type { DeviceCodeReply } from '../../demo/server/schemas/device';
+import type { DiscoveryReply } from '../../demo/server/schemas/discovery';
+import type { ProviderStartBody, ProviderStartReply } from '../../demo/server/schemas/external';
+import type {
+  ChangePasswordBody,
+  PasswordOptionsReply,
+  ResetBody,
+  ResetRequestBody,
+  SetPasswordBody,
+} from '../../demo/server/schemas/password';
+import type { TeamPublicReply } from '../../demo/server/schemas/team';
+import type { TokenReply } from '../../demo/server/schemas/token';
+import type {
+  PermissionsReply,
+  RenameReply,
+  SwitcherReply,
+  UserinfoReply,
+} from '../../demo/server/schemas/user';
 import { request, type ApiContext } from './client';
 import { issuerUrl } from './url';
+
+// The types of what the server takes and answers come from its schemas (demo/server/schemas/), so the
+// two cannot drift apart. Imported as types only: they are erased, the bundle holds none of it.
 
 /** The fixed client id of the portal's session → token exchange (spec §9). */
 export const PORTAL_CLIENT_ID = 'acct-portal';
 
-/** The identity-provider addresses kept after discovery (spec §3 login-state record). */
-export interface Discovery {
-  issuer: string;
-  userinfo_endpoint: string;
-  token_endpoint: string;
-  jwks_uri: string;
-}
-
-export interface CheckLoginResponse {
-  authenticated: boolean;
-  session?: string;
-}
-
-export interface TokenResponse {
-  access_token: string;
-  token_type?: string;
-  expires_in?: number;
-  id_token?: string;
-}
-
+/** The discovery document; the login state keeps its addresses (spec §3 login-state record). */
+export type Discovery = Static<typeof DiscoveryReply>;
+export type CheckLoginResponse = Static<typeof CheckReply>;
+export type TokenResponse = Static<typeof TokenReply>;
 /** User info from the user-info endpoint (spec §3). */
-export interface UserInfo {
-  sub: string;
-  name: string;
-  email: string;
-  created_at: string;
-  team: string;
-  team_id: string;
-}
-
+export type UserInfo = Static<typeof UserinfoReply>;
 /** Team public details (spec §3): the presence of an option object enables that sign-in method. */
-export interface TeamPublic {
-  name?: string;
-  displayName?: string;
-  teamDisabled: boolean;
-  localOptions?: Record<string, unknown> | null;
-  googleOptions?: Record<string, unknown> | null;
-  azureOptions?: Record<string, unknown> | null;
-  auth0Options?: { displayName: string } | null;
-}
-
-export interface SwitcherResponse {
-  dashboard?: string | null;
-}
+export type TeamPublic = Static<typeof TeamPublicReply>;
+export type SwitcherResponse = Static<typeof SwitcherReply>;
+/** The answer of a call that only says what it did. */
+export type Message = Static<typeof MessageReply>;
 
 const here = () => location.origin;
 const at = (ctx: ApiContext, path: string) => issuerUrl(ctx.issuer, path, here());
@@ -89,25 +81,17 @@ export function getSwitcher(ctx: ApiContext): Promise<SwitcherResponse> {
   return request<SwitcherResponse>(ctx, at(ctx, '/api/switcher'));
 }
 
-export interface LoginRequest {
-  teamName: string;
-  email: string;
-  password: string;
-}
+export type LoginRequest = Static<typeof LoginBody>;
 
 /** POST /account/login: 200 signs in (new session cookie); 403 locked; other 4xx invalid. */
-export function login(ctx: ApiContext, body: LoginRequest): Promise<{ authenticated: boolean }> {
-  return request<{ authenticated: boolean }>(ctx, at(ctx, '/account/login'), { method: 'POST', json: body });
+export function login(ctx: ApiContext, body: LoginRequest): Promise<Static<typeof LoginReply>> {
+  return request<Static<typeof LoginReply>>(ctx, at(ctx, '/account/login'), { method: 'POST', json: body });
 }
 
 export type ProviderKind = 'google' | 'azure' | 'auth0';
 
-export interface ProviderStart {
-  teamName: string;
-  /** A path on the issuer, or an address on a page the issuer trusts (its CORS origins). */
-  returnUrl?: string;
-  maxAge?: string;
-}
+/** `returnUrl`: a path on the issuer, or an address on a page the issuer trusts (its CORS origins). */
+export type ProviderStart = Static<typeof ProviderStartBody>;
 
 /**
  * POST /account/{provider}/start: the issuer address that starts a provider sign-in, for the page to
@@ -117,8 +101,8 @@ export function startProviderSignIn(
   ctx: ApiContext,
   provider: ProviderKind,
   body: ProviderStart,
-): Promise<{ location: string }> {
-  return request<{ location: string }>(ctx, at(ctx, `/account/${provider}/start`), {
+): Promise<Static<typeof ProviderStartReply>> {
+  return request<Static<typeof ProviderStartReply>>(ctx, at(ctx, `/account/${provider}/start`), {
     method: 'POST',
     json: body,
   });
@@ -127,25 +111,20 @@ export function startProviderSignIn(
 /** POST /api/user/password/request: the same answer whether or not the account exists. */
 export function requestPasswordReset(
   ctx: ApiContext,
-  body: { teamName: string; userName: string; returnUrl?: string },
-): Promise<unknown> {
-  return request<unknown>(ctx, at(ctx, '/api/user/password/request'), { method: 'POST', json: body });
+  body: Static<typeof ResetRequestBody>,
+): Promise<Message> {
+  return request<Message>(ctx, at(ctx, '/api/user/password/request'), { method: 'POST', json: body });
 }
 
-export interface ResetPasswordRequest {
-  teamName: string;
-  userId: string;
-  token: string;
-  newPassword: string;
-}
+export type ResetPasswordRequest = Static<typeof ResetBody>;
 
 /** POST /api/user/password/reset: 400 `{message}` policy text; 401 team/user mismatch; 410 token gone. */
-export function resetPassword(ctx: ApiContext, body: ResetPasswordRequest): Promise<unknown> {
-  return request<unknown>(ctx, at(ctx, '/api/user/password/reset'), { method: 'POST', json: body });
+export function resetPassword(ctx: ApiContext, body: ResetPasswordRequest): Promise<Message> {
+  return request<Message>(ctx, at(ctx, '/api/user/password/reset'), { method: 'POST', json: body });
 }
 
 /** The permissions the server knows (spec §3): a map of name → granted. */
-export type Permissions = Record<string, boolean>;
+export type Permissions = Static<typeof PermissionsReply>;
 
 /** GET /api/user/permissions (bearer). */
 export function getPermissions(ctx: ApiContext): Promise<Permissions> {
@@ -153,34 +132,28 @@ export function getPermissions(ctx: ApiContext): Promise<Permissions> {
 }
 
 /** Password options (spec §3). */
-export interface PasswordOptions {
-  hasPassword: boolean;
-  password_changed: string | null;
-  externalAccounts: Array<{ providerName: string; userName: string }>;
-}
+export type PasswordOptions = Static<typeof PasswordOptionsReply>;
 
 /** GET /api/user/password (bearer). */
 export function getPasswordOptions(ctx: ApiContext): Promise<PasswordOptions> {
   return request<PasswordOptions>(ctx, at(ctx, '/api/user/password'));
 }
 
-export interface PasswordChange {
-  oldPassword?: string;
-  newPassword: string;
-  confirmNewPassword: string;
-}
+/** PUT's body (a first password), or POST's (a password exists: `oldPassword` too). */
+export type PasswordChange = Static<typeof SetPasswordBody> &
+  Partial<Pick<Static<typeof ChangePasswordBody>, 'oldPassword'>>;
 
 /** POST (a password exists; `oldPassword` required) or PUT (none yet) /api/user/password. */
-export function savePassword(ctx: ApiContext, body: PasswordChange, hasPassword: boolean): Promise<unknown> {
-  return request<unknown>(ctx, at(ctx, '/api/user/password'), {
+export function savePassword(ctx: ApiContext, body: PasswordChange, hasPassword: boolean): Promise<Message> {
+  return request<Message>(ctx, at(ctx, '/api/user/password'), {
     method: hasPassword ? 'POST' : 'PUT',
     json: body,
   });
 }
 
 /** POST /api/user: the user's name. */
-export function saveName(ctx: ApiContext, name: string): Promise<{ name: string }> {
-  return request<{ name: string }>(ctx, at(ctx, '/api/user'), { method: 'POST', json: { name } });
+export function saveName(ctx: ApiContext, name: string): Promise<Static<typeof RenameReply>> {
+  return request<Static<typeof RenameReply>>(ctx, at(ctx, '/api/user'), { method: 'POST', json: { name } });
 }
 
 export type ProviderName = 'Google' | 'AzureAD' | 'Auth0';
@@ -191,20 +164,16 @@ export function connectFormAction(ctx: ApiContext, provider: ProviderName): stri
 }
 
 /** DELETE /api/user/password/{Provider}: 409 when it is the only sign-in option, 404 not connected. */
-export function disconnectProvider(ctx: ApiContext, provider: ProviderName): Promise<unknown> {
-  return request<unknown>(ctx, at(ctx, `/api/user/password/${provider}`), { method: 'DELETE' });
+export function disconnectProvider(ctx: ApiContext, provider: ProviderName): Promise<Message> {
+  return request<Message>(ctx, at(ctx, `/api/user/password/${provider}`), { method: 'DELETE' });
 }
 
 /** A policy definition (spec §3): its name is the scope a token can carry. */
-export interface PolicyDefinition {
-  name: string;
-  description: string;
-  scopes: string[];
-}
+export type PolicyDefinition = Static<typeof Policy>;
 
 /** GET /policy/raw?showinternal=false (bearer). */
-export function getPolicies(ctx: ApiContext): Promise<PolicyDefinition[]> {
-  return request<PolicyDefinition[]>(ctx, at(ctx, '/policy/raw?showinternal=false'));
+export function getPolicies(ctx: ApiContext): Promise<Static<typeof PoliciesReply>> {
+  return request<Static<typeof PoliciesReply>>(ctx, at(ctx, '/policy/raw?showinternal=false'));
 }
 
 /** Where the developer-tools form posts (`POST /home/token`: anti-forgery field and one `scope` per policy). */
@@ -213,13 +182,7 @@ export function tokenFormAction(ctx: ApiContext): string {
 }
 
 /** The device authorization a QR code carries (RFC 8628 shape). */
-export interface DeviceCode {
-  device_code: string;
-  user_code: string;
-  verification_uri: string;
-  expires_in: number;
-  interval: number;
-}
+export type DeviceCode = Static<typeof DeviceCodeReply>;
 
 /** POST /api/DeviceCode/generate (bearer). */
 export function generateDeviceCode(ctx: ApiContext): Promise<DeviceCode> {

@@ -1,6 +1,9 @@
 /**
  * The published types: a host application compiles against dist/types alone — the tag map,
  * the typed acct-* events and the JSX elements — and package.json points at the files the build wrote.
+ * The API's types come from the server's schemas (`import type` in src/api/endpoints.ts), so the build
+ * publishes those declarations too (dist/types/demo/server/schemas): compiling endpoints.d.ts checks
+ * that nothing they name is missing.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -22,7 +25,10 @@ function compile(project: string): { output: string; status: number | null } {
 
 describe('the published types', () => {
   it('type-check a host using the tags, the acct-* events and JSX (test/build/fixtures/host.tsx)', () => {
-    assert.ok(existsSync(join(ROOT, 'dist/types/index.d.ts')), 'dist/types is missing: run npm run build');
+    assert.ok(
+      existsSync(join(ROOT, 'dist/types/src/index.d.ts')),
+      'dist/types is missing: run npm run build',
+    );
     const { output, status } = compile('test/build/fixtures/tsconfig.json');
     assert.equal(output, '');
     assert.equal(status, 0);

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { buildApp } from '../../demo/server/app';
 import { loadConfig, type Config } from '../../demo/server/config';
 import { openDatabase, type Db } from '../../demo/server/db/connect';
@@ -177,8 +177,38 @@ export interface TestApp extends TestEnvironment {
 }
 
 /**
+ * Watches every answer of the app's routes: one given with a status its route's response schema does
+ * not list is written down, and `close()` fails the test file with the list. So the whole server suite
+ * checks that the schemas name every status the routes really answer (the not-found answer belongs to
+ * no route and is left out).
+ */
+function answersWatch(onRoute?: (route: RouteOptions) => void) {
+  const undeclared = new Set<string>();
+  const watch = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.is404) return;
+    const status = reply.statusCode;
+    const response = (request.routeOptions.schema?.response ?? {}) as Record<string, unknown>;
+    if (!(status in response || `${String(status)[0]}xx` in response || 'default' in response))
+      undeclared.add(`${request.method} ${request.routeOptions.url} answered ${status}`);
+  };
+  return {
+    onRoute(route: RouteOptions) {
+      onRoute?.(route);
+      route.onResponse = [...(route.onResponse === undefined ? [] : [route.onResponse].flat()), watch];
+    },
+    check() {
+      if (undeclared.size === 0) return;
+      throw new Error(
+        `answers with a status their route's response schema does not list:\n${[...undeclared].join('\n')}`,
+      );
+    },
+  };
+}
+
+/**
  * The identity server built in-process for `app.inject` (not listening). `onRoute` is told of every
- * route as it is added (see {@link registeredRoutes}).
+ * route as it is added (see {@link registeredRoutes}). Every answer's status must be one its route's
+ * response schema lists: `close()` fails otherwise.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
@@ -193,6 +223,7 @@ export async function createTestApp(
   await migrate(db.kysely);
   const keys = await loadOrCreateKeys(base.config.signingKeyFile);
   const standIns = await startStandIns(base.config.publicUrl, base.config.standinPorts);
+  const answers = answersWatch(onRoute);
   const app = await buildApp({
     config: base.config,
     db,
@@ -200,7 +231,7 @@ export async function createTestApp(
     clock: base.clock,
     logger: false,
     standIns,
-    onRoute,
+    onRoute: answers.onRoute,
   });
   await app.ready();
   databases.set(app, db);
@@ -214,8 +245,21 @@ export async function createTestApp(
       await db.close();
       for (const standIn of standIns.values()) await standIn.close();
       await base.cleanUp();
+      answers.check();
     },
   };
+}
+
+/**
+ * The options of every route the app registers, Fastify's HEAD twins of GET routes included: the objects
+ * themselves, as every onRoute hook (a plugin's own too) has left them. The app is built with `env` (demo
+ * mode by default, so the demo's routes are included).
+ */
+export async function registeredRouteOptions(env: Record<string, string> = {}): Promise<RouteOptions[]> {
+  const routes: RouteOptions[] = [];
+  const test = await createTestApp(env, (route) => void routes.push(route));
+  await test.close();
+  return routes;
 }
 
 /**
@@ -224,10 +268,8 @@ export async function createTestApp(
  */
 export async function registeredRoutes(env: Record<string, string> = {}): Promise<string[]> {
   const routes = new Set<string>();
-  const test = await createTestApp(env, (route) => {
+  for (const route of await registeredRouteOptions(env))
     for (const method of [route.method].flat()) routes.add(`${method} ${route.url}`);
-  });
-  await test.close();
   // Fastify adds a HEAD twin to every GET route (exposeHeadRoutes); it is not a route of ours.
   return [...routes]
     .filter((route) => !(route.startsWith('HEAD ') && routes.has(`GET ${route.slice(5)}`)))

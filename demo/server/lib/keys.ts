@@ -9,6 +9,8 @@ import {
   type JWK,
   type KeyObject,
 } from 'jose';
+import type { Static } from 'typebox';
+import type { PublicJwk } from '../schemas/discovery';
 import { randomToken } from './crypto';
 
 /** The server's secrets: the token signing key pair and the HMAC secret of the anti-forgery tokens. */
@@ -16,7 +18,8 @@ export interface ServerKeys {
   kid: string;
   privateKey: CryptoKey | KeyObject | Uint8Array;
   publicKey: CryptoKey | KeyObject | Uint8Array;
-  publicJwk: JWK;
+  /** The public half of the signing key, as `/.well-known/jwks` publishes it. */
+  publicJwk: Static<typeof PublicJwk>;
   hmacSecret: Buffer;
 }
 
@@ -29,12 +32,14 @@ const ALG = 'EdDSA';
 
 async function fromFile(file: KeyFile): Promise<ServerKeys> {
   const { d: _private, ...publicJwk } = file.signingKey;
+  const { kty, crv, x } = publicJwk;
+  if (!kty || !crv || !x) throw new Error('the signing key is not an Ed25519 key (kty, crv and x expected)');
   const kid = await calculateJwkThumbprint(publicJwk);
   return {
     kid,
     privateKey: await importJWK(file.signingKey, ALG),
     publicKey: await importJWK(publicJwk, ALG),
-    publicJwk: { ...publicJwk, kid, alg: ALG, use: 'sig' },
+    publicJwk: { ...publicJwk, kty, crv, x, kid, alg: ALG, use: 'sig' },
     hmacSecret: Buffer.from(file.hmacSecret, 'base64url'),
   };
 }

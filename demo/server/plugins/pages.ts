@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { faviconSchema, portalPageSchema, staticFileSchema, unbuiltSchema } from '../schemas/pages';
 import { issueXsrfCookie } from './cookies';
 
 /** Paths of the portal's own routes: the portal page is served at each so any address opens directly. */
@@ -47,14 +49,16 @@ export function renderPage(template: string, env: Record<string, unknown>, issue
 }
 
 /**
- * @fastify/static, its file routes declared public (`auth: 'none'`): it takes no route config, so this
- * plugin's own onRoute hook adds it to each route the static plugin adds inside it.
+ * @fastify/static, its file routes declared public (`auth: 'none'`) with the answers of a file route
+ * (`staticFileSchema`): it takes neither route config nor a response schema, so this plugin's own
+ * onRoute hook adds both to each route the static plugin adds inside it.
  */
 function publicFiles(options: FastifyStaticOptions) {
   // The options go to the inner plugin only: given to this one, Fastify would apply their `prefix` too.
   return async (app: FastifyInstance): Promise<void> => {
     app.addHook('onRoute', (route) => {
       route.config = { ...route.config, auth: 'none' };
+      route.schema = { ...route.schema, ...staticFileSchema };
     });
     await app.register(fastifyStatic, options);
   };
@@ -65,7 +69,7 @@ function publicFiles(options: FastifyStaticOptions) {
  * `distCacheControl` for its caching), the demo's assets (`/demo/…`, never the server's own files), and
  * the portal page at every portal route, with the XSRF-TOKEN cookie set on each page.
  */
-export async function pageRoutes(app: FastifyInstance): Promise<void> {
+export const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config } = app.services;
   const env = {
     brand: config.brand,
@@ -92,7 +96,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
     );
   } else {
     app.log.warn(`${config.distDir} is missing: run "npm run build" (npm start does it for you)`);
-    app.get('/dist/*', { config: { auth: 'none' } }, async (_request, reply) =>
+    app.get('/dist/*', { config: { auth: 'none' }, schema: unbuiltSchema }, async (_request, reply) =>
       reply.code(503).send({ message: 'the bundle is not built: run npm run build' }),
     );
   }
@@ -112,7 +116,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
   };
 
   const favicon = readFileSync(join(config.demoDir, 'assets', 'favicon.svg'));
-  app.get('/favicon.ico', { config: { auth: 'none' } }, async (_request, reply) =>
+  app.get('/favicon.ico', { config: { auth: 'none' }, schema: faviconSchema }, async (_request, reply) =>
     reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(favicon),
   );
 
@@ -123,7 +127,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
     return sendPortal(request, reply);
   };
 
-  const page = { config: { page: true, auth: 'none' as const } };
+  const page = { config: { page: true, auth: 'none' as const }, schema: portalPageSchema };
   app.get('/', page, sendPortal);
   for (const prefix of PORTAL_PREFIXES) {
     const send = TOKEN_PAGES.includes(prefix) ? sendTokenPage : sendPortal;
@@ -142,4 +146,4 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
     if (wantsPage) return sendPortal(request, reply);
     return reply.code(404).send({ message: 'not found' });
   });
-}
+};

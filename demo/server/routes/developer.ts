@@ -1,24 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf, signedInSession } from '../plugins/auth';
-
-const PolicyQuery = Type.Object(
-  { showinternal: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) },
-  { additionalProperties: false },
-);
-const TokenForm = Type.Object(
-  {
-    __RequestVerificationToken: Type.Optional(Type.String({ maxLength: 400 })),
-    // One `scope` field per checked policy: a string, or an array when repeated.
-    scope: Type.Optional(
-      Type.Union([
-        Type.String({ maxLength: 100 }),
-        Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }),
-      ]),
-    ),
-  },
-  { additionalProperties: false },
-);
+import { homeTokenSchema, policiesSchema } from '../schemas/developer';
 
 /** Internal policies are for the team's owners, and only when asked for. */
 const mayShowInternal = (permissions: Set<string>) => permissions.has('OWNER');
@@ -28,31 +10,27 @@ const mayShowInternal = (permissions: Set<string>) => permissions.has('OWNER');
  * token carrying the chosen policies as scopes (each must exist and be allowed by one of the user's
  * permissions) plus an id token, and sends the browser to the success page with both in the fragment.
  */
-export async function developerRoutes(app: FastifyInstance): Promise<void> {
+export const developerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, tokens, config } = app.services;
 
-  app.get<{ Querystring: Static<typeof PolicyQuery> }>(
-    '/policy/raw',
-    { config: { auth: 'bearer' }, schema: { querystring: PolicyQuery } },
-    async (request) => {
-      const caller = callerOf(request);
-      const internal =
-        request.query.showinternal === 'true' &&
-        mayShowInternal(await repos.users.permissionsOf(caller.user.id));
-      return (await repos.policies.list(internal)).map((policy) => ({ ...policy, scopes: [policy.name] }));
-    },
-  );
+  app.get('/policy/raw', { config: { auth: 'bearer' }, schema: policiesSchema }, async (request) => {
+    const caller = callerOf(request);
+    const internal =
+      request.query.showinternal === 'true' &&
+      mayShowInternal(await repos.users.permissionsOf(caller.user.id));
+    return (await repos.policies.list(internal)).map((policy) => ({ ...policy, scopes: [policy.name] }));
+  });
 
-  app.post<{ Body: Static<typeof TokenForm> }>(
+  app.post(
     '/home/token',
     {
       config: { body: 'form', auth: 'session', signIn: { returnUrl: '/manage/dev', pagesOnly: true } },
-      schema: { body: TokenForm },
+      schema: homeTokenSchema,
     },
     async (request, reply) => {
       // A browser form (navigation) gets its refusal as a redirect back to the form; API clients get JSON.
       const browser = (request.headers.accept ?? '').includes('text/html');
-      const refuse = (status: number, code: string, message: string) =>
+      const refuse = (status: 400, code: string, message: string) =>
         browser
           ? reply.redirect(`/manage/dev?${new URLSearchParams({ Error: code })}`, 303)
           : reply.code(status).send({ message });
@@ -83,4 +61,4 @@ export async function developerRoutes(app: FastifyInstance): Promise<void> {
       return reply.redirect(`/manage/dev/success#${fragment}`, 303);
     },
   );
-}
+};

@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { randomToken, sha256 } from '../lib/crypto';
 import { callerOf } from '../plugins/auth';
+import { deviceCodeSchema } from '../schemas/device';
 
 /** RFC 8628-shaped device authorization, ten minutes. */
 export const DEVICE_CODE_TTL_S = 600;
@@ -19,12 +20,12 @@ function userCode(): string {
  * QR code login (spec §2, §7): the signed-in user asks for a device authorization, shown as a QR code
  * that the mobile app scans and exchanges at /connect/token (RFC 8628 grant) for tokens of this user.
  */
-export async function deviceRoutes(app: FastifyInstance): Promise<void> {
+export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock, limiter, config } = app.services;
 
   app.post(
     '/api/DeviceCode/generate',
-    { config: { body: 'none', auth: 'bearer' } },
+    { config: { body: 'none', auth: 'bearer' }, schema: deviceCodeSchema },
     async (request, reply) => {
       const caller = callerOf(request);
       const { allowed, retryAfter } = await limiter.hit(`device-code:${caller.user.id}`, GENERATE_LIMIT);
@@ -54,4 +55,4 @@ export async function deviceRoutes(app: FastifyInstance): Promise<void> {
       };
     },
   );
-}
+};

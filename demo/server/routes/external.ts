@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
 import type { OauthFlowsTable, ProviderKind, Team, User } from '../db/schema';
 import {
   FLOW_COOKIE,
@@ -17,7 +18,17 @@ import { returnTarget, StartTickets, type StartRequest } from '../lib/start-tick
 import { cookiesOf } from '../lib/cookies';
 import { callerOf, signedInSession } from '../plugins/auth';
 import { beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
-import { LIMITS } from '../../../src/api/limits';
+import {
+  callbackFormSchema,
+  callbackSchema,
+  type CallbackQuery,
+  linkSchema,
+  type ProviderParams,
+  providerStartFormSchema,
+  providerStartSchema,
+  providerTicketSchema,
+  unlinkSchema,
+} from '../schemas/external';
 
 /**
  * Spec §8: the codes a failed provider sign-in sends back to the sign-in screen; `InvitationGone`: the
@@ -39,65 +50,6 @@ const enabledColumn = {
   apple: 'apple_enabled',
 } as const;
 
-const StartBody = Type.Object(
-  {
-    __RequestVerificationToken: Type.Optional(Type.String({ maxLength: 400 })),
-    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
-    returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
-    maxAge: Type.Optional(Type.String({ maxLength: 12 })),
-  },
-  { additionalProperties: false },
-);
-const StartCall = Type.Object(
-  {
-    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
-    returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
-    maxAge: Type.Optional(Type.String({ maxLength: 12 })),
-    /** Join the team by accepting this invitation (its link's id and token). */
-    invitation: Type.Optional(
-      Type.Object(
-        {
-          id: Type.String({ minLength: 1, maxLength: 100 }),
-          token: Type.String({ minLength: 1, maxLength: 200 }),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
-const TicketQuery = Type.Object(
-  { ticket: Type.String({ minLength: 1, maxLength: 4096 }) },
-  { additionalProperties: false },
-);
-const LinkBody = Type.Object(
-  { __RequestVerificationToken: Type.Optional(Type.String({ maxLength: 400 })) },
-  { additionalProperties: false },
-);
-const CallbackQuery = Type.Object(
-  {
-    code: Type.Optional(Type.String({ maxLength: 4096 })),
-    state: Type.Optional(Type.String({ maxLength: 512 })),
-    error: Type.Optional(Type.String({ maxLength: 512 })),
-    error_description: Type.Optional(Type.String({ maxLength: 2048 })),
-    iss: Type.Optional(Type.String({ maxLength: 2048 })),
-  },
-  { additionalProperties: true },
-);
-
-const CallbackForm = Type.Object(
-  {
-    code: Type.Optional(Type.String({ maxLength: 4096 })),
-    state: Type.Optional(Type.String({ maxLength: 512 })),
-    error: Type.Optional(Type.String({ maxLength: 512 })),
-    error_description: Type.Optional(Type.String({ maxLength: 2048 })),
-    iss: Type.Optional(Type.String({ maxLength: 2048 })),
-    /** Apple, on a first sign-in only: the user's name as JSON (it is not in the id token). */
-    user: Type.Optional(Type.String({ maxLength: 4096 })),
-  },
-  { additionalProperties: false },
-);
-
 /** The name in Apple's `user` form field (`{"name":{"firstName","lastName"}}`), if it has one. */
 function appleName(user: string | undefined): string | null {
   if (!user) return null;
@@ -110,7 +62,7 @@ function appleName(user: string | undefined): string | null {
   }
 }
 
-type ProviderRequest = FastifyRequest<{ Params: { provider: string } }>;
+type ProviderRequest = FastifyRequest<{ Params: Static<typeof ProviderParams> }>;
 
 /** The new member's name: the provider's, if it is a usable one, else the e-mail address's local part. */
 function cleanedName(name: string | null, email: string): string {
@@ -142,7 +94,7 @@ function providerOf(request: ProviderRequest): ProviderKind {
  * Error code); `POST /api/external/{Google,AzureAD,Auth0}` links an
  * identity to the signed-in user; `DELETE /api/user/password/{…}` unlinks, never the last way in.
  */
-export async function externalRoutes(app: FastifyInstance): Promise<void> {
+export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, external, config, clock, lockout } = app.services;
   const invitations = new InvitationLinks(repos.invitations, clock);
   const origin = new URL(config.publicUrl).origin;
@@ -210,9 +162,9 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
 
   // The form post of spec §7: the browser follows the answer to the provider. A page whose CSP
   // form-action names only the issuer blocks that redirect; the elements use the two steps below.
-  app.post<{ Params: { provider: string }; Body: Static<typeof StartBody> }>(
+  app.post(
     '/account/:provider',
-    { config: { body: 'form', auth: 'none' }, schema: { body: StartBody } },
+    { config: { body: 'form', auth: 'none' }, schema: providerStartFormSchema },
     async (request, reply) => {
       const checked = await checkedStart(request.params.provider, request.body);
       if ('status' in checked) return reply.code(checked.status).send({ message: checked.message });
@@ -222,9 +174,9 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
 
   // Step one (a call, under the anti-forgery rule): check the request, answer the issuer address that
   // starts it, with a short-lived signed ticket.
-  app.post<{ Params: { provider: string }; Body: Static<typeof StartCall> }>(
+  app.post(
     '/account/:provider/start',
-    { config: { body: 'json', auth: 'none' }, schema: { body: StartCall } },
+    { config: { body: 'json', auth: 'none' }, schema: providerStartSchema },
     async (request, reply) => {
       const checked = await checkedStart(request.params.provider, request.body);
       if ('status' in checked) return reply.code(checked.status).send({ message: checked.message });
@@ -248,9 +200,9 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
   );
 
   // Step two (a top-level navigation): start the round trip the ticket describes.
-  app.get<{ Params: { provider: string }; Querystring: Static<typeof TicketQuery> }>(
+  app.get(
     '/account/:provider/start',
-    { config: { auth: 'none' }, schema: { querystring: TicketQuery } },
+    { config: { auth: 'none' }, schema: providerTicketSchema },
     async (request, reply) => {
       const kind = kindOf(request.params.provider);
       if (!kind) return reply.code(404).send({ message: 'not found' });
@@ -263,11 +215,11 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post<{ Params: { provider: string }; Body: Static<typeof LinkBody> }>(
+  app.post(
     '/api/external/:provider',
     {
       config: { body: 'form', auth: 'session', signIn: { returnUrl: '/manage' } },
-      schema: { body: LinkBody },
+      schema: linkSchema,
       preHandler: knownProvider,
     },
     async (request, reply) => {
@@ -426,9 +378,9 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
     return signInUser(request, reply, user, flow.return_url);
   }
 
-  app.get<{ Params: { provider: string }; Querystring: Static<typeof CallbackQuery> }>(
+  app.get(
     '/account/callback/:provider',
-    { config: { auth: 'none' }, schema: { querystring: CallbackQuery } },
+    { config: { auth: 'none' }, schema: callbackSchema },
     async (request, reply) => {
       const kind = kindOf(request.params.provider);
       if (!kind) return reply.code(404).send({ message: 'not found' });
@@ -439,9 +391,9 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
   // Apple answers with response_mode=form_post: a cross-site POST from its page, exempt from the
   // anti-forgery rule (config.forgery) because only this browser's flow cookie and the flow's state,
   // both single use, can make it do anything.
-  app.post<{ Params: { provider: string }; Body: Static<typeof CallbackForm> }>(
+  app.post(
     '/account/callback/:provider',
-    { config: { body: 'form', auth: 'none', forgery: 'flow-bound' }, schema: { body: CallbackForm } },
+    { config: { body: 'form', auth: 'none', forgery: 'flow-bound' }, schema: callbackFormSchema },
     async (request, reply) => {
       const kind = kindOf(request.params.provider);
       if (!kind || !FORM_POST.has(kind)) return reply.code(404).send({ message: 'not found' });
@@ -462,9 +414,9 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
    * last external account — decided inside one write transaction (SQLite: BEGIN IMMEDIATE serialises
    * writers; PostgreSQL: the user's row is locked), so two parallel unlinks cannot both pass.
    */
-  app.delete<{ Params: { provider: string } }>(
+  app.delete(
     '/api/user/password/:provider',
-    { config: { auth: 'bearer' }, preHandler: knownProvider },
+    { config: { auth: 'bearer' }, schema: unlinkSchema, preHandler: knownProvider },
     async (request, reply) => {
       const kind = providerOf(request);
       const caller = callerOf(request);
@@ -477,4 +429,4 @@ export async function externalRoutes(app: FastifyInstance): Promise<void> {
       return { message: `${provider} account removed` };
     },
   );
-}
+};

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { GroupOutcome } from '../db/groups';
 import { cleanName } from '../lib/names';
 import { adminOf } from '../plugins/auth';
-import { errorResponses, NoContent } from '../schemas/errors';
+import { errors, NoBody } from '../schemas/common';
 import { Group, GroupBody, GroupList, GroupMemberParams, GroupParams } from '../schemas/team';
 
 const REFUSED = {
@@ -36,7 +36,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/team/groups',
-    { config: admin, schema: { response: { 200: GroupList, ...errorResponses(401, 403) } } },
+    { config: admin, schema: { response: { 200: GroupList, ...errors(400, 401, 403, 500) } } },
     async (request) => ({ groups: await repos.groups.list(adminOf(request).caller.user.team_id) }),
   );
 
@@ -44,7 +44,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/groups',
     {
       config: { ...admin, body: 'json' },
-      schema: { body: GroupBody, response: { 201: Group, ...errorResponses(400, 401, 403, 409, 415) } },
+      schema: { body: GroupBody, response: { 201: Group, ...errors(400, 401, 403, 409, 413, 415, 500) } },
     },
     async (request, reply) => {
       const { caller, actor } = adminOf(request);
@@ -66,7 +66,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: GroupParams,
         body: GroupBody,
-        response: { 200: Group, ...errorResponses(400, 401, 403, 404, 409, 415) },
+        response: { 200: Group, ...errors(400, 401, 403, 404, 409, 413, 415, 500) },
       },
     },
     async (request, reply) => {
@@ -89,13 +89,16 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/groups/:id',
     {
       config: admin,
-      schema: { params: GroupParams, response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) } },
+      schema: {
+        params: GroupParams,
+        response: { 204: NoBody, ...errors(400, 401, 403, 404, 413, 415, 500) },
+      },
     },
     async (request, reply) => {
       const { caller, actor } = adminOf(request);
       if (!(await repos.groups.remove(caller.user.team_id, request.params.id, actor, clock.now())))
         return reply.code(404).send({ message: REFUSED.notFound.message });
-      return reply.code(204).send(null);
+      return reply.code(204).send();
     },
   );
 
@@ -108,7 +111,10 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       method,
       url: '/api/team/groups/:id/members/:userId',
       config: admin,
-      schema: { params: GroupMemberParams, response: { 200: Group, ...errorResponses(400, 401, 403, 404) } },
+      schema: {
+        params: GroupMemberParams,
+        response: { 200: Group, ...errors(400, 401, 403, 404, 413, 415, 500) },
+      },
       handler: async (request, reply) => {
         const { caller, actor } = adminOf(request);
         const { id, userId } = request.params;

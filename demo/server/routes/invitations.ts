@@ -15,7 +15,7 @@ import { inviteMail, mailBrand } from '../mail/compose';
 import { serverText } from '../mail/texts';
 import { adminOf, type TeamAdmin } from '../plugins/auth';
 import { beginSession } from '../plugins/cookies';
-import { errorResponses, NoContent } from '../schemas/errors';
+import { errors, NoBody } from '../schemas/common';
 import {
   AcceptBody,
   AcceptResult,
@@ -109,7 +109,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/invitations',
     {
       config: { auth: 'bearer', role: 'admin' },
-      schema: { response: { 200: InvitationList, ...errorResponses(401, 403) } },
+      schema: { response: { 200: InvitationList, ...errors(400, 401, 403, 500) } },
     },
     async (request) => {
       const { caller } = adminOf(request);
@@ -129,7 +129,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       schema: {
         body: InviteBody,
-        response: { 201: Invitation, ...errorResponses(400, 401, 403, 409, 415) },
+        response: { 201: Invitation, ...errors(400, 401, 403, 409, 413, 415, 500) },
       },
     },
     async (request, reply) => {
@@ -157,7 +157,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'bearer', role: 'admin' },
       schema: {
         params: InvitationParams,
-        response: { 200: Invitation, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: Invitation, ...errors(400, 401, 403, 404, 409, 413, 415, 500) },
       },
     },
     async (request, reply) => {
@@ -178,7 +178,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'bearer', role: 'admin' },
       schema: {
         params: InvitationParams,
-        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
+        response: { 204: NoBody, ...errors(400, 401, 403, 404, 413, 415, 500) },
       },
     },
     async (request, reply) => {
@@ -190,7 +190,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         clock.now(),
       );
       if (!revoked) return reply.code(404).send({ message: 'no such invitation' });
-      return reply.code(204).send(null);
+      return reply.code(204).send();
     },
   );
 
@@ -207,7 +207,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { body: 'json', auth: 'none' },
       schema: {
         body: InspectBody,
-        response: { 200: InspectResult, 410: GoneBody, ...errorResponses(400, 403, 415, 429) },
+        response: { 200: InspectResult, 410: GoneBody, ...errors(400, 403, 413, 415, 429, 500) },
       },
     },
     async (request, reply) => {
@@ -236,7 +236,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { body: 'json', auth: 'none' },
       schema: {
         body: AcceptBody,
-        response: { 200: AcceptResult, 410: GoneBody, ...errorResponses(400, 403, 409, 415, 429, 503) },
+        response: { 200: AcceptResult, 410: GoneBody, ...errors(400, 403, 409, 413, 415, 429, 500, 503) },
       },
     },
     async (request, reply) => {

@@ -1,19 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
 import { beginSession } from '../plugins/cookies';
-import { LIMITS } from '../../../src/api/limits';
-
-const LoginBody = Type.Object(
-  {
-    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
-    email: Type.String({ minLength: 1, maxLength: LIMITS.email }),
-    // Long enough for any real password; beyond it, no hashing of megabytes.
-    password: Type.String({ minLength: 1, maxLength: LIMITS.password }),
-  },
-  { additionalProperties: false },
-);
+import { loginSchema } from '../schemas/account';
 
 /** The per-address window; generous (an office behind one address) — the lockout guards accounts. */
 const ADDRESS_WINDOW_MS = 5 * 60_000;
@@ -26,12 +15,12 @@ const LOCKED = { message: 'account locked' };
  * the same 401 body after the same hashing work; 5 consecutive failures lock (team, e-mail) for 15 min
  * (403). Success: a new session (the old one, if any, is revoked) and a session-bound XSRF cookie.
  */
-export async function loginRoutes(app: FastifyInstance): Promise<void> {
+export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, hasher, lockout, limiter, config } = app.services;
 
-  app.post<{ Body: Static<typeof LoginBody> }>(
+  app.post(
     '/account/login',
-    { config: { body: 'json', auth: 'none' }, schema: { body: LoginBody } },
+    { config: { body: 'json', auth: 'none' }, schema: loginSchema },
     async (request, reply) => {
       const limit = await limiter.hit(`login:ip:${clientAddress(request.ip)}`, {
         max: config.loginAddressLimit,
@@ -71,7 +60,7 @@ export async function loginRoutes(app: FastifyInstance): Promise<void> {
         await repos.users.upgradePasswordHash(user.id, upgraded);
       }
       await beginSession(request, reply, user.id);
-      return { authenticated: true };
+      return { authenticated: true as const };
     },
   );
-}
+};

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { decodeCursor, encodeCursor, type MemberRow } from '../db/members';
 import { kindOfName } from '../lib/external';
 import { adminOf } from '../plugins/auth';
-import { errorResponses, NoContent } from '../schemas/errors';
+import { errors, NoBody } from '../schemas/common';
 import {
   Member,
   MEMBER_PAGE_DEFAULT,
@@ -48,7 +48,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/members',
     {
       config: { auth: 'bearer', role: 'admin', invalid: { limit: 'invalidLimit', cursor: 'invalidCursor' } },
-      schema: { querystring: MemberQuery, response: { 200: MemberList, ...errorResponses(400, 401, 403) } },
+      schema: { querystring: MemberQuery, response: { 200: MemberList, ...errors(400, 401, 403, 500) } },
     },
     async (request, reply) => {
       const { caller } = adminOf(request);
@@ -80,7 +80,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         params: MemberParams,
         body: MemberPatch,
-        response: { 200: Member, ...errorResponses(400, 401, 403, 404, 409, 415) },
+        response: { 200: Member, ...errors(400, 401, 403, 404, 409, 413, 415, 500) },
       },
     },
     async (request, reply) => {
@@ -103,7 +103,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auth: 'bearer', role: 'admin' },
       schema: {
         params: MemberParams,
-        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 204: NoBody, ...errors(400, 401, 403, 404, 409, 413, 415, 500) },
       },
     },
     async (request, reply) => {
@@ -113,7 +113,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const refused = REFUSED[outcome.reason];
         return reply.code(refused.status).send({ message: refused.message, code: outcome.reason });
       }
-      return reply.code(204).send(null);
+      return reply.code(204).send();
     },
   );
 };

@@ -1,5 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { OutboxMailer } from '../lib/mailer';
+import { outboxSchema } from '../schemas/pages';
 
 const escape = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -23,9 +25,9 @@ export function isLocalCaller(request: FastifyRequest): boolean {
  * trying the demo can follow a reset or invitation link. Never mounted outside demo mode, and answered only to
  * loopback callers (anyone else gets the same 404 as an unknown address).
  */
-export async function outboxRoutes(app: FastifyInstance): Promise<void> {
+export const outboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { mailer } = app.services;
-  app.get('/demo/outbox', { config: { auth: 'none' } }, async (request, reply) => {
+  app.get('/demo/outbox', { config: { auth: 'none' }, schema: outboxSchema }, async (request, reply) => {
     if (!isLocalCaller(request)) return reply.code(404).send({ message: 'not found' });
     const entries = mailer instanceof OutboxMailer ? await mailer.recent() : null;
     const rows =
@@ -44,4 +46,4 @@ export async function outboxRoutes(app: FastifyInstance): Promise<void> {
     const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Demo outbox</title><link rel="stylesheet" href="/demo/assets/outbox.css"></head><body><main><h1>Demo outbox</h1><p>The mail this demo server has written to <code>data/outbox/</code>, newest first.</p>${rows}</main></body></html>`;
     return reply.type('text/html; charset=utf-8').send(page);
   });
-}
+};

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto';
 import { answerLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
@@ -9,7 +9,7 @@ import { checkPassword } from '../lib/password-policy';
 import { notifyPasswordChanged, sendInBackground } from '../lib/notify';
 import { mailBrand, resetMail } from '../mail/compose';
 import { serverText } from '../mail/texts';
-import { LIMITS } from '../../../src/api/limits';
+import { resetRequestSchema, resetSchema } from '../schemas/password';
 import { safeReturnUrl } from '../../../src/features/login/return-url';
 
 /** Design §4: reset tokens are single-use and live one hour. */
@@ -19,31 +19,10 @@ const ADDRESS_LIMIT = { max: 20, windowMs: 15 * 60_000 };
 const ACCOUNT_LIMIT = { max: 5, windowMs: 60 * 60_000 };
 const RESET_ADDRESS_LIMIT = { max: 30, windowMs: 15 * 60_000 };
 
-const RequestBody = Type.Object(
-  {
-    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
-    userName: Type.String({ minLength: 1, maxLength: LIMITS.email }),
-    /** Where the sign-in after the reset should lead (a path on the portal, by its ReturnUrl rule). */
-    returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
-  },
-  { additionalProperties: false },
-);
-
-const ResetBody = Type.Object(
-  {
-    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
-    userId: Type.String({ minLength: 1, maxLength: 100 }),
-    token: Type.String({ minLength: 1, maxLength: 200 }),
-    // Policy checks (and their translated messages) come after the token check; this only bounds input.
-    newPassword: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
-  },
-  { additionalProperties: false },
-);
-
 /** The one answer to every reset request, whether or not the account exists. */
 const REQUESTED = { message: 'if the account exists, a reset link is on its way' };
 
-export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
+export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock, limiter, hasher, config } = app.services;
 
   /** Count a hit; past the limit answer 429 (and return true). */
@@ -54,9 +33,9 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
    * password sign-in a new token (256 bits,
    * stored hashed, one hour) supersedes older ones and the link goes out by mail.
    */
-  app.post<{ Body: Static<typeof RequestBody> }>(
+  app.post(
     '/api/user/password/request',
-    { config: { body: 'json', auth: 'none' }, schema: { body: RequestBody } },
+    { config: { body: 'json', auth: 'none' }, schema: resetRequestSchema },
     async (request, reply) => {
       const teamName = normaliseTeam(request.body.teamName);
       const email = normaliseEmail(request.body.userName);
@@ -94,9 +73,9 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
    * The token is consumed by one conditional UPDATE, so of many parallel uses exactly one wins; then the
    * password changes, every session of the user ends and any sign-in lock is lifted.
    */
-  app.post<{ Body: Static<typeof ResetBody> }>(
+  app.post(
     '/api/user/password/reset',
-    { config: { body: 'json', auth: 'none' }, schema: { body: ResetBody } },
+    { config: { body: 'json', auth: 'none' }, schema: resetSchema },
     async (request, reply) => {
       if (await limited(reply, `reset:ip:${clientAddress(request.ip)}`, RESET_ADDRESS_LIMIT)) return reply;
       const { teamName, userId, token, newPassword } = request.body;
@@ -128,4 +107,4 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
       return { message: 'password reset' };
     },
   );
-}
+};

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isAdmin } from '../domain/team-rules';
 import { callerOf } from '../plugins/auth';
-import { errorResponses } from '../schemas/errors';
+import { errors } from '../schemas/common';
 import { SEARCH_MEMBERS_MAX, SearchQuery, SearchResult } from '../schemas/team';
 import { toMember } from './members';
 
@@ -16,7 +16,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/search',
     {
       config: { auth: 'bearer' },
-      schema: { querystring: SearchQuery, response: { 200: SearchResult, ...errorResponses(400, 401) } },
+      schema: { querystring: SearchQuery, response: { 200: SearchResult, ...errors(400, 401, 500) } },
     },
     async (request) => {
       const caller = callerOf(request);

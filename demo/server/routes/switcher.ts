@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { switcherSchema } from '../schemas/user';
 
 /** GET /api/switcher: the suite dashboard's address for the signed-in user, if there is one. */
-export async function switcherRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/api/switcher', { config: { auth: 'bearer' } }, async () => {
+export const switcherRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/api/switcher', { config: { auth: 'bearer' }, schema: switcherSchema }, async () => {
     return { dashboard: app.services.config.dashboardUrl };
   });
-}
+};

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Team } from '../db/schema';
 import type { ProviderKind } from '../db/schema';
 import { adminOf, clientOf } from '../plugins/auth';
-import { errorResponses } from '../schemas/errors';
+import { errors } from '../schemas/common';
 import {
   AuditList,
   AuditQuery,
@@ -12,6 +12,7 @@ import {
   StorageBody,
   TeamAdmin,
   type AuditAction,
+  type AuditEvent,
 } from '../schemas/team';
 
 const PROVIDERS: ProviderKind[] = ['google', 'azure', 'auth0', 'apple'];
@@ -68,7 +69,7 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team',
     {
       config: { auth: 'bearer', role: 'admin' },
-      schema: { response: { 200: TeamAdmin, ...errorResponses(401, 403) } },
+      schema: { response: { 200: TeamAdmin, ...errors(400, 401, 403, 500) } },
     },
     async (request) => {
       const { caller, actor } = adminOf(request);
@@ -82,7 +83,7 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { body: 'json', auth: 'bearer', role: 'owner', invalid: { limit: 'invalidLimit' } },
       schema: {
         body: SeatLimitBody,
-        response: { 200: TeamAdmin, ...errorResponses(400, 401, 403, 409, 415) },
+        response: { 200: TeamAdmin, ...errors(400, 401, 403, 409, 413, 415, 500) },
       },
     },
     async (request, reply) => {
@@ -110,7 +111,7 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { body: 'json', auth: 'bearer', role: 'admin' },
       schema: {
         body: LoginOptionsBody,
-        response: { 200: TeamAdmin, ...errorResponses(400, 401, 403, 409, 415) },
+        response: { 200: TeamAdmin, ...errors(400, 401, 403, 409, 413, 415, 500) },
       },
     },
     async (request, reply) => {
@@ -141,7 +142,7 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/audit',
     {
       config: { auth: 'bearer', role: 'admin', invalid: { limit: 'invalidLimit' } },
-      schema: { querystring: AuditQuery, response: { 200: AuditList, ...errorResponses(400, 401, 403) } },
+      schema: { querystring: AuditQuery, response: { 200: AuditList, ...errors(400, 401, 403, 500) } },
     },
     async (request) => {
       const { caller } = adminOf(request);
@@ -157,7 +158,7 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
               : null,
           action: row.action as AuditAction,
           target: row.target,
-          detail: JSON.parse(row.detail) as Record<string, unknown>,
+          detail: JSON.parse(row.detail) as AuditEvent['detail'],
         })),
       };
     },
@@ -167,7 +168,7 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/storage',
     {
       config: { body: 'json', auth: 'client', scope: 'team.storage' },
-      schema: { body: StorageBody, response: { 200: Storage, ...errorResponses(400, 401, 403, 415) } },
+      schema: { body: StorageBody, response: { 200: Storage, ...errors(400, 401, 403, 413, 415, 500) } },
     },
     async (request) => {
       const client = clientOf(request);

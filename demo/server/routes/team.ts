@@ -1,12 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from 'typebox';
 import type { Team } from '../db/schema';
-
-/** The longest path parameter the router passes to a route (Fastify's default, 100, would answer 414). */
-export const MAX_PARAM_LENGTH = 2048;
+import { teamPublicSchema, type TeamPublicReply } from '../schemas/team';
 
 /** Team public details (spec §3): an option object present = that sign-in method is enabled. */
-export function publicTeam(team: Team) {
+function publicTeam(team: Team): Static<typeof TeamPublicReply> {
   return {
     name: team.name,
     displayName: team.display_name,
@@ -19,22 +17,17 @@ export function publicTeam(team: Team) {
   };
 }
 
-export async function teamRoutes(app: FastifyInstance): Promise<void> {
+export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { teams } = app.services.repos;
   app.get(
     '/api/team/public/:team',
-    // Any name the router lets through (MAX_PARAM_LENGTH) is looked up: one too long to exist is an
-    // unknown team like any other, not a different error.
-    {
-      config: { auth: 'none' },
-      schema: { params: Type.Object({ team: Type.String({ minLength: 1, maxLength: MAX_PARAM_LENGTH }) }) },
-    },
+    { config: { auth: 'none' }, schema: teamPublicSchema },
     async (request, reply) => {
-      const { team: key } = request.params as { team: string };
+      const { team: key } = request.params;
       const normalised = key.trim().toLowerCase();
       const team = await teams.findByNameOrId(normalised, key);
       if (!team) return reply.code(404).send({ message: 'team not found' });
       return publicTeam(team);
     },
   );
-}
+};

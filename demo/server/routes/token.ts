@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual, sha256 } from '../lib/crypto';
 import { TOKEN_TTL_SECONDS } from '../lib/tokens';
 import { sessionOf } from '../plugins/cookies';
+import { tokenSchema } from '../schemas/token';
 
 const SESSION_GRANT = 'device_code';
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -26,7 +27,7 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   }
 }
 
-function oauthError(reply: FastifyReply, error: string, description: string, status = 400) {
+function oauthError(reply: FastifyReply, error: string, description: string, status: 400 | 401 = 400) {
   return reply.code(status).send({ error, error_description: description, message: description });
 }
 
@@ -39,18 +40,17 @@ function oauthError(reply: FastifyReply, error: string, description: string, sta
  *   `invalid_grant` otherwise; the code was authorized when it was made, so never `authorization_pending`);
  * - client credentials (RFC 6749 §4.4) for a team's API clients (`clientGrant`).
  */
-export async function tokenRoutes(app: FastifyInstance): Promise<void> {
+export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config, repos, tokens, clock } = app.services;
 
   async function issue(userId: string, scopes: string[], sessionId?: string) {
     const subject = await repos.users.findMember(userId);
     if (!subject) return null;
-    const groups = await repos.groups.namesOf({ id: userId });
     const [accessToken, idToken] = await Promise.all([
       tokens.accessToken(subject, config.portalClientId, scopes, sessionId),
-      tokens.idToken(subject, config.portalClientId, groups),
+      tokens.idToken(subject, config.portalClientId, await repos.groups.namesOf({ id: userId })),
     ]);
-    return { access_token: accessToken, token_type: 'Bearer', expires_in: 3600, id_token: idToken };
+    return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: 3600, id_token: idToken };
   }
 
   async function deviceGrant(body: { client_id?: string; device_code?: string }, reply: FastifyReply) {
@@ -76,8 +76,11 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
    * id and secret — HTTP Basic (§2.3.1) or the form — and gets an access token for its team with the
    * scopes it asked for, each one the client may have (all of them when it names none).
    */
-  async function clientGrant(request: FastifyRequest, reply: FastifyReply) {
-    const body = request.body as { client_id?: string; client_secret?: string; scope?: string };
+  async function clientGrant(
+    request: FastifyRequest,
+    body: { client_id?: string; client_secret?: string; scope?: string },
+    reply: FastifyReply,
+  ) {
     const basic = basicCredentials(request.headers.authorization);
     const clientId = basic?.id ?? body.client_id;
     const secret = basic?.secret ?? body.client_secret;
@@ -96,7 +99,7 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
     reply.header('Pragma', 'no-cache');
     return {
       access_token: accessToken,
-      token_type: 'Bearer',
+      token_type: 'Bearer' as const,
       expires_in: TOKEN_TTL_SECONDS,
       scope: asked.join(' '),
     };
@@ -104,28 +107,11 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/connect/token',
-    {
-      config: { body: 'form', auth: 'none' },
-      schema: {
-        body: Type.Object(
-          {
-            grant_type: Type.String({ maxLength: 200 }),
-            client_id: Type.Optional(Type.String({ maxLength: 200 })),
-            sessionId: Type.Optional(Type.String({ maxLength: 200 })),
-            device_code: Type.Optional(Type.String({ maxLength: 400 })),
-            client_secret: Type.Optional(Type.String({ maxLength: 400 })),
-            scope: Type.Optional(Type.String({ maxLength: 400 })),
-            __RequestVerificationToken: Type.Optional(Type.String({ maxLength: 400 })),
-          },
-          { additionalProperties: false },
-        ),
-      },
-    },
+    { config: { body: 'form', auth: 'none' }, schema: tokenSchema },
     async (request, reply) => {
-      const body = request.body as { grant_type: string; client_id?: string; sessionId?: string };
-      if (body.grant_type === DEVICE_GRANT)
-        return deviceGrant(request.body as { client_id?: string; device_code?: string }, reply);
-      if (body.grant_type === CLIENT_GRANT) return clientGrant(request, reply);
+      const body = request.body;
+      if (body.grant_type === DEVICE_GRANT) return deviceGrant(body, reply);
+      if (body.grant_type === CLIENT_GRANT) return clientGrant(request, body, reply);
       if (body.grant_type !== SESSION_GRANT) {
         return oauthError(
           reply,
@@ -134,7 +120,7 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
         );
       }
       if (body.client_id !== config.portalClientId)
-        return oauthError(reply, 'invalid_client', 'unknown client', 400);
+        return oauthError(reply, 'invalid_client', 'unknown client');
       const session = await sessionOf(request);
       if (!session || !body.sessionId || session.public_id !== body.sessionId) {
         return oauthError(reply, 'invalid_grant', 'the session is not yours or has ended');
@@ -145,4 +131,4 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
       return answer;
     },
   );
-}
+};

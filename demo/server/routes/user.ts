@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PERMISSIONS } from '../domain/permissions';
 import type { BearerCaller } from '../lib/bearer';
 import { answerLanguage } from '../lib/language';
@@ -10,37 +9,18 @@ import { checkPassword } from '../lib/password-policy';
 import { serverText } from '../mail/texts';
 import { callerOf } from '../plugins/auth';
 import { sessionOf } from '../plugins/cookies';
-import { LIMITS } from '../../../src/api/limits';
+import { changePasswordSchema, passwordOptionsSchema, setPasswordSchema } from '../schemas/password';
+import { permissionsSchema, renameSchema } from '../schemas/user';
 
 /** The server's answer when the current password is wrong (spec §5: the screen marks the old field). */
 export const INVALID_PASSWORD = 'InvalidPassword';
-
-const ChangeBody = Type.Object(
-  {
-    oldPassword: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
-    newPassword: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
-    confirmNewPassword: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
-  },
-  { additionalProperties: false },
-);
-const SetBody = Type.Object(
-  {
-    newPassword: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
-    confirmNewPassword: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
-  },
-  { additionalProperties: false },
-);
-const NameBody = Type.Object(
-  { name: Type.String({ maxLength: LIMITS.name }) },
-  { additionalProperties: false },
-);
 
 /**
  * The signed-in user's own account (spec §7): permissions, password options, change or set the password,
  * the name. Every call is bearer-authenticated and takes the user and team from the token — never from
  * the body.
  */
-export async function userRoutes(app: FastifyInstance): Promise<void> {
+export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock, hasher, sessions } = app.services;
 
   /** The account details the notice mail needs. */
@@ -57,23 +37,31 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     await sessions.revokeAllForUser(caller.user.id, keep);
   }
 
-  app.get('/api/user/permissions', { config: { auth: 'bearer' } }, async (request) => {
-    const caller = callerOf(request);
-    const granted = await repos.users.permissionsOf(caller.user.id);
-    return Object.fromEntries(PERMISSIONS.map((permission) => [permission, granted.has(permission)]));
-  });
+  app.get(
+    '/api/user/permissions',
+    { config: { auth: 'bearer' }, schema: permissionsSchema },
+    async (request) => {
+      const caller = callerOf(request);
+      const granted = await repos.users.permissionsOf(caller.user.id);
+      return Object.fromEntries(PERMISSIONS.map((permission) => [permission, granted.has(permission)]));
+    },
+  );
 
-  app.get('/api/user/password', { config: { auth: 'bearer' } }, async (request) => {
-    const caller = callerOf(request);
-    const external = await repos.identities.listFor(caller.user.id);
-    return {
-      hasPassword: caller.user.password_hash !== null,
-      password_changed: caller.user.password_changed_at
-        ? new Date(caller.user.password_changed_at).toISOString()
-        : null,
-      externalAccounts: external.map((row) => ({ providerName: row.provider, userName: row.user_name })),
-    };
-  });
+  app.get(
+    '/api/user/password',
+    { config: { auth: 'bearer' }, schema: passwordOptionsSchema },
+    async (request) => {
+      const caller = callerOf(request);
+      const external = await repos.identities.listFor(caller.user.id);
+      return {
+        hasPassword: caller.user.password_hash !== null,
+        password_changed: caller.user.password_changed_at
+          ? new Date(caller.user.password_changed_at).toISOString()
+          : null,
+        externalAccounts: external.map((row) => ({ providerName: row.provider, userName: row.user_name })),
+      };
+    },
+  );
 
   /** The policy's reason in the caller's language, or the mismatch of new and confirm; null when fine. */
   function refusal(
@@ -110,9 +98,9 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   }
 
   /** POST: change an existing password; the current one is required (400 InvalidPassword otherwise). */
-  app.post<{ Body: Static<typeof ChangeBody> }>(
+  app.post(
     '/api/user/password',
-    { config: { body: 'json', auth: 'bearer' }, schema: { body: ChangeBody } },
+    { config: { body: 'json', auth: 'bearer' }, schema: changePasswordSchema },
     async (request, reply) => {
       const caller = callerOf(request);
       const { oldPassword, newPassword, confirmNewPassword } = request.body;
@@ -131,9 +119,9 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   );
 
   /** PUT: set a first password (an account that signs in with a provider only). 409 if one exists. */
-  app.put<{ Body: Static<typeof SetBody> }>(
+  app.put(
     '/api/user/password',
-    { config: { body: 'json', auth: 'bearer' }, schema: { body: SetBody } },
+    { config: { body: 'json', auth: 'bearer' }, schema: setPasswordSchema },
     async (request, reply) => {
       const caller = callerOf(request);
       if (caller.user.password_hash) return reply.code(409).send({ message: 'a password is already set' });
@@ -147,9 +135,9 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   );
 
   /** POST /api/user: the name, trimmed, 1–50 characters, no control characters. */
-  app.post<{ Body: Static<typeof NameBody> }>(
+  app.post(
     '/api/user',
-    { config: { body: 'json', auth: 'bearer' }, schema: { body: NameBody } },
+    { config: { body: 'json', auth: 'bearer' }, schema: renameSchema },
     async (request, reply) => {
       const caller = callerOf(request);
       const cleaned = cleanName(request.body.name);
@@ -158,4 +146,4 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       return { name: cleaned.name };
     },
   );
-}
+};

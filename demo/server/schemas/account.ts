@@ -1,0 +1,40 @@
+import { Type } from 'typebox';
+import { LIMITS } from '../../../src/api/limits';
+import { errors, NoBody, type RouteSchema } from './common';
+
+/**
+ * `POST /account/check` (no body; the session cookie, if any): whether the caller is signed in, and
+ * the public handle of the session (the `sessionId` of the portal's token exchange) when so.
+ */
+export const CheckReply = Type.Object(
+  { authenticated: Type.Boolean(), session: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
+export const checkSchema = {
+  response: { 200: CheckReply, ...errors(400, 403, 413, 415, 500) },
+} satisfies RouteSchema;
+
+/** `POST /account/login`: password sign-in. */
+export const LoginBody = Type.Object(
+  {
+    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
+    email: Type.String({ minLength: 1, maxLength: LIMITS.email }),
+    // Long enough for any real password; beyond it, no hashing of megabytes.
+    password: Type.String({ minLength: 1, maxLength: LIMITS.password }),
+  },
+  { additionalProperties: false },
+);
+export const LoginReply = Type.Object({ authenticated: Type.Literal(true) }, { additionalProperties: false });
+export const loginSchema = {
+  body: LoginBody,
+  // 401 every kind of bad credentials alike; 403 locked; 429 too many from the address; 503 hash queue full.
+  response: { 200: LoginReply, ...errors(400, 401, 403, 413, 415, 429, 500, 503) },
+} satisfies RouteSchema;
+
+/**
+ * `POST /account/logout` (form, anti-forgery): no body schema — a logout with any fields is still a
+ * logout; only the body type and size rules apply. 303 to `/`, or 204 for a caller that asks for JSON.
+ */
+export const logoutSchema = {
+  response: { 204: NoBody, 303: NoBody, ...errors(400, 403, 413, 415, 500) },
+} satisfies RouteSchema;
