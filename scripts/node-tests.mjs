@@ -3,18 +3,21 @@
  * in its own process, one at a time unless the flags say `--test-concurrency=N` (the server files, each
  * on a database of its own, and the end-to-end files, each with its own server on free ports, run two
  * at a time: the machine has two cores).
- * Usage: node scripts/node-tests.mjs test/server [more node --test flags]
+ * Usage: node scripts/node-tests.mjs test/server [more node --test flags]; a single file instead of the
+ * folder runs just that file.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [folder, ...flags] = process.argv.slice(2);
-const files = readdirSync(folder, { recursive: true })
-  .map(String)
-  .filter((name) => name.endsWith('.test.ts'))
-  .sort()
-  .map((name) => join(folder, name));
+const files = statSync(folder).isFile()
+  ? [folder]
+  : readdirSync(folder, { recursive: true })
+      .map(String)
+      .filter((name) => name.endsWith('.test.ts'))
+      .sort()
+      .map((name) => join(folder, name));
 if (files.length === 0) {
   console.error(`no *.test.ts files under ${folder}`);
   process.exit(1);

@@ -32,11 +32,19 @@ export interface Services {
 export type BodyKind = 'json' | 'form' | 'none';
 
 /**
- * Who may call a route, enforced by the auth hook (plugins/auth.ts): a valid access token (`bearer`), a
- * live session cookie (`session`), or nobody in particular (`none`: public, or the handler reads an
- * optional session itself). Every route declares one; the server refuses to start otherwise.
+ * Who may call a route, enforced by the auth hook (plugins/auth.ts): a valid access token of a member
+ * (`bearer`), a live session cookie (`session`), a team API client's token (`client`: the client
+ * credentials grant, with the `scope` the route names), or nobody in particular (`none`: public, or the
+ * handler reads an optional session itself). Every route declares one; the server refuses to start
+ * otherwise.
  */
-export type AuthRule = 'bearer' | 'session' | 'none';
+export type AuthRule = 'bearer' | 'session' | 'client' | 'none';
+
+/**
+ * What a `bearer` route asks of its caller beyond a valid token: a team admin (OWNER or ADMIN) or an
+ * OWNER of the token's team. Checked by the auth hook; a member without it gets 403.
+ */
+export type RoleRule = 'admin' | 'owner';
 
 /** Where a `session` route sends a caller without a session: to sign in, then back to `returnUrl`. */
 export interface SignInRedirect {
@@ -58,5 +66,20 @@ declare module 'fastify' {
     auth?: AuthRule;
     /** A `session` route's answer to a caller without one; without it, 401 `{message}`. */
     signIn?: SignInRedirect;
+    /**
+     * `flow-bound`: a provider's `form_post` answer (a cross-site POST from the provider's page) is
+     * exempt from the anti-forgery rule: the flow it names must belong to the browser's own flow cookie
+     * and its state, both single use, which is what the token would prove.
+     */
+    forgery?: 'flow-bound';
+    /** A `bearer` route for team admins or owners only. */
+    role?: RoleRule;
+    /** The scope a `client` route requires of the token. */
+    scope?: string;
+    /**
+     * The error code a schema refusal of a body field carries (`{message, field, code}`), by field, so a
+     * screen can show it translated at that field.
+     */
+    invalid?: Record<string, string>;
   }
 }

@@ -100,7 +100,7 @@ export async function startServerProcess(
     server = await spawnServer(join(ROOT, 'demo/server/main.ts'), {
       DATA_DIR: dir,
       PARTNER_PORT: '0',
-      STANDIN_PORTS: '0,0,0',
+      STANDIN_PORTS: '0,0,0,0',
       ...env,
     });
   } catch (error) {

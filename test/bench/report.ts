@@ -5,6 +5,7 @@ import type { ab } from './parts/ab';
 import type { bytes } from './parts/bytes';
 import type { growth } from './parts/growth';
 import type { login } from './parts/login';
+import type { members } from './parts/members';
 import type { profile } from './parts/profile';
 import type { server } from './parts/server';
 import type { time } from './parts/time';
@@ -12,7 +13,7 @@ import type { PageBytes } from './page-bytes';
 import { BUDGETS, GROWTH_USERS } from './settings';
 import type { WireBytes, WireLoad } from './wire-bytes';
 
-export const PARTS = ['bytes', 'pages', 'time', 'profile', 'server', 'login', 'growth'] as const;
+export const PARTS = ['bytes', 'pages', 'time', 'profile', 'server', 'login', 'growth', 'members'] as const;
 /** Parts that run only when asked for by name. */
 export const EXTRA_PARTS = ['ab'] as const;
 export type Part = (typeof PARTS)[number] | (typeof EXTRA_PARTS)[number];
@@ -35,6 +36,7 @@ export type Report = Record<string, unknown> & {
   login?: Awaited<ReturnType<typeof login>>;
   growth?: Awaited<ReturnType<typeof growth>>;
   ab?: Awaited<ReturnType<typeof ab>>;
+  members?: Awaited<ReturnType<typeof members>>;
 };
 
 /** The budgets the parts of this run measured. */
@@ -106,6 +108,15 @@ export function budgets(report: Report, wants: (part: Part) => boolean): BudgetL
         : 'none degrades',
       limit: '≤ 20%',
       within: worst.length === 0 && report.growth.errors.every((n) => n === 0),
+    });
+  }
+  if (wants('members') && report.members) {
+    const { worstP99, errors, seed } = report.members;
+    lines.push({
+      budget: `admin lists (member list and search) p99 at ${seed.members.toLocaleString('en')} members, zero errors`,
+      value: `${fixed(worstP99, 1)} ms, worst call (${errors} errors)`,
+      limit: `≤ ${BUDGETS.adminListP99} ms, 0 errors`,
+      within: worstP99 <= BUDGETS.adminListP99 && errors === 0,
     });
   }
   return lines;

@@ -5,7 +5,7 @@
  * run — because this machine is noisy. Nothing here fails a build: the budgets of design.md §5 are
  * reported (within / OVER), not enforced.
  *
- * `npm run bench -- <part>…` runs some parts: bytes, pages, time, profile, server, login, growth, and
+ * `npm run bench -- <part>…` runs some parts: bytes, pages, time, profile, server, login, growth, members, and
  * `ab` (only when named; parts/). `BENCH_QUICK=1` (or `--quick`) runs every part with short windows and
  * 2 page loads, for development; its figures are noisy and marked so.
  */
@@ -19,6 +19,7 @@ import { ab } from './parts/ab';
 import { bytes } from './parts/bytes';
 import { growth } from './parts/growth';
 import { login } from './parts/login';
+import { members } from './parts/members';
 import { benchPages, pages } from './parts/pages';
 import { profile } from './parts/profile';
 import { server } from './parts/server';
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
     }
   }
   if (wants('growth')) report.growth = await growth();
+  if (wants('members')) report.members = await members();
 
   const lines = budgets(report, wants);
   heading('Budgets (design.md §5)');

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import SqliteDatabase from 'better-sqlite3';
+import { memberTerms, sortKey } from '../../demo/server/db/member-terms';
 
 export interface GrowthSeed {
   /** Users in the database after seeding (the demo's own included). */
@@ -32,8 +33,8 @@ export function growDatabase(file: string, users: number, sessions: number): Gro
     if (!team || !hash) throw new Error('the database is not the seeded demo template');
     const existing = db.prepare<[], { n: number }>('select count(*) as n from users').get()?.n ?? 0;
     const insertUser = db.prepare(
-      `insert into users (id, team_id, email, name, password_hash, password_changed_at, locked, language, created_at)
-       values (?, ?, ?, ?, ?, ?, 0, null, ?)`,
+      `insert into users (id, team_id, email, name, name_key, password_hash, password_changed_at, locked, language, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, 0, null, ?)`,
     );
     const insertPermission = db.prepare('insert into user_permissions (user_id, permission) values (?, ?)');
     const insertSession = db.prepare(
@@ -44,7 +45,8 @@ export function growDatabase(file: string, users: number, sessions: number): Gro
       for (let n = existing; n < users; n++) {
         const id = randomUUID();
         // Spread over the alphabet, so the added rows sort before and after the demo users.
-        insertUser.run(id, team.id, `user${n}@acme.test`, `Bench User ${n}`, hash.password_hash, now, now);
+        const name = `Bench User ${n}`;
+        insertUser.run(id, team.id, `user${n}@acme.test`, name, sortKey(name), hash.password_hash, now, now);
         insertPermission.run(id, 'SPOKE');
       }
       const ids = db.prepare<[], { id: string }>('select id from users').all();
@@ -63,6 +65,90 @@ export function growDatabase(file: string, users: number, sessions: number): Gro
     // No `analyze`/`pragma optimize`: the server never runs them, so the plans measured are its plans.
     const total = db.prepare<[], { n: number }>('select count(*) as n from users').get()?.n ?? 0;
     return { users: total, sessions, ms: Date.now() - started };
+  } finally {
+    db.close();
+  }
+}
+
+export interface TeamSeed {
+  /** Members of the grown team (the demo's own included). */
+  members: number;
+  /** Search terms written for them. */
+  terms: number;
+  ms: number;
+}
+
+const FIRST = [
+  'Maria',
+  'Mark',
+  'Marta',
+  'Ada',
+  'Ben',
+  'Chloe',
+  'David',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hugo',
+  'Ines',
+];
+const LAST = [
+  'Martin',
+  'Marsh',
+  'Lovelace',
+  'Okafor',
+  'Tanaka',
+  'Silva',
+  'Müller',
+  'Jensen',
+  'Dubois',
+  'Rossi',
+];
+
+/**
+ * Grow acme to `members` members with names from a small pool (so a name prefix matches thousands) and
+ * addresses `user<n>@acme.test`, each with its search terms and a permission, in one transaction — as
+ * the server would have written them (db/member-terms.ts), the member count kept by its triggers.
+ */
+export function growTeam(file: string, members: number): TeamSeed {
+  const started = Date.now();
+  const db = new SqliteDatabase(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    const now = Date.now();
+    const team = db.prepare<[], { id: string }>("select id from teams where name = 'acme'").get();
+    if (!team) throw new Error('the database is not the seeded demo template');
+    const existing =
+      db.prepare<[string], { n: number }>('select count(*) as n from users where team_id = ?').get(team.id)
+        ?.n ?? 0;
+    const insertUser = db.prepare(
+      `insert into users (id, team_id, email, name, name_key, password_hash, password_changed_at, locked, language, created_at)
+       values (?, ?, ?, ?, ?, null, null, 0, null, ?)`,
+    );
+    const insertTerm = db.prepare(
+      'insert into member_terms (team_id, term, user_id, shadow) values (?, ?, ?, ?)',
+    );
+    const insertPermission = db.prepare('insert into user_permissions (user_id, permission) values (?, ?)');
+    let terms = 0;
+    db.transaction(() => {
+      for (let n = existing; n < members; n++) {
+        const id = randomUUID();
+        const name = `${FIRST[n % FIRST.length]} ${LAST[Math.floor(n / FIRST.length) % LAST.length]} ${n}`;
+        const email = `user${n}@acme.test`;
+        insertUser.run(id, team.id, email, name, sortKey(name), now);
+        for (const { term, shadow } of memberTerms(name, email)) {
+          insertTerm.run(team.id, term, id, shadow);
+          terms++;
+        }
+        insertPermission.run(id, 'SPOKE');
+      }
+    })();
+    // The seats must allow them (the bench reads, but the team screen would show it).
+    db.prepare('update teams set seat_limit = ? where id = ?').run(members + 100, team.id);
+    const total =
+      db.prepare<[string], { n: number }>('select member_count as n from teams where id = ?').get(team.id)
+        ?.n ?? 0;
+    return { members: total, terms, ms: Date.now() - started };
   } finally {
     db.close();
   }

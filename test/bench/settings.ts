@@ -49,6 +49,8 @@ export const ROUTE_CONNECTIONS = 10;
 export const LOGIN_CONNECTIONS = Math.max(8, 2 * availableParallelism());
 export const GROWTH_USERS = [10, 1_000, 100_000];
 export const GROWTH_SESSIONS = 10_000;
+/** The team the `members` part measures the admin lists in. */
+export const MEMBERS = 100_000;
 
 /** design.md §5. */
 export const BUDGETS = {
@@ -58,4 +60,6 @@ export const BUDGETS = {
   userinfoRatio: 0.5,
   loginRatio: 0.8,
   growthDegradation: 0.2,
+  /** Admin lists (member list and search) at 100,000 members: p99 in ms. */
+  adminListP99: 50,
 };

@@ -9,10 +9,19 @@ import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
  * as the app is built, so a route added later is covered without touching this file.
  */
 
-const RULES = new Set(['bearer', 'session', 'none']);
+const RULES = new Set(['bearer', 'session', 'client', 'none']);
 
-/** Concrete addresses for parametric bearer routes; a new one must be added here. */
-const PARAMS: Record<string, string> = { '/api/user/password/:provider': '/api/user/password/Google' };
+/** Concrete addresses for parametric bearer routes (and routes that need a query); a new one goes here. */
+const PARAMS: Record<string, string> = {
+  '/api/user/password/:provider': '/api/user/password/Google',
+  '/api/team/invitations/:id/resend': '/api/team/invitations/x/resend',
+  '/api/team/invitations/:id': '/api/team/invitations/x',
+  '/api/team/members/:id': '/api/team/members/x',
+  '/api/team/groups/:id': '/api/team/groups/x',
+  '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
+  // Its query is required: without it the schema answers first.
+  '/api/search': '/api/search?q=x',
+};
 
 /** A body each bearer route's schema accepts, so only the auth hook can refuse it; a new one goes here. */
 const BODIES: Record<string, object | undefined> = {
@@ -20,6 +29,15 @@ const BODIES: Record<string, object | undefined> = {
   'PUT /api/user/password': { newPassword: 'y', confirmNewPassword: 'y' },
   'POST /api/user': { name: 'Ada' },
   'POST /api/DeviceCode/generate': undefined,
+  'PUT /api/team/seat-limit': { limit: 50 },
+  'PATCH /api/team/login-options': { local: true },
+  'PUT /api/team/storage': { usedBytes: 1 },
+  'POST /api/team/invitations': { email: 'someone@example.test', permissions: ['SPOKE'] },
+  'POST /api/team/invitations/:id/resend': undefined,
+  'PATCH /api/team/members/:id': { disabled: false },
+  'POST /api/team/groups': { name: 'A group' },
+  'PATCH /api/team/groups/:id': { name: 'A group' },
+  'PUT /api/team/groups/:id/members/:userId': undefined,
 };
 
 let t: TestApp;
@@ -36,16 +54,16 @@ after(() => t.close());
 const name = (route: RouteOptions, method: string) => `${method} ${route.url}`;
 const methodsOf = (route: RouteOptions) => [route.method].flat();
 
-function bearerRoutes(): Array<{ method: string; url: string; key: string }> {
+function bearerRoutes(auth = 'bearer'): Array<{ method: string; url: string; key: string }> {
   return routes
-    .filter((route) => route.config?.auth === 'bearer')
+    .filter((route) => route.config?.auth === auth)
     .flatMap((route) =>
       methodsOf(route).map((method) => ({ method, url: route.url, key: name(route, method) })),
     );
 }
 
 function call(route: { method: string; url: string; key: string }, authorization?: string) {
-  const url = route.url.includes(':') ? PARAMS[route.url] : route.url;
+  const url = PARAMS[route.url] ?? (route.url.includes(':') ? undefined : route.url);
   assert.ok(url, `${route.key}: add a concrete address to PARAMS`);
   const needsBody = route.method !== 'GET' && route.method !== 'HEAD';
   if (needsBody)
@@ -63,7 +81,7 @@ function call(route: { method: string; url: string; key: string }, authorization
 }
 
 describe('every route declares who may call it', () => {
-  it('has a config.auth of bearer, session or none on every route', () => {
+  it('has a config.auth of bearer, session, client or none on every route', () => {
     assert.ok(routes.length > 20, `routes collected (${routes.length})`);
     const undeclared = routes
       .filter((route) => !RULES.has(String(route.config?.auth)))
@@ -88,10 +106,38 @@ describe('every route declares who may call it', () => {
       'DELETE /api/user/password/:provider',
       'POST /api/DeviceCode/generate',
       'GET /policy/raw',
+      'GET /api/team',
+      'PUT /api/team/seat-limit',
+      'PATCH /api/team/login-options',
+      'GET /api/team/invitations',
+      'POST /api/team/invitations',
+      'POST /api/team/invitations/:id/resend',
+      'DELETE /api/team/invitations/:id',
+      'GET /api/team/members',
+      'PATCH /api/team/members/:id',
+      'DELETE /api/team/members/:id',
+      'GET /api/team/groups',
+      'POST /api/team/groups',
+      'PATCH /api/team/groups/:id',
+      'DELETE /api/team/groups/:id',
+      'PUT /api/team/groups/:id/members/:userId',
+      'DELETE /api/team/groups/:id/members/:userId',
+      'GET /api/team/audit',
+      'GET /api/search',
     ]) {
       assert.ok(bearer.includes(expected), `${expected} is a bearer route (got ${bearer.join(', ')})`);
     }
     assert.deepEqual(declared('session').sort(), ['POST /api/external/:provider', 'POST /home/token']);
+    assert.deepEqual(declared('client').sort(), ['PUT /api/team/storage']);
+  });
+
+  it('refuses to start when a route asks for a role without a bearer token', async () => {
+    const { registerAuth } = await import('../../demo/server/plugins/auth');
+    const bare = Fastify({ logger: false });
+    registerAuth(bare);
+    bare.get('/admin', { config: { auth: 'session', role: 'admin' } }, async () => ({}));
+    await assert.rejects(async () => bare.ready(), /config\.role needs auth 'bearer'.*GET \/admin/);
+    await bare.close().catch(() => undefined);
   });
 
   it('refuses to start when a route declares nothing', async () => {
@@ -106,8 +152,9 @@ describe('every route declares who may call it', () => {
 });
 
 describe('every bearer route refuses a missing or bad token (401)', () => {
-  const expect401 = async (authorization: string | undefined, label: string) => {
-    const checked = bearerRoutes();
+  /** Bearer routes, and (unless the token is a member's) the API client routes. */
+  const expect401 = async (authorization: string | undefined, label: string, clientRoutes = true) => {
+    const checked = [...bearerRoutes(), ...(clientRoutes ? bearerRoutes('client') : [])];
     assert.ok(checked.length >= 10, `bearer routes collected (${checked.length})`);
     for (const route of checked) {
       const response = await call(route, authorization);
@@ -137,7 +184,8 @@ describe('every bearer route refuses a missing or bad token (401)', () => {
           .executeTakeFirstOrThrow()
       ).id,
     );
-    await expect401(`Bearer ${ada.accessToken}`, 'ended session');
+    // A member's token on an API client route is refused for its scope (403): tested with that route.
+    await expect401(`Bearer ${ada.accessToken}`, 'ended session', false);
   });
 
   it('lets a live token through to the handler (whatever it then answers)', async () => {

@@ -75,7 +75,8 @@ describe('database', () => {
       const first = await seedDemo(db.kysely, hasher, clock);
       assert.equal(
         first,
-        DEMO_TEAMS.length + DEMO_USERS.length + DEMO_POLICIES.length + DEMO_PROVIDERS.length,
+        // + the demo team API credential
+        DEMO_TEAMS.length + DEMO_USERS.length + DEMO_POLICIES.length + DEMO_PROVIDERS.length + 1,
       );
       await db.kysely
         .updateTable('users')

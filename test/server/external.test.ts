@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { signInAtProvider } from '../support/idp';
+import { providerAnswer, signInAtProvider } from '../support/idp';
 import {
   createTestApp,
   sessionFor,
@@ -419,5 +419,75 @@ describe('connecting and disconnecting accounts', () => {
         })
         .execute();
     }
+  });
+});
+
+describe('Sign in with Apple (its stand-in answers by form_post)', () => {
+  async function appleRoundTrip(account: string, extraForm: Record<string, string> = {}, cookie = '') {
+    const started = await start('apple', 'acme');
+    const authorize = new URL(started.authorize);
+    assert.equal(authorize.searchParams.get('response_mode'), 'form_post');
+    assert.equal(authorize.searchParams.get('scope'), 'openid name email');
+    const answer = await providerAnswer(
+      started.authorize,
+      account,
+      `${t.config.publicUrl}/account/callback/`,
+    );
+    assert.ok(answer.form, 'a form_post answer');
+    assert.equal(answer.url.pathname, '/account/callback/apple');
+    for (const [key, value] of Object.entries(extraForm)) answer.form.set(key, value);
+    return t.app.inject({
+      method: 'POST',
+      url: answer.url.pathname,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        // A cross-site POST from the provider's page: cookies, but no anti-forgery token.
+        cookie: `acct_oauth=${started.browser}${cookie ? `; ${cookie}` : ''}`,
+        origin: new URL(started.authorize).origin,
+      },
+      payload: answer.form.toString(),
+    });
+  }
+
+  it('is offered to acme and signs ada in (linked by her verified e-mail, a string "true" at Apple)', async () => {
+    const team = (await t.app.inject({ method: 'GET', url: '/api/team/public/acme' })).json();
+    assert.deepEqual(team.appleOptions, {});
+    const response = await appleRoundTrip('ada');
+    assert.equal(response.statusCode, 303, response.body);
+    assert.equal(response.headers.location, '/');
+    assert.ok(cookieOf(response, 'acct_session'));
+    const again = await appleRoundTrip('ada');
+    assert.equal(again.statusCode, 303);
+    assert.ok(cookieOf(again, 'acct_session'), 'the linked identity signs in');
+  });
+
+  it('takes only the browser that started the round trip, once', async () => {
+    const started = await start('apple', 'acme');
+    const answer = await providerAnswer(started.authorize, 'ada', `${t.config.publicUrl}/account/callback/`);
+    const post = (browser: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: answer.url.pathname,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `acct_oauth=${browser}` },
+        payload: answer.form!.toString(),
+      });
+    const foreign = await post('someone-else');
+    assert.equal(foreign.headers.location, '/login/team?Error=ProviderFailed');
+    assert.equal(cookieOf(foreign, 'acct_session'), undefined);
+    assert.equal((await post(started.browser)).statusCode, 303);
+    const replay = await post(started.browser);
+    assert.equal(replay.headers.location, '/login/team?Error=ProviderFailed');
+  });
+
+  it('refuses an identity it cannot place (ForbiddenSignup), and form posts for other providers (404)', async () => {
+    const response = await appleRoundTrip('stranger');
+    assert.equal(response.headers.location, '/login/acme?Error=ForbiddenSignup');
+    const google = await t.app.inject({
+      method: 'POST',
+      url: '/account/callback/google',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'code=x&state=y',
+    });
+    assert.equal(google.statusCode, 404);
   });
 });

@@ -103,7 +103,7 @@ async function startMain(env: TestEnvironment): Promise<Child> {
       DATA_DIR: env.dir,
       DATABASE_URL: env.config.databaseUrl,
       PARTNER_PORT: '0',
-      STANDIN_PORTS: '0,0,0',
+      STANDIN_PORTS: '0,0,0,0',
       HASH_COST: String(env.config.hashCost),
       // info: "incoming request" lines tell the test when the server has taken a request.
       LOG_LEVEL: 'info',

@@ -225,6 +225,7 @@ describe('team and switcher', () => {
         googleOptions: {},
         azureOptions: {},
         auth0Options: { displayName: 'Acme SSO' },
+        appleOptions: {},
       },
     );
     const umbrella = (await t.app.inject({ method: 'GET', url: '/api/team/public/umbrella' })).json();

@@ -81,7 +81,7 @@ export async function startServer(
       DATA_DIR: dir,
       DATABASE_URL: join(dir, 'portal.db'),
       PARTNER_PORT: '0',
-      STANDIN_PORTS: '0,0,0',
+      STANDIN_PORTS: '0,0,0,0',
       LOG_LEVEL: process.env.STRESS_LOG_LEVEL ?? 'warn',
       LOGIN_ADDRESS_LIMIT: '1000000',
       HASH_COST: PRODUCTION_HASH_COST,

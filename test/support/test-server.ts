@@ -151,7 +151,7 @@ export async function testEnvironment(env: Record<string, string> = {}): Promise
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
-    STANDIN_PORTS: '0,0,0',
+    STANDIN_PORTS: '0,0,0,0',
     HASH_COST: hashCost,
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,

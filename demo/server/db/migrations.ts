@@ -1,4 +1,5 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { memberTerms, sortKey } from './member-terms';
 
 /**
  * Schema migrations, in order. Each is written with Kysely's schema builder and portable types
@@ -8,6 +9,9 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 // Migrations run before the schema exists, so they use an untyped Kysely.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema builder is untyped by design
 type AnyDb = Kysely<any>;
+
+/** Whether a migration runs on PostgreSQL (the few statements that cannot be written portably). */
+const onPostgres = (db: AnyDb) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 const migrations: Record<string, Migration> = {
   '001-foundation': {
@@ -170,6 +174,194 @@ const migrations: Record<string, Migration> = {
         .addColumn('used_at', 'bigint')
         .execute();
       await db.schema.createIndex('device_codes_user').on('device_codes').column('user_id').execute();
+    },
+  },
+  '006-team-admin': {
+    async up(db: AnyDb) {
+      const postgres = onPostgres(db);
+      // Sort and search keys are compared byte by byte, so a prefix is one index range on both
+      // databases: PostgreSQL would otherwise compare them by the database's locale, where a prefix's
+      // matches need not be contiguous.
+      const byteOrder = postgres ? sql`collate "C"` : sql``;
+
+      // Seats, storage, Apple sign-in, the support panel, and the member count the seat bar and the
+      // member list read (kept by the triggers below; counting 100,000 rows on each call would not do).
+      for (const column of [
+        db.schema.alterTable('teams').addColumn('seat_limit', 'integer', (c) => c.notNull().defaultTo(10)),
+        db.schema.alterTable('teams').addColumn('member_count', 'integer', (c) => c.notNull().defaultTo(0)),
+        db.schema
+          .alterTable('teams')
+          .addColumn('storage_used_bytes', 'bigint', (c) => c.notNull().defaultTo(0)),
+        db.schema
+          .alterTable('teams')
+          .addColumn('storage_limit_bytes', 'bigint', (c) => c.notNull().defaultTo(10_000_000_000)),
+        db.schema.alterTable('teams').addColumn('apple_enabled', 'integer', (c) => c.notNull().defaultTo(0)),
+        db.schema.alterTable('teams').addColumn('manager_name', 'text'),
+        db.schema.alterTable('teams').addColumn('manager_email', 'text'),
+        db.schema.alterTable('teams').addColumn('manager_phone', 'text'),
+        db.schema.alterTable('users').addColumn('disabled_at', 'bigint'),
+        db.schema.alterTable('users').addColumn('last_sign_in_at', 'bigint'),
+        db.schema
+          .alterTable('users')
+          .addColumn('name_key', 'text', (c) => c.modifyFront(byteOrder).notNull().defaultTo('')),
+        // The invitation a provider round trip accepts, if any.
+        db.schema.alterTable('oauth_flows').addColumn('invitation_id', 'text'),
+      ]) {
+        await column.execute();
+      }
+      // The member list's order (name, then id) and its keyset paging: one index range.
+      await db.schema
+        .createIndex('users_team_name')
+        .on('users')
+        .columns(['team_id', 'name_key', 'id'])
+        .execute();
+
+      // The team's owners (the last-owner rule) without reading every member's permissions.
+      await db.schema
+        .createIndex('user_permissions_permission')
+        .on('user_permissions')
+        .columns(['permission', 'user_id'])
+        .execute();
+
+      // Member search: each member's searchable texts (the name from each of its words on, and the
+      // e-mail address), folded; a prefix of any of them is one range of the primary key.
+      await db.schema
+        .createTable('member_terms')
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('term', 'text', (c) => c.modifyFront(byteOrder).notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('shadow', 'integer', (c) => c.notNull())
+        .execute();
+      // A search reads this index alone: the range of terms, and `shadow` to skip a member's repeats.
+      await db.schema
+        .createIndex('member_terms_search')
+        .on('member_terms')
+        .columns(['team_id', 'term', 'user_id', 'shadow'])
+        .unique()
+        .execute();
+      await db.schema
+        .createIndex('member_terms_user')
+        .on('member_terms')
+        .columns(['user_id', 'term'])
+        .execute();
+
+      // Invitations by e-mail: only the token's SHA-256 is stored; a resend supersedes the row with a
+      // new one (a new id and token), so the old link can say why it no longer works.
+      await db.schema
+        .createTable('invitations')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('permissions', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull())
+        .addColumn('invited_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('sent_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('accepted_at', 'bigint')
+        .addColumn('revoked_at', 'bigint')
+        .addColumn('superseded_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('invitations_team_email')
+        .on('invitations')
+        .columns(['team_id', 'email'])
+        .execute();
+      await db.schema
+        .createIndex('invitations_team_sent')
+        .on('invitations')
+        .columns(['team_id', 'sent_at'])
+        .execute();
+
+      // Groups: names unique per team regardless of case (name_key).
+      await db.schema
+        .createTable('groups')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('name_key', 'text', (c) => c.modifyFront(byteOrder).notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('groups_team_name', ['team_id', 'name_key'])
+        .execute();
+      await db.schema
+        .createTable('group_members')
+        .addColumn('group_id', 'text', (c) => c.notNull().references('groups.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addPrimaryKeyConstraint('group_members_pk', ['group_id', 'user_id'])
+        .execute();
+      await db.schema.createIndex('group_members_user').on('group_members').column('user_id').execute();
+
+      // The admin actions of each team. Who acted and on whom are kept as text, so the trail outlives
+      // the people in it.
+      await db.schema
+        .createTable('audit_events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('actor_id', 'text')
+        .addColumn('actor_name', 'text')
+        .addColumn('actor_email', 'text')
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('detail', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('audit_events_team_time')
+        .on('audit_events')
+        .columns(['team_id', 'created_at', 'id'])
+        .execute();
+
+      // A team's API credentials (RFC 6749 §4.4 client credentials): the secret's SHA-256 only.
+      await db.schema
+        .createTable('team_api_clients')
+        .addColumn('client_id', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('secret_hash', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+
+      // The member count follows every insert and delete of a user, in the same transaction, whoever
+      // writes the row. Triggers are the one part written per database.
+      if (postgres) {
+        await sql`create function team_member_count() returns trigger language plpgsql as $$
+          begin
+            if tg_op = 'INSERT' then
+              update teams set member_count = member_count + 1 where id = new.team_id;
+            else
+              update teams set member_count = member_count - 1 where id = old.team_id;
+            end if;
+            return null;
+          end $$`.execute(db);
+        await sql`create trigger users_member_count after insert or delete on users
+          for each row execute function team_member_count()`.execute(db);
+      } else {
+        await sql`create trigger users_member_count_insert after insert on users begin
+          update teams set member_count = member_count + 1 where id = new.team_id; end`.execute(db);
+        await sql`create trigger users_member_count_delete after delete on users begin
+          update teams set member_count = member_count - 1 where id = old.team_id; end`.execute(db);
+      }
+
+      // The users there are already: their count, sort key and search terms.
+      await sql`update teams set member_count = (select count(*) from users where users.team_id = teams.id)`.execute(
+        db,
+      );
+      const users = await db.selectFrom('users').select(['id', 'team_id', 'name', 'email']).execute();
+      for (const user of users as Array<{ id: string; team_id: string; name: string; email: string }>) {
+        await db
+          .updateTable('users')
+          .set({ name_key: sortKey(user.name) })
+          .where('id', '=', user.id)
+          .execute();
+        for (const { term, shadow } of memberTerms(user.name, user.email)) {
+          await db
+            .insertInto('member_terms')
+            .values({ team_id: user.team_id, term, user_id: user.id, shadow })
+            .execute();
+        }
+      }
     },
   },
 };

@@ -1,7 +1,12 @@
 import type { Db } from './connect';
+import { apiClientsRepository } from './api-clients';
+import { auditRepository } from './audit';
 import { deviceCodesRepository } from './device-codes';
+import { groupsRepository } from './groups';
 import { identitiesRepository } from './identities';
+import { invitationsRepository } from './invitations';
 import { loginFailuresRepository } from './login-failures';
+import { membersRepository } from './members';
 import { oauthFlowsRepository } from './oauth-flows';
 import { passwordResetsRepository } from './password-resets';
 import { policiesRepository } from './policies';
@@ -18,7 +23,7 @@ export function createRepositories(db: Db) {
   const { kysely } = db;
   return {
     users: usersRepository(kysely),
-    teams: teamsRepository(kysely),
+    teams: teamsRepository(kysely, db.dialect),
     sessions: sessionsRepository(kysely),
     identities: identitiesRepository(kysely, db.dialect),
     oauthFlows: oauthFlowsRepository(kysely),
@@ -27,6 +32,11 @@ export function createRepositories(db: Db) {
     policies: policiesRepository(kysely),
     loginFailures: loginFailuresRepository(kysely),
     rateLimits: rateLimitsRepository(kysely),
+    members: membersRepository(kysely, db.dialect),
+    invitations: invitationsRepository(kysely, db.dialect),
+    groups: groupsRepository(kysely),
+    audit: auditRepository(kysely),
+    apiClients: apiClientsRepository(kysely),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 /**
  * The database schema as Kysely sees it. Times are milliseconds since the epoch (bigint on PostgreSQL,
@@ -18,6 +18,18 @@ export interface TeamsTable {
   /** The brand of the team's mail; null → the deployment's BRAND. */
   brand: string | null;
   created_at: number;
+  /** Members plus pending invitations may not exceed it. */
+  seat_limit: Generated<number>;
+  /** How many users the team has: kept by triggers on users (migration 006). */
+  member_count: Generated<number>;
+  /** Reported by the suite's apps (`PUT /api/team/storage`). */
+  storage_used_bytes: Generated<number>;
+  storage_limit_bytes: Generated<number>;
+  apple_enabled: Generated<number>;
+  /** The support panel: the team's account manager. */
+  manager_name: string | null;
+  manager_email: string | null;
+  manager_phone: string | null;
 }
 
 export interface UsersTable {
@@ -33,6 +45,12 @@ export interface UsersTable {
   /** The user's language for mail, when known. */
   language: string | null;
   created_at: number;
+  /** Disabled by a team admin: no sign-in, no session, no token works (null: enabled). */
+  disabled_at: number | null;
+  /** The last successful sign-in, by any method. */
+  last_sign_in_at: number | null;
+  /** The name folded for sorting (db/member-terms.ts); the member list's order. */
+  name_key: Generated<string>;
 }
 
 export interface UserPermissionsTable {
@@ -44,7 +62,7 @@ export interface ExternalAccountsTable {
   id: string;
   user_id: string;
   team_id: string;
-  /** Google | AzureAD | Auth0 */
+  /** Google | AzureAD | Auth0 | Apple */
   provider: string;
   /** The provider's subject identifier. */
   subject: string;
@@ -100,8 +118,8 @@ export interface PasswordResetsTable {
   superseded_at: number | null;
 }
 
-/** The three provider kinds: URL slug (`/account/google`) → the name external accounts carry. */
-export type ProviderKind = 'google' | 'azure' | 'auth0';
+/** The provider kinds: URL slug (`/account/google`) → the name external accounts carry. */
+export type ProviderKind = 'google' | 'azure' | 'auth0' | 'apple';
 
 export interface TeamProvidersTable {
   team_id: string;
@@ -133,6 +151,8 @@ export interface OauthFlowsTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  /** A sign-in that accepts this invitation (checked when the round trip started). */
+  invitation_id: string | null;
 }
 
 export interface DeviceCodesTable {
@@ -143,6 +163,78 @@ export interface DeviceCodesTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** A member's searchable texts (db/member-terms.ts), one row each. */
+export interface MemberTermsTable {
+  team_id: string;
+  term: string;
+  user_id: string;
+  /** The longest start shared with an earlier term of the same member (db/member-terms.ts). */
+  shadow: number;
+}
+
+export interface InvitationsTable {
+  /** Public: it is in the link, with the token. */
+  id: string;
+  team_id: string;
+  /** Normalised like users' addresses. */
+  email: string;
+  /** JSON array of the permissions the invitee gets. */
+  permissions: string;
+  /** SHA-256 of the token; the token itself only travels in the mail. */
+  token_hash: string;
+  invited_by: string | null;
+  /** The inviter's language: the mail's. */
+  language: string;
+  created_at: number;
+  sent_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  revoked_at: number | null;
+  /** Resent: a newer row (another id and token) took its place. */
+  superseded_at: number | null;
+}
+
+export interface GroupsTable {
+  id: string;
+  team_id: string;
+  name: string;
+  /** The name folded: unique per team. */
+  name_key: string;
+  created_at: number;
+}
+
+export interface GroupMembersTable {
+  group_id: string;
+  user_id: string;
+}
+
+export interface AuditEventsTable {
+  /** Sorts by time (db/audit.ts). */
+  id: string;
+  team_id: string;
+  /** Null when an API client acted. */
+  actor_id: string | null;
+  actor_name: string | null;
+  actor_email: string | null;
+  action: string;
+  /** Whom or what the action was about, as text (an address, a group's name…). */
+  target: string;
+  /** JSON object. */
+  detail: string;
+  created_at: number;
+}
+
+export interface TeamApiClientsTable {
+  client_id: string;
+  team_id: string;
+  /** SHA-256 of the secret (256 random bits: no slow hash needed). */
+  secret_hash: string;
+  name: string;
+  /** Space-separated scopes the client may ask for. */
+  scopes: string;
+  created_at: number;
 }
 
 export interface Database {
@@ -158,9 +250,16 @@ export interface Database {
   team_providers: TeamProvidersTable;
   oauth_flows: OauthFlowsTable;
   device_codes: DeviceCodesTable;
+  member_terms: MemberTermsTable;
+  invitations: InvitationsTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  audit_events: AuditEventsTable;
+  team_api_clients: TeamApiClientsTable;
 }
 
 export type Team = Selectable<TeamsTable>;
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type Session = Selectable<SessionsTable>;
+export type Invitation = Selectable<InvitationsTable>;

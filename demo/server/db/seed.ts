@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { PERMISSIONS, type Permission } from '../domain/permissions';
 import type { Clock } from '../lib/clock';
+import { sha256 } from '../lib/crypto';
+import { memberTerms, sortKey } from './member-terms';
 import type { PasswordHasher } from '../lib/password';
-import type { Database } from './schema';
+import type { Database, ProviderKind } from './schema';
 
 /** The password of every seeded user that has one (README, design §4). */
 export const DEMO_PASSWORD = 'portal-demo-pass';
@@ -16,14 +18,23 @@ interface TeamSeed {
   google?: boolean;
   azure?: boolean;
   auth0?: string;
+  apple?: boolean;
+  seats: number;
+  /** Storage used and allowed, in bytes. */
+  storage: [number, number];
+  /** The account manager on the support panel: name, e-mail, phone. */
+  manager?: [string, string, string];
 }
+
+const GB = 1_000_000_000;
 
 /**
  * Demo teams' provider configuration: every one points at this server's stand-in providers (`demo:…`),
  * registered with these client ids and secrets. Pointing a team at the real Google is a row change.
  */
-export const DEMO_PROVIDERS: Array<{ team: string; kind: 'google' | 'azure' | 'auth0'; tenant?: string }> = [
+export const DEMO_PROVIDERS: Array<{ team: string; kind: ProviderKind; tenant?: string }> = [
   { team: 'acme', kind: 'google' },
+  { team: 'acme', kind: 'apple' },
   { team: 'acme', kind: 'azure', tenant: 'acme' },
   { team: 'acme', kind: 'auth0' },
   { team: 'umbrella', kind: 'azure', tenant: 'umbrella' },
@@ -44,10 +55,36 @@ interface UserSeed {
 }
 
 export const DEMO_TEAMS: TeamSeed[] = [
-  { name: 'acme', display_name: 'Acme', local: true, google: true, azure: true, auth0: 'Acme SSO' },
-  { name: 'globex', display_name: 'Globex', local: true },
-  { name: 'initech', display_name: 'Initech', local: true, disabled: true },
-  { name: 'umbrella', display_name: 'Umbrella', local: false, azure: true },
+  {
+    name: 'acme',
+    display_name: 'Acme',
+    local: true,
+    google: true,
+    azure: true,
+    auth0: 'Acme SSO',
+    apple: true,
+    seats: 10,
+    storage: [90 * GB, 100 * GB],
+    manager: ['Priya Natarajan', 'priya.natarajan@accounts.example', '+44 20 7946 0321'],
+  },
+  {
+    name: 'globex',
+    display_name: 'Globex',
+    local: true,
+    seats: 5,
+    storage: [12 * GB, 50 * GB],
+    manager: ['Tomás Ortega', 'tomas.ortega@accounts.example', '+44 20 7946 0555'],
+  },
+  { name: 'initech', display_name: 'Initech', local: true, disabled: true, seats: 10, storage: [0, 10 * GB] },
+  {
+    name: 'umbrella',
+    display_name: 'Umbrella',
+    local: false,
+    azure: true,
+    seats: 3,
+    storage: [2.5 * GB, 20 * GB],
+    manager: ['Mei Tanaka', 'mei.tanaka@accounts.example', '+44 20 7946 0777'],
+  },
 ];
 
 export const DEMO_USERS: UserSeed[] = [
@@ -86,6 +123,18 @@ export const DEMO_USERS: UserSeed[] = [
   },
 ];
 
+/**
+ * The demo's team API credential (README: Team API credentials): a suite app reports acme's storage with
+ * it. Demo only: a deployment makes its own, with a random 256-bit secret.
+ */
+export const DEMO_API_CLIENT = {
+  team: 'acme',
+  id: 'acme-storage-reporter',
+  secret: 'demo-storage-secret-acme-not-for-production',
+  name: 'Acme storage reporter',
+  scopes: 'team.storage',
+};
+
 const ALL: Permission[] = [...PERMISSIONS];
 const MAKERS: Permission[] = ['OWNER', 'ADMIN', 'EDITOR'];
 
@@ -114,6 +163,17 @@ export const DEMO_POLICIES: Array<{
   { name: 'Internal_Audit', description: 'Internal: audit export', internal: true, permissions: ['OWNER'] },
 ];
 
+/** A demo team's seats, storage and account manager. */
+const adminSettings = (team: TeamSeed) => ({
+  apple_enabled: team.apple ? 1 : 0,
+  seat_limit: team.seats,
+  storage_used_bytes: team.storage[0],
+  storage_limit_bytes: team.storage[1],
+  manager_name: team.manager?.[0] ?? null,
+  manager_email: team.manager?.[1] ?? null,
+  manager_phone: team.manager?.[2] ?? null,
+});
+
 /**
  * Seed the demo data. Idempotent: rows that exist are left alone (including users' changed passwords),
  * so it runs on every start of the demo.
@@ -137,10 +197,20 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
         auth0_display_name: team.auth0 ?? null,
         brand: null,
         created_at: now,
+        ...adminSettings(team),
       })
       .onConflict((oc) => oc.column('name').doNothing())
       .executeTakeFirst();
     inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
+    // A demo database made before teams had these settings gets them once (its manager is still unset).
+    if (team.manager) {
+      await db
+        .updateTable('teams')
+        .set(adminSettings(team))
+        .where('name', '=', team.name)
+        .where('manager_name', 'is', null)
+        .execute();
+    }
   }
 
   const teams = new Map(
@@ -172,6 +242,7 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
           team_id: teamId,
           email: user.email,
           name: user.name,
+          name_key: sortKey(user.name),
           password_hash: hashes[index] ?? null,
           password_changed_at: hashes[index] ? now : null,
           locked: user.locked ? 1 : 0,
@@ -181,6 +252,9 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
         .execute();
       for (const permission of user.permissions) {
         await trx.insertInto('user_permissions').values({ user_id: id, permission }).execute();
+      }
+      for (const { term, shadow } of memberTerms(user.name, user.email)) {
+        await trx.insertInto('member_terms').values({ team_id: teamId, term, user_id: id, shadow }).execute();
       }
       for (const link of user.external ?? []) {
         await trx
@@ -216,6 +290,19 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
         .executeTakeFirst();
       inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
     }
+    const client = await trx
+      .insertInto('team_api_clients')
+      .values({
+        client_id: DEMO_API_CLIENT.id,
+        team_id: teams.get(DEMO_API_CLIENT.team)!,
+        secret_hash: sha256(DEMO_API_CLIENT.secret),
+        name: DEMO_API_CLIENT.name,
+        scopes: DEMO_API_CLIENT.scopes,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.column('client_id').doNothing())
+      .executeTakeFirst();
+    inserted += Number(client.numInsertedOrUpdatedRows ?? 0n);
     for (const [order, policy] of DEMO_POLICIES.entries()) {
       const result = await trx
         .insertInto('policies')

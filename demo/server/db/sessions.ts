@@ -28,15 +28,21 @@ export function sessionsRepository(db: Kysely<Database>) {
       await db.insertInto('sessions').values(session).execute();
     },
 
-    /** The session of a cookie hash if not revoked, not past its end and seen after `seenAfter`. */
+    /**
+     * The session of a cookie hash if not revoked, not past its end and seen after `seenAfter`, and its
+     * user not disabled (disabling revokes their sessions too; this also covers a sign-in that was
+     * finishing while they were disabled).
+     */
     findLive(idHash: string, now: number, seenAfter: number): Promise<Session | undefined> {
       return db
         .selectFrom('sessions')
-        .selectAll()
-        .where('id_hash', '=', idHash)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', now)
-        .where('last_seen_at', '>', seenAfter)
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .selectAll('sessions')
+        .where('sessions.id_hash', '=', idHash)
+        .where('sessions.revoked_at', 'is', null)
+        .where('sessions.expires_at', '>', now)
+        .where('sessions.last_seen_at', '>', seenAfter)
+        .where('users.disabled_at', 'is', null)
         .executeTakeFirst();
     },
 

@@ -1,8 +1,68 @@
 import type { Kysely } from 'kysely';
+import type { Dialect } from './connect';
+import { recordAudit, type Actor } from './audit';
 import type { Database, ProviderKind, Team, TeamProvidersTable } from './schema';
 
-/** Teams and the providers each one is configured with. */
-export function teamsRepository(db: Kysely<Database>) {
+/** The sign-in methods a team can offer, by the key the API uses for each. */
+export const LOGIN_METHODS = {
+  local: 'local_enabled',
+  google: 'google_enabled',
+  azure: 'azure_enabled',
+  auth0: 'auth0_enabled',
+  apple: 'apple_enabled',
+} as const;
+export type LoginMethod = keyof typeof LOGIN_METHODS;
+
+/**
+ * Take the team's row for the rest of a write transaction: on PostgreSQL a row lock, so two admins' (or
+ * invitees') writes that judge the team's seats or methods run one after the other; on SQLite every
+ * write transaction already holds the database's write lock from its start (BEGIN IMMEDIATE).
+ */
+export async function lockTeam(trx: Kysely<Database>, dialect: Dialect, teamId: string): Promise<void> {
+  if (dialect === 'postgres') {
+    await trx.selectFrom('teams').select('id').where('id', '=', teamId).forUpdate().execute();
+  }
+}
+
+/** Invitations that hold a seat: not accepted, revoked or resent, and not expired. */
+export async function pendingInvitations(
+  db: Kysely<Database>,
+  teamId: string,
+  now: number,
+  except?: string,
+): Promise<number> {
+  let query = db
+    .selectFrom('invitations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('team_id', '=', teamId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('superseded_at', 'is', null)
+    .where('expires_at', '>', now);
+  if (except) query = query.where('id', '!=', except);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Seats in use: every member (disabled ones too) and every pending invitation. */
+export async function seatsOf(db: Kysely<Database>, teamId: string, now: number, except?: string) {
+  const team = await db
+    .selectFrom('teams')
+    .select(['member_count', 'seat_limit'])
+    .where('id', '=', teamId)
+    .executeTakeFirstOrThrow();
+  const pending = await pendingInvitations(db, teamId, now, except);
+  return { members: team.member_count, pending, used: team.member_count + pending, limit: team.seat_limit };
+}
+
+export type SeatLimitOutcome = { ok: true } | { ok: false; reason: 'belowCount'; used: number };
+export type LoginOptionsOutcome =
+  | { ok: true }
+  | { ok: false; reason: 'lastMethod' }
+  | { ok: false; reason: 'notConfigured'; method: LoginMethod };
+
+/** Teams, the providers each one is configured with, and what a team's admins set. */
+export function teamsRepository(db: Kysely<Database>, dialect: Dialect) {
   return {
     /** The team with this (normalised) name. */
     findByName(name: string): Promise<Team | undefined> {
@@ -39,6 +99,128 @@ export function teamsRepository(db: Kysely<Database>) {
         .where('team_id', '=', teamId)
         .where('kind', '=', kind)
         .executeTakeFirst();
+    },
+
+    /** What the team's admins see: the team, its seats, and which providers it has configured. */
+    async adminView(teamId: string, now: number) {
+      const team = await db
+        .selectFrom('teams')
+        .selectAll()
+        .where('id', '=', teamId)
+        .executeTakeFirstOrThrow();
+      const pending = await pendingInvitations(db, teamId, now);
+      const providers = await db
+        .selectFrom('team_providers')
+        .select('kind')
+        .where('team_id', '=', teamId)
+        .execute();
+      return { team, pending, configured: new Set(providers.map((row) => row.kind)) };
+    },
+
+    /** Set the seat limit, never below the seats in use (decided with the team's row held). */
+    setSeatLimit(teamId: string, limit: number, actor: Actor, now: number): Promise<SeatLimitOutcome> {
+      return db.transaction().execute(async (trx) => {
+        await lockTeam(trx, dialect, teamId);
+        const seats = await seatsOf(trx, teamId, now);
+        if (limit < seats.used) return { ok: false, reason: 'belowCount', used: seats.used };
+        await trx.updateTable('teams').set({ seat_limit: limit }).where('id', '=', teamId).execute();
+        await recordAudit(trx, {
+          teamId,
+          actor,
+          action: 'team.seatLimit',
+          target: String(limit),
+          detail: { from: seats.limit, to: limit },
+          now,
+        });
+        return { ok: true };
+      });
+    },
+
+    /**
+     * Turn sign-in methods on or off. A provider can be turned on only where the team has it configured;
+     * the change is refused when it would leave no method at all — decided with the team's row held, so
+     * two admins turning off the last two methods at once cannot both succeed.
+     */
+    setLoginOptions(
+      teamId: string,
+      changes: Partial<Record<LoginMethod, boolean>>,
+      actor: Actor,
+      now: number,
+    ): Promise<LoginOptionsOutcome> {
+      return db.transaction().execute(async (trx) => {
+        await lockTeam(trx, dialect, teamId);
+        const team = await trx
+          .selectFrom('teams')
+          .selectAll()
+          .where('id', '=', teamId)
+          .executeTakeFirstOrThrow();
+        const providers = await trx
+          .selectFrom('team_providers')
+          .select('kind')
+          .where('team_id', '=', teamId)
+          .execute();
+        const configured = new Set<string>(providers.map((row) => row.kind));
+        const methods = Object.keys(LOGIN_METHODS) as LoginMethod[];
+        const before = Object.fromEntries(methods.map((m) => [m, team[LOGIN_METHODS[m]] === 1])) as Record<
+          LoginMethod,
+          boolean
+        >;
+        const after = { ...before };
+        for (const method of methods) {
+          const wanted = changes[method];
+          if (wanted === undefined) continue;
+          if (wanted && !before[method] && method !== 'local' && !configured.has(method))
+            return { ok: false, reason: 'notConfigured', method };
+          after[method] = wanted;
+        }
+        if (!methods.some((method) => after[method])) return { ok: false, reason: 'lastMethod' };
+        const changed = methods.filter((method) => after[method] !== before[method]);
+        if (changed.length === 0) return { ok: true };
+        await trx
+          .updateTable('teams')
+          .set(Object.fromEntries(changed.map((m) => [LOGIN_METHODS[m], after[m] ? 1 : 0])))
+          .where('id', '=', teamId)
+          .execute();
+        await recordAudit(trx, {
+          teamId,
+          actor,
+          action: 'team.loginOptions',
+          target: changed.join(', '),
+          detail: Object.fromEntries(changed.map((m) => [m, after[m]])),
+          now,
+        });
+        return { ok: true };
+      });
+    },
+
+    /** Store the storage a suite app reports for the team; the usage and limit as they now stand. */
+    setStorageUsed(
+      teamId: string,
+      usedBytes: number,
+      client: string,
+      now: number,
+    ): Promise<{ usedBytes: number; limitBytes: number }> {
+      return db.transaction().execute(async (trx) => {
+        const before = await trx
+          .selectFrom('teams')
+          .select(['storage_used_bytes', 'storage_limit_bytes'])
+          .where('id', '=', teamId)
+          .executeTakeFirstOrThrow();
+        await trx
+          .updateTable('teams')
+          .set({ storage_used_bytes: usedBytes })
+          .where('id', '=', teamId)
+          .execute();
+        await recordAudit(trx, {
+          teamId,
+          actor: null,
+          action: 'team.storage',
+          target: client,
+          detail: { from: before.storage_used_bytes, to: usedBytes },
+          now,
+        });
+        return { usedBytes, limitBytes: before.storage_limit_bytes };
+      });
     },
   };
 }

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { writeTerms } from './members';
+import { sortKey } from './member-terms';
 import { keptUntilChange, preparedQuery } from './prepared';
 import type { Database, User } from './schema';
 
@@ -58,7 +60,9 @@ function tokenHolderLookup(db: Kysely<Database>) {
           .as('session_expires_at'),
       )
       .where('users.id', '=', p.sub)
-      .where('users.team_id', '=', p.team),
+      .where('users.team_id', '=', p.team)
+      // A disabled member's tokens stop at once: any write (disabling is one) makes this read again.
+      .where('users.disabled_at', 'is', null),
   );
   return keptUntilChange(db, async (claims: Readonly<TokenClaims>): Promise<TokenHolder | undefined> => {
     const row = await lookup({ sub: claims.sub, team: claims.team_id, sid: claims.sid ?? '' });
@@ -102,15 +106,21 @@ export function usersRepository(db: Kysely<Database>) {
     findSignInCandidate(
       teamName: string,
       email: string,
-    ): Promise<Pick<User, 'id' | 'password_hash' | 'locked' | 'language'> | undefined> {
+    ): Promise<Pick<User, 'id' | 'password_hash' | 'locked' | 'language' | 'disabled_at'> | undefined> {
       return withPasswordSignIn(teamName, email)
-        .select(['users.id', 'users.password_hash', 'users.locked', 'users.language'])
+        .select(['users.id', 'users.password_hash', 'users.locked', 'users.language', 'users.disabled_at'])
         .executeTakeFirst();
     },
 
-    /** Who a reset request names: a user of an enabled team with password sign-in. */
+    /**
+     * Who a reset request names: a user of an enabled team with password sign-in, not disabled (a
+     * disabled member could not sign in with the new password anyway).
+     */
     findResetRecipient(teamName: string, email: string): Promise<MailAccount | undefined> {
-      return withPasswordSignIn(teamName, email).select(MAIL_ACCOUNT).executeTakeFirst();
+      return withPasswordSignIn(teamName, email)
+        .where('users.disabled_at', 'is', null)
+        .select(MAIL_ACCOUNT)
+        .executeTakeFirst();
     },
 
     /** The user a reset link names, if they are in `teamName` and it offers password sign-in. */
@@ -123,11 +133,12 @@ export function usersRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    /** The user with their team's id and name, as tokens name them. */
+    /** The user with their team's id and name, as tokens name them; never a disabled one. */
     async findMember(userId: string): Promise<Member | undefined> {
       const row = await withTeam()
         .select(['users.id', 'users.name', 'users.email', 'users.team_id', 'teams.name as team_name'])
         .where('users.id', '=', userId)
+        .where('users.disabled_at', 'is', null)
         .executeTakeFirst();
       return (
         row && {
@@ -193,8 +204,22 @@ export function usersRepository(db: Kysely<Database>) {
       return Number(updated.numUpdatedRows) === 1;
     },
 
+    /** Rename the user: their sort key and search terms follow, in the same transaction. */
     async setName(userId: string, name: string): Promise<void> {
-      await db.updateTable('users').set({ name }).where('id', '=', userId).execute();
+      await db.transaction().execute(async (trx) => {
+        const user = await trx
+          .updateTable('users')
+          .set({ name, name_key: sortKey(name) })
+          .where('id', '=', userId)
+          .returning(['team_id', 'email'])
+          .executeTakeFirst();
+        if (user) await writeTerms(trx, user.team_id, userId, name, user.email);
+      });
+    },
+
+    /** Every successful sign-in (password, provider, invitation) is remembered for the member list. */
+    async touchSignIn(userId: string, now: number): Promise<void> {
+      await db.updateTable('users').set({ last_sign_in_at: now }).where('id', '=', userId).execute();
     },
   };
 }

@@ -10,6 +10,15 @@ export interface BearerCaller {
   teamName: string;
 }
 
+/** The claims of the request's access token, if it carries a valid one (signature, type, audience, time). */
+export async function bearerClaimsOf(request: FastifyRequest): Promise<AccessClaims | null> {
+  const header = request.headers.authorization;
+  // The token's text is checked by verifyAccessToken (before parsing, and only once per token).
+  return header?.startsWith(BEARER)
+    ? request.server.services.tokens.verifyAccessToken(header.slice(BEARER.length))
+    : null;
+}
+
 /**
  * The caller of a bearer-authenticated route: a valid access token whose user still exists in the team
  * the token names (the team always comes from the token, never from the request), and whose session or
@@ -33,12 +42,8 @@ export interface BearerCaller {
  * at once all the same (docs/decisions/bearer-read-cache.md). The session's end is kept as a time and compared with the clock on every call.
  */
 export async function bearerCallerOf(request: FastifyRequest): Promise<BearerCaller | null> {
-  const { tokens, repos, clock } = request.server.services;
-  const header = request.headers.authorization;
-  // The token's text is checked by verifyAccessToken (before parsing, and only once per token).
-  const claims = header?.startsWith(BEARER)
-    ? await tokens.verifyAccessToken(header.slice(BEARER.length))
-    : null;
+  const { repos, clock } = request.server.services;
+  const claims = await bearerClaimsOf(request);
   const caller = claims ? await repos.users.findTokenHolder(claims) : undefined;
   const backed =
     !!claims &&

@@ -5,16 +5,24 @@ import type { Clock } from './clock';
 import { randomToken, sha256 } from './crypto';
 
 /** URL slug ↔ the provider names the API uses (`/api/external/AzureAD`, `externalAccounts[].providerName`). */
-export const PROVIDER_NAMES: Record<ProviderKind, 'Google' | 'AzureAD' | 'Auth0'> = {
+export const PROVIDER_NAMES: Record<ProviderKind, 'Google' | 'AzureAD' | 'Auth0' | 'Apple'> = {
   google: 'Google',
   azure: 'AzureAD',
   auth0: 'Auth0',
+  apple: 'Apple',
 };
 
 export function kindOfName(name: string): ProviderKind | null {
   const entry = Object.entries(PROVIDER_NAMES).find(([, value]) => value === name);
   return entry ? (entry[0] as ProviderKind) : null;
 }
+
+/** Providers that answer by `response_mode=form_post` (a POST to the callback), as Apple does. */
+export const FORM_POST: ReadonlySet<ProviderKind> = new Set(['apple']);
+
+/** How this server authenticates at a provider's token endpoint: Apple takes the secret in the form. */
+const clientAuth = (row: TeamProvidersTable) =>
+  row.kind === 'apple' ? oidc.ClientSecretPost(row.client_secret) : oidc.ClientSecretBasic(row.client_secret);
 
 /** A round trip lives ten minutes. */
 export const FLOW_TTL_MS = 10 * 60_000;
@@ -103,7 +111,7 @@ export class ExternalSignIn {
     if (!pending) {
       const insecure = issuer.startsWith('http:');
       pending = oidc
-        .discovery(new URL(issuer), row.client_id, undefined, oidc.ClientSecretBasic(row.client_secret), {
+        .discovery(new URL(issuer), row.client_id, undefined, clientAuth(row), {
           // Plain http only for the loopback stand-ins; real providers are https.
           execute: insecure ? [oidc.allowInsecureRequests] : [],
         })
@@ -123,7 +131,7 @@ export class ExternalSignIn {
    */
   async start(
     row: TeamProvidersTable,
-    flow: Pick<OauthFlowsTable, 'mode' | 'user_id' | 'return_url' | 'max_age'>,
+    flow: Pick<OauthFlowsTable, 'mode' | 'user_id' | 'return_url' | 'max_age' | 'invitation_id'>,
   ): Promise<{ url: URL; browser: string }> {
     const config = await this.client(row);
     const state = oidc.randomState();
@@ -145,10 +153,13 @@ export class ExternalSignIn {
       created_at: now,
       expires_at: now + FLOW_TTL_MS,
       used_at: null,
+      invitation_id: flow.invitation_id,
     });
     const parameters: Record<string, string> = {
       redirect_uri: this.redirectUri(row.kind),
-      scope: 'openid email profile',
+      // Apple has no `profile` scope; it answers by form_post whenever a scope asks for data.
+      scope: row.kind === 'apple' ? 'openid name email' : 'openid email profile',
+      ...(FORM_POST.has(row.kind) ? { response_mode: 'form_post' } : {}),
       response_type: 'code',
       state,
       nonce,
@@ -179,17 +190,20 @@ export class ExternalSignIn {
     return flow;
   }
 
-  /** Exchange the code (PKCE, state, nonce, max_age checked by openid-client) and read the identity. */
+  /**
+   * Exchange the code (PKCE, state, nonce, max_age checked by openid-client) and read the identity.
+   * `callback` is the address the provider sent the browser to, or — form_post — the POST it made.
+   */
   async finish(
     flow: OauthFlowsTable,
     row: TeamProvidersTable,
-    callbackUrl: URL,
+    callback: URL | Request,
     state: string,
   ): Promise<ProviderIdentity> {
     const config = await this.client(row);
     let tokens;
     try {
-      tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      tokens = await oidc.authorizationCodeGrant(config, callback, {
         pkceCodeVerifier: flow.code_verifier,
         expectedState: state,
         expectedNonce: flow.nonce,
@@ -206,7 +220,8 @@ export class ExternalSignIn {
     return {
       subject: claims.sub,
       email: typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : null,
-      emailVerified: claims.email_verified === true,
+      // Apple sends it as a string ("true") as often as a boolean.
+      emailVerified: claims.email_verified === true || claims.email_verified === 'true',
       name: typeof claims.name === 'string' ? claims.name : null,
       tenant: typeof claims.tid === 'string' ? claims.tid : null,
     };

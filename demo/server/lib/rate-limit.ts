@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { RateLimitsRepository } from '../db/rate-limits';
 import type { Clock } from './clock';
 
@@ -23,5 +24,16 @@ export class RateLimiter {
     const row = await this.counters.hit(bucket, now, limit.windowMs);
     const retryAfter = Math.max(1, Math.ceil((Number(row.window_start) + limit.windowMs - now) / 1000));
     return { allowed: row.hits <= limit.max, retryAfter };
+  }
+
+  /** Count a hit; past the limit answer 429 with `Retry-After` (and return true: the route is done). */
+  async refuse(reply: FastifyReply, bucket: string, limit: Limit): Promise<boolean> {
+    const { allowed, retryAfter } = await this.hit(bucket, limit);
+    if (allowed) return false;
+    reply
+      .code(429)
+      .header('Retry-After', String(retryAfter))
+      .send({ message: 'too many requests, try again later' });
+    return true;
   }
 }

@@ -10,6 +10,8 @@ export interface StartRequest {
   teamId: string;
   returnUrl: string | null;
   maxAge: number | null;
+  /** An invitation the sign-in accepts (its link was checked when the ticket was issued). */
+  invitationId: string | null;
 }
 
 /** Long enough for a slow page to navigate; a ticket grants nothing but starting the round trip. */
@@ -36,7 +38,7 @@ export class StartTickets {
 
   async issue(start: StartRequest): Promise<string> {
     const now = Math.floor(this.clock.now() / 1000);
-    return new SignJWT({ kind: start.kind, ret: start.returnUrl, max: start.maxAge })
+    return new SignJWT({ kind: start.kind, ret: start.returnUrl, max: start.maxAge, inv: start.invitationId })
       .setProtectedHeader({ alg: 'HS256', typ: 'acct-start+jwt' })
       .setSubject(start.teamId)
       .setAudience(AUDIENCE)
@@ -60,6 +62,7 @@ export class StartTickets {
         teamId: payload.sub,
         returnUrl: typeof payload.ret === 'string' ? payload.ret : null,
         maxAge: typeof payload.max === 'number' ? payload.max : null,
+        invitationId: typeof payload.inv === 'string' ? payload.inv : null,
       };
     } catch {
       return null;

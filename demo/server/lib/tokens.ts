@@ -87,14 +87,31 @@ export class TokenService {
       .sign(this.keys.privateKey);
   }
 
-  /** An id token for the client: `typ: JWT`, audience the client id. */
-  idToken(subject: TokenSubject, clientId: string): Promise<string> {
+  /** An id token for the client: `typ: JWT`, audience the client id, with the user's groups' names. */
+  idToken(subject: TokenSubject, clientId: string, groups: readonly string[]): Promise<string> {
     return this.base(
-      { name: subject.name, email: subject.email, team: subject.teamName, team_id: subject.teamId },
+      {
+        name: subject.name,
+        email: subject.email,
+        team: subject.teamName,
+        team_id: subject.teamId,
+        groups: [...groups],
+      },
       'JWT',
     )
       .setSubject(subject.userId)
       .setAudience(clientId)
+      .sign(this.keys.privateKey);
+  }
+
+  /**
+   * An access token for a team API client (client credentials, RFC 6749 §4.4): its subject is the
+   * client, with the team it belongs to and the scopes granted; no user, no session.
+   */
+  clientAccessToken(clientId: string, teamId: string, scopes: readonly string[]): Promise<string> {
+    return this.base({ team_id: teamId, client_id: clientId, scope: scopes.join(' ') }, ACCESS_TOKEN_TYPE)
+      .setSubject(clientId)
+      .setAudience(this.audience)
       .sign(this.keys.privateKey);
   }
 

@@ -39,6 +39,10 @@ function html(
   return `<!doctype html><html lang="${language}"><body style="margin:0;padding:24px;background:#f4f6f9;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1b2430;line-height:1.5"><div style="max-width:560px;margin:0 auto;background:#fff;border:1px solid #d5dae1;border-radius:8px;padding:24px"><p style="margin:0 0 24px;font-size:20px;font-weight:700;color:${brand.primary}">${escape(brand.name)}</p>${body}${button}${para(after)}<p style="margin:24px 0 0;font-size:12px;color:#4f5b6b">${escape(footer)}</p></div></body></html>`;
 }
 
+/** A date and time as the mail's language writes it, in UTC (the server knows no reader's time zone). */
+const formatDate = (language: Language, when: Date) =>
+  new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(when);
+
 export interface ResetMailInput {
   language: Language;
   brand: MailBrand;
@@ -71,17 +75,42 @@ export interface ChangedMailInput {
 
 /** The 'your password was changed' notice. */
 export function changedMail({ language, brand, name, team, when }: ChangedMailInput) {
-  const date = new Intl.DateTimeFormat(language, {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  }).format(when);
-  const values = { brand: brand.name, name, team, date: `${date} UTC` };
+  const values = { brand: brand.name, name, team, date: `${formatDate(language, when)} UTC` };
   const t = (key: TextKey) => serverText(language, key, values);
   const lines = [t('changed.greeting'), t('changed.body'), t('changed.warning')];
   return {
     subject: t('changed.subject'),
     text: `${lines.join('\n\n')}\n\n-- \n${t('footer')}\n`,
     html: html(language, brand, lines),
+  };
+}
+
+export interface InviteMailInput {
+  language: Language;
+  brand: MailBrand;
+  /** Who invites: as the invitee will recognise them. */
+  inviter: { name: string; email: string };
+  team: string;
+  link: string;
+  expires: Date;
+}
+
+/** The invitation to join a team: text and HTML, in the inviter's language, dressed in the team's brand. */
+export function inviteMail({ language, brand, inviter, team, link, expires }: InviteMailInput) {
+  const values = {
+    brand: brand.name,
+    team,
+    inviter: inviter.name,
+    inviterEmail: inviter.email,
+    date: `${formatDate(language, expires)} UTC`,
+  };
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [t('invite.greeting'), t('invite.body'), t('invite.expiry'), t('invite.ignore')];
+  const action = t('invite.action');
+  return {
+    subject: t('invite.subject'),
+    text: `${lines[0]}\n\n${lines[1]}\n\n${action}:\n${link}\n\n${lines[2]}\n${lines[3]}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines.slice(0, 2), { label: action, href: link }, lines.slice(2)),
+    link,
   };
 }

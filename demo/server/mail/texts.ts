@@ -23,6 +23,14 @@ export interface ServerTexts {
     body: string;
     warning: string;
   };
+  invite: {
+    subject: string;
+    greeting: string;
+    body: string;
+    action: string;
+    expiry: string;
+    ignore: string;
+  };
   footer: string;
   policy: Record<PolicyProblem, string>;
   resetInvalid: string;
@@ -45,6 +53,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       greeting: 'Hello {{name}},',
       body: 'The password of your {{brand}} account in the team {{team}} was changed on {{date}}. Every other session of yours has been signed out.',
       warning: 'If you did not change it, reset your password now and tell your administrator.',
+    },
+    invite: {
+      subject: '{{inviter}} invited you to {{team}} on {{brand}}',
+      greeting: 'Hello,',
+      body: '{{inviter}} ({{inviterEmail}}) invited you to join the team {{team}} on {{brand}}.',
+      action: 'Accept the invitation',
+      expiry: 'The link works once and expires on {{date}}.',
+      ignore: 'If you did not expect this invitation, ignore this email.',
     },
     footer: 'This email was sent by {{brand}} account services. Please do not reply.',
     policy: {
@@ -74,6 +90,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       warning:
         'Si vous n’êtes pas à l’origine de ce changement, réinitialisez votre mot de passe dès maintenant et prévenez votre administrateur.',
     },
+    invite: {
+      subject: '{{inviter}} vous invite à rejoindre {{team}} sur {{brand}}',
+      greeting: 'Bonjour,',
+      body: '{{inviter}} ({{inviterEmail}}) vous invite à rejoindre l’équipe {{team}} sur {{brand}}.',
+      action: 'Accepter l’invitation',
+      expiry: 'Ce lien ne fonctionne qu’une fois et expire le {{date}}.',
+      ignore: 'Si vous ne vous attendiez pas à cette invitation, ignorez cet e-mail.',
+    },
     footer: 'Cet e-mail a été envoyé par le service de comptes {{brand}}. Merci de ne pas y répondre.',
     policy: {
       tooShort: 'Le mot de passe doit contenir au moins {{min}} caractères.',
@@ -100,6 +124,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: 'La contraseña de tu cuenta de {{brand}} en el equipo {{team}} se cambió el {{date}}. Se han cerrado todas tus demás sesiones.',
       warning: 'Si no la has cambiado tú, restablece tu contraseña ahora y avisa a tu administrador.',
     },
+    invite: {
+      subject: '{{inviter}} te ha invitado a {{team}} en {{brand}}',
+      greeting: 'Hola:',
+      body: '{{inviter}} ({{inviterEmail}}) te ha invitado a unirte al equipo {{team}} en {{brand}}.',
+      action: 'Aceptar la invitación',
+      expiry: 'El enlace solo funciona una vez y caduca el {{date}}.',
+      ignore: 'Si no esperabas esta invitación, ignora este correo.',
+    },
     footer: 'Este correo lo ha enviado el servicio de cuentas de {{brand}}. No respondas a este mensaje.',
     policy: {
       tooShort: 'La contraseña debe tener al menos {{min}} caracteres.',
@@ -125,6 +157,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       greeting: 'Olá, {{name}},',
       body: 'A senha da sua conta da {{brand}} na equipe {{team}} foi alterada em {{date}}. Todas as suas outras sessões foram encerradas.',
       warning: 'Se não foi você quem alterou, redefina sua senha agora e avise seu administrador.',
+    },
+    invite: {
+      subject: '{{inviter}} convidou você para {{team}} na {{brand}}',
+      greeting: 'Olá,',
+      body: '{{inviter}} ({{inviterEmail}}) convidou você para participar da equipe {{team}} na {{brand}}.',
+      action: 'Aceitar o convite',
+      expiry: 'O link funciona uma única vez e expira em {{date}}.',
+      ignore: 'Se você não esperava este convite, ignore este e-mail.',
     },
     footer: 'Este e-mail foi enviado pelo serviço de contas da {{brand}}. Não responda a esta mensagem.',
     policy: {
@@ -154,6 +194,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       warning:
         'Wenn Sie es nicht selbst geändert haben, setzen Sie Ihr Passwort jetzt zurück und informieren Sie Ihre Administration.',
     },
+    invite: {
+      subject: '{{inviter}} hat Sie zu {{team}} bei {{brand}} eingeladen',
+      greeting: 'Hallo,',
+      body: '{{inviter}} ({{inviterEmail}}) hat Sie eingeladen, dem Team {{team}} bei {{brand}} beizutreten.',
+      action: 'Einladung annehmen',
+      expiry: 'Der Link funktioniert nur einmal und läuft am {{date}} ab.',
+      ignore: 'Wenn Sie diese Einladung nicht erwartet haben, ignorieren Sie diese E-Mail.',
+    },
     footer: 'Diese E-Mail wurde vom {{brand}}-Kontodienst gesendet. Bitte antworten Sie nicht darauf.',
     policy: {
       tooShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein.',
@@ -179,6 +227,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       greeting: '{{name}} 様',
       body: 'チーム {{team}} の {{brand}} アカウントのパスワードが {{date}} に変更されました。ほかのすべてのセッションはサインアウトされました。',
       warning: 'お心当たりがない場合は、今すぐパスワードを再設定し、管理者に連絡してください。',
+    },
+    invite: {
+      subject: '{{inviter}} さんから {{brand}} のチーム {{team}} への招待が届いています',
+      greeting: 'こんにちは。',
+      body: '{{inviter}} さん（{{inviterEmail}}）から、{{brand}} のチーム {{team}} への参加の招待が届いています。',
+      action: '招待を承諾する',
+      expiry: 'このリンクは 1 回だけ使用でき、{{date}} に有効期限が切れます。',
+      ignore: 'この招待にお心当たりがない場合は、このメールを無視してください。',
     },
     footer:
       'このメールは {{brand}} アカウント サービスから送信されています。このメールには返信しないでください。',
@@ -209,6 +265,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: 'Adgangskoden til din {{brand}}-konto i teamet {{team}} blev ændret den {{date}}. Alle dine andre sessioner er logget ud.',
       warning:
         'Hvis det ikke var dig, der ændrede den, skal du nulstille din adgangskode nu og give din administrator besked.',
+    },
+    invite: {
+      subject: '{{inviter}} har inviteret dig til {{team}} hos {{brand}}',
+      greeting: 'Hej',
+      body: '{{inviter}} ({{inviterEmail}}) har inviteret dig til at blive medlem af teamet {{team}} hos {{brand}}.',
+      action: 'Accepter invitationen',
+      expiry: 'Linket virker én gang og udløber den {{date}}.',
+      ignore: 'Hvis du ikke ventede denne invitation, kan du se bort fra denne e-mail.',
     },
     footer: 'Denne e-mail er sendt af {{brand}}s kontotjeneste. Du kan ikke svare på den.',
     policy: {

@@ -5,9 +5,24 @@ import type {
   preHandlerAsyncHookHandler,
   RouteOptions,
 } from 'fastify';
+import type { Actor } from '../db/audit';
 import type { Session } from '../db/schema';
-import { bearerCallerOf, type BearerCaller } from '../lib/bearer';
+import { isAdmin } from '../domain/team-rules';
+import { bearerCallerOf, bearerClaimsOf, type BearerCaller } from '../lib/bearer';
 import { sessionOf } from './cookies';
+
+/** A team admin calling an admin route: the token's caller and what the audit trail records of them. */
+export interface TeamAdmin {
+  caller: BearerCaller;
+  /** The caller as the audit trail names them, and whether they are an OWNER. */
+  actor: Actor & { owner: boolean };
+}
+
+/** A team API client calling a `client` route (a client credentials token). */
+export interface ApiClientCaller {
+  clientId: string;
+  teamId: string;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,6 +30,10 @@ declare module 'fastify' {
     bearerCaller: BearerCaller | null;
     /** The live session on a `session` route (set by the auth hook); read it with `signedInSession`. */
     signedIn: Session | null;
+    /** The admin on a route with a `role` (set by the auth hook); read it with `adminOf`. */
+    teamAdmin: TeamAdmin | null;
+    /** The API client on a `client` route (set by the auth hook); read it with `clientOf`. */
+    apiClient: ApiClientCaller | null;
   }
 }
 
@@ -30,15 +49,68 @@ export function signedInSession(request: FastifyRequest): Session {
   return request.signedIn;
 }
 
+/** The admin calling a route that declares a `role`. Throws (a 500) on any other route. */
+export function adminOf(request: FastifyRequest): TeamAdmin {
+  if (!request.teamAdmin) throw new Error(`${request.routeOptions.url}: not a route with a role`);
+  return request.teamAdmin;
+}
+
+/** The API client calling a `client` route. Throws (a 500) on any other route. */
+export function clientOf(request: FastifyRequest): ApiClientCaller {
+  if (!request.apiClient) throw new Error(`${request.routeOptions.url}: not a client route`);
+  return request.apiClient;
+}
+
+const refuseToken = (reply: FastifyReply) =>
+  reply
+    .code(401)
+    .header('WWW-Authenticate', `Bearer error="invalid_token"`)
+    .send({ message: 'a valid access token is required' });
+
 const requireBearer: preHandlerAsyncHookHandler = async (request, reply) => {
   const caller = await bearerCallerOf(request);
-  if (!caller) {
-    return reply
-      .code(401)
-      .header('WWW-Authenticate', `Bearer error="invalid_token"`)
-      .send({ message: 'a valid access token is required' });
-  }
+  if (!caller) return refuseToken(reply);
   request.bearerCaller = caller;
+};
+
+/**
+ * The admin routes' check (design §7): the caller must be an admin (OWNER or ADMIN) — or, for `owner`
+ * routes, an OWNER — of the team their token names; every id the route then takes is looked up in that
+ * team only. A member without the role gets 403 with a code the screens translate.
+ */
+const requireRole: preHandlerAsyncHookHandler = async (request, reply) => {
+  const caller = callerOf(request);
+  const permissions = await request.server.services.repos.users.permissionsOf(caller.user.id);
+  const owner = permissions.has('OWNER');
+  if (request.routeOptions.config.role === 'owner' && !owner)
+    return reply.code(403).send({ message: 'only a team owner may do this', code: 'notOwner' });
+  if (!isAdmin(permissions))
+    return reply.code(403).send({ message: 'team admin rights are required', code: 'notAdmin' });
+  request.teamAdmin = {
+    caller,
+    actor: { id: caller.user.id, name: caller.user.name, email: caller.user.email, owner },
+  };
+};
+
+/**
+ * A team API client's token (RFC 6749 §4.4): a valid access token that carries the route's scope
+ * (403 `insufficient_scope` otherwise, RFC 6750 §3.1 — a member's token never does) and names a client
+ * that still exists for the token's team (401 otherwise).
+ */
+const requireClient: preHandlerAsyncHookHandler = async (request, reply) => {
+  const claims = await bearerClaimsOf(request);
+  if (!claims) return refuseToken(reply);
+  const scope = request.routeOptions.config.scope;
+  if (!scope || !claims.scope.split(' ').includes(scope)) {
+    return reply
+      .code(403)
+      .header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${scope ?? ''}"`)
+      .send({ message: `the token lacks the scope ${scope ?? ''}`, code: 'insufficientScope' });
+  }
+  const { apiClients } = request.server.services.repos;
+  if (claims.sub !== claims.client_id || !(await apiClients.existsIn(claims.client_id, claims.team_id)))
+    return refuseToken(reply);
+  request.apiClient = { clientId: claims.client_id, teamId: claims.team_id };
 };
 
 const requireSession: preHandlerAsyncHookHandler = async (request, reply) => {
@@ -56,35 +128,44 @@ function refuseSession(request: FastifyRequest, reply: FastifyReply) {
   return reply.code(401).send({ message: 'sign in first' });
 }
 
-const HOOKS = { bearer: requireBearer, session: requireSession } as const;
+const HOOKS = { bearer: requireBearer, session: requireSession, client: requireClient } as const;
 
 /**
- * The one place a route's caller is checked: each route declares `config.auth`, and this adds the
- * matching check as the route's last preHandler — after the body type and anti-forgery rules
- * (preValidation), the schema and the route's own preHandlers (an unknown provider is 404 before the
- * caller is asked who they are) — so handlers only read `callerOf` / `signedInSession`. Public routes
- * get no hook at all. A route that declares nothing makes the server refuse to start: checked once all
- * routes are in (`onReady`), since a plugin's own onRoute hook may declare its routes after this one
- * has seen them (plugins/pages.ts marks @fastify/static's file routes public that way).
+ * The one place a route's caller is checked: each route declares `config.auth` (and, for admin routes,
+ * `config.role`), and this adds the matching checks as the route's last preHandlers — after the body
+ * type and anti-forgery rules (preValidation), the schema and the route's own preHandlers (an unknown
+ * provider is 404 before the caller is asked who they are) — so handlers only read `callerOf` /
+ * `signedInSession` / `adminOf` / `clientOf`. Public routes get no hook at all. A route that declares
+ * nothing (or a role without `bearer`) makes the server refuse to start: checked once all routes are in
+ * (`onReady`), since a plugin's own onRoute hook may declare its routes after this one has seen them
+ * (plugins/pages.ts marks @fastify/static's file routes public that way).
  */
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('bearerCaller', null);
   app.decorateRequest('signedIn', null);
+  app.decorateRequest('teamAdmin', null);
+  app.decorateRequest('apiClient', null);
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
     routes.push(route);
     const auth = route.config?.auth;
-    if (auth !== 'bearer' && auth !== 'session') return;
+    if (auth !== 'bearer' && auth !== 'session' && auth !== 'client') return;
     const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
-    route.preHandler = [...own, HOOKS[auth]];
+    const role = auth === 'bearer' && route.config?.role ? [requireRole] : [];
+    route.preHandler = [...own, HOOKS[auth], ...role];
   });
   app.addHook('onReady', async () => {
     const undeclared = routes.filter((route) => route.config?.auth === undefined);
     if (undeclared.length) {
       const names = undeclared.map((route) => `${[route.method].flat().join(',')} ${route.url}`);
       throw new Error(
-        `routes without config.auth (declare 'bearer', 'session' or 'none'): ${names.join('; ')}`,
+        `routes without config.auth (declare 'bearer', 'session', 'client' or 'none'): ${names.join('; ')}`,
       );
+    }
+    const misplaced = routes.filter((route) => route.config?.role && route.config.auth !== 'bearer');
+    if (misplaced.length) {
+      const names = misplaced.map((route) => `${[route.method].flat().join(',')} ${route.url}`);
+      throw new Error(`config.role needs auth 'bearer': ${names.join('; ')}`);
     }
   });
 }

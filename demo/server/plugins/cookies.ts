@@ -56,7 +56,7 @@ export function clearSessionCookies(reply: FastifyReply, config: Config): void {
 
 /**
  * Sign a user in on this browser: revoke the session it had (if any), start a new one (fresh id — no
- * session fixation), set its cookie and the session-bound XSRF-TOKEN.
+ * session fixation), set its cookie and the session-bound XSRF-TOKEN, and remember when they signed in.
  */
 export async function beginSession(
   request: FastifyRequest,
@@ -67,6 +67,7 @@ export async function beginSession(
   const previous = await sessionOf(request);
   if (previous) await sessions.revoke(previous.id_hash);
   const { token, session } = await sessions.create(userId);
+  await request.server.services.repos.users.touchSignIn(userId, session.created_at);
   setSessionOf(request, session);
   setSessionCookie(reply, config, token);
   await issueXsrfCookie(request, reply);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-const ALLOW_METHODS = 'GET, POST, PUT, DELETE';
+const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, X-XSRF-TOKEN';
 /** How long a browser may keep a preflight's answer (seconds). */
 const PREFLIGHT_MAX_AGE = '600';

@@ -56,8 +56,10 @@ export function registerSecurity(app: FastifyInstance, config: Config, closing: 
         return;
       }
     }
-    // Requests without cookies cannot be forged by a browser on someone's behalf (design §4).
+    // Requests without cookies cannot be forged by a browser on someone's behalf (design §4); a
+    // provider's form_post answer is bound to the browser's flow instead (config.forgery).
     if (!UNSAFE.has(request.method) || !request.headers.cookie) return done();
+    if (request.routeOptions.config.forgery === 'flow-bound') return done();
     const origin = request.headers.origin;
     if (origin && allowedOrigins.has(origin)) return done();
     const header = request.headers[XSRF_HEADER];
@@ -100,10 +102,13 @@ export function registerSecurity(app: FastifyInstance, config: Config, closing: 
       return reply.code(503).header('Retry-After', '1').send({ message: 'server busy, try again shortly' });
     }
     if (error.validation) {
-      return reply.code(400).send({
-        message:
-          `${error.validationContext ?? 'request'}: ${error.message.replace(/^(body|querystring|params|headers)\/?/, '')}`.trim(),
-      });
+      const message =
+        `${error.validationContext ?? 'request'}: ${error.message.replace(/^(body|querystring|params|headers)\/?/, '')}`.trim();
+      // A route that names a code for a field (config.invalid) has its refusal say which field and why,
+      // for a screen to show at that field.
+      const field = fieldOf(error.validation[0]);
+      const code = field ? request.routeOptions.config.invalid?.[field] : undefined;
+      return reply.code(400).send(code ? { message, code, field } : { message });
     }
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
@@ -113,6 +118,17 @@ export function registerSecurity(app: FastifyInstance, config: Config, closing: 
     }
     return reply.code(status).send({ message: error.message });
   });
+}
+
+/** The top-level field a schema refusal is about: its path's first part, or the missing property. */
+function fieldOf(
+  issue: { instancePath?: string; params?: Record<string, unknown> } | undefined,
+): string | null {
+  if (!issue) return null;
+  const first = issue.instancePath?.split('/')[1];
+  if (first) return first;
+  const missing = issue.params?.missingProperty;
+  return typeof missing === 'string' ? missing : null;
 }
 
 /** Whether a parsed params, query or body value holds U+0000 in any string, key or nested value. */

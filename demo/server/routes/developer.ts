@@ -50,9 +50,10 @@ export const developerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const subject = await repos.users.findMember(session.user_id);
       if (!subject) throw new Error('the signed-in user is gone');
       // Bound to the session it was made in: signing out (or a password reset) ends it too.
+      const groups = await repos.groups.namesOf({ id: subject.userId });
       const [accessToken, idToken] = await Promise.all([
         tokens.accessToken(subject, config.portalClientId, requested, session.public_id),
-        tokens.idToken(subject, config.portalClientId),
+        tokens.idToken(subject, config.portalClientId, groups),
       ]);
       // The tokens travel in the fragment (never sent to a server) of a page that leaks no referrer.
       reply.header('Referrer-Policy', 'no-referrer').header('Cache-Control', 'no-store');

@@ -23,13 +23,17 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         token_endpoint: `${base}/connect/token`,
         jwks_uri: `${base}/.well-known/jwks`,
         device_authorization_endpoint: `${base}/api/DeviceCode/generate`,
-        grant_types_supported: ['device_code', 'urn:ietf:params:oauth:grant-type:device_code'],
+        grant_types_supported: [
+          'device_code',
+          'urn:ietf:params:oauth:grant-type:device_code',
+          'client_credentials',
+        ],
         scopes_supported: ['openid', 'profile', 'email', ...policies],
         response_types_supported: ['token'],
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: [SIGNING_ALG],
-        token_endpoint_auth_methods_supported: ['none'],
-        claims_supported: ['sub', 'name', 'email', 'created_at', 'team', 'team_id'],
+        token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+        claims_supported: ['sub', 'name', 'email', 'created_at', 'team', 'team_id', 'groups'],
       };
     },
   );

@@ -1,15 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
-import type { ProviderKind, Team, User } from '../db/schema';
-import { FLOW_COOKIE, FlowError, kindOfName, PROVIDER_NAMES, type ProviderIdentity } from '../lib/external';
+import type { OauthFlowsTable, ProviderKind, Team, User } from '../db/schema';
+import {
+  FLOW_COOKIE,
+  FlowError,
+  FORM_POST,
+  kindOfName,
+  PROVIDER_NAMES,
+  type ProviderIdentity,
+} from '../lib/external';
+import { GONE_MESSAGE, InvitationLinks } from '../lib/invitation-links';
+import { requestLanguage } from '../lib/language';
+import { cleanName } from '../lib/names';
 import { normaliseTeam } from '../lib/normalise';
 import { returnTarget, StartTickets, type StartRequest } from '../lib/start-ticket';
 import { cookiesOf } from '../lib/cookies';
 import { callerOf, signedInSession } from '../plugins/auth';
 import { beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
 import {
+  callbackFormSchema,
   callbackSchema,
+  type CallbackQuery,
   linkSchema,
   type ProviderParams,
   providerStartFormSchema,
@@ -18,13 +30,47 @@ import {
   unlinkSchema,
 } from '../schemas/external';
 
-/** Spec §8: the codes a failed provider sign-in sends back to the sign-in screen. */
-type ErrorCode = 'UserLocked' | 'UserAlreadyExists' | 'ForbiddenSignup' | 'InvalidTenant' | 'ProviderFailed';
+/**
+ * Spec §8: the codes a failed provider sign-in sends back to the sign-in screen; `InvitationGone`: the
+ * invitation the round trip was to accept was used, revoked, resent or expired meanwhile.
+ */
+type ErrorCode =
+  | 'UserLocked'
+  | 'UserAlreadyExists'
+  | 'ForbiddenSignup'
+  | 'InvalidTenant'
+  | 'ProviderFailed'
+  | 'InvitationGone';
 
-const KINDS = ['google', 'azure', 'auth0'] as const;
-const enabledColumn = { google: 'google_enabled', azure: 'azure_enabled', auth0: 'auth0_enabled' } as const;
+const KINDS = ['google', 'azure', 'auth0', 'apple'] as const;
+const enabledColumn = {
+  google: 'google_enabled',
+  azure: 'azure_enabled',
+  auth0: 'auth0_enabled',
+  apple: 'apple_enabled',
+} as const;
+
+/** The name in Apple's `user` form field (`{"name":{"firstName","lastName"}}`), if it has one. */
+function appleName(user: string | undefined): string | null {
+  if (!user) return null;
+  try {
+    const parsed = JSON.parse(user) as { name?: { firstName?: unknown; lastName?: unknown } };
+    const parts = [parsed.name?.firstName, parsed.name?.lastName].filter((p) => typeof p === 'string' && p);
+    return parts.length ? parts.join(' ') : null;
+  } catch {
+    return null;
+  }
+}
 
 type ProviderRequest = FastifyRequest<{ Params: Static<typeof ProviderParams> }>;
+
+/** The new member's name: the provider's, if it is a usable one, else the e-mail address's local part. */
+function cleanedName(name: string | null, email: string): string {
+  const cleaned = name ? cleanName(name) : null;
+  if (cleaned && 'name' in cleaned) return cleaned.name;
+  const local = cleanName(email.split('@')[0] ?? email);
+  return 'name' in local ? local.name : email.slice(0, 50);
+}
 
 /**
  * The provider an address names (`Google`, `AzureAD`, `Auth0`): an unknown one is 404, and answered
@@ -50,6 +96,7 @@ function providerOf(request: ProviderRequest): ProviderKind {
  */
 export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, external, config, clock, lockout } = app.services;
+  const invitations = new InvitationLinks(repos.invitations, clock);
   const origin = new URL(config.publicUrl).origin;
   const flowCookie = { ...cookieOptions(config, true), path: '/account/callback', maxAge: 600 };
   const tickets = new StartTickets(app.services.keys.hmacSecret, clock);
@@ -67,6 +114,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       user_id: string | null;
       return_url: string | null;
       max_age: number | null;
+      invitation_id?: string | null;
     },
   ) {
     const row = await external.providerFor(team.id, kind);
@@ -74,7 +122,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.code(400).send({ message: `this team has no ${PROVIDER_NAMES[kind]} sign-in configured` });
     let started;
     try {
-      started = await external.start(row, flow);
+      started = await external.start(row, { ...flow, invitation_id: flow.invitation_id ?? null });
     } catch (error) {
       if (!(error instanceof FlowError)) throw error;
       request.log.warn({ err: error }, 'provider unavailable');
@@ -100,7 +148,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return { status: 400, message: `${PROVIDER_NAMES[kind]} sign-in is not enabled for this team` };
     const maxAge = body.maxAge && /^\d{1,9}$/.test(body.maxAge) ? Number(body.maxAge) : null;
     const returnUrl = returnTarget(body.returnUrl, origin, config.corsOrigins);
-    return { team, start: { kind, teamId: team.id, returnUrl, maxAge } };
+    return { team, start: { kind, teamId: team.id, returnUrl, maxAge, invitationId: null } };
   }
 
   const beginLogin = (request: FastifyRequest, reply: FastifyReply, team: Team, start: StartRequest) =>
@@ -109,6 +157,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       user_id: null,
       return_url: start.returnUrl,
       max_age: start.maxAge,
+      invitation_id: start.invitationId,
     });
 
   // The form post of spec §7: the browser follows the answer to the provider. A page whose CSP
@@ -131,8 +180,21 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const checked = await checkedStart(request.params.provider, request.body);
       if ('status' in checked) return reply.code(checked.status).send({ message: checked.message });
-      const location = new URL(`/account/${checked.start.kind}/start`, config.publicUrl);
-      location.searchParams.set('ticket', await tickets.issue(checked.start));
+      const start = checked.start;
+      const invitation = request.body.invitation;
+      if (invitation) {
+        // The link is checked now; the ticket (and then the flow) carries only the invitation's id.
+        const link = await invitations.checkLink({
+          teamName: checked.team.name,
+          invitationId: invitation.id,
+          token: invitation.token,
+        });
+        if ('gone' in link)
+          return reply.code(410).send({ message: GONE_MESSAGE, code: 'gone', reason: link.gone });
+        start.invitationId = link.found.invitation.id;
+      }
+      const location = new URL(`/account/${start.kind}/start`, config.publicUrl);
+      location.searchParams.set('ticket', await tickets.issue(start));
       return { location: location.href };
     },
   );
@@ -193,6 +255,46 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.redirect(`${target}?${query}`, 303);
   };
 
+  /**
+   * A round trip started from an invitation link: the provider's verified e-mail must be the invited
+   * address (case-insensitive), else `ForbiddenSignup` — the invitation stays open for the right
+   * account. Then the invitee joins with the identity linked and no password, and is signed in.
+   */
+  async function joinByInvitation(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    team: Team,
+    kind: ProviderKind,
+    flow: OauthFlowsTable,
+    identity: ProviderIdentity,
+  ) {
+    const invitationId = flow.invitation_id!;
+    const invited = await invitations.emailOf(invitationId);
+    if (!invited || !identity.emailVerified || identity.email !== invited)
+      return fail(reply, team.name, 'login', 'ForbiddenSignup', flow.return_url);
+    const provider = PROVIDER_NAMES[kind];
+    if ((await repos.identities.ownerOf(team.id, provider, identity.subject)) !== undefined)
+      return fail(reply, team.name, 'login', 'UserAlreadyExists', flow.return_url);
+    const outcome = await invitations.accept(invitationId, {
+      name: cleanedName(identity.name, invited),
+      passwordHash: null,
+      language: requestLanguage(request),
+      now: clock.now(),
+      identity: { provider, subject: identity.subject, userName: invited },
+    });
+    if (!outcome.ok) {
+      const code = {
+        gone: 'InvitationGone',
+        alreadyMember: 'UserAlreadyExists',
+        seatLimit: 'ForbiddenSignup',
+      } as const;
+      return fail(reply, team.name, 'login', code[outcome.reason], flow.return_url);
+    }
+    await beginSession(request, reply, outcome.userId);
+    reply.clearCookie(FLOW_COOKIE, flowCookie);
+    return reply.redirect(flow.return_url ?? '/manage', 303);
+  }
+
   async function signInUser(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -204,68 +306,106 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.redirect(returnUrl ?? '/', 303);
   }
 
+  /**
+   * The provider's answer, by redirect (GET, the query) or by form_post (POST, the form: Apple), for a
+   * round trip of this browser: claimed once, then the code exchanged and the identity used.
+   */
+  async function finishCallback(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: ProviderKind,
+    answer: Static<typeof CallbackQuery> & { user?: string },
+    callback: URL | Request,
+  ) {
+    let flow;
+    try {
+      flow = await external.claim(kind, answer.state, cookiesOf(request)[FLOW_COOKIE]);
+    } catch (error) {
+      request.log.warn({ err: error }, 'provider callback refused');
+      return fail(reply, null, 'login', 'ProviderFailed', null);
+    }
+    const team = await repos.teams.findById(flow.team_id);
+    if (!team) throw new Error('the sign-in attempt names no team');
+    const row = await external.providerFor(team.id, kind);
+    if (!row || answer.error || !answer.code)
+      return fail(reply, team.name, flow.mode, 'ProviderFailed', flow.return_url);
+
+    let identity: ProviderIdentity;
+    try {
+      identity = await external.finish(flow, row, callback, answer.state!);
+      identity = { ...identity, name: identity.name ?? appleName(answer.user) };
+    } catch (error) {
+      if (!(error instanceof FlowError)) throw error;
+      request.log.warn({ err: error }, 'provider answer refused');
+      return fail(reply, team.name, flow.mode, 'ProviderFailed', flow.return_url);
+    }
+    if (row.allowed_tenant && identity.tenant !== row.allowed_tenant)
+      return fail(reply, team.name, flow.mode, 'InvalidTenant', flow.return_url);
+    if (row.allowed_domain && !identity.email?.endsWith(`@${row.allowed_domain.toLowerCase()}`)) {
+      return fail(reply, team.name, flow.mode, 'InvalidTenant', flow.return_url);
+    }
+
+    if (flow.mode === 'link') {
+      const session = await sessionOf(request);
+      if (!session || session.user_id !== flow.user_id)
+        return fail(reply, team.name, 'login', 'ProviderFailed', flow.return_url);
+      const provider = PROVIDER_NAMES[kind];
+      const owner = await repos.identities.ownerOf(team.id, provider, identity.subject);
+      if (owner !== undefined && owner !== session.user_id)
+        return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
+      if (owner === undefined) {
+        const linked = await repos.identities.link({
+          userId: session.user_id,
+          teamId: team.id,
+          provider,
+          subject: identity.subject,
+          userName: identity.email ?? identity.name ?? identity.subject,
+          now: clock.now(),
+        });
+        if (!linked) return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
+      }
+      reply.clearCookie(FLOW_COOKIE, flowCookie);
+      return reply.redirect('/manage', 303);
+    }
+
+    if (flow.invitation_id) return joinByInvitation(request, reply, team, kind, flow, identity);
+
+    const user = await external.resolveUser(team.id, kind, identity, row.link_by_email === 1);
+    if (typeof user === 'string') return fail(reply, team.name, 'login', user, flow.return_url);
+    // A disabled member is refused like a locked one.
+    if (user.locked || user.disabled_at !== null || (await lockout.isLocked(team.name, user.email)))
+      return fail(reply, team.name, 'login', 'UserLocked', flow.return_url);
+    return signInUser(request, reply, user, flow.return_url);
+  }
+
   app.get(
     '/account/callback/:provider',
     { config: { auth: 'none' }, schema: callbackSchema },
     async (request, reply) => {
       const kind = kindOf(request.params.provider);
       if (!kind) return reply.code(404).send({ message: 'not found' });
-      let flow;
-      try {
-        flow = await external.claim(kind, request.query.state, cookiesOf(request)[FLOW_COOKIE]);
-      } catch (error) {
-        request.log.warn({ err: error }, 'provider callback refused');
-        return fail(reply, null, 'login', 'ProviderFailed', null);
-      }
-      const team = await repos.teams.findById(flow.team_id);
-      if (!team) throw new Error('the sign-in attempt names no team');
-      const row = await external.providerFor(team.id, kind);
-      if (!row || request.query.error || !request.query.code)
-        return fail(reply, team.name, flow.mode, 'ProviderFailed', flow.return_url);
+      return finishCallback(request, reply, kind, request.query, new URL(request.url, config.publicUrl));
+    },
+  );
 
-      let identity: ProviderIdentity;
-      try {
-        const url = new URL(request.url, config.publicUrl);
-        identity = await external.finish(flow, row, url, request.query.state!);
-      } catch (error) {
-        if (!(error instanceof FlowError)) throw error;
-        request.log.warn({ err: error }, 'provider answer refused');
-        return fail(reply, team.name, flow.mode, 'ProviderFailed', flow.return_url);
-      }
-      if (row.allowed_tenant && identity.tenant !== row.allowed_tenant)
-        return fail(reply, team.name, flow.mode, 'InvalidTenant', flow.return_url);
-      if (row.allowed_domain && !identity.email?.endsWith(`@${row.allowed_domain.toLowerCase()}`)) {
-        return fail(reply, team.name, flow.mode, 'InvalidTenant', flow.return_url);
-      }
-
-      if (flow.mode === 'link') {
-        const session = await sessionOf(request);
-        if (!session || session.user_id !== flow.user_id)
-          return fail(reply, team.name, 'login', 'ProviderFailed', flow.return_url);
-        const provider = PROVIDER_NAMES[kind];
-        const owner = await repos.identities.ownerOf(team.id, provider, identity.subject);
-        if (owner !== undefined && owner !== session.user_id)
-          return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
-        if (owner === undefined) {
-          const linked = await repos.identities.link({
-            userId: session.user_id,
-            teamId: team.id,
-            provider,
-            subject: identity.subject,
-            userName: identity.email ?? identity.name ?? identity.subject,
-            now: clock.now(),
-          });
-          if (!linked) return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
-        }
-        reply.clearCookie(FLOW_COOKIE, flowCookie);
-        return reply.redirect('/manage', 303);
-      }
-
-      const user = await external.resolveUser(team.id, kind, identity, row.link_by_email === 1);
-      if (typeof user === 'string') return fail(reply, team.name, 'login', user, flow.return_url);
-      if (user.locked || (await lockout.isLocked(team.name, user.email)))
-        return fail(reply, team.name, 'login', 'UserLocked', flow.return_url);
-      return signInUser(request, reply, user, flow.return_url);
+  // Apple answers with response_mode=form_post: a cross-site POST from its page, exempt from the
+  // anti-forgery rule (config.forgery) because only this browser's flow cookie and the flow's state,
+  // both single use, can make it do anything.
+  app.post(
+    '/account/callback/:provider',
+    { config: { body: 'form', auth: 'none', forgery: 'flow-bound' }, schema: callbackFormSchema },
+    async (request, reply) => {
+      const kind = kindOf(request.params.provider);
+      if (!kind || !FORM_POST.has(kind)) return reply.code(404).send({ message: 'not found' });
+      const { user, ...fields } = request.body;
+      const callback = new Request(external.redirectUri(kind), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(
+          Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined),
+        ),
+      });
+      return finishCallback(request, reply, kind, { ...fields, user }, callback);
     },
   );
 

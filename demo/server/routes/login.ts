@@ -41,7 +41,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Always hash: with no user (or no password) the hasher derives against a random salt, so every
       // failure kind costs the same time.
       const valid = await hasher.verify(request.body.password, user?.password_hash ?? null);
-      if (!user || !valid) {
+      // A disabled member is refused exactly like a wrong password: nothing tells the two apart.
+      if (!user || !valid || user.disabled_at !== null) {
         const { locked } = await lockout.recordFailure(teamName, email);
         return locked ? reply.code(403).send(LOCKED) : reply.code(401).send(INVALID);
       }

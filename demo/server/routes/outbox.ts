@@ -22,7 +22,7 @@ export function isLocalCaller(request: FastifyRequest): boolean {
 
 /**
  * Demo mode without SMTP: GET /demo/outbox lists the newest mail written to the outbox, so a person
- * trying the demo can follow a reset link. Never mounted outside demo mode, and answered only to
+ * trying the demo can follow a reset or invitation link. Never mounted outside demo mode, and answered only to
  * loopback callers (anyone else gets the same 404 as an unknown address).
  */
 export const outboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -34,7 +34,7 @@ export const outboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
       entries === null
         ? '<p>Mail goes out over SMTP (SMTP_URL is set): there is no outbox to show.</p>'
         : entries.length === 0
-          ? '<p>No mail yet. Ask for a reset link on the forgot-password screen, then reload this page.</p>'
+          ? '<p>No mail yet. Ask for a reset link on the forgot-password screen, or invite someone on the team screen, then reload this page.</p>'
           : `<ol class="outbox">${entries
               .map(
                 (e) =>

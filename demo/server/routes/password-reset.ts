@@ -4,6 +4,7 @@ import { randomToken, safeEqual, sha256 } from '../lib/crypto';
 import { answerLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
+import type { Limit } from '../lib/rate-limit';
 import { checkPassword } from '../lib/password-policy';
 import { notifyPasswordChanged, sendInBackground } from '../lib/notify';
 import { mailBrand, resetMail } from '../mail/compose';
@@ -25,15 +26,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock, limiter, hasher, config } = app.services;
 
   /** Count a hit; past the limit answer 429 (and return true). */
-  const limited = async (reply: FastifyReply, bucket: string, limit: typeof ADDRESS_LIMIT) => {
-    const { allowed, retryAfter } = await limiter.hit(bucket, limit);
-    if (allowed) return false;
-    reply
-      .code(429)
-      .header('Retry-After', String(retryAfter))
-      .send({ message: 'too many requests, try again later' });
-    return true;
-  };
+  const limited = (reply: FastifyReply, bucket: string, limit: Limit) => limiter.refuse(reply, bucket, limit);
 
   /**
    * POST /api/user/password/request: always the same 200. For an existing account of a team with

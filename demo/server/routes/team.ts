@@ -13,6 +13,7 @@ function publicTeam(team: Team): Static<typeof TeamPublicReply> {
     ...(team.google_enabled ? { googleOptions: {} } : {}),
     ...(team.azure_enabled ? { azureOptions: {} } : {}),
     ...(team.auth0_enabled ? { auth0Options: { displayName: team.auth0_display_name ?? 'Auth0' } } : {}),
+    ...(team.apple_enabled ? { appleOptions: {} } : {}),
   };
 }
 

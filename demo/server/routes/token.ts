@@ -1,23 +1,44 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
-import { sha256 } from '../lib/crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { safeEqual, sha256 } from '../lib/crypto';
+import { TOKEN_TTL_SECONDS } from '../lib/tokens';
 import { sessionOf } from '../plugins/cookies';
 import { tokenSchema } from '../schemas/token';
 
 const SESSION_GRANT = 'device_code';
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+const CLIENT_GRANT = 'client_credentials';
+/** What an unknown client's secret is compared with, so it costs what a wrong secret does. */
+const NO_CLIENT = sha256('no client');
 
-function oauthError(reply: FastifyReply, error: string, description: string) {
-  return reply.code(400).send({ error, error_description: description, message: description });
+/** `Authorization: Basic` credentials (RFC 6749 §2.3.1: each part form-encoded), if the header has them. */
+function basicCredentials(header: string | undefined): { id: string; secret: string } | null {
+  if (!header?.startsWith('Basic ')) return null;
+  const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  try {
+    return {
+      id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+      secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+    };
+  } catch {
+    return null;
+  }
+}
+
+function oauthError(reply: FastifyReply, error: string, description: string, status: 400 | 401 = 400) {
+  return reply.code(status).send({ error, error_description: description, message: description });
 }
 
 /**
- * POST /connect/token. Two grants:
+ * POST /connect/token. Three grants:
  * - the portal's session exchange (`grant_type=device_code` with `sessionId`): the session id must be the
  *   public handle of the caller's own session cookie;
  * - the RFC 8628 device grant for QR code login: the mobile app (DEVICE_CLIENT_ID) exchanges a device
  *   code once, within its ten minutes, for tokens of the user who generated it (`expired_token`,
- *   `invalid_grant` otherwise; the code was authorized when it was made, so never `authorization_pending`).
+ *   `invalid_grant` otherwise; the code was authorized when it was made, so never `authorization_pending`);
+ * - client credentials (RFC 6749 §4.4) for a team's API clients (`clientGrant`).
  */
 export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config, repos, tokens, clock } = app.services;
@@ -27,7 +48,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!subject) return null;
     const [accessToken, idToken] = await Promise.all([
       tokens.accessToken(subject, config.portalClientId, scopes, sessionId),
-      tokens.idToken(subject, config.portalClientId),
+      tokens.idToken(subject, config.portalClientId, await repos.groups.namesOf({ id: userId })),
     ]);
     return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: 3600, id_token: idToken };
   }
@@ -50,17 +71,52 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.header('Pragma', 'no-cache');
     return answer;
   }
+  /**
+   * RFC 6749 §4.4: a team API client (a suite app reporting the team's storage) authenticates with its
+   * id and secret — HTTP Basic (§2.3.1) or the form — and gets an access token for its team with the
+   * scopes it asked for, each one the client may have (all of them when it names none).
+   */
+  async function clientGrant(
+    request: FastifyRequest,
+    body: { client_id?: string; client_secret?: string; scope?: string },
+    reply: FastifyReply,
+  ) {
+    const basic = basicCredentials(request.headers.authorization);
+    const clientId = basic?.id ?? body.client_id;
+    const secret = basic?.secret ?? body.client_secret;
+    const client = clientId ? await repos.apiClients.find(clientId) : undefined;
+    // Compared in constant time, and compared even for an unknown client.
+    const matches = safeEqual(client?.secret_hash ?? NO_CLIENT, sha256(secret ?? ''));
+    if (!client || !secret || !matches || (basic && body.client_secret !== undefined)) {
+      if (basic) reply.header('WWW-Authenticate', 'Basic realm="token"');
+      return oauthError(reply, 'invalid_client', 'unknown client or wrong secret', 401);
+    }
+    const allowed = client.scopes.split(' ').filter(Boolean);
+    const asked = body.scope?.split(' ').filter(Boolean) ?? allowed;
+    if (asked.length === 0 || asked.some((scope) => !allowed.includes(scope)))
+      return oauthError(reply, 'invalid_scope', `this client may ask for: ${allowed.join(' ')}`);
+    const accessToken = await tokens.clientAccessToken(client.client_id, client.team_id, asked);
+    reply.header('Pragma', 'no-cache');
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer' as const,
+      expires_in: TOKEN_TTL_SECONDS,
+      scope: asked.join(' '),
+    };
+  }
+
   app.post(
     '/connect/token',
     { config: { body: 'form', auth: 'none' }, schema: tokenSchema },
     async (request, reply) => {
       const body = request.body;
       if (body.grant_type === DEVICE_GRANT) return deviceGrant(body, reply);
+      if (body.grant_type === CLIENT_GRANT) return clientGrant(request, body, reply);
       if (body.grant_type !== SESSION_GRANT) {
         return oauthError(
           reply,
           'unsupported_grant_type',
-          `grant_type must be device_code or ${DEVICE_GRANT}`,
+          `grant_type must be device_code, ${DEVICE_GRANT} or ${CLIENT_GRANT}`,
         );
       }
       if (body.client_id !== config.portalClientId)

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PERMISSIONS } from '../domain/permissions';
 import type { BearerCaller } from '../lib/bearer';
 import { answerLanguage } from '../lib/language';
+import { cleanName } from '../lib/names';
 import { notifyPasswordChanged } from '../lib/notify';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
 import { checkPassword } from '../lib/password-policy';
@@ -13,11 +14,6 @@ import { permissionsSchema, renameSchema } from '../schemas/user';
 
 /** The server's answer when the current password is wrong (spec §5: the screen marks the old field). */
 export const INVALID_PASSWORD = 'InvalidPassword';
-export const NAME_MAX = 50;
-
-// C0 and C1 control characters; bidi and other format characters are allowed and rendered as text.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * The signed-in user's own account (spec §7): permissions, password options, change or set the password,
@@ -144,15 +140,10 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { body: 'json', auth: 'bearer' }, schema: renameSchema },
     async (request, reply) => {
       const caller = callerOf(request);
-      const name = request.body.name.normalize('NFC').trim();
-      const length = Array.from(name).length;
-      if (length < 1 || length > NAME_MAX) {
-        return reply.code(400).send({ message: `name must have 1 to ${NAME_MAX} characters` });
-      }
-      if (CONTROL.test(name))
-        return reply.code(400).send({ message: 'name must not contain control characters' });
-      await repos.users.setName(caller.user.id, name);
-      return { name };
+      const cleaned = cleanName(request.body.name);
+      if (!('name' in cleaned)) return reply.code(400).send({ message: cleaned.message });
+      await repos.users.setName(caller.user.id, cleaned.name);
+      return { name: cleaned.name };
     },
   );
 };

@@ -6,6 +6,7 @@ import { userinfoSchema } from '../schemas/user';
 export const userinfoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/connect/userinfo', { config: { auth: 'bearer' }, schema: userinfoSchema }, async (request) => {
     const { user, teamName } = callerOf(request);
+    const groups = await request.server.services.repos.groups.namesOf(user);
     return {
       sub: user.id,
       name: user.name,
@@ -13,6 +14,7 @@ export const userinfoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       created_at: new Date(user.created_at).toISOString(),
       team: teamName,
       team_id: user.team_id,
+      groups,
     };
   });
 };

@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
 import { LIMITS } from '../../../src/api/limits';
 import { errors, MessageReply, NoBody, XsrfField, type RouteSchema } from './common';
+import { GoneBody } from './invitation';
 
 /**
- * The provider an address names: `google`, `azure` or `auth0` under `/account/`, `Google`, `AzureAD` or
- * `Auth0` under `/api/`. Any other name is the route's 404, not a schema error.
+ * The provider an address names: `google`, `azure`, `auth0` or `apple` under `/account/`, `Google`,
+ * `AzureAD`, `Auth0` or `Apple` under `/api/`. Any other name is the route's 404, not a schema error.
  */
 export const ProviderParams = Type.Object({ provider: Type.String() }, { additionalProperties: false });
 
@@ -21,10 +22,27 @@ export const ProviderStartBody = Type.Object(
   { additionalProperties: false },
 );
 export const ProviderStartReply = Type.Object({ location: Type.String() }, { additionalProperties: false });
+/** The JSON start may also name an invitation to accept (its link's id and token): the invitee joins. */
+export const ProviderStartCall = Type.Object(
+  {
+    ...ProviderStartBody.properties,
+    invitation: Type.Optional(
+      Type.Object(
+        {
+          id: Type.String({ minLength: 1, maxLength: 100 }),
+          token: Type.String({ minLength: 1, maxLength: 200 }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 export const providerStartSchema = {
   params: ProviderParams,
-  body: ProviderStartBody,
-  response: { 200: ProviderStartReply, ...errors(400, 403, 404, 413, 415, 500) },
+  body: ProviderStartCall,
+  // 410: the invitation's link does not work (why, as the invitation screen says it).
+  response: { 200: ProviderStartReply, 410: GoneBody, ...errors(400, 403, 404, 413, 415, 500) },
 } satisfies RouteSchema;
 
 /** `POST /account/:provider` (form, spec §7): the same start as a form post; 303 to the provider. */
@@ -68,6 +86,28 @@ export const callbackSchema = {
   params: ProviderParams,
   querystring: CallbackQuery,
   response: { 303: NoBody, ...errors(400, 404, 500) },
+} satisfies RouteSchema;
+
+/**
+ * `POST /account/callback/:provider` (form): Apple's answer by `response_mode=form_post`, a cross-site
+ * POST from its page (exempt from the anti-forgery rule: the flow cookie binds it). `user`, on a first
+ * sign-in only, holds the user's name as JSON. Only providers that answer by form_post take it (404).
+ */
+export const CallbackForm = Type.Object(
+  {
+    code: Type.Optional(Type.String({ maxLength: 4096 })),
+    state: Type.Optional(Type.String({ maxLength: 512 })),
+    error: Type.Optional(Type.String({ maxLength: 512 })),
+    error_description: Type.Optional(Type.String({ maxLength: 2048 })),
+    iss: Type.Optional(Type.String({ maxLength: 2048 })),
+    user: Type.Optional(Type.String({ maxLength: 4096 })),
+  },
+  { additionalProperties: false },
+);
+export const callbackFormSchema = {
+  params: ProviderParams,
+  body: CallbackForm,
+  response: { 303: NoBody, ...errors(400, 403, 404, 413, 415, 500) },
 } satisfies RouteSchema;
 
 /**

@@ -1,4 +1,6 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
+import { PERMISSIONS } from '../domain/permissions';
+import { AUDIT_ACTIONS } from '../domain/team-rules';
 import { errors, type RouteSchema } from './common';
 
 /** The longest path parameter the router passes to a route (Fastify's default, 100, would answer 414). */
@@ -26,6 +28,7 @@ export const TeamPublicReply = Type.Object(
     googleOptions: Type.Optional(Enabled),
     azureOptions: Type.Optional(Enabled),
     auth0Options: Type.Optional(Type.Object({ displayName: Type.String() }, { additionalProperties: false })),
+    appleOptions: Type.Optional(Enabled),
   },
   { additionalProperties: false },
 );
@@ -33,3 +36,188 @@ export const teamPublicSchema = {
   params: TeamParams,
   response: { 200: TeamPublicReply, ...errors(400, 404, 500) },
 } satisfies RouteSchema;
+
+/**
+ * The team administration API (the team, members, groups, audit trail, storage and search): request
+ * and response schemas. The elements import the types only (`import type … Static<…>`).
+ */
+
+export const Permission = Type.Enum([...PERMISSIONS]);
+export type Permission = Static<typeof Permission>;
+
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+
+/** The sign-in methods a team offers (each true: offered). */
+export const LoginOptions = Type.Object({
+  local: Type.Boolean(),
+  google: Type.Boolean(),
+  azure: Type.Boolean(),
+  auth0: Type.Boolean(),
+  apple: Type.Boolean(),
+});
+export type LoginOptions = Static<typeof LoginOptions>;
+
+export const TeamAdmin = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  displayName: Type.String(),
+  /** `used` = members (disabled ones too) + pending invitations; never above `limit` by an invitation. */
+  seats: Type.Object({
+    used: Type.Integer(),
+    limit: Type.Integer(),
+    members: Type.Integer(),
+    pending: Type.Integer(),
+  }),
+  storage: Type.Object({ usedBytes: Type.Number(), limitBytes: Type.Number() }),
+  loginOptions: LoginOptions,
+  /** Which providers the team has a configuration for: only those can be turned on. */
+  configured: Type.Object({
+    google: Type.Boolean(),
+    azure: Type.Boolean(),
+    auth0: Type.Boolean(),
+    apple: Type.Boolean(),
+  }),
+  /** The support panel: the team's account manager, each part null when not set. */
+  support: Type.Object({
+    name: Type.Union([Type.String(), Type.Null()]),
+    email: Type.Union([Type.String(), Type.Null()]),
+    phone: Type.Union([Type.String(), Type.Null()]),
+  }),
+  callerIsOwner: Type.Boolean(),
+});
+export type TeamAdmin = Static<typeof TeamAdmin>;
+
+export const SEAT_LIMIT_MAX = 100_000;
+export const SeatLimitBody = Type.Object(
+  { limit: Type.Integer({ minimum: 1, maximum: SEAT_LIMIT_MAX }) },
+  { additionalProperties: false },
+);
+export type SeatLimitBody = Static<typeof SeatLimitBody>;
+
+export const LoginOptionsBody = Type.Partial(LoginOptions, { additionalProperties: false, minProperties: 1 });
+export type LoginOptionsBody = Static<typeof LoginOptionsBody>;
+
+/** How a member can sign in: a password, or a linked provider identity. */
+export const SignInMethod = Type.Enum(['password', 'google', 'azure', 'auth0', 'apple']);
+export type SignInMethod = Static<typeof SignInMethod>;
+
+export const GroupRef = Type.Object({ id: Type.String(), name: Type.String() });
+
+export const Member = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  permissions: Type.Array(Permission),
+  methods: Type.Array(SignInMethod),
+  /** ISO 8601; null: never signed in. */
+  lastSignInAt: Type.Union([Type.String(), Type.Null()]),
+  disabled: Type.Boolean(),
+  groups: Type.Array(GroupRef),
+});
+export type Member = Static<typeof Member>;
+
+/** A page size in an address (queries are not coerced): 1 to 100. */
+const PAGE_LIMIT = '^(100|[1-9][0-9]?)$';
+
+export const MEMBER_PAGE_DEFAULT = 25;
+export const MEMBER_PAGE_MAX = 100;
+export const MemberQuery = Type.Object(
+  {
+    /** The start of any word of the name, or of the e-mail address; any case, accents optional. */
+    q: Type.Optional(Type.String({ maxLength: 100 })),
+    /** The `next` of the previous page. */
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+    /** 1–100 (default 25), as the address writes it. */
+    limit: Type.Optional(Type.String({ pattern: PAGE_LIMIT })),
+  },
+  { additionalProperties: false },
+);
+export type MemberQuery = Static<typeof MemberQuery>;
+
+export const MemberList = Type.Object({
+  members: Type.Array(Member),
+  /** The cursor of the next page; null on the last. */
+  next: Type.Union([Type.String(), Type.Null()]),
+  /** Members matching `q` (all members without it); a search counts up to 100 (`totalExact` false beyond). */
+  total: Type.Integer(),
+  totalExact: Type.Boolean(),
+});
+export type MemberList = Static<typeof MemberList>;
+
+export const MemberParams = Type.Object({ id: Id }, { additionalProperties: false });
+
+export const MemberPatch = Type.Object(
+  {
+    permissions: Type.Optional(Type.Array(Permission, { maxItems: PERMISSIONS.length, uniqueItems: true })),
+    disabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type MemberPatch = Static<typeof MemberPatch>;
+
+export const Group = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  members: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() })),
+});
+export type Group = Static<typeof Group>;
+
+export const GroupList = Type.Object({ groups: Type.Array(Group) });
+export type GroupList = Static<typeof GroupList>;
+
+export const GROUP_NAME_MAX = 50;
+/** A group's name: trimmed, 1–50 characters, no control characters (checked by the route: `invalidName`). */
+export const GroupBody = Type.Object(
+  { name: Type.String({ maxLength: 1000 }) },
+  { additionalProperties: false },
+);
+export type GroupBody = Static<typeof GroupBody>;
+
+export const GroupParams = Type.Object({ id: Id }, { additionalProperties: false });
+export const GroupMemberParams = Type.Object({ id: Id, userId: Id }, { additionalProperties: false });
+
+export const AuditAction = Type.Enum([...AUDIT_ACTIONS]);
+export type AuditAction = Static<typeof AuditAction>;
+
+export const AuditEvent = Type.Object({
+  id: Type.String(),
+  at: Type.String(),
+  /** Null when a team API client acted (a storage report). */
+  actor: Type.Union([
+    Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() }),
+    Type.Null(),
+  ]),
+  action: AuditAction,
+  /** Whom or what: an e-mail address, a group's name, the changed methods… */
+  target: Type.String(),
+  /** What changed: permissions or methods before and after, a group's old name, a member's address. */
+  detail: Type.Record(
+    Type.String(),
+    Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null(), Type.Array(Type.String())]),
+  ),
+});
+export type AuditEvent = Static<typeof AuditEvent>;
+
+export const AuditQuery = Type.Object(
+  { limit: Type.Optional(Type.String({ pattern: PAGE_LIMIT })) },
+  { additionalProperties: false },
+);
+export const AuditList = Type.Object({ events: Type.Array(AuditEvent) });
+export type AuditList = Static<typeof AuditList>;
+
+export const StorageBody = Type.Object(
+  { usedBytes: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }) },
+  { additionalProperties: false },
+);
+export type StorageBody = Static<typeof StorageBody>;
+export const Storage = Type.Object({ usedBytes: Type.Number(), limitBytes: Type.Number() });
+export type Storage = Static<typeof Storage>;
+
+export const SearchQuery = Type.Object(
+  { q: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false },
+);
+export const SEARCH_MEMBERS_MAX = 10;
+/** The members a search finds (at most 10; empty for a caller who is not a team admin). */
+export const SearchResult = Type.Object({ members: Type.Array(Member) });
+export type SearchResult = Static<typeof SearchResult>;

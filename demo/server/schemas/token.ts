@@ -4,7 +4,8 @@ import { errors, XsrfField, type RouteSchema } from './common';
 /**
  * `POST /connect/token` (form): the portal's session exchange (`grant_type=device_code`, the portal's
  * `client_id`, `sessionId`: the handle `/account/check` gave for the caller's own cookie), or the
- * mobile app's RFC 8628 exchange of a QR device code (`device_code`).
+ * mobile app's RFC 8628 exchange of a QR device code (`device_code`), or a team API client's
+ * `client_credentials` grant (`client_id` and `client_secret`, or HTTP Basic; `scope`).
  */
 export const TokenBody = Type.Object(
   {
@@ -12,6 +13,9 @@ export const TokenBody = Type.Object(
     client_id: Type.Optional(Type.String({ maxLength: 200 })),
     sessionId: Type.Optional(Type.String({ maxLength: 200 })),
     device_code: Type.Optional(Type.String({ maxLength: 400 })),
+    /** Client credentials (RFC 6749 §4.4): the secret in the form (or HTTP Basic), and the scopes asked for. */
+    client_secret: Type.Optional(Type.String({ maxLength: 400 })),
+    scope: Type.Optional(Type.String({ maxLength: 400 })),
     __RequestVerificationToken: XsrfField,
   },
   { additionalProperties: false },
@@ -22,7 +26,10 @@ export const TokenReply = Type.Object(
     token_type: Type.Literal('Bearer'),
     /** Seconds. */
     expires_in: Type.Integer(),
-    id_token: Type.String(),
+    /** Not for a team API client (client credentials): it is no person. */
+    id_token: Type.Optional(Type.String()),
+    /** The scopes granted to a team API client. */
+    scope: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -41,5 +48,5 @@ export const OAuthErrorReply = Type.Object(
 );
 export const tokenSchema = {
   body: TokenBody,
-  response: { 200: TokenReply, 400: OAuthErrorReply, ...errors(403, 413, 415, 500) },
+  response: { 200: TokenReply, 400: OAuthErrorReply, 401: OAuthErrorReply, ...errors(403, 413, 415, 500) },
 } satisfies RouteSchema;

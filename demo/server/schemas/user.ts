@@ -12,6 +12,8 @@ export const UserinfoReply = Type.Object(
     created_at: Type.String(),
     team: Type.String(),
     team_id: Type.String(),
+    /** The names of the user's groups in their team (empty when none). */
+    groups: Type.Array(Type.String()),
   },
   { additionalProperties: false },
 );

@@ -10,7 +10,9 @@ import { memoryAdapter } from './memory-adapter';
 /**
  * Stand-in identity providers for offline demos and tests: one real OpenID provider (oidc-provider) per
  * provider kind, each on its own loopback port, that the relying-party code (openid-client, code flow
- * with PKCE, state and nonce) talks to exactly as it would to Google, Microsoft or Auth0. Mounted only
+ * with PKCE, state and nonce) talks to exactly as it would to Google, Microsoft, Auth0 or Apple (whose
+ * stand-in answers by form_post, takes the client secret in the form and says `email_verified` as a
+ * string, as Apple does). Mounted only
  * in demo mode. Their sign-in page is a plain form: type an account name and continue.
  */
 
@@ -40,9 +42,13 @@ const ACCOUNTS: Record<ProviderKind, Record<string, StandInAccount>> = {
     ada: { email: 'ada@acme.test', name: 'Ada Lovelace' },
     carol: { email: 'carol@globex.test', name: 'Carol Diaz' },
   },
+  apple: {
+    ada: { email: 'ada@acme.test', name: 'Ada Lovelace' },
+    newhire: { email: 'newhire@acme.test', name: 'Nia Newhire' },
+  },
 };
 
-export const STANDIN_KINDS: ProviderKind[] = ['google', 'azure', 'auth0'];
+export const STANDIN_KINDS: ProviderKind[] = ['google', 'azure', 'auth0', 'apple'];
 
 function accountFor(kind: ProviderKind, id: string): StandInAccount {
   return ACCOUNTS[kind][id] ?? { email: id.includes('@') ? id : `${id}@${kind}.example`, name: id };
@@ -122,6 +128,7 @@ async function startOne(kind: ProviderKind, publicUrl: string, port: number): Pr
   const issuer = `http://localhost:${(server.address() as AddressInfo).port}`;
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const client = demoClient(kind);
+  const apple = kind === 'apple';
   const configuration: Configuration = {
     clients: [
       {
@@ -130,7 +137,8 @@ async function startOne(kind: ProviderKind, publicUrl: string, port: number): Pr
         redirect_uris: [`${publicUrl}/account/callback/${kind}`],
         grant_types: ['authorization_code'],
         response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_basic',
+        // Apple takes the client's secret in the form, and answers by form_post (the client asks).
+        token_endpoint_auth_method: apple ? 'client_secret_post' : 'client_secret_basic',
       },
     ],
     async findAccount(_ctx, id): Promise<Account> {
@@ -141,14 +149,19 @@ async function startOne(kind: ProviderKind, publicUrl: string, port: number): Pr
           return {
             sub: `${kind}-${id}`,
             email: account.email,
-            email_verified: true,
+            // Apple sends it as a string.
+            email_verified: apple ? 'true' : true,
             name: account.name,
             ...(account.tid ? { tid: account.tid } : {}),
           };
         },
       };
     },
-    claims: { openid: ['sub', 'tid'], email: ['email', 'email_verified'], profile: ['name'] },
+    // Apple's scopes are `name email`; the others' `email profile`.
+    claims: apple
+      ? { openid: ['sub'], email: ['email', 'email_verified'], name: ['name'] }
+      : { openid: ['sub', 'tid'], email: ['email', 'email_verified'], profile: ['name'] },
+    ...(apple ? { scopes: ['openid', 'name', 'email'] } : {}),
     // Put the scope's claims in the ID token itself (the relying party reads them from there).
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
@@ -187,7 +200,7 @@ async function startOne(kind: ProviderKind, publicUrl: string, port: number): Pr
   };
 }
 
-/** Start the three stand-ins (ports 0 = any free port). */
+/** Start the four stand-ins: Google, Microsoft, Auth0, Apple (ports 0 = any free port). */
 export async function startStandIns(publicUrl: string, ports: number[]): Promise<Map<ProviderKind, StandIn>> {
   const started = new Map<ProviderKind, StandIn>();
   for (const [index, kind] of STANDIN_KINDS.entries()) {

@@ -1,0 +1,70 @@
+import type { Kysely } from 'kysely';
+import type { AuditAction } from '../domain/team-rules';
+import type { AuditEventsTable, Database } from './schema';
+
+/** Who did something: a member (as they were named then), or null for a team API client. */
+export interface Actor {
+  id: string;
+  name: string;
+  email: string;
+}
+
+export interface AuditEntry {
+  teamId: string;
+  actor: Actor | null;
+  action: AuditAction;
+  target: string;
+  detail?: Record<string, unknown>;
+  now: number;
+}
+
+let sequence = 0;
+
+/**
+ * An id that sorts by time, then by the order events were recorded in this process: the latest events
+ * are the first in (created_at, id) descending, even when two fall in the same millisecond.
+ */
+function eventId(now: number): string {
+  sequence = (sequence + 1) % 1_000_000;
+  return `${String(now).padStart(15, '0')}-${String(sequence).padStart(6, '0')}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * Record an admin action. Takes the transaction of the action itself, so an action and its record stand
+ * or fall together.
+ */
+export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_events')
+    .values({
+      id: eventId(entry.now),
+      team_id: entry.teamId,
+      actor_id: entry.actor?.id ?? null,
+      actor_name: entry.actor?.name ?? null,
+      actor_email: entry.actor?.email ?? null,
+      action: entry.action,
+      target: entry.target,
+      detail: JSON.stringify(entry.detail ?? {}),
+      created_at: entry.now,
+    })
+    .execute();
+}
+
+/** The trail of admin actions of each team. */
+export function auditRepository(db: Kysely<Database>) {
+  return {
+    /** The team's latest events, newest first. */
+    latest(teamId: string, limit: number): Promise<AuditEventsTable[]> {
+      return db
+        .selectFrom('audit_events')
+        .selectAll()
+        .where('team_id', '=', teamId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+    },
+  };
+}
+
+export type AuditRepository = ReturnType<typeof auditRepository>;

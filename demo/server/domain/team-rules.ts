@@ -1,0 +1,98 @@
+import type { Permission } from './permissions';
+
+/**
+ * Who may administer a team, and what no admin action may leave behind (design §7): admins are members
+ * with OWNER or ADMIN; only an OWNER makes, changes or removes owners (and changes the seat limit); a
+ * team keeps at least one OWNER who is not disabled; an admin cannot lock themselves out (disable or
+ * remove themselves, or drop their own admin rights). Plain functions: the repositories apply them
+ * inside the transaction that reads the state they judge.
+ */
+
+export const isAdmin = (permissions: ReadonlySet<string>): boolean =>
+  permissions.has('OWNER') || permissions.has('ADMIN');
+
+/** Why a change of a member is refused; null when it may go ahead. */
+export type MemberRefusal = 'notOwner' | 'self' | 'lastOwner';
+
+export interface MemberState {
+  id: string;
+  permissions: readonly string[];
+  disabled: boolean;
+}
+
+export interface MemberChangeInput {
+  actor: { id: string; owner: boolean };
+  target: MemberState;
+  /** What the target becomes; null: removed from the team. */
+  next: MemberState | null;
+  /** Owners of the team who are not disabled, the target included if they are one. */
+  activeOwners: number;
+}
+
+const activeOwner = (member: MemberState | null) =>
+  !!member && !member.disabled && member.permissions.includes('OWNER');
+const admin = (member: MemberState | null) =>
+  !!member &&
+  !member.disabled &&
+  (member.permissions.includes('OWNER') || member.permissions.includes('ADMIN'));
+
+export function refuseMemberChange({
+  actor,
+  target,
+  next,
+  activeOwners,
+}: MemberChangeInput): MemberRefusal | null {
+  const touchesOwner = target.permissions.includes('OWNER') || !!next?.permissions.includes('OWNER');
+  if (touchesOwner && !actor.owner) return 'notOwner';
+  if (target.id === actor.id && !admin(next)) return 'self';
+  const after = activeOwners - (activeOwner(target) ? 1 : 0) + (activeOwner(next) ? 1 : 0);
+  if (after < 1) return 'lastOwner';
+  return null;
+}
+
+/** An invitation may grant OWNER only when an owner sends it. */
+export const mayGrant = (permissions: readonly Permission[], actorIsOwner: boolean): boolean =>
+  actorIsOwner || !permissions.includes('OWNER');
+
+/** What the audit trail records (design §7: who, what, whom, when). */
+export const AUDIT_ACTIONS = [
+  'member.invited',
+  'invitation.resent',
+  'invitation.revoked',
+  'invitation.accepted',
+  'member.permissions',
+  'member.disabled',
+  'member.enabled',
+  'member.removed',
+  'team.seatLimit',
+  'team.loginOptions',
+  'group.created',
+  'group.renamed',
+  'group.deleted',
+  'group.memberAdded',
+  'group.memberRemoved',
+  'team.storage',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Invitations live seven days from when they were (last) sent. */
+export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
+
+/** Why an invitation link no longer works. */
+export type InvitationGone = 'used' | 'revoked' | 'superseded' | 'expired' | 'invalid';
+
+export function invitationState(
+  row: {
+    accepted_at: number | null;
+    revoked_at: number | null;
+    superseded_at: number | null;
+    expires_at: number;
+  },
+  now: number,
+): InvitationGone | 'pending' {
+  if (row.accepted_at !== null) return 'used';
+  if (row.revoked_at !== null) return 'revoked';
+  if (row.superseded_at !== null) return 'superseded';
+  if (row.expires_at <= now) return 'expired';
+  return 'pending';
+}
