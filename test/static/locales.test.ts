@@ -22,8 +22,11 @@ function flatten(value: unknown, prefix = ''): Record<string, string> {
   return out;
 }
 
-const locale = (language: string) =>
-  flatten(JSON.parse(readFileSync(join(LOCALES, `${language}.json`), 'utf8')));
+/** The language chunk every page loads ('') and the parts only some screens load (src/i18n/parts.tsx). */
+const PARTS = ['', 'admin', 'invite'];
+
+const locale = (language: string, part = '') =>
+  flatten(JSON.parse(readFileSync(join(LOCALES, part, `${language}.json`), 'utf8')));
 
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 const PLACEHOLDER = /\{\{(\w+)(?:, (\w+))?\}\}/g;
@@ -103,45 +106,48 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   pt: ['manage.permissions.EDITOR'],
 };
 
-describe('locale files', () => {
-  const english = locale('en');
-  const englishKeys = byBaseKey(english);
-  /** English's text for a key in any plural form (they share their placeholders). */
-  const englishText = (key: string) => english[key] ?? english[`${key.replace(PLURAL, '')}_other`]!;
+for (const part of PARTS)
+  describe(`locale files${part && ` (${part})`}`, () => {
+    const english = locale('en', part);
+    const englishKeys = byBaseKey(english);
+    /** English's text for a key in any plural form (they share their placeholders). */
+    const englishText = (key: string) => english[key] ?? english[`${key.replace(PLURAL, '')}_other`]!;
 
-  for (const language of LANGUAGES) {
-    const texts = locale(language);
+    for (const language of LANGUAGES) {
+      const texts = locale(language, part);
 
-    it(`${language}: every text, in the plural forms of the language, no extra one, none empty`, () => {
-      const keys = byBaseKey(texts);
-      assert.deepEqual([...keys.keys()].sort(), [...englishKeys.keys()].sort());
-      const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
-      for (const [key, forms] of keys) {
-        if (englishKeys.get(key)!.length === 0)
-          assert.deepEqual(forms, [], `${language} ${key}: not a plural`);
-        else assert.deepEqual([...forms].sort(), [...categories].sort(), `${language} ${key}: plural forms`);
-      }
-      for (const [key, text] of Object.entries(texts)) assert.notEqual(text.trim(), '', `${language} ${key}`);
-    });
-
-    it(`${language}: i18next placeholders only, the same placeholders and tags as English`, () => {
-      for (const [key, text] of Object.entries(texts)) {
-        assert.deepEqual(badPlaceholders(text), [], `${language} ${key}`);
-        assert.deepEqual(markup(text), markup(englishText(key)), `${language} ${key}`);
-      }
-    });
-
-    if (language !== 'en') {
-      it(`${language}: translated (no value left in English)`, () => {
-        const allowed = SAME_AS_ENGLISH[language] ?? [];
-        const untranslated = Object.keys(texts).filter(
-          (key) => texts[key] === english[key] && !allowed.includes(key),
-        );
-        assert.deepEqual(untranslated, []);
+      it(`${language}: every text, in the plural forms of the language, no extra one, none empty`, () => {
+        const keys = byBaseKey(texts);
+        assert.deepEqual([...keys.keys()].sort(), [...englishKeys.keys()].sort());
+        const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+        for (const [key, forms] of keys) {
+          if (englishKeys.get(key)!.length === 0)
+            assert.deepEqual(forms, [], `${language} ${key}: not a plural`);
+          else
+            assert.deepEqual([...forms].sort(), [...categories].sort(), `${language} ${key}: plural forms`);
+        }
+        for (const [key, text] of Object.entries(texts))
+          assert.notEqual(text.trim(), '', `${language} ${key}`);
       });
+
+      it(`${language}: i18next placeholders only, the same placeholders and tags as English`, () => {
+        for (const [key, text] of Object.entries(texts)) {
+          assert.deepEqual(badPlaceholders(text), [], `${language} ${key}`);
+          assert.deepEqual(markup(text), markup(englishText(key)), `${language} ${key}`);
+        }
+      });
+
+      if (language !== 'en') {
+        it(`${language}: translated (no value left in English)`, () => {
+          const allowed = SAME_AS_ENGLISH[language] ?? [];
+          const untranslated = Object.keys(texts).filter(
+            (key) => texts[key] === english[key] && !allowed.includes(key),
+          );
+          assert.deepEqual(untranslated, []);
+        });
+      }
     }
-  }
-});
+  });
 
 describe("the server's texts", () => {
   const english = flatten(TEXTS.en);

@@ -1,0 +1,99 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { afterEvaluation } from '../after-evaluation';
+import type { Resources } from './chunks';
+import { matchLanguage, type Language } from './languages';
+
+/**
+ * Texts that only some screens need, kept out of the language chunk every page loads: the team
+ * administration screens ('admin') and the invitation screen ('invite'). Each part is one lazily loaded
+ * chunk per language, merged into the element's i18next store when a screen that needs it first renders.
+ */
+export type TextPart = 'admin' | 'invite';
+
+type Loader = () => Promise<{ default: Resources }>;
+
+const loaders: Record<TextPart, Record<Language, Loader>> = {
+  admin: {
+    en: () => import('./locales/admin/en.json'),
+    fr: () => import('./locales/admin/fr.json'),
+    es: () => import('./locales/admin/es.json'),
+    pt: () => import('./locales/admin/pt.json'),
+    de: () => import('./locales/admin/de.json'),
+    ja: () => import('./locales/admin/ja.json'),
+    da: () => import('./locales/admin/da.json'),
+  },
+  invite: {
+    en: () => import('./locales/invite/en.json'),
+    fr: () => import('./locales/invite/fr.json'),
+    es: () => import('./locales/invite/es.json'),
+    pt: () => import('./locales/invite/pt.json'),
+    de: () => import('./locales/invite/de.json'),
+    ja: () => import('./locales/invite/ja.json'),
+    da: () => import('./locales/invite/da.json'),
+  },
+};
+
+const requested = new Map<string, Promise<Resources>>();
+/** The parts (`part/language`) already in the store, which the bundle's one i18next store holds. */
+const added = new Set<string>();
+
+/** A part's texts in a language; each chunk is requested once (a failed request may be tried again). */
+export function loadTextPart(part: TextPart, language: Language): Promise<Resources> {
+  const key = `${part}/${language}`;
+  let pending = requested.get(key);
+  if (!pending) {
+    pending = afterEvaluation.then(loaders[part][language]).then((module) => module.default);
+    requested.set(key, pending);
+    pending.catch(() => requested.delete(key));
+  }
+  return pending;
+}
+
+export type TextPartState = 'loading' | 'ready' | 'failed';
+
+/**
+ * Whether a part's texts are in the element's i18next store, loading them if not. Every clone of the
+ * instance shares one store, so a part is added once per language for the whole page.
+ */
+export function useTextPart(part: TextPart): TextPartState {
+  const { i18n } = useTranslation();
+  const language = matchLanguage(i18n.language) ?? 'en';
+  const key = `${part}/${language}`;
+  const [state, setState] = useState<{ key: string; value: TextPartState } | null>(null);
+
+  useEffect(() => {
+    if (added.has(key)) return;
+    let live = true;
+    loadTextPart(part, language).then(
+      (resources) => {
+        i18n.addResourceBundle(language, 'translation', resources, true, false);
+        added.add(key);
+        if (live) setState({ key, value: 'ready' });
+      },
+      () => live && setState({ key, value: 'failed' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [i18n, part, language, key]);
+
+  if (added.has(key)) return 'ready';
+  return state?.key === key ? state.value : 'loading';
+}
+
+/** Renders `children` once a part's texts are in; `waiting` meanwhile, `failed` if they cannot load. */
+export function WithTextPart({
+  part,
+  waiting,
+  failed,
+  children,
+}: {
+  part: TextPart;
+  waiting: ReactNode;
+  failed: ReactNode;
+  children: ReactNode;
+}) {
+  const state = useTextPart(part);
+  return <>{state === 'ready' ? children : state === 'failed' ? failed : waiting}</>;
+}
