@@ -61,6 +61,12 @@ export function plugins(tsconfig = './tsconfig.build.json') {
   ];
 }
 
+/** A text part's language chunk is named after its part (`admin-en-…`), not only its language (`en-…`). */
+function chunkFileName(chunk) {
+  const part = /\/locales\/(\w+)\/\w+\.json$/.exec(chunk.facadeModuleId ?? '')?.[1];
+  return part ? `chunks/${part}-[name]-[hash].js` : 'chunks/[name]-[hash].js';
+}
+
 export function esmBuild(input, dir, entryFileNames, tsconfig) {
   return {
     input,
@@ -73,7 +79,7 @@ export function esmBuild(input, dir, entryFileNames, tsconfig) {
       dir,
       format: 'es',
       entryFileNames,
-      chunkFileNames: 'chunks/[name]-[hash].js',
+      chunkFileNames: chunkFileName,
       sourcemap: true,
     },
   };
