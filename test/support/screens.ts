@@ -81,7 +81,7 @@ async function signInAs(page: Page, server: TestServer, email: string) {
   await signInContext(page.context(), (await sessionFor(server.server.app, email)).token);
 }
 
-/** An open invitation of acme, made through the API as ada (the screen lists it). */
+/** An open invitation of acme, made through the API as ada (the screen lists it), unless it is there. */
 async function invitePending(server: TestServer, email: string) {
   const { accessToken } = await tokenFor(server.server.app, 'ada@acme.test');
   const answer = await fetch(`${server.url}/api/team/invitations`, {
@@ -89,7 +89,9 @@ async function invitePending(server: TestServer, email: string) {
     headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ email, permissions: ['EDITOR'] }),
   });
-  if (answer.status !== 201) throw new Error(`invitation refused: ${await answer.text()}`);
+  // A run that walks the screens twice on one server (two viewports) finds it made already.
+  const made = answer.status === 201 || (await answer.json()).code === 'alreadyInvited';
+  if (!made) throw new Error(`invitation refused for ${email}`);
 }
 
 /** Each manage screen's heading (its h1). */
@@ -460,8 +462,7 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await invitePending(server, 'sam.taylor@example.test');
       await manage(page, server, t, '/manage/team');
-      await page.getByText(t('team.users', { used: 4, limit: 10 })).waitFor();
-      await page.getByText(t('team.status.sentNow')).waitFor();
+      await page.getByText(t('team.status.sentNow')).first().waitFor();
       await page.getByText(t('team.actions.member.invited', { target: 'sam.taylor@example.test' })).waitFor();
     },
   },
