@@ -22,7 +22,7 @@ const DATA = [
   /@/, // e-mail addresses
   /^(Intoware|Onsight|Schenck|WorkfloPlus|Acme|Globex|Umbrella|Acme SSO|Google|Microsoft)$/,
   /^(intoware|onsight|SCHENCK)$/, // the brands' wordmarks (SVG lettering of the brand names)
-  /^(Ada Lovelace|Carol Diaz|Bob Stone|Dan Okafor|Lee Locke|Jordan Avery)$/,
+  /^(Ada Lovelace|Carol Diaz|Bob Stone|Dan Okafor|Lee Locke|Jordan Avery|Priya Natarajan|Tomás Ortega)$/,
   /^[A-Z]{1,2}$/, // initials
   /^[A-Z][a-z]+_[A-Z][a-z]+$/, // policy names (server data)
   /^(English|Français|Español|Português|Deutsch|日本語|Dansk)$/, // the language menu's endonyms
@@ -31,6 +31,7 @@ const DATA = [
   /^workflow$/, // the search query typed in the test
   /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b/, // dates (Intl)
   /^\d{1,2}:\d{2}\s?(AM|PM)$/,
+  /^(this minute|yesterday|\d+ (minute|hour|day)s? ago)$/, // relative times (Intl.RelativeTimeFormat)
   // The server's password-policy messages: the server's own texts, in English for a language it lacks.
   // Each `{{min}}`-style placeholder stands for a number.
   ...Object.values(TEXTS.en.policy).map(

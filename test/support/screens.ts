@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { failedResource, signInContext } from './browser';
-import { sessionFor, type TestServer } from './test-server';
+import { sessionFor, tokenFor, type TestServer } from './test-server';
 import type { T } from './texts';
 
 export interface Shot {
@@ -79,6 +79,19 @@ async function outboxLink(server: TestServer, team: string, email: string): Prom
 
 async function signInAs(page: Page, server: TestServer, email: string) {
   await signInContext(page.context(), (await sessionFor(server.server.app, email)).token);
+}
+
+/** An open invitation of acme, made through the API as ada (the screen lists it), unless it is there. */
+async function invitePending(server: TestServer, email: string) {
+  const { accessToken } = await tokenFor(server.server.app, 'ada@acme.test');
+  const answer = await fetch(`${server.url}/api/team/invitations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, permissions: ['EDITOR'] }),
+  });
+  // A run that walks the screens twice on one server (two viewports) finds it made already.
+  const made = answer.status === 201 || (await answer.json()).code === 'alreadyInvited';
+  if (!made) throw new Error(`invitation refused for ${email}`);
 }
 
 /** Each manage screen's heading (its h1). */
@@ -447,8 +460,54 @@ const ALL_SHOTS: Shot[] = [
   {
     name: 'manage-team',
     async show(page, server, t) {
+      await invitePending(server, 'sam.taylor@example.test');
       await manage(page, server, t, '/manage/team');
-      await page.getByText(t('team.invites')).waitFor();
+      await page.getByText(t('team.status.sentNow')).first().waitFor();
+      await page.getByText(t('team.actions.member.invited', { target: 'sam.taylor@example.test' })).waitFor();
+    },
+  },
+  {
+    name: 'manage-team-invite-error',
+    expectedStatuses: [409],
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/team');
+      await page.getByRole('button', { name: t('team.invite'), exact: true }).click();
+      await page.getByLabel(t('team.inviteDialog.email'), { exact: true }).fill('bob@acme.test');
+      await page.getByRole('button', { name: t('team.inviteDialog.submit') }).click();
+      await page.getByText(t('team.inviteDialog.errors.alreadyMember')).waitFor();
+    },
+  },
+  {
+    name: 'manage-team-revoke',
+    async show(page, server, t) {
+      await invitePending(server, 'jo.lee@example.test');
+      await manage(page, server, t, '/manage/team');
+      await page
+        .getByRole('button', { name: t('team.removeInvite', { email: 'jo.lee@example.test' }) })
+        .click();
+      await page
+        .getByRole('alertdialog', { name: t('team.revoke.title') })
+        .getByRole('button', { name: t('team.revoke.confirm'), exact: true })
+        .waitFor();
+    },
+  },
+  {
+    name: 'manage-team-last-method',
+    expectedStatuses: [409],
+    async show(page, server, t) {
+      // globex offers a password only: turning it off is refused, and the switch stays on.
+      await signInAs(page, server, 'carol@globex.test');
+      await page.goto(`${server.url}/manage/team`);
+      await page.getByRole('switch', { name: t('team.options.local') }).click();
+      await page.getByText(t('team.lastMethod')).waitFor();
+    },
+  },
+  {
+    name: 'manage-need-admin',
+    async show(page, server, t) {
+      await signInAs(page, server, 'bob@acme.test');
+      await page.goto(`${server.url}/manage/team`);
+      await page.getByText(t('manage.needAdmin')).waitFor();
     },
   },
   {

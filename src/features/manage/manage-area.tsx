@@ -3,12 +3,14 @@ import { useStore } from 'zustand';
 import { useTranslation } from 'react-i18next';
 import { sessionStore } from '../../state/session';
 import { Link, useRouter } from '../../ui/router';
+import { Alert } from '../../ui/alert';
 import { ScreenTitleContext } from '../../ui/screen-title';
 import { SignInPrompt } from '../../ui/sign-in-prompt';
 import { Snackbar } from '../../ui/snackbar';
 import { ScreenLoading } from '../../ui/spinner';
 import { InfoSection } from './info-section';
-import { developerToolsSupported, manageSection, type ManageSection } from './routes';
+import { ADMIN_SECTIONS, developerToolsSupported, manageSection, type ManageSection } from './routes';
+import { isTeamAdmin, usePermissions, type PermissionsState } from './use-permissions';
 
 /** Sections whose screens come with later work show a short note instead of a blank page. */
 function Pending() {
@@ -37,8 +39,39 @@ const HEADINGS: Record<ManageSection, string> = {
 /** Screens of other features shown in the manage area, given by whoever composes it (portal, element). */
 export type ManageSections = Partial<Record<Exclude<ManageSection, 'info'>, ComponentType>>;
 
-function Content({ section, sections }: { section: ManageSection; sections: ManageSections }) {
+function Failed() {
+  const { t } = useTranslation();
+  return <Alert tone="error">{t('common.failed')}</Alert>;
+}
+
+/** A member who is not a team admin opened an admin screen: say why there is nothing, ask no admin call. */
+function NeedAdmin() {
+  const { t } = useTranslation();
+  return (
+    <section className="panel" part="card">
+      <p>{t('manage.needAdmin')}</p>
+      <Link to="/manage">{t('manage.nav.info')}</Link>
+    </section>
+  );
+}
+
+function Content({
+  section,
+  sections,
+  permissions,
+}: {
+  section: ManageSection;
+  sections: ManageSections;
+  permissions: PermissionsState;
+}) {
   if (section === 'info') return <InfoSection />;
+  // The team screens are for team admins only; the server refuses the others anyway (403), so this is
+  // a clear screen instead of a failing one.
+  if (ADMIN_SECTIONS.includes(section)) {
+    if (permissions === null) return <ScreenLoading />;
+    if (permissions === 'failed') return <Failed />;
+    if (!isTeamAdmin(permissions)) return <NeedAdmin />;
+  }
   const Screen = sections[section];
   return Screen ? <Screen /> : <Pending />;
 }
@@ -55,8 +88,8 @@ function SignedOut({ standalone }: { standalone: boolean }) {
 }
 
 /**
- * The manage area (spec §2): a sidebar (personal info, QR code login, developer tools) and the section,
- * for a signed-in user only.
+ * The manage area (spec §2): a sidebar (personal info, QR code login, developer tools; team, users and
+ * groups for team admins) and the section, for a signed-in user only.
  */
 export default function ManageArea({
   standalone,
@@ -70,6 +103,7 @@ export default function ManageArea({
   const status = useStore(sessionStore, (state) => state.status);
   const section = manageSection(location.path);
   const titleId = useId();
+  const permissions = usePermissions();
 
   if (status === 'unknown') return <ScreenLoading />;
   if (status === 'loggedOut') return <SignedOut standalone={standalone} />;
@@ -80,6 +114,9 @@ export default function ManageArea({
   ];
   if (developerToolsSupported())
     items.push(['/manage/dev', t('manage.nav.dev'), section === 'dev' || section === 'dev/success']);
+  if (isTeamAdmin(permissions))
+    for (const admin of ADMIN_SECTIONS)
+      items.push([`/manage/${admin}`, t(`manage.nav.${admin}`), section === admin]);
 
   return (
     <div className="manage">
@@ -101,7 +138,7 @@ export default function ManageArea({
         </h1>
         <ScreenTitleContext.Provider value={titleId}>
           <Suspense fallback={<ScreenLoading />}>
-            <Content section={section} sections={sections} />
+            <Content section={section} sections={sections} permissions={permissions} />
           </Suspense>
         </ScreenTitleContext.Provider>
       </div>

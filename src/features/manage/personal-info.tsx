@@ -1,13 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useStore } from 'zustand';
 import { useTranslation } from 'react-i18next';
-import { getPermissions, type Permissions } from '../../api/endpoints';
 import { sessionStore } from '../../state/session';
 import { useElement } from '../../ui/element-context';
 import { useScreenTitle } from '../../ui/screen-title';
 import { Spinner } from '../../ui/spinner';
 import { NameDialog } from './name-dialog';
 import { permissionText } from './permissions';
+import { usePermissions } from './use-permissions';
 
 /** Personal info (spec §2): username, team, name with an edit button, creation date, permissions. */
 export function PersonalInfo() {
@@ -15,23 +15,9 @@ export function PersonalInfo() {
   const { language } = useElement();
   const user = useStore(sessionStore, (state) => state.user);
   const team = useStore(sessionStore, (state) => state.team);
-  const [permissions, setPermissions] = useState<Permissions | null | 'failed'>(null);
+  const permissions = usePermissions();
   const [editing, setEditing] = useState(false);
   const screenTitle = useScreenTitle();
-
-  useEffect(() => {
-    let live = true;
-    sessionStore
-      .getState()
-      .authorized((ctx) => getPermissions(ctx), language)
-      .then(
-        (granted) => live && setPermissions(granted),
-        () => live && setPermissions('failed'),
-      );
-    return () => {
-      live = false;
-    };
-  }, [language]);
 
   if (!user) return null;
   const created = new Date(user.created_at);

@@ -1,148 +1,392 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  getAudit,
+  getInvitations,
+  getTeam,
+  setLoginOptions,
+  type AuditEvent,
+  type TeamAdmin,
+} from '../../api/team';
+import type { ApiContext } from '../../api/client';
+import { WithTextPart } from '../../i18n/parts';
+import { noticesStore } from '../../state/notices';
+import { sessionStore } from '../../state/session';
+import { Alert } from '../../ui/alert';
+import { useElement } from '../../ui/element-context';
 import { LimitBar } from '../../ui/limit-bar';
+import { useRouter, useSearchParam } from '../../ui/router';
+import { ScreenLoading, Spinner } from '../../ui/spinner';
+import { refusalOf, storageText, timeAgo } from './format';
+import { InvitationList } from './invitation-list';
+import { InviteDialog } from './invite-dialog';
+import { SeatLimitDialog } from './seat-limit-dialog';
 
-/** Spec §2: the team-management screen shows only this static sample data. */
-const SAMPLE = {
-  users: { used: 90, limit: 100 },
-  storage: { used: 90, limit: 100 },
-  invites: [
-    { email: 'sam.taylor@example.com', status: 'sent', hours: 2 },
-    { email: 'alex.morgan@example.com', status: 'expires', days: 4 },
-    { email: 'jo.lee@example.com', status: 'expiresTomorrow' },
-  ],
-  manager: { name: 'Jordan Avery', email: 'jordan.avery@example.com', phone: '+44 20 7946 0018' },
-} as const;
+type Loaded<T> = T | null | 'failed' | 'forbidden';
+type Method = keyof TeamAdmin['loginOptions'];
 
-type LoginOption = 'credentials' | 'google' | 'microsoft' | 'apple';
-
-function Toggle({ label, on, onChange }: { label: string; on: boolean; onChange(on: boolean): void }) {
-  return (
-    <label className="toggle">
-      <span>{label}</span>
-      <button type="button" role="switch" aria-checked={on} onClick={() => onChange(!on)} className="switch">
-        <span aria-hidden="true" />
-      </button>
-    </label>
+/** Ask with the signed-in user's token (a fresh one once if it expired). */
+export function useCall() {
+  const { language } = useElement();
+  return useCallback(
+    <T,>(call: (ctx: ApiContext) => Promise<T>) => sessionStore.getState().authorized(call, language),
+    [language],
   );
 }
 
-/**
- * Manage team (spec §2): team management with the user- and storage-limit bars, pending invites, login
- * option toggles and the support panel — all static sample data; nothing here is saved.
- */
-export default function TeamPage() {
-  const { t } = useTranslation();
-  const [options, setOptions] = useState<Record<LoginOption, boolean>>({
-    credentials: true,
-    google: true,
-    microsoft: false,
-    apple: false,
-  });
-  const [invites, setInvites] = useState(SAMPLE.invites.map((invite) => invite.email));
+/** The clock the statuses are read against, moving on every minute. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
 
-  const usersPercent = Math.round((SAMPLE.users.used / SAMPLE.users.limit) * 100);
-  const storagePercent = Math.round((SAMPLE.storage.used / SAMPLE.storage.limit) * 100);
+/** A list's load: the value, or whether it failed (a 403: the caller is no team admin, any more). */
+function useLoad<T>(load: (ctx: ApiContext) => Promise<T>): [Loaded<T>, () => void, (value: T) => void] {
+  const call = useCall();
+  const [state, setState] = useState<Loaded<T>>(null);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let live = true;
+    call(load).then(
+      (value) => live && setState(value),
+      (error) => live && setState(refusalOf(error).status === 403 ? 'forbidden' : 'failed'),
+    );
+    return () => {
+      live = false;
+    };
+  }, [call, load, round]);
+  return [state, useCallback(() => setRound((n) => n + 1), []), setState];
+}
+
+function Failed({ retry }: { retry?: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Alert tone="error">
+      <p>{t('common.failed')}</p>
+      {retry ? (
+        <button type="button" className="button secondary small" part="button" onClick={retry}>
+          {t('common.retry')}
+        </button>
+      ) : null}
+    </Alert>
+  );
+}
+
+function Toggle({
+  label,
+  on,
+  disabled,
+  hint,
+  onChange,
+}: {
+  label: string;
+  on: boolean;
+  disabled: boolean;
+  hint?: string;
+  onChange(on: boolean): void;
+}) {
+  const hintId = useId();
+  return (
+    <div className="toggle">
+      <span className="toggle-label">
+        <span>{label}</span>
+        {hint ? (
+          <span className="hint" id={hintId}>
+            {hint}
+          </span>
+        ) : null}
+      </span>
+      <button
+        type="button"
+        role="switch"
+        aria-label={label}
+        aria-checked={on}
+        aria-describedby={hint ? hintId : undefined}
+        disabled={disabled}
+        onClick={() => onChange(!on)}
+        className="switch"
+      >
+        <span aria-hidden="true" />
+      </button>
+    </div>
+  );
+}
+
+const METHODS: Method[] = ['local', 'google', 'azure', 'apple', 'auth0'];
+
+/** Login options: the team's real sign-in methods, saved on each change; never none of them. */
+function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAdmin): void }) {
+  const { t } = useTranslation();
+  const call = useCall();
+  // The switch shows the change at once; it goes back if the server refuses it.
+  const [pending, setPending] = useState<Partial<Record<Method, boolean>>>({});
+  const [error, setError] = useState<string | null>(null);
+
+  async function change(method: Method, on: boolean) {
+    setError(null);
+    setPending((now) => ({ ...now, [method]: on }));
+    try {
+      onSaved(await call((ctx) => setLoginOptions(ctx, { [method]: on })));
+    } catch (failure) {
+      const { code } = refusalOf(failure);
+      setError(
+        code === 'lastMethod'
+          ? t('team.lastMethod')
+          : code === 'notConfigured'
+            ? t('team.notConfigured')
+            : t('team.optionFailed'),
+      );
+    }
+    setPending((now) => {
+      const rest = { ...now };
+      delete rest[method];
+      return rest;
+    });
+  }
+
+  return (
+    <section className="panel" part="card" aria-labelledby="options-title">
+      <h2 className="panel-title" id="options-title">
+        {t('team.loginOptions')}
+      </h2>
+      <div className="toggles">
+        {METHODS.filter((method) => method !== 'auth0' || team.configured.auth0).map((method) => {
+          const on = pending[method] ?? team.loginOptions[method];
+          const configured = method === 'local' || team.configured[method];
+          return (
+            <Toggle
+              key={method}
+              label={t(`team.options.${method}`)}
+              on={on}
+              // A provider the team has no configuration for cannot be turned on (it can be turned off).
+              disabled={method in pending || (!configured && !on)}
+              hint={configured ? undefined : t('team.notConfigured')}
+              onChange={(next) => void change(method, next)}
+            />
+          );
+        })}
+      </div>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+    </section>
+  );
+}
+
+function Support({ support }: { support: TeamAdmin['support'] }) {
+  const { t } = useTranslation();
+  const none = <span className="hint">{t('team.notSet')}</span>;
+  return (
+    <section className="panel" part="card" aria-labelledby="support-title">
+      <h2 className="panel-title" id="support-title">
+        {t('team.support')}
+      </h2>
+      <dl className="facts">
+        <div>
+          <dt>{t('team.manager')}</dt>
+          <dd>{support.name ?? none}</dd>
+        </div>
+        <div>
+          <dt>{t('team.managerEmail')}</dt>
+          <dd>{support.email ? <a href={`mailto:${support.email}`}>{support.email}</a> : none}</dd>
+        </div>
+        <div>
+          <dt>{t('team.phone')}</dt>
+          <dd>
+            {support.phone ? (
+              <a href={`tel:${support.phone.replace(/[^\d+]/g, '')}`}>{support.phone}</a>
+            ) : (
+              none
+            )}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function Activity({ events, retry, now }: { events: Loaded<AuditEvent[]>; retry(): void; now: number }) {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  return (
+    <section className="panel" part="card" aria-labelledby="activity-title">
+      <h2 className="panel-title" id="activity-title">
+        {t('team.activity')}
+      </h2>
+      {events === null ? (
+        <div className="loading" role="status">
+          <Spinner />
+          <span>{t('common.loading')}</span>
+        </div>
+      ) : typeof events === 'string' ? (
+        <Failed retry={retry} />
+      ) : events.length === 0 ? (
+        <p className="hint">{t('team.noActivity')}</p>
+      ) : (
+        <ul className="invites audit">
+          {events.map((event) => (
+            <li key={event.id}>
+              <span className="invite-email">{event.actor?.name ?? t('team.anApp')}</span>
+              <span>{t(`team.actions.${event.action}`, { target: event.target })}</span>
+              <time className="hint" dateTime={event.at}>
+                {timeAgo(event.at, now, language)}
+              </time>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function TeamScreen() {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  const router = useRouter();
+  const now = useNow();
+  const [team, reloadTeam, setTeam] = useLoad(getTeam);
+  const [invitations, reloadInvitations] = useLoad(getInvitations);
+  const [audit, reloadAudit] = useLoad(useCallback((ctx: ApiContext) => getAudit(ctx, 10), []));
+  const [limitOpen, setLimitOpen] = useState(false);
+  // The users screen links to /manage/team?invite=1: open the invitation at once.
+  const [inviting, setInviting] = useState(useSearchParam('invite') === '1');
+  const inviteButton = useRef<HTMLButtonElement>(null);
+
+  // Something changed: the seats, the invitations and the audit trail follow.
+  const changed = useCallback(() => {
+    reloadTeam();
+    reloadInvitations();
+    reloadAudit();
+  }, [reloadTeam, reloadInvitations, reloadAudit]);
+
+  function closeInvite() {
+    setInviting(false);
+    if (router.location.search) router.navigate(router.location.path, { replace: true });
+  }
+
+  if (team === null) return <ScreenLoading />;
+  if (team === 'forbidden')
+    return (
+      <section className="panel" part="card">
+        <p>{t('manage.needAdmin')}</p>
+      </section>
+    );
+  if (team === 'failed') return <Failed retry={reloadTeam} />;
+
+  const { seats, storage } = team;
+  const storageParts = storageText(storage.usedBytes, storage.limitBytes, language);
+  const percent = (used: number, limit: number) => (limit > 0 ? Math.round((used / limit) * 100) : 100);
+  const ownerHint = 'owner-only-hint';
   return (
     <>
       <section className="panel" part="card" aria-labelledby="team-title">
         <h2 className="panel-title" id="team-title">
           {t('team.title')}
         </h2>
-        <p className="hint">{t('team.sample')}</p>
         <LimitBar
-          value={usersPercent}
+          value={percent(seats.used, seats.limit)}
           label={t('team.usersLabel')}
-          text={t('team.users', { used: SAMPLE.users.used, limit: SAMPLE.users.limit })}
+          text={t('team.users', { used: seats.used, limit: seats.limit })}
         />
-        <button type="button" className="button secondary small" part="button">
-          {t('team.manageLimit')}
-        </button>
+        <div className="with-action">
+          <button
+            type="button"
+            className="button secondary small"
+            part="button"
+            disabled={!team.callerIsOwner}
+            aria-describedby={team.callerIsOwner ? undefined : ownerHint}
+            onClick={() => setLimitOpen(true)}
+          >
+            {t('team.manageLimit')}
+          </button>
+          {team.callerIsOwner ? null : (
+            <span className="hint" id={ownerHint}>
+              {t('team.ownerOnly')}
+            </span>
+          )}
+        </div>
         <LimitBar
-          value={storagePercent}
+          value={percent(storage.usedBytes, storage.limitBytes)}
           label={t('team.storageLabel')}
-          text={t('team.storage', { used: SAMPLE.storage.used, limit: SAMPLE.storage.limit })}
+          text={t('team.storage', storageParts)}
         />
       </section>
       <section className="panel" part="card" aria-labelledby="invites-title">
-        <h2 className="panel-title" id="invites-title">
-          {t('team.invites')}
-        </h2>
-        <ul className="invites">
-          {SAMPLE.invites
-            .filter((invite) => invites.includes(invite.email))
-            .map((invite) => {
-              const status =
-                invite.status === 'sent'
-                  ? t('team.sent', { count: invite.hours })
-                  : invite.status === 'expires'
-                    ? t('team.expires', { count: invite.days })
-                    : t('team.expiresTomorrow');
-              return (
-                <li key={invite.email}>
-                  <span className="invite-email">{invite.email}</span>
-                  <span className={invite.status === 'sent' ? 'hint' : 'field-error'}>{status}</span>
-                  <span className="invite-actions">
-                    <button type="button" className="button secondary small" part="button">
-                      {t('team.resend')}
-                    </button>
-                    <button
-                      type="button"
-                      className="icon-button subtle"
-                      aria-label={t('team.removeInvite', { email: invite.email })}
-                      onClick={() => setInvites(invites.filter((email) => email !== invite.email))}
-                    >
-                      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-                        <path
-                          fill="currentColor"
-                          d="M19 6.4 17.6 5 12 10.6 6.4 5 5 6.4 10.6 12 5 17.6 6.4 19l5.6-5.6 5.6 5.6 1.4-1.4-5.6-5.6z"
-                        />
-                      </svg>
-                    </button>
-                  </span>
-                </li>
-              );
-            })}
-        </ul>
-      </section>
-      <section className="panel" part="card" aria-labelledby="options-title">
-        <h2 className="panel-title" id="options-title">
-          {t('team.loginOptions')}
-        </h2>
-        <div className="toggles">
-          {(['credentials', 'google', 'microsoft', 'apple'] as const).map((option) => (
-            <Toggle
-              key={option}
-              label={t(`team.options.${option}`)}
-              on={options[option]}
-              onChange={(on) => setOptions({ ...options, [option]: on })}
-            />
-          ))}
+        <div className="panel-head">
+          <h2 className="panel-title" id="invites-title">
+            {t('team.invites')}
+          </h2>
+          <button
+            type="button"
+            className="button small"
+            part="button"
+            ref={inviteButton}
+            onClick={() => setInviting(true)}
+          >
+            {t('team.invite')}
+          </button>
         </div>
+        {invitations === null ? (
+          <div className="loading" role="status">
+            <Spinner />
+            <span>{t('common.loading')}</span>
+          </div>
+        ) : typeof invitations === 'string' ? (
+          <Failed retry={reloadInvitations} />
+        ) : (
+          <InvitationList
+            invitations={invitations}
+            now={now}
+            onChanged={changed}
+            focusAfterLast={() => inviteButton.current}
+          />
+        )}
       </section>
-      <section className="panel" part="card" aria-labelledby="support-title">
-        <h2 className="panel-title" id="support-title">
-          {t('team.support')}
-        </h2>
-        <dl className="facts">
-          <div>
-            <dt>{t('team.manager')}</dt>
-            <dd>{SAMPLE.manager.name}</dd>
-          </div>
-          <div>
-            <dt>{t('team.managerEmail')}</dt>
-            <dd>
-              <a href={`mailto:${SAMPLE.manager.email}`}>{SAMPLE.manager.email}</a>
-            </dd>
-          </div>
-          <div>
-            <dt>{t('team.phone')}</dt>
-            <dd>
-              <a href={`tel:${SAMPLE.manager.phone.replace(/\s/g, '')}`}>{SAMPLE.manager.phone}</a>
-            </dd>
-          </div>
-        </dl>
-      </section>
+      <LoginOptions
+        team={team}
+        onSaved={(saved) => {
+          setTeam(saved);
+          reloadAudit();
+        }}
+      />
+      <Support support={team.support} />
+      <Activity events={audit} retry={reloadAudit} now={now} />
+      <SeatLimitDialog
+        open={limitOpen}
+        team={team}
+        onClose={() => setLimitOpen(false)}
+        onSaved={(saved) => {
+          setTeam(saved);
+          setLimitOpen(false);
+          noticesStore.getState().show(t('team.limitDialog.saved'), 'Success');
+          reloadAudit();
+        }}
+      />
+      <InviteDialog
+        open={inviting}
+        owner={team.callerIsOwner}
+        onClose={closeInvite}
+        onInvited={(invitation) => {
+          closeInvite();
+          noticesStore.getState().show(t('team.inviteDialog.sent', { email: invitation.email }), 'Success');
+          changed();
+        }}
+      />
     </>
+  );
+}
+
+/**
+ * Manage team (spec §2, design §7): the team's seats and storage, its pending invitations, its sign-in
+ * methods, its support contact and the latest admin actions — the team's real data, for its admins (the
+ * manage area lets only them in; a 403 still says why).
+ */
+export default function TeamPage() {
+  return (
+    <WithTextPart part="admin" waiting={<ScreenLoading />} failed={<Failed />}>
+      <TeamScreen />
+    </WithTextPart>
   );
 }

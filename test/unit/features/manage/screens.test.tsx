@@ -38,4 +38,32 @@ describe('manage screen (component)', () => {
     expect(external.getByRole('button', { name: 'Connect Acme SSO' })).to.exist;
     await expectNoAxeViolations(container);
   });
+
+  it('lists Team, Users and Groups for a team admin only; a member gets the need-admin screen', async () => {
+    await signInAs('ada@acme.test');
+    const admin = await renderWithElement(<ManageArea standalone />, { route: '/manage' });
+    const adminNav = within(admin.view.getByRole('navigation', { name: 'Account' }));
+    expect((await adminNav.findByRole('link', { name: 'Team' })).getAttribute('href')).to.equal(
+      '/manage/team',
+    );
+    expect(adminNav.getByRole('link', { name: 'Users' }).getAttribute('href')).to.equal('/manage/user');
+    expect(adminNav.getByRole('link', { name: 'Groups' }).getAttribute('href')).to.equal('/manage/group');
+    admin.unmount();
+    await logoutEverywhere();
+
+    await signInAs('bob@acme.test');
+    for (const section of ['team', 'user', 'group']) {
+      const member = await renderWithElement(<ManageArea standalone />, { route: `/manage/${section}` });
+      expect(
+        await member.view.findByText(
+          'You need to be a team admin (owner or administrator) to open this page.',
+        ),
+      ).to.exist;
+      const nav = within(member.view.getByRole('navigation', { name: 'Account' }));
+      for (const name of ['Team', 'Users', 'Groups'])
+        expect(nav.queryByRole('link', { name }), name).to.equal(null);
+      await expectNoAxeViolations(member.container);
+      member.unmount();
+    }
+  });
 });

@@ -1,25 +1,41 @@
 import { expect } from 'chai';
-import { fireEvent, within } from '@testing-library/react';
+import { within } from '@testing-library/react';
 import GroupPage from '../../../../src/features/team/group-page';
 import TeamPage from '../../../../src/features/team/team-page';
 import UserPage from '../../../../src/features/team/user-page';
 import { expectNoAxeViolations, renderWithElement } from '../../render';
+import { logoutEverywhere, serverReady, signInAs } from '../../support';
+
+before(serverReady);
+afterEach(logoutEverywhere);
 
 /** The sample screens of the manage area (spec §2), each as a component test with one axe check. */
 describe('team screens (component)', () => {
-  it('Manage team: its four panels by name, the limit bars and the switches; axe-clean', async () => {
-    const { view, container } = await renderWithElement(<TeamPage />);
-    for (const name of ['Team management', 'Pending invites', 'Login options', 'Support'])
+  it('Manage team: its panels by name with the team’s data from the server; axe-clean', async () => {
+    await signInAs('ada@acme.test');
+    const { view, container } = await renderWithElement(<TeamPage />, { route: '/manage/team' });
+    const team = within(await view.findByRole('region', { name: 'Team management' }));
+    for (const name of ['Pending invites', 'Login options', 'Support', 'Recent admin actions'])
       expect(view.getByRole('region', { name }), name).to.exist;
-    const team = within(view.getByRole('region', { name: 'Team management' }));
-    expect(team.getByRole('progressbar', { name: 'User limit' }).getAttribute('aria-valuenow')).to.equal(
+    expect(team.getByText('90/100 GB used')).to.exist;
+    expect(team.getByRole('progressbar', { name: 'Storage limit' }).getAttribute('aria-valuenow')).to.equal(
       '90',
     );
-    expect(team.getByRole('progressbar', { name: 'Storage limit' })).to.exist;
-    const google = view.getByRole('switch', { name: 'Sign in with Google' });
-    fireEvent.click(google);
-    expect(google.getAttribute('aria-checked')).to.equal('false');
+    expect(team.getByRole('progressbar', { name: 'User limit' })).to.exist;
+    expect(view.getByRole('switch', { name: 'Sign in with Google' }).getAttribute('aria-checked')).to.equal(
+      'true',
+    );
+    expect(view.getByText('Priya Natarajan')).to.exist;
+    await view.findByText(/^(No pending invitations\.|Sent - .*|Expires - .*|Expired)$/);
     await expectNoAxeViolations(container);
+  });
+
+  it('Manage team: a member the server refuses (403) is told why, not shown an error', async () => {
+    await signInAs('bob@acme.test');
+    const { view } = await renderWithElement(<TeamPage />, { route: '/manage/team' });
+    expect(await view.findByText('You need to be a team admin (owner or administrator) to open this page.'))
+      .to.exist;
+    expect(view.queryByRole('region', { name: 'Team management' })).to.equal(null);
   });
 
   it('Manage user: two named panels and four named icon buttons; axe-clean', async () => {

@@ -1,89 +1,102 @@
 import { expect } from 'chai';
-import { fireEvent, waitFor, within } from '@testing-library/dom';
-import { lazy } from 'react';
-import { define, elementClass } from '../../../../src/elements/define';
-import { mount, screenOf } from '../../support';
+import i18next, { type TFunction } from 'i18next';
+import type { Invitation } from '../../../../src/api/team';
+import { invitationStatus, storageText, timeAgo } from '../../../../src/features/team/format';
+import de from '../../../../src/i18n/locales/admin/de.json';
+import en from '../../../../src/i18n/locales/admin/en.json';
+import fr from '../../../../src/i18n/locales/admin/fr.json';
+import ja from '../../../../src/i18n/locales/admin/ja.json';
 
-// The team screen on its own, in a real element (shadow root, shared styles, translations).
-define('test-team-page', elementClass(lazy(() => import('../../../../src/features/team/team-page'))));
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
 
-afterEach(() => document.body.replaceChildren());
-
-async function teamPage(lang = 'en') {
-  const view = await screenOf(mount(`<test-team-page lang="${lang}"></test-team-page>`));
-  await view.findByRole('heading', { name: lang === 'en' ? 'Team management' : 'Teamverwaltung' });
-  return view;
+/** The admin part's texts in a language, with i18next's own plural and number handling. */
+function translator(language: string, texts: object): TFunction {
+  const i18n = i18next.createInstance();
+  void i18n.init({
+    initAsync: false,
+    lng: language,
+    resources: { [language]: { translation: texts as Record<string, unknown> } },
+    fallbackLng: false,
+    interpolation: { escapeValue: false },
+  });
+  return i18n.t;
 }
 
-describe('Manage team (spec §2, static sample data)', () => {
-  it('shows the user- and storage-limit bars with the sample texts and the tone of 90 %', async () => {
-    const view = await teamPage();
-    const users = view.getByRole('progressbar', { name: 'User limit' });
-    const storage = view.getByRole('progressbar', { name: 'Storage limit' });
-    expect(users.getAttribute('aria-valuenow')).to.equal('90');
-    expect(users.getAttribute('aria-valuetext')).to.equal('90/100 users');
-    expect(storage.getAttribute('aria-valuetext')).to.equal('90/100Gb used..');
-    expect(view.getByText('90/100 users')).to.exist;
-    expect(view.getByText('90/100Gb used..')).to.exist;
-    // Spec §4: negative at 90 and above.
-    for (const bar of [users, storage]) {
-      expect(bar.classList.contains('limit-negative'), bar.getAttribute('aria-label')!).to.equal(true);
-      const fill = getComputedStyle(bar.querySelector('span')!);
-      expect(fill.width).to.not.equal('0px');
-      expect(fill.backgroundColor).to.not.equal('rgba(0, 0, 0, 0)');
-    }
-    expect(view.getByRole('button', { name: 'Manage user limit' })).to.exist;
+const NOW = new Date(2026, 10, 27, 10, 0).getTime();
+/** An invitation sent `ago` milliseconds before NOW, with the server's seven days. */
+const sent = (ago: number): Invitation => ({
+  id: 'i',
+  email: 'x@example.test',
+  permissions: ['EDITOR'],
+  sentAt: new Date(NOW - ago).toISOString(),
+  expiresAt: new Date(NOW - ago + 7 * DAY).toISOString(),
+  invitedBy: null,
+});
+
+describe('invitation status (from its times)', () => {
+  const t = translator('en', en);
+  const status = (ago: number) => invitationStatus(sent(ago), NOW, t);
+
+  it('reads "Sent" for three days, in minutes, hours or days, each in its plural form', () => {
+    expect(status(10_000)).to.deep.include({ text: 'Sent - Just Now', urgent: false });
+    expect(status(60_000).text).to.equal('Sent - 1 Minute Ago');
+    expect(status(45 * 60_000).text).to.equal('Sent - 45 Minutes Ago');
+    expect(status(HOUR + 60_000).text).to.equal('Sent - 1 Hour Ago');
+    expect(status(2 * HOUR).text).to.equal('Sent - 2 Hours Ago');
+    expect(status(DAY + HOUR).text).to.equal('Sent - 1 Day Ago');
+    expect(status(2 * DAY + 23 * HOUR).text).to.equal('Sent - 2 Days Ago');
+    expect(status(2 * HOUR).at).to.equal(sent(2 * HOUR).sentAt);
   });
 
-  it('lists the pending invites, expiring ones in the error style, and removes a row on close', async () => {
-    const view = await teamPage();
-    const invites = within(
-      view.getByRole('heading', { name: 'Pending invites' }).closest('section') as HTMLElement,
-    );
-    expect(invites.getAllByRole('listitem')).to.have.length(3);
-    expect(invites.getByText('Sent - 2 Hours Ago').className).to.equal('hint');
-    expect(invites.getByText('Expires - 4 days').className).to.equal('field-error');
-    expect(invites.getByText('Expires - Tomorrow').className).to.equal('field-error');
-    expect(invites.getAllByRole('button', { name: 'Resend' })).to.have.length(3);
-    fireEvent.click(invites.getByRole('button', { name: 'Remove the invite for jo.lee@example.com' }));
-    await waitFor(() => expect(invites.getAllByRole('listitem')).to.have.length(2));
-    expect(invites.queryByText('jo.lee@example.com')).to.equal(null);
-    expect(invites.queryByText('Expires - Tomorrow')).to.equal(null);
-    expect(invites.getByText('sam.taylor@example.com')).to.exist;
+  it('then how long it has left, by calendar date; the last two days and expired ones urgent', () => {
+    expect(status(3 * DAY)).to.deep.include({ text: 'Expires - 4 days', urgent: false });
+    expect(status(4 * DAY)).to.deep.include({ text: 'Expires - 3 days', urgent: false });
+    // Sent 6 days ago at 10:00: it ends tomorrow at 10:00.
+    expect(status(6 * DAY)).to.deep.include({ text: 'Expires - Tomorrow', urgent: true });
+    // It ends at 01:00 tomorrow, 15 hours from now: tomorrow by the date, not today.
+    expect(status(6 * DAY + 9 * HOUR).text).to.equal('Expires - Tomorrow');
+    // It ends at 23:00 two days from now, 61 hours: two days by the date.
+    expect(status(5 * DAY - 13 * HOUR).text).to.equal('Expires - 2 days');
+    expect(status(6 * DAY + 11 * HOUR)).to.deep.include({ text: 'Expires - Today', urgent: true });
+    expect(status(7 * DAY)).to.deep.include({ text: 'Expired', urgent: true });
+    expect(status(9 * DAY)).to.deep.include({ text: 'Expired', urgent: true });
+    expect(status(6 * DAY).at).to.equal(sent(6 * DAY).expiresAt);
   });
 
-  it('switches the login-option toggles', async () => {
-    const view = await teamPage();
-    const state = (name: string) => view.getByRole('switch', { name }).getAttribute('aria-checked');
-    expect(state('Email and password')).to.equal('true');
-    expect(state('Sign in with Google')).to.equal('true');
-    expect(state('Microsoft login')).to.equal('false');
-    expect(state('Sign in with Apple')).to.equal('false');
-    fireEvent.click(view.getByRole('switch', { name: 'Sign in with Apple' }));
-    await waitFor(() => expect(state('Sign in with Apple')).to.equal('true'));
-    fireEvent.click(view.getByRole('switch', { name: 'Email and password' }));
-    await waitFor(() => expect(state('Email and password')).to.equal('false'));
-    expect(state('Sign in with Google'), 'the others stay').to.equal('true');
+  it("speaks each language's plural forms", () => {
+    const inDe = (ago: number) => invitationStatus(sent(ago), NOW, translator('de', de)).text;
+    expect(inDe(2 * HOUR)).to.equal('Gesendet - vor 2 Stunden');
+    expect(inDe(HOUR)).to.equal('Gesendet - vor 1 Stunde');
+    expect(inDe(6 * DAY)).to.equal('Läuft ab - morgen');
+    const inFr = (ago: number) => invitationStatus(sent(ago), NOW, translator('fr', fr)).text;
+    expect(inFr(HOUR)).to.equal('Envoyée - il y a 1 heure');
+    expect(inFr(4 * DAY)).to.equal('Expire - dans 3 jours');
+    const inJa = (ago: number) => invitationStatus(sent(ago), NOW, translator('ja', ja)).text;
+    expect(inJa(2 * HOUR)).to.equal('送信済み - 2 時間前');
+  });
+});
+
+describe('storage and times, the language’s way', () => {
+  const GB = 1000 ** 3;
+  it('writes storage in the unit that suits the limit', () => {
+    expect(storageText(90 * GB, 100 * GB, 'en')).to.deep.equal({ used: '90', limit: '100 GB' });
+    expect(storageText(2.5 * GB, 20 * GB, 'en')).to.deep.equal({ used: '2.5', limit: '20 GB' });
+    // German writes a no-break space between the number and its unit.
+    expect(storageText(0, 10 * GB, 'de').limit).to.match(/^10\sGB$/);
+    const tera = storageText(512 * 1000 ** 3, 2 * 1000 ** 4, 'de');
+    expect(tera.used).to.equal('0,5');
+    expect(tera.limit).to.match(/^2\sTB$/);
+    expect(storageText(300 * 1000 ** 2, 900 * 1000 ** 2, 'fr').limit).to.match(/^900\s?Mo$/);
+    expect(storageText(0, 0, 'en')).to.deep.equal({ used: '0', limit: '0 byte' });
   });
 
-  it('shows the support panel: account manager, email and contact number', async () => {
-    const view = await teamPage();
-    const support = within(view.getByRole('heading', { name: 'Support' }).closest('section') as HTMLElement);
-    expect(support.getByText('Account manager')).to.exist;
-    expect(support.getByText('Jordan Avery')).to.exist;
-    const email = support.getByRole('link', { name: 'jordan.avery@example.com' });
-    expect(email.getAttribute('href')).to.equal('mailto:jordan.avery@example.com');
-    const phone = support.getByRole('link', { name: '+44 20 7946 0018' });
-    expect(phone.getAttribute('href')).to.equal('tel:+442079460018');
-  });
-
-  it('reads naturally in another language (de)', async () => {
-    const view = await teamPage('de');
-    expect(view.getByText('Gesendet - vor 2 Stunden')).to.exist;
-    expect(view.getByText('Läuft ab - in 4 Tagen')).to.exist;
-    expect(view.getByText('Läuft ab - morgen')).to.exist;
-    expect(view.getByRole('progressbar', { name: 'Speicherlimit' }).getAttribute('aria-valuetext')).to.match(
-      /^90\/100 GB belegt$/,
-    );
+  it('says how long ago an admin action was', () => {
+    const ago = (ms: number, language = 'en') => timeAgo(new Date(NOW - ms).toISOString(), NOW, language);
+    expect(ago(10_000)).to.equal('this minute');
+    expect(ago(5 * 60_000)).to.equal('5 minutes ago');
+    expect(ago(3 * HOUR)).to.equal('3 hours ago');
+    expect(ago(DAY + HOUR)).to.equal('yesterday');
+    expect(ago(3 * DAY, 'de')).to.equal('vor 3 Tagen');
   });
 });

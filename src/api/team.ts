@@ -1,0 +1,86 @@
+import type { Static } from 'typebox';
+import type {
+  Invitation as InvitationSchema,
+  InvitationList,
+  InviteBody,
+} from '../../demo/server/schemas/invitation';
+import type {
+  AuditList,
+  LoginOptionsBody,
+  Permission as PermissionSchema,
+  TeamAdmin as TeamAdminSchema,
+} from '../../demo/server/schemas/team';
+import { request, type ApiContext } from './client';
+import { issuerUrl } from './url';
+
+// Team administration (design §7): the only caller of these endpoints. The types are the server's
+// schemas, imported as types only (see endpoints.ts).
+
+/** The team as its admins see it: seats, storage, sign-in methods, support panel, `callerIsOwner`. */
+export type TeamAdmin = Static<typeof TeamAdminSchema>;
+export type TeamPermission = Static<typeof PermissionSchema>;
+export type Invitation = Static<typeof InvitationSchema>;
+export type InviteRequest = Static<typeof InviteBody>;
+export type LoginOptionsChange = Static<typeof LoginOptionsBody>;
+export type AuditEvent = Static<typeof AuditList>['events'][number];
+
+/**
+ * What a refusal of these calls carries besides its status: `code` a stable word the screen translates,
+ * `field` the request field it belongs to.
+ */
+export interface Refusal {
+  message?: string;
+  code?: string;
+  field?: string;
+}
+
+const at = (ctx: ApiContext, path: string) => issuerUrl(ctx.issuer, path, location.origin);
+
+/** GET /api/team (admin). */
+export function getTeam(ctx: ApiContext): Promise<TeamAdmin> {
+  return request<TeamAdmin>(ctx, at(ctx, '/api/team'));
+}
+
+/** PUT /api/team/seat-limit (owner): 400 `invalidLimit`, 409 `belowCount` (field `limit`). */
+export function setSeatLimit(ctx: ApiContext, limit: number): Promise<TeamAdmin> {
+  return request<TeamAdmin>(ctx, at(ctx, '/api/team/seat-limit'), { method: 'PUT', json: { limit } });
+}
+
+/** PATCH /api/team/login-options (admin): 400 `notConfigured`, 409 `lastMethod`. */
+export function setLoginOptions(ctx: ApiContext, change: LoginOptionsChange): Promise<TeamAdmin> {
+  return request<TeamAdmin>(ctx, at(ctx, '/api/team/login-options'), { method: 'PATCH', json: change });
+}
+
+/** GET /api/team/invitations (admin): the open ones, newest first, expired ones too. */
+export async function getInvitations(ctx: ApiContext): Promise<Invitation[]> {
+  const list = await request<Static<typeof InvitationList>>(ctx, at(ctx, '/api/team/invitations'));
+  return list.invitations;
+}
+
+/**
+ * POST /api/team/invitations (admin): 400 `invalidEmail`, `invalidPermission`; 403 `notOwner`; 409
+ * `alreadyMember`, `alreadyInvited`, `seatLimit`.
+ */
+export function invite(ctx: ApiContext, body: InviteRequest): Promise<Invitation> {
+  return request<Invitation>(ctx, at(ctx, '/api/team/invitations'), { method: 'POST', json: body });
+}
+
+/** POST /api/team/invitations/:id/resend (admin): a new link (new id), the old one stops working. */
+export function resendInvitation(ctx: ApiContext, id: string): Promise<Invitation> {
+  return request<Invitation>(ctx, at(ctx, `/api/team/invitations/${encodeURIComponent(id)}/resend`), {
+    method: 'POST',
+  });
+}
+
+/** DELETE /api/team/invitations/:id (admin): 204; 404 when it is no longer open. */
+export function revokeInvitation(ctx: ApiContext, id: string): Promise<unknown> {
+  return request<unknown>(ctx, at(ctx, `/api/team/invitations/${encodeURIComponent(id)}`), {
+    method: 'DELETE',
+  });
+}
+
+/** GET /api/team/audit (admin): the latest admin actions, newest first. */
+export async function getAudit(ctx: ApiContext, limit = 10): Promise<AuditEvent[]> {
+  const list = await request<Static<typeof AuditList>>(ctx, at(ctx, `/api/team/audit?limit=${limit}`));
+  return list.events;
+}

@@ -1,0 +1,157 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LIMITS } from '../../api/limits';
+import { invite, type Invitation, type TeamPermission } from '../../api/team';
+import { sessionStore } from '../../state/session';
+import { Alert } from '../../ui/alert';
+import { Dialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
+import { LoadingOverlay } from '../../ui/loading-overlay';
+import { TextField } from '../../ui/text-field';
+import { refusalOf } from './format';
+
+const PERMISSIONS: TeamPermission[] = ['OWNER', 'ADMIN', 'EDITOR', 'APPROVER', 'SPOKE'];
+/** The server's codes for a refused address; anything else is said above the form. */
+const EMAIL_CODES = ['invalidEmail', 'alreadyMember', 'alreadyInvited', 'seatLimit'];
+const PERMISSION_CODES = ['notOwner', 'invalidPermission'];
+
+/**
+ * Invite someone: their e-mail address and the permissions they get. Only an owner may grant OWNER (the
+ * server decides; the box is off for the others). Each refusal is shown at the field it concerns.
+ */
+export function InviteDialog({
+  open,
+  owner,
+  onClose,
+  onInvited,
+}: {
+  open: boolean;
+  owner: boolean;
+  onClose(): void;
+  onInvited(invitation: Invitation): void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Dialog open={open} title={t('team.inviteDialog.title')} onClose={onClose}>
+      <InviteForm key={String(open)} owner={owner} onClose={onClose} onInvited={onInvited} />
+    </Dialog>
+  );
+}
+
+function InviteForm({
+  owner,
+  onClose,
+  onInvited,
+}: {
+  owner: boolean;
+  onClose(): void;
+  onInvited(invitation: Invitation): void;
+}) {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  const [email, setEmail] = useState('');
+  const [granted, setGranted] = useState<TeamPermission[]>(['EDITOR']);
+  const [errors, setErrors] = useState<{ email?: string; permissions?: string; form?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const permissionsRef = useRef<HTMLFieldSetElement>(null);
+  const permissionsError = useId();
+
+  const focusFirst = (next: typeof errors) => {
+    if (next.email) emailInput.current?.focus();
+    else if (next.permissions)
+      permissionsRef.current?.querySelector<HTMLInputElement>('input:not(:disabled)')?.focus();
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const address = email.trim();
+    const problems: typeof errors = {};
+    if (!address) problems.email = t('team.inviteDialog.required');
+    else if (!/^[^\s@]+@[^\s@]+$/.test(address)) problems.email = t('team.inviteDialog.errors.invalidEmail');
+    if (granted.length === 0) problems.permissions = t('team.inviteDialog.errors.invalidPermission');
+    setErrors(problems);
+    if (problems.email || problems.permissions) {
+      focusFirst(problems);
+      return;
+    }
+    setBusy(true);
+    try {
+      const invitation = await sessionStore
+        .getState()
+        .authorized((ctx) => invite(ctx, { email: address, permissions: granted }), language);
+      onInvited(invitation);
+    } catch (error) {
+      setBusy(false);
+      const { code } = refusalOf(error);
+      const next: typeof errors = {};
+      if (code && EMAIL_CODES.includes(code)) next.email = t(`team.inviteDialog.errors.${code}`);
+      else if (code && PERMISSION_CODES.includes(code))
+        next.permissions = t(`team.inviteDialog.errors.${code}`);
+      else next.form = t('common.failed');
+      setErrors(next);
+      focusFirst(next);
+    }
+  }
+
+  return (
+    <form className="stack" noValidate onSubmit={submit}>
+      <fieldset disabled={busy}>
+        {errors.form ? <Alert tone="error">{errors.form}</Alert> : null}
+        <TextField
+          label={t('team.inviteDialog.email')}
+          name="email"
+          type="email"
+          autoComplete="off"
+          maxLength={LIMITS.email}
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          error={errors.email}
+          inputRef={emailInput}
+          autoFocus
+        />
+        <fieldset
+          className="checks"
+          ref={permissionsRef}
+          aria-describedby={errors.permissions ? permissionsError : undefined}
+        >
+          <legend>{t('team.inviteDialog.permissions')}</legend>
+          {PERMISSIONS.map((permission) => (
+            <label key={permission} className="check">
+              <input
+                type="checkbox"
+                name="permissions"
+                value={permission}
+                checked={granted.includes(permission)}
+                disabled={permission === 'OWNER' && !owner}
+                aria-invalid={errors.permissions ? true : undefined}
+                onChange={(event) =>
+                  setGranted(
+                    event.target.checked
+                      ? [...granted, permission]
+                      : granted.filter((name) => name !== permission),
+                  )
+                }
+              />
+              <span>{t(`manage.permissions.${permission}`)}</span>
+            </label>
+          ))}
+          {errors.permissions ? (
+            <p className="field-error" id={permissionsError}>
+              {errors.permissions}
+            </p>
+          ) : null}
+        </fieldset>
+        <div className="dialog-actions">
+          <button type="button" className="button secondary" part="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button" part="button">
+            {t('team.inviteDialog.submit')}
+          </button>
+        </div>
+      </fieldset>
+      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
+    </form>
+  );
+}

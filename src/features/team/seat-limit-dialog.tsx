@@ -1,0 +1,102 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { setSeatLimit, type TeamAdmin } from '../../api/team';
+import { sessionStore } from '../../state/session';
+import { Dialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
+import { LoadingOverlay } from '../../ui/loading-overlay';
+import { TextField } from '../../ui/text-field';
+import { refusalOf } from './format';
+
+/** The server's bounds of a seat limit (schemas/team.ts SEAT_LIMIT_MAX). */
+const LIMIT_MAX = 100_000;
+
+/** Manage user limit (owners): a whole number, never below the users and invitations the team has. */
+export function SeatLimitDialog({
+  open,
+  team,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  team: TeamAdmin;
+  onClose(): void;
+  onSaved(team: TeamAdmin): void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Dialog open={open} title={t('team.limitDialog.title')} onClose={onClose}>
+      <LimitForm key={String(open)} team={team} onClose={onClose} onSaved={onSaved} />
+    </Dialog>
+  );
+}
+
+function LimitForm({
+  team,
+  onClose,
+  onSaved,
+}: {
+  team: TeamAdmin;
+  onClose(): void;
+  onSaved(team: TeamAdmin): void;
+}) {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  const [value, setValue] = useState(String(team.seats.limit));
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const limit = Number(value.trim());
+    const refuse = (message: string) => {
+      setBusy(false);
+      setError(message);
+      input.current?.focus();
+    };
+    if (!/^\d+$/.test(value.trim()) || limit < 1 || limit > LIMIT_MAX)
+      return refuse(t('team.limitDialog.invalid', { max: LIMIT_MAX }));
+    if (limit < team.seats.used) return refuse(t('team.limitDialog.belowCount'));
+    setError(null);
+    setBusy(true);
+    try {
+      onSaved(await sessionStore.getState().authorized((ctx) => setSeatLimit(ctx, limit), language));
+    } catch (failure) {
+      const { code } = refusalOf(failure);
+      // 409: more users or invitations arrived meanwhile (the server decides with the team's row held).
+      if (code === 'belowCount') refuse(t('team.limitDialog.belowCount'));
+      else if (code === 'invalidLimit') refuse(t('team.limitDialog.invalid', { max: LIMIT_MAX }));
+      else refuse(t('common.failed'));
+    }
+  }
+
+  return (
+    <form className="stack" noValidate onSubmit={submit}>
+      <fieldset disabled={busy}>
+        <TextField
+          label={t('team.limitDialog.label')}
+          name="limit"
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={7}
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          hint={t('team.limitDialog.hint', { used: team.seats.used })}
+          error={error}
+          inputRef={input}
+          autoFocus
+        />
+        <div className="dialog-actions">
+          <button type="button" className="button secondary" part="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button" part="button">
+            {t('team.limitDialog.submit')}
+          </button>
+        </div>
+      </fieldset>
+      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
+    </form>
+  );
+}
