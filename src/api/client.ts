@@ -26,7 +26,7 @@ export class ApiError extends Error {
 export type FormFields = Record<string, string | readonly string[] | undefined>;
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** A JSON body. */
   json?: unknown;
   /** An `application/x-www-form-urlencoded` body; array values repeat the field. */
