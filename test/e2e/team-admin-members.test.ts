@@ -229,6 +229,7 @@ describe('users screen', () => {
           .waitFor();
         assert.equal(await page.locator('acct-portal li.member').count(), 0);
         assert.equal(await page.getByRole('button', { name: 'Try again' }).count(), 0);
+        assert.equal(await search(page).count(), 0);
         await page.goto(`${e2e.server.url}/manage/group`);
         await page
           .getByRole('alert')

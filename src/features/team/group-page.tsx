@@ -95,7 +95,7 @@ function Groups() {
       <h2 className="panel-title" id="groups-title">
         {t('groups.title')}
       </h2>
-      <CreateGroup onCreated={put} inputRef={nameField} />
+      {forbidden(error) ? null : <CreateGroup onCreated={put} inputRef={nameField} />}
       {error ? (
         <Alert tone="error">
           <p>{failure(t, error)}</p>

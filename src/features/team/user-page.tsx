@@ -173,6 +173,8 @@ function Members() {
   const loading = !error && list?.key !== key;
   const format = new Intl.ListFormat(language, { type: 'unit', style: 'short' });
   const refused = error ? failure(t, error) : null;
+  // Not an admin: the screen is not theirs; nothing to search or invite from.
+  const notAdmin = forbidden(error);
 
   return (
     <section className="panel" part="card" aria-labelledby="users-title">
@@ -180,32 +182,36 @@ function Members() {
         <h2 className="panel-title" id="users-title">
           {t('users.title')}
         </h2>
-        <Link
-          to="/manage/team?invite=1"
-          className="icon-button subtle"
-          aria-label={t('users.actions.add')}
-          title={t('users.actions.add')}
-        >
-          <Icon name="add" />
-        </Link>
+        {notAdmin ? null : (
+          <Link
+            to="/manage/team?invite=1"
+            className="icon-button subtle"
+            aria-label={t('users.actions.add')}
+            title={t('users.actions.add')}
+          >
+            <Icon name="add" />
+          </Link>
+        )}
       </div>
-      <form role="search" className="members-search" onSubmit={(event) => event.preventDefault()}>
-        <TextField
-          label={t('users.search.label')}
-          hint={t('users.search.hint')}
-          type="search"
-          name="q"
-          autoComplete="off"
-          maxLength={100}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          inputRef={search}
-        />
-      </form>
+      {notAdmin ? null : (
+        <form role="search" className="members-search" onSubmit={(event) => event.preventDefault()}>
+          <TextField
+            label={t('users.search.label')}
+            hint={t('users.search.hint')}
+            type="search"
+            name="q"
+            autoComplete="off"
+            maxLength={100}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            inputRef={search}
+          />
+        </form>
+      )}
       {error ? (
         <Alert tone="error">
           <p>{refused}</p>
-          {forbidden(error) ? null : (
+          {notAdmin ? null : (
             <button
               type="button"
               className="button secondary small"
