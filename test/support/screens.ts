@@ -509,15 +509,6 @@ const ALL_SHOTS: Shot[] = [
     },
   },
   {
-    name: 'manage-user-not-admin',
-    expectedStatuses: [403],
-    async show(page, server, t) {
-      await signInAs(page, server, 'bob@acme.test');
-      await page.goto(`${server.url}/manage/user`);
-      await page.getByText(t('users.errors.notAdmin')).waitFor();
-    },
-  },
-  {
     name: 'manage-group-empty',
     async show(page, server, t) {
       await manage(page, server, t, '/manage/group');

@@ -8,18 +8,16 @@ export type T = (key: string, values?: Record<string, string | number>) => strin
 
 const LOCALES = resolve(import.meta.dirname, '..', '..', 'src', 'i18n', 'locales');
 
-const read = (...path: string[]) => JSON.parse(readFileSync(join(LOCALES, ...path), 'utf8')) as Texts;
+/** Each part's top-level keys are its own (src/i18n/parts.tsx), so the parts merge side by side. */
+const PARTS = ['admin', 'invite'];
 
-/**
- * A language's texts as a screen that has loaded every text part sees them: the language chunk and the
- * parts (src/i18n/parts.tsx), whose top-level keys are their own.
- */
+/** A language's texts: the chunk every page loads and the text parts some screens load, together. */
 export function readLocale(language: string): Texts {
-  return {
-    ...read(`${language}.json`),
-    ...read('admin', `${language}.json`),
-    ...read('invite', `${language}.json`),
-  };
+  const read = (path: string) => JSON.parse(readFileSync(join(LOCALES, path), 'utf8')) as Texts;
+  return Object.assign(
+    read(`${language}.json`),
+    ...PARTS.map((part) => read(join(part, `${language}.json`))),
+  ) as Texts;
 }
 
 /**

@@ -60,7 +60,6 @@ function lastSignIn(iso: string | null, language: string, t: TFunction): string 
   if (abs >= 30 * DAY)
     return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso));
   const relative = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
-  if (abs < 60) return relative.format(0, 'second');
   const [size, unit] = abs < 3600 ? [60, 'minute'] : abs < DAY ? [3600, 'hour'] : ([DAY, 'day'] as const);
   return relative.format(Math.round(seconds / size), unit as Intl.RelativeTimeFormatUnit);
 }
