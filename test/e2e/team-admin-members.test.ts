@@ -222,6 +222,19 @@ describe('users screen', () => {
     });
   });
 
+  it('fits a narrow screen without scrolling sideways', async () => {
+    await withPage(async ({ page }) => {
+      await page.setViewportSize({ width: 360, height: 800 });
+      await openAs(page, 'ada@acme.test', '/manage/user');
+      await row(page, 'bob@acme.test').waitFor();
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360));
+      await screenshot(page, 'e2e/team-admin', 'users-narrow');
+      await page.goto(`${e2e.server.url}/manage/group`);
+      await page.getByRole('textbox', { name: 'New group name' }).waitFor();
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360));
+    });
+  });
+
   it('shows a member who is not an admin that the screens are not theirs', async () => {
     await withPage(
       async ({ page }) => {
