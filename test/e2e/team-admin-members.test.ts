@@ -93,6 +93,12 @@ describe('users screen', () => {
       await search(page).fill('');
       await page.waitForURL((url) => !url.searchParams.has('q'));
       await page.getByText('Showing 25 of 34').waitFor();
+
+      // "Invite a member" is the team screen's invite dialog.
+      await page.getByRole('link', { name: 'Invite a member' }).click();
+      await page.waitForURL(
+        (url) => url.pathname === '/manage/team' && url.searchParams.get('invite') === '1',
+      );
     });
   });
 
