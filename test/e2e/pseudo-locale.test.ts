@@ -29,6 +29,7 @@ const DATA = [
   /^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, // tokens
   /^https?:\/\//, // addresses
   /^workflow$/, // the search query typed in the test
+  /^Operations$/, // a group's name (team data)
   /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b/, // dates (Intl)
   /^\d{1,2}:\d{2}\s?(AM|PM)$/,
   /^(this minute|yesterday|\d+ (minute|hour|day)s? ago)$/, // relative times (Intl.RelativeTimeFormat)

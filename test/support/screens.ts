@@ -108,7 +108,31 @@ const MANAGE_HEADINGS: Record<string, string> = {
 async function manage(page: Page, server: TestServer, t: T, path = '/manage') {
   await signInAs(page, server, 'ada@acme.test');
   await page.goto(`${server.url}${path}`);
-  await page.getByRole('heading', { level: 1, name: t(MANAGE_HEADINGS[path]!) }).waitFor();
+  await page.getByRole('heading', { level: 1, name: t(MANAGE_HEADINGS[path.split('?')[0]!]!) }).waitFor();
+}
+
+/** acme's group `name` with bob in it, made through the API if it is not there yet (shots may repeat). */
+async function groupWithBob(server: TestServer, name: string) {
+  const { accessToken } = await tokenFor(server.server.app, 'ada@acme.test');
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const { groups } = (await (await call('GET', '/api/team/groups')).json()) as {
+    groups: Array<{ id: string; name: string }>;
+  };
+  const group =
+    groups.find((g) => g.name === name) ??
+    ((await (await call('POST', '/api/team/groups', { name })).json()) as { id: string });
+  const members = (await (await call('GET', '/api/team/members?q=bob')).json()) as {
+    members: Array<{ id: string }>;
+  };
+  await call('PUT', `/api/team/groups/${group.id}/members/${members.members[0]!.id}`);
 }
 
 const ALL_SHOTS: Shot[] = [
@@ -514,14 +538,69 @@ const ALL_SHOTS: Shot[] = [
     name: 'manage-user',
     async show(page, server, t) {
       await manage(page, server, t, '/manage/user');
-      await page.getByRole('button', { name: t('user.actions.add') }).waitFor();
+      await page.getByRole('button', { name: t('users.actions.settings', { name: 'Bob Stone' }) }).waitFor();
+    },
+  },
+  {
+    name: 'manage-user-permissions',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/user');
+      await page.getByRole('button', { name: t('users.actions.settings', { name: 'Bob Stone' }) }).click();
+      await page.getByRole('checkbox', { name: t('manage.permissions.EDITOR') }).waitFor();
+    },
+  },
+  {
+    name: 'manage-user-remove-refused',
+    expectedStatuses: [409],
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/user?q=ada');
+      await page.getByRole('button', { name: t('users.actions.delete', { name: 'Ada Lovelace' }) }).click();
+      const ask = page.getByRole('alertdialog', { name: t('users.remove.title', { name: 'Ada Lovelace' }) });
+      await ask.getByRole('button', { name: t('users.remove.confirm') }).click();
+      await ask.getByRole('alert').waitFor();
+    },
+  },
+  {
+    name: 'manage-user-no-match',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/user?q=nobody');
+      await page.getByText(t('users.noMatch', { q: 'nobody' })).waitFor();
+    },
+  },
+  {
+    name: 'manage-group-empty',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/group');
+      await page.getByText(t('groups.none')).waitFor();
     },
   },
   {
     name: 'manage-group',
     async show(page, server, t) {
+      await groupWithBob(server, 'Operations');
       await manage(page, server, t, '/manage/group');
-      await page.getByText(t('group.placeholder')).waitFor();
+      await page.getByRole('list', { name: t('groups.membersOf', { group: 'Operations' }) }).waitFor();
+    },
+  },
+  {
+    name: 'manage-group-name-taken',
+    expectedStatuses: [409],
+    async show(page, server, t) {
+      await groupWithBob(server, 'Operations');
+      await manage(page, server, t, '/manage/group');
+      await page.getByLabel(t('groups.create.label')).fill('operations');
+      await page.getByRole('button', { name: t('groups.create.submit') }).click();
+      await page.getByText(t('groups.errors.nameTaken')).waitFor();
+    },
+  },
+  {
+    name: 'manage-group-picker',
+    async show(page, server, t) {
+      await groupWithBob(server, 'Operations');
+      await manage(page, server, t, '/manage/group');
+      await page.getByRole('button', { name: t('groups.actions.add', { group: 'Operations' }) }).click();
+      await page.getByLabel(t('groups.add.label')).fill('l');
+      await page.getByRole('list', { name: t('groups.add.results') }).waitFor();
     },
   },
   {

@@ -21,7 +21,7 @@ export interface Callers {
 
 /** Add a user to a team directly in the database (as a migration or an import would), with a password-less account. */
 export async function addUser(
-  t: TestApp,
+  t: Pick<TestApp, 'db' | 'clock'>,
   user: { email: string; name: string; permissions: Permission[]; team?: string },
 ): Promise<string> {
   const db = t.db.kysely;

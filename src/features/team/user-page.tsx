@@ -1,45 +1,377 @@
+import { useEffect, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
+import {
+  listMembers,
+  removeMember,
+  updateMember,
+  type Member,
+  type MemberList,
+  type SignInMethod,
+} from '../../api/members';
+import { noticesStore } from '../../state/notices';
+import { sessionStore } from '../../state/session';
+import { Alert } from '../../ui/alert';
+import { useElement } from '../../ui/element-context';
+import { Link, useRouter } from '../../ui/router';
+import { Spinner } from '../../ui/spinner';
+import { TextField } from '../../ui/text-field';
+import {
+  AdminPart,
+  Confirm,
+  failure,
+  forbidden,
+  Icon,
+  IconButton,
+  SEARCH_DELAY_MS,
+  useCall,
+  useDebounced,
+} from './admin-kit';
+import { MemberGroupsDialog, PermissionsDialog } from './member-dialogs';
 
-const ICONS = {
-  add: 'M19 13h-6v6h-2v-6H5v-2h6V5h2v6h6z',
-  settings:
-    'M19.4 13a7.5 7.5 0 0 0 0-2l2.1-1.6-2-3.5-2.5 1a7 7 0 0 0-1.7-1L15 3.3h-4l-.4 2.6a7 7 0 0 0-1.7 1l-2.5-1-2 3.5L6.6 11a7.5 7.5 0 0 0 0 2l-2.1 1.6 2 3.5 2.5-1a7 7 0 0 0 1.7 1l.4 2.6h4l.4-2.6a7 7 0 0 0 1.7-1l2.5 1 2-3.5zM13 15.5a3.5 3.5 0 1 1 0-7 3.5 3.5 0 0 1 0 7z',
-  delete: 'M6 19a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2V7H6zM19 4h-3.5l-1-1h-5l-1 1H5v2h14z',
-  group:
-    'M16 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm-8 0a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm0 2c-2.3 0-7 1.2-7 3.5V19h14v-2.5C15 14.2 10.3 13 8 13zm8 0h-1a4.2 4.2 0 0 1 2 3.5V19h6v-2.5c0-2.3-4.7-3.5-7-3.5z',
-} as const;
-
-/** Manage user (spec §2): a placeholder — panels 'Something Else' and 'Users', filler text, icon buttons. */
+/** Manage user: the team's members, searched and paged by the server (never all of them at once). */
 export default function UserPage() {
-  const { t } = useTranslation();
   return (
-    <>
-      <section className="panel" part="card" aria-labelledby="something-title">
-        <h2 className="panel-title" id="something-title">
-          {t('user.somethingElse')}
-        </h2>
-        <p>{t('user.filler')}</p>
-      </section>
-      <section className="panel" part="card" aria-labelledby="users-title">
+    <AdminPart>
+      <Members />
+    </AdminPart>
+  );
+}
+
+type Loaded = MemberList & { q: string; key: string };
+type DialogKind = 'permissions' | 'groups' | 'disable' | 'remove';
+
+const DAY = 86_400;
+
+/** Providers go by their own names in every language; only the password is a word to translate. */
+const PROVIDERS: Record<Exclude<SignInMethod, 'password'>, string> = {
+  google: 'Google',
+  azure: 'Microsoft',
+  auth0: 'Auth0',
+  apple: 'Apple',
+};
+
+/** When a member last signed in: relative within a month ("3 days ago"), else the date. */
+function lastSignIn(iso: string | null, language: string, t: TFunction): string {
+  if (!iso) return t('users.never');
+  const seconds = (Date.parse(iso) - Date.now()) / 1000;
+  const abs = Math.abs(seconds);
+  if (abs >= 30 * DAY)
+    return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso));
+  const relative = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  const [size, unit] = abs < 3600 ? [60, 'minute'] : abs < DAY ? [3600, 'hour'] : ([DAY, 'day'] as const);
+  return relative.format(Math.round(seconds / size), unit as Intl.RelativeTimeFormatUnit);
+}
+
+function Members() {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  const router = useRouter();
+  const call = useCall();
+  const me = useStore(sessionStore, (state) => state.user?.sub);
+  const q = (new URLSearchParams(router.location.search).get('q') ?? '').trim();
+  const [text, setText] = useState(q);
+  const typed = useDebounced(text.trim(), SEARCH_DELAY_MS);
+  const [attempt, setAttempt] = useState(0);
+  // The list and a failed load are kept with the query (and attempt) they answer: a new one shows as
+  // loading until its own answer comes, with no state to reset.
+  const key = `${attempt}:${q}`;
+  const [list, setList] = useState<Loaded | null>(null);
+  const [failed, setFailed] = useState<{ key: string; error: unknown } | null>(null);
+  const [more, setMore] = useState<'idle' | 'loading' | 'failed'>('idle');
+  const [dialog, setDialog] = useState<{ kind: DialogKind; member: Member } | null>(null);
+  const [open, setOpen] = useState(false);
+  const search = useRef<HTMLInputElement>(null);
+
+  // The query lives in the address (?q=), so a reload or a shared link keeps it.
+  useEffect(() => {
+    if (typed === q) return;
+    const params = new URLSearchParams(router.location.search);
+    if (typed) params.set('q', typed);
+    else params.delete('q');
+    const rest = params.toString();
+    router.navigate(`${router.location.path}${rest ? `?${rest}` : ''}`, { replace: true });
+    // Only a new settled text navigates; the address changing by itself must not send it back.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [typed]);
+  // The address changed by other means (a link with ?q=): the field follows it.
+  const [shownQ, setShownQ] = useState(q);
+  if (shownQ !== q) {
+    setShownQ(q);
+    if (text.trim() !== q) setText(q);
+  }
+
+  useEffect(() => {
+    const stop = new AbortController();
+    call((ctx) => listMembers(ctx, { q }, stop.signal)).then(
+      (page) => {
+        setList({ ...page, q, key });
+        setMore('idle');
+      },
+      (problem: unknown) => !stop.signal.aborted && setFailed({ key, error: problem }),
+    );
+    return () => stop.abort();
+  }, [call, q, key]);
+  const error = failed?.key === key ? failed.error : null;
+
+  async function showMore() {
+    if (!list?.next) return;
+    setMore('loading');
+    try {
+      const page = await call((ctx) => listMembers(ctx, { q: list.q, cursor: list.next }));
+      setList((current) =>
+        current && current.q === list.q
+          ? { ...current, ...page, members: [...current.members, ...page.members] }
+          : current,
+      );
+      setMore('idle');
+    } catch {
+      setMore('failed');
+    }
+  }
+
+  const replace = (member: Member) =>
+    setList(
+      (current) =>
+        current && { ...current, members: current.members.map((m) => (m.id === member.id ? member : m)) },
+    );
+  const ask = (kind: DialogKind, member: Member) => {
+    setDialog({ kind, member });
+    setOpen(true);
+  };
+  const close = () => setOpen(false);
+
+  async function disable(member: Member, disabled: boolean) {
+    const saved = await call((ctx) => updateMember(ctx, member.id, { disabled }));
+    replace(saved);
+    noticesStore
+      .getState()
+      .show(t(disabled ? 'users.disable.done' : 'users.enable.done', { name: member.name }), 'Success');
+  }
+  async function enable(member: Member) {
+    try {
+      await disable(member, false);
+    } catch (problem) {
+      noticesStore.getState().show(failure(t, problem), 'Failure');
+    }
+  }
+  async function remove(member: Member) {
+    await call((ctx) => removeMember(ctx, member.id));
+    setList(
+      (current) =>
+        current && {
+          ...current,
+          members: current.members.filter((m) => m.id !== member.id),
+          total: Math.max(0, current.total - 1),
+        },
+    );
+    noticesStore.getState().show(t('users.remove.done', { name: member.name }), 'Success');
+  }
+
+  const loading = !error && list?.key !== key;
+  const format = new Intl.ListFormat(language, { type: 'unit', style: 'short' });
+  const refused = error ? failure(t, error) : null;
+  // Not an admin: the screen is not theirs; nothing to search or invite from.
+  const notAdmin = forbidden(error);
+
+  return (
+    <section className="panel" part="card" aria-labelledby="users-title">
+      <div className="panel-heading">
         <h2 className="panel-title" id="users-title">
-          {t('user.users')}
+          {t('users.title')}
         </h2>
-        <p>{t('user.filler')}</p>
-        <div className="icon-row">
-          {(Object.keys(ICONS) as Array<keyof typeof ICONS>).map((name) => (
+        {notAdmin ? null : (
+          <Link
+            to="/manage/team?invite=1"
+            className="icon-button subtle"
+            aria-label={t('users.actions.add')}
+            title={t('users.actions.add')}
+          >
+            <Icon name="add" />
+          </Link>
+        )}
+      </div>
+      {notAdmin ? null : (
+        <form role="search" className="members-search" onSubmit={(event) => event.preventDefault()}>
+          <TextField
+            label={t('users.search.label')}
+            hint={t('users.search.hint')}
+            type="search"
+            name="q"
+            autoComplete="off"
+            maxLength={100}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            inputRef={search}
+          />
+        </form>
+      )}
+      {error ? (
+        <Alert tone="error">
+          <p>{refused}</p>
+          {notAdmin ? null : (
             <button
-              key={name}
               type="button"
-              className="icon-button subtle"
-              aria-label={t(`user.actions.${name}`)}
+              className="button secondary small"
+              part="button"
+              onClick={() => setAttempt((n) => n + 1)}
             >
-              <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-                <path fill="currentColor" d={ICONS[name]} />
-              </svg>
+              {t('common.retry')}
             </button>
-          ))}
+          )}
+        </Alert>
+      ) : null}
+      {loading ? (
+        <div className="loading" role="status">
+          <Spinner />
+          <span>{t('common.loading')}</span>
         </div>
-      </section>
-    </>
+      ) : null}
+      {list && !loading && !error ? (
+        <>
+          <p className="hint" role="status">
+            {list.members.length === 0
+              ? list.q
+                ? t('users.noMatch', { q: list.q })
+                : t('users.none')
+              : t(list.totalExact ? 'users.shown' : 'users.shownAtLeast', {
+                  shown: list.members.length,
+                  total: list.total,
+                })}
+          </p>
+          <ul className="members" aria-labelledby="users-title">
+            {list.members.map((member) => (
+              <li key={member.id} className={member.disabled ? 'member disabled' : 'member'}>
+                <div className="member-who">
+                  <span className="member-name">
+                    {member.name}
+                    {member.id === me ? ` ${t('users.you')}` : ''}
+                  </span>
+                  <span className="member-email">{member.email}</span>
+                </div>
+                <dl className="member-facts">
+                  <div>
+                    <dt>{t('users.columns.permissions')}</dt>
+                    <dd>
+                      {member.permissions.length
+                        ? format.format(member.permissions.map((p) => t(`manage.permissions.${p}`)))
+                        : t('users.nothing')}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{t('users.columns.methods')}</dt>
+                    <dd>
+                      {member.methods.length
+                        ? format.format(
+                            member.methods.map((m) =>
+                              m === 'password' ? t('users.methods.password') : PROVIDERS[m],
+                            ),
+                          )
+                        : t('users.nothing')}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{t('users.columns.groups')}</dt>
+                    <dd>
+                      {member.groups.length
+                        ? format.format(member.groups.map((g) => g.name))
+                        : t('users.nothing')}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{t('users.columns.lastSignIn')}</dt>
+                    <dd>
+                      {member.lastSignInAt ? (
+                        <time dateTime={member.lastSignInAt}>
+                          {lastSignIn(member.lastSignInAt, language, t)}
+                        </time>
+                      ) : (
+                        t('users.never')
+                      )}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{t('users.columns.status')}</dt>
+                    <dd className={member.disabled ? 'member-status-off' : undefined}>
+                      {t(member.disabled ? 'users.status.disabled' : 'users.status.active')}
+                    </dd>
+                  </div>
+                </dl>
+                <div className="member-actions">
+                  <IconButton
+                    icon="settings"
+                    label={t('users.actions.settings', { name: member.name })}
+                    onClick={() => ask('permissions', member)}
+                  />
+                  <IconButton
+                    icon="group"
+                    label={t('users.actions.group', { name: member.name })}
+                    onClick={() => ask('groups', member)}
+                  />
+                  {member.disabled ? (
+                    <IconButton
+                      icon="enable"
+                      label={t('users.actions.enable', { name: member.name })}
+                      onClick={() => void enable(member)}
+                    />
+                  ) : (
+                    <IconButton
+                      icon="block"
+                      label={t('users.actions.disable', { name: member.name })}
+                      onClick={() => ask('disable', member)}
+                    />
+                  )}
+                  <IconButton
+                    icon="delete"
+                    label={t('users.actions.delete', { name: member.name })}
+                    onClick={() => ask('remove', member)}
+                  />
+                </div>
+              </li>
+            ))}
+          </ul>
+          {more === 'failed' ? <Alert tone="error">{t('common.failed')}</Alert> : null}
+          {list.next ? (
+            <button
+              type="button"
+              className="button secondary"
+              part="button"
+              disabled={more === 'loading'}
+              onClick={() => void showMore()}
+            >
+              {more === 'loading' ? t('common.loading') : t('users.more')}
+            </button>
+          ) : null}
+        </>
+      ) : null}
+      {dialog?.kind === 'permissions' ? (
+        <PermissionsDialog member={dialog.member} open={open} onSaved={replace} onClose={close} />
+      ) : null}
+      {dialog?.kind === 'groups' ? (
+        <MemberGroupsDialog member={dialog.member} open={open} onChanged={replace} onClose={close} />
+      ) : null}
+      {dialog?.kind === 'disable' ? (
+        <Confirm
+          open={open}
+          title={t('users.disable.title', { name: dialog.member.name })}
+          text={t('users.disable.text', { name: dialog.member.name, email: dialog.member.email })}
+          action={t('users.disable.confirm')}
+          onConfirm={() => disable(dialog.member, true)}
+          onClose={close}
+        />
+      ) : null}
+      {dialog?.kind === 'remove' ? (
+        <Confirm
+          open={open}
+          title={t('users.remove.title', { name: dialog.member.name })}
+          text={t('users.remove.text', { name: dialog.member.name, email: dialog.member.email })}
+          action={t('users.remove.confirm')}
+          onConfirm={() => remove(dialog.member)}
+          onClose={close}
+          returnFocus={() => search.current}
+        />
+      ) : null}
+    </section>
   );
 }

@@ -1,0 +1,194 @@
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { ApiError, type ApiContext } from '../../api/client';
+import { errorCode } from '../../api/members';
+import { WithTextPart } from '../../i18n/parts';
+import { sessionStore } from '../../state/session';
+import { Alert } from '../../ui/alert';
+import { Dialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
+import { LoadingOverlay } from '../../ui/loading-overlay';
+import { ScreenLoading } from '../../ui/spinner';
+
+// What the users and groups screens share: their text part, the signed-in call, refusals as text, the
+// spec's icons and the confirmation before something that cannot be undone.
+
+/** A screen of team administration: its texts are the lazily loaded 'admin' part. */
+export function AdminPart({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <WithTextPart
+      part="admin"
+      waiting={<ScreenLoading />}
+      failed={<Alert tone="error">{t('common.failed')}</Alert>}
+    >
+      {children}
+    </WithTextPart>
+  );
+}
+
+/** A bearer call in the element's language (a 401 refreshes the token once, see the session store). */
+export function useCall() {
+  const { language } = useElement();
+  return useCallback(
+    <T,>(call: (ctx: ApiContext) => Promise<T>) => sessionStore.getState().authorized(call, language),
+    [language],
+  );
+}
+
+const KNOWN = [
+  'notAdmin',
+  'notOwner',
+  'lastOwner',
+  'self',
+  'invalidPermission',
+  'invalidName',
+  'nameTaken',
+  'invalidCursor',
+];
+
+/** Whether the caller is refused the screen: not an admin of the team (403). */
+export function forbidden(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403;
+}
+
+/** A refusal in words: the server's code when the screens know it, else by status. */
+export function failure(t: TFunction, error: unknown): string {
+  const code = errorCode(error);
+  if (code && KNOWN.includes(code)) return t(`users.errors.${code}`);
+  if (error instanceof ApiError) {
+    if (error.status === 403) return t('users.errors.notAdmin');
+    if (error.status === 404) return t('users.errors.notFound');
+    if (error.status === 0) return t('users.errors.network');
+  }
+  return t('common.failed');
+}
+
+const ICONS = {
+  add: 'M19 13h-6v6h-2v-6H5v-2h6V5h2v6h6z',
+  settings:
+    'M19.4 13a7.5 7.5 0 0 0 0-2l2.1-1.6-2-3.5-2.5 1a7 7 0 0 0-1.7-1L15 3.3h-4l-.4 2.6a7 7 0 0 0-1.7 1l-2.5-1-2 3.5L6.6 11a7.5 7.5 0 0 0 0 2l-2.1 1.6 2 3.5 2.5-1a7 7 0 0 0 1.7 1l.4 2.6h4l.4-2.6a7 7 0 0 0 1.7-1l2.5 1 2-3.5zM13 15.5a3.5 3.5 0 1 1 0-7 3.5 3.5 0 0 1 0 7z',
+  delete: 'M6 19a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2V7H6zM19 4h-3.5l-1-1h-5l-1 1H5v2h14z',
+  group:
+    'M16 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm-8 0a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm0 2c-2.3 0-7 1.2-7 3.5V19h14v-2.5C15 14.2 10.3 13 8 13zm8 0h-1a4.2 4.2 0 0 1 2 3.5V19h6v-2.5c0-2.3-4.7-3.5-7-3.5z',
+  block:
+    'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zM4 12a8 8 0 0 1 12.9-6.3L5.7 16.9A7.9 7.9 0 0 1 4 12zm8 8a7.9 7.9 0 0 1-4.9-1.7L18.3 7.1A8 8 0 0 1 12 20z',
+  enable: 'M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4z',
+  edit: 'M3 17.2V21h3.8L17.8 9.9 14 6.2zM20.7 7a1 1 0 0 0 0-1.4l-2.3-2.3a1 1 0 0 0-1.4 0l-1.8 1.8 3.7 3.8z',
+  close: 'M19 6.4 17.6 5 12 10.6 6.4 5 5 6.4 10.6 12 5 17.6 6.4 19l5.6-5.6 5.6 5.6 1.4-1.4-5.6-5.6z',
+} as const;
+export type IconName = keyof typeof ICONS;
+
+export function Icon({ name }: { name: IconName }) {
+  return (
+    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+      <path fill="currentColor" d={ICONS[name]} />
+    </svg>
+  );
+}
+
+/** An icon button whose accessible name is `label` (also its tooltip). */
+export function IconButton({ icon, label, onClick }: { icon: IconName; label: string; onClick(): void }) {
+  return (
+    <button type="button" className="icon-button subtle" aria-label={label} title={label} onClick={onClick}>
+      <Icon name={icon} />
+    </button>
+  );
+}
+
+/**
+ * The question before something that cannot be undone: an alertdialog read out by its text, Cancel first
+ * (focus lands there, so Enter at once changes nothing), the refusal shown inside it.
+ */
+export function Confirm({
+  open,
+  title,
+  text,
+  action,
+  onConfirm,
+  onClose,
+  returnFocus,
+}: {
+  open: boolean;
+  title: string;
+  text: string;
+  action: string;
+  /** Where focus goes when what opened the dialog is gone (the member or group was removed). */
+  returnFocus?: () => HTMLElement | null;
+  /** Resolves when done (the dialog closes); a rejection is shown in the dialog. */
+  onConfirm(): Promise<void>;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const textId = useId();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const alert = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error) alert.current?.focus();
+  }, [error]);
+  // The next question starts without the last one's refusal.
+  const close = () => {
+    setError(null);
+    onClose();
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm();
+      close();
+    } catch (problem) {
+      setError(failure(t, problem));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog
+      open={open}
+      title={title}
+      closable={!busy}
+      describedBy={textId}
+      returnFocus={returnFocus}
+      onClose={close}
+    >
+      <form className="stack" onSubmit={submit}>
+        <fieldset disabled={busy}>
+          <p id={textId}>{text}</p>
+          {error ? (
+            <Alert tone="error" ref={alert}>
+              {error}
+            </Alert>
+          ) : null}
+          <div className="dialog-actions">
+            <button type="button" className="button secondary" part="button" onClick={close}>
+              {t('common.cancel')}
+            </button>
+            <button type="submit" className="button danger" part="button">
+              {action}
+            </button>
+          </div>
+        </fieldset>
+        {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
+      </form>
+    </Dialog>
+  );
+}
+
+/** `value`, once it has stayed the same for `ms`. */
+export function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+/** The wait before a search is sent: long enough not to ask at every keystroke. */
+export const SEARCH_DELAY_MS = 300;
