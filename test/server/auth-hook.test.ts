@@ -38,6 +38,10 @@ const BODIES: Record<string, object | undefined> = {
   'POST /api/team/groups': { name: 'A group' },
   'PATCH /api/team/groups/:id': { name: 'A group' },
   'PUT /api/team/groups/:id/members/:userId': undefined,
+  'POST /api/user/two-step/totp': undefined,
+  'POST /api/user/two-step/totp/confirm': { code: '123456' },
+  'DELETE /api/user/two-step/totp': { password: 'x' },
+  'POST /api/user/two-step/recovery-codes': { password: 'x' },
 };
 
 let t: TestApp;

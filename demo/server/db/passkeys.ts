@@ -88,7 +88,11 @@ export function passkeysRepository(db: Kysely<Database>, dialect: Dialect) {
         .executeTakeFirst();
       if (!row) return undefined;
       const { disabled_at, locked, disabled, team_name, ...passkey } = row;
-      return { passkey, teamName: team_name, refused: disabled_at !== null || locked !== 0 || disabled !== 0 };
+      return {
+        passkey,
+        teamName: team_name,
+        refused: disabled_at !== null || locked !== 0 || disabled !== 0,
+      };
     },
 
     /**
@@ -123,8 +127,13 @@ export function passkeysRepository(db: Kysely<Database>, dialect: Dialect) {
      */
     remove(userId: string, id: string): Promise<'removed' | 'not-found' | 'only-sign-in'> {
       return db.transaction().execute(async (trx) => {
-        if (dialect === 'postgres') await sql`select id from users where id = ${userId} for update`.execute(trx);
-        const passkeys = await trx.selectFrom('passkeys').select('id').where('user_id', '=', userId).execute();
+        if (dialect === 'postgres')
+          await sql`select id from users where id = ${userId} for update`.execute(trx);
+        const passkeys = await trx
+          .selectFrom('passkeys')
+          .select('id')
+          .where('user_id', '=', userId)
+          .execute();
         if (!passkeys.some((p) => p.id === id)) return 'not-found';
         const user = await trx
           .selectFrom('users')

@@ -63,7 +63,9 @@ export function twoStepRepository(db: Kysely<Database>) {
         await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
         await trx
           .insertInto('recovery_codes')
-          .values(codeHashes.map((code_hash) => ({ code_hash, user_id: userId, created_at: now, used_at: null })))
+          .values(
+            codeHashes.map((code_hash) => ({ code_hash, user_id: userId, created_at: now, used_at: null })),
+          )
           .execute();
         return true;
       });
@@ -114,7 +116,9 @@ export function twoStepRepository(db: Kysely<Database>) {
         await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
         await trx
           .insertInto('recovery_codes')
-          .values(codeHashes.map((code_hash) => ({ code_hash, user_id: userId, created_at: now, used_at: null })))
+          .values(
+            codeHashes.map((code_hash) => ({ code_hash, user_id: userId, created_at: now, used_at: null })),
+          )
           .execute();
         return true;
       });
@@ -153,7 +157,13 @@ export function twoStepRepository(db: Kysely<Database>) {
         .innerJoin('users', 'users.id', 'pending_sign_ins.user_id')
         .innerJoin('teams', 'teams.id', 'users.team_id')
         .selectAll('pending_sign_ins')
-        .select(['users.email', 'users.disabled_at', 'users.locked', 'teams.name as team_name', 'teams.disabled'])
+        .select([
+          'users.email',
+          'users.disabled_at',
+          'users.locked',
+          'teams.name as team_name',
+          'teams.disabled',
+        ])
         .where('pending_sign_ins.id_hash', '=', idHash)
         .where('pending_sign_ins.used_at', 'is', null)
         .where('pending_sign_ins.expires_at', '>', now)

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { TwoStepRepository } from '../db/two-step';
 import type { Clock } from './clock';
-import { sha256 } from './crypto';
+import { randomToken, sha256 } from './crypto';
 import { Sealer } from './seal';
 
 /** RFC 6238 as every authenticator app reads it: SHA-1, six digits, thirty seconds. */
@@ -84,6 +84,28 @@ export class TwoStepService {
       return chars.match(/.{4}/g)!.join('-');
     });
     return { codes, hashes: codes.map((code) => this.recoveryHash(code)) };
+  }
+
+  /** A pending sign-in: the cookie value (256 random bits; only its hash is stored). */
+  async startPending(userId: string, amr: readonly string[], mustEnrol: boolean): Promise<string> {
+    const token = randomToken(32);
+    const now = this.clock.now();
+    await this.repo.insertPending({
+      id_hash: sha256(token),
+      user_id: userId,
+      amr: amr.join(' '),
+      must_enrol: mustEnrol ? 1 : 0,
+      created_at: now,
+      expires_at: now + PENDING_MS,
+      used_at: null,
+    });
+    return token;
+  }
+
+  /** The live pending sign-in a cookie value names. */
+  pendingOf(token: string | undefined) {
+    if (!token || token.length > 200) return Promise.resolve(undefined);
+    return this.repo.findPending(sha256(token), this.clock.now());
   }
 
   recoveryHash(code: string): string {
