@@ -432,3 +432,80 @@ describe('authorisation of the two-step routes', () => {
     assert.equal(foreignCode.statusCode, 401);
   });
 });
+
+describe('a team that requires two-step sign-in', () => {
+  it('is set by its admins in the login options, and said by GET /api/team and the public team', async () => {
+    const admin = await tokenFor(t.app, 'carol@globex.test', 'globex');
+    const plain = await makeUser(t, 'plain@globex.test', 'globex');
+    assert.ok(plain);
+    const { accessToken: memberToken } = await tokenFor(t.app, 'plain@globex.test', 'globex');
+    const refused = await bearer(t, memberToken, 'PATCH', '/api/team/login-options', {
+      requireTwoStep: true,
+    });
+    assert.equal(refused.statusCode, 403);
+
+    const on = await bearer(t, admin.accessToken, 'PATCH', '/api/team/login-options', {
+      requireTwoStep: true,
+    });
+    assert.equal(on.statusCode, 200, on.body);
+    assert.equal(on.json().loginOptions.requireTwoStep, true);
+    assert.equal(
+      (await bearer(t, admin.accessToken, 'GET', '/api/team')).json().loginOptions.requireTwoStep,
+      true,
+    );
+    const shown = (await t.app.inject({ method: 'GET', url: '/api/team/public/globex' })).json();
+    assert.equal(shown.requireTwoStep, true);
+    const audit = await bearer(t, admin.accessToken, 'GET', '/api/team/audit');
+    assert.equal(audit.json().events[0].action, 'team.loginOptions');
+    const acme = (await t.app.inject({ method: 'GET', url: '/api/team/public/acme' })).json();
+    assert.equal('requireTwoStep' in acme, false);
+  });
+
+  it('makes a member without it enrol at sign-in before anything else', async () => {
+    const email = 'enrol@globex.test';
+    await makeUser(t, email, 'globex');
+    const response = await login(t, email, DEMO_PASSWORD, 'globex');
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual(response.json(), { twoStep: { methods: [], enrol: true } });
+    const jar = cookiesFrom(response);
+    assert.ok(!jar.cookie.includes('acct_session='));
+
+    // Only the enrolment calls: no second step with a code, no session.
+    const skip = await withCookies(t, jar, '/account/two-step', { code: '123456' });
+    assert.equal(skip.statusCode, 409);
+    assert.equal(skip.json().code, 'enrolRequired');
+    assert.deepEqual((await withCookies(t, jar, '/account/check')).json(), { authenticated: false });
+    const early = await withCookies(t, jar, '/account/two-step/enrol/confirm', { code: '123456' });
+    assert.equal(early.statusCode, 409);
+
+    const key = await withCookies(t, jar, '/account/two-step/enrol');
+    assert.equal(key.statusCode, 200, key.body);
+    const { secret, uri } = key.json() as { secret: string; uri: string };
+    assert.match(uri, /^otpauth:\/\/totp\/.*enrol%40globex\.test/);
+    const wrong = await withCookies(t, jar, '/account/two-step/enrol/confirm', { code: '000000' });
+    assert.equal(wrong.statusCode, 401);
+    assert.equal(wrong.json().code, 'invalidCode');
+    const done = await withCookies(t, jar, '/account/two-step/enrol/confirm', { code: codeFor(t, secret) });
+    assert.equal(done.statusCode, 200, done.body);
+    assert.equal(done.json().authenticated, true);
+    assert.equal(done.json().recoveryCodes.length, 10);
+    const session = cookiesFrom(done);
+    assert.equal((await withCookies(t, session, '/account/check')).json().authenticated, true);
+    await smtp.next(email, /two-step sign-in is on/i);
+
+    // Required by the team: it cannot be turned off.
+    const { accessToken } = await tokenFor(t.app, email, 'globex');
+    const status = await bearer(t, accessToken, 'GET', '/api/user/two-step');
+    assert.deepEqual(status.json(), { totp: true, recoveryCodesLeft: 10, passkeys: 0, required: true });
+    const off = await bearer(t, accessToken, 'DELETE', '/api/user/two-step/totp', {
+      password: DEMO_PASSWORD,
+    });
+    assert.equal(off.statusCode, 409);
+    assert.equal(off.json().code, 'requiredByTeam');
+
+    // The next sign-in asks for the code.
+    t.clock.advance(30_000);
+    const next = await login(t, email, DEMO_PASSWORD, 'globex');
+    assert.deepEqual(next.json(), { twoStep: { methods: ['totp', 'recovery'], enrol: false } });
+  });
+});
