@@ -44,6 +44,7 @@ const BODIES: Record<string, object | undefined> = {
   'DELETE /api/user/two-step/totp': { password: 'x' },
   'POST /api/user/two-step/recovery-codes': { password: 'x' },
   'POST /api/user/passkeys/options': undefined,
+  'POST /api/user/passkeys/reauth-options': undefined,
   'POST /api/user/passkeys': {
     name: 'x',
     response: {

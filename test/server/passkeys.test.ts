@@ -357,6 +357,46 @@ describe('managing passkeys', () => {
     assert.equal((await bearer(t, bob.accessToken, 'DELETE', '/api/user/password/Google')).statusCode, 200);
   });
 
+  it('proves presence again with one of the caller’s own passkeys to turn two-step sign-in off', async () => {
+    const who = await member();
+    const mine = new SoftAuthenticator();
+    await register(who.accessToken, mine);
+    const key = (await bearer(t, who.accessToken, 'POST', '/api/user/two-step/totp')).json();
+    await bearer(t, who.accessToken, 'POST', '/api/user/two-step/totp/confirm', {
+      code: codeFor(t, key.secret as string),
+    });
+    const other = await member();
+    const theirs = new SoftAuthenticator();
+    await register(other.accessToken, theirs);
+
+    const reauth = async () =>
+      (await bearer(t, who.accessToken, 'POST', '/api/user/passkeys/reauth-options')).json() as {
+        challenge: string;
+        rpId: string;
+      };
+    const foreign = await bearer(t, who.accessToken, 'DELETE', '/api/user/two-step/totp', {
+      passkey: theirs.get(await reauth(), origin),
+    });
+    assert.equal(foreign.statusCode, 400, 'another user’s passkey');
+    assert.equal(foreign.json().code, 'passkeyRefused');
+    // A sign-in challenge is no re-authentication challenge.
+    const { options } = await signInOptions();
+    const wrongKind = await bearer(t, who.accessToken, 'DELETE', '/api/user/two-step/totp', {
+      passkey: mine.get(options, origin),
+    });
+    assert.equal(wrongKind.statusCode, 400);
+
+    const proof = mine.get(await reauth(), origin);
+    const off = await bearer(t, who.accessToken, 'DELETE', '/api/user/two-step/totp', { passkey: proof });
+    assert.equal(off.statusCode, 200, off.body);
+    assert.equal(off.json().totp, false);
+    await smtp.next(who.email, /two-step sign-in is off/i);
+    const replay = await bearer(t, who.accessToken, 'POST', '/api/user/two-step/recovery-codes', {
+      passkey: proof,
+    });
+    assert.equal(replay.statusCode, 400, 'the challenge works once');
+  });
+
   it('every passkey route refuses a missing or forged token (401)', async () => {
     const routes: Array<[string, string, unknown?]> = [
       ['POST', '/api/user/passkeys/options'],
@@ -372,6 +412,7 @@ describe('managing passkeys', () => {
         },
       ],
       ['GET', '/api/user/passkeys'],
+      ['POST', '/api/user/passkeys/reauth-options'],
       ['PATCH', '/api/user/passkeys/some-id', { name: 'x' }],
       ['DELETE', '/api/user/passkeys/some-id'],
     ];

@@ -299,7 +299,8 @@ export interface PasskeysTable {
 export interface WebauthnChallengesTable {
   /** SHA-256 of the challenge (base64url, as the client data carries it). */
   challenge_hash: string;
-  purpose: 'register' | 'authenticate';
+  /** register: a new passkey; authenticate: a sign-in; reauth: a signed-in user proving presence. */
+  purpose: 'register' | 'authenticate' | 'reauth';
   /** SHA-256 of the session id hash (registration) or of the browser cookie (sign-in). */
   binding_hash: string;
   /** The user registering; null for a sign-in (discoverable: the credential names the user). */

@@ -12,9 +12,12 @@ import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpe
 import type { PasskeysRepository } from '../db/passkeys';
 import type { Passkey } from '../db/schema';
 import type { AuthenticationOptions, RegistrationOptions } from '../schemas/passkeys';
+import type { BearerCaller } from './bearer';
 import type { Clock } from './clock';
 import { sha256 } from './crypto';
 import { PENDING_MS } from './two-step';
+
+type ChallengePurpose = 'register' | 'authenticate' | 'reauth';
 
 /** Why a ceremony was refused: logged, never told the caller apart. */
 export class PasskeyRefused extends Error {}
@@ -26,6 +29,17 @@ export interface RegistrationCaller {
   name: string;
   /** The session (or token) the ceremony belongs to: its challenge works only there. */
   binding: string;
+}
+
+/** The caller of a registration (or re-authentication), bound to their token's session (or the token). */
+export function registrantOf(caller: BearerCaller): RegistrationCaller {
+  const { claims, user } = caller;
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    binding: claims.sid ? `sid:${claims.sid}` : `jti:${String(claims.jti)}`,
+  };
 }
 
 /** A passkey sign-in that passed: whose, and how (`amr`). */
@@ -58,7 +72,7 @@ export class PasskeyService {
 
   private async remember(
     challenge: string,
-    purpose: 'register' | 'authenticate',
+    purpose: ChallengePurpose,
     binding: string,
     userId: string | null,
   ) {
@@ -76,7 +90,7 @@ export class PasskeyService {
   }
 
   /** Use the challenge the client data names, once; the user it was made for. */
-  private async useChallenge(clientDataJSON: string, purpose: 'register' | 'authenticate', binding: string) {
+  private async useChallenge(clientDataJSON: string, purpose: ChallengePurpose, binding: string) {
     let challenge: string;
     try {
       challenge = decodeClientDataJSON(clientDataJSON).challenge;
@@ -172,13 +186,29 @@ export class PasskeyService {
   }
 
   /** Options for a sign-in with any passkey of the site, bound to the browser's cookie value. */
-  async authenticationOptions(browser: string): Promise<AuthenticationOptions> {
+  authenticationOptions(browser: string): Promise<AuthenticationOptions> {
+    return this.assertionOptions('authenticate', browser, null);
+  }
+
+  /**
+   * Options for a signed-in user to prove presence again with one of their passkeys (before turning
+   * two-step sign-in off), bound to their session like a registration.
+   */
+  reauthenticationOptions(user: RegistrationCaller): Promise<AuthenticationOptions> {
+    return this.assertionOptions('reauth', user.binding, user.id);
+  }
+
+  private async assertionOptions(
+    purpose: ChallengePurpose,
+    binding: string,
+    userId: string | null,
+  ): Promise<AuthenticationOptions> {
     const options = await generateAuthenticationOptions({
       rpID: this.rpId,
       timeout: PENDING_MS,
       userVerification: 'required',
     });
-    await this.remember(options.challenge, 'authenticate', browser, null);
+    await this.remember(options.challenge, purpose, binding, userId);
     return {
       rpId: this.rpId,
       challenge: options.challenge,
@@ -194,10 +224,33 @@ export class PasskeyService {
    */
   async verifyAuthentication(browser: string, response: AuthenticationResponseJSON): Promise<PasskeySignIn> {
     const { challenge } = await this.useChallenge(response.response.clientDataJSON, 'authenticate', browser);
+    return this.verifyAssertion(challenge, response, null);
+  }
+
+  /** Verify a signed-in user's assertion for their re-authentication challenge, with one of their passkeys. */
+  async verifyReauthentication(
+    user: RegistrationCaller,
+    response: AuthenticationResponseJSON,
+  ): Promise<void> {
+    const { challenge, userId } = await this.useChallenge(
+      response.response.clientDataJSON,
+      'reauth',
+      user.binding,
+    );
+    if (userId !== user.id) throw new PasskeyRefused('challenge of another user');
+    await this.verifyAssertion(challenge, response, user.id);
+  }
+
+  private async verifyAssertion(
+    challenge: string,
+    response: AuthenticationResponseJSON,
+    owner: string | null,
+  ): Promise<PasskeySignIn> {
     const found = await this.repo.findByCredential(response.id);
     if (!found) throw new PasskeyRefused('unknown credential');
     if (found.refused) throw new PasskeyRefused('member disabled or locked');
     const { passkey } = found;
+    if (owner !== null && passkey.user_id !== owner) throw new PasskeyRefused('another user’s passkey');
     if (response.response.userHandle !== undefined) {
       const handle = isoBase64URL.toUTF8String(response.response.userHandle);
       if (handle !== passkey.user_id) throw new PasskeyRefused('user handle of another user');

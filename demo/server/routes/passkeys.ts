@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Passkey } from '../db/schema';
-import type { BearerCaller } from '../lib/bearer';
 import { cookiesOf } from '../lib/cookies';
 import { randomToken } from '../lib/crypto';
 import { cleanName } from '../lib/names';
 import { clientAddress } from '../lib/normalise';
 import { notifySecurity } from '../lib/notify';
-import { PasskeyRefused, type RegistrationCaller } from '../lib/passkeys';
+import { PasskeyRefused, registrantOf } from '../lib/passkeys';
 import { PENDING_COOKIE, PENDING_MS } from '../lib/two-step';
 import { callerOf } from '../plugins/auth';
 import { beginSession, cookieOptions } from '../plugins/cookies';
@@ -15,6 +14,7 @@ import {
   authenticationOptionsSchema,
   listSchema,
   passkeySignInSchema,
+  reauthOptionsSchema,
   registerSchema,
   registrationOptionsSchema,
   removeSchema,
@@ -39,17 +39,6 @@ function view(passkey: Passkey): PasskeyView {
     createdAt: iso(passkey.created_at)!,
     lastUsedAt: iso(passkey.last_used_at),
     synced: passkey.device_type === 'multiDevice',
-  };
-}
-
-/** The caller of a registration, bound to the session their token came from (or to the token). */
-function registrant(caller: BearerCaller): RegistrationCaller {
-  const { claims, user } = caller;
-  return {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    binding: claims.sid ? `sid:${claims.sid}` : `jti:${String(claims.jti)}`,
   };
 }
 
@@ -81,7 +70,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const caller = callerOf(request);
       if (await limiter.refuse(reply, `passkeys:user:${caller.user.id}`, USER_LIMIT)) return reply;
-      return passkeys.registrationOptions(registrant(caller));
+      return passkeys.registrationOptions(registrantOf(caller));
     },
   );
 
@@ -97,7 +86,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       try {
         // The body's extension results are `unknown` by schema; the verifier reads what it knows.
         passkey = await passkeys.verifyRegistration(
-          registrant(caller),
+          registrantOf(caller),
           request.body.response as Parameters<typeof passkeys.verifyRegistration>[1],
           name.name,
         );
@@ -112,6 +101,16 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .send({ message: 'this passkey is already registered', code: 'alreadyRegistered' });
       await notifySecurity(request, caller.user.id, 'passkeyAdded', { passkey: passkey.name });
       return reply.code(201).send(view(passkey));
+    },
+  );
+
+  app.post(
+    '/api/user/passkeys/reauth-options',
+    { config: { body: 'none', auth: 'bearer' }, schema: reauthOptionsSchema },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      if (await limiter.refuse(reply, `passkeys:user:${caller.user.id}`, USER_LIMIT)) return reply;
+      return passkeys.reauthenticationOptions(registrantOf(caller));
     },
   );
 

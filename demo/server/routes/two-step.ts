@@ -4,6 +4,7 @@ import type { PendingUser } from '../db/two-step';
 import { cookiesOf } from '../lib/cookies';
 import { clientAddress } from '../lib/normalise';
 import { notifySecurity } from '../lib/notify';
+import { PasskeyRefused, registrantOf } from '../lib/passkeys';
 import { PENDING_COOKIE } from '../lib/two-step';
 import { callerOf } from '../plugins/auth';
 import { beginSession, pendingCookieOptions } from '../plugins/cookies';
@@ -35,7 +36,7 @@ const LOCKED = { message: 'account locked' };
  * passwords (per team and address), and calls are rate-limited per client address.
  */
 export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { repos, twoStep, lockout, limiter, config, clock, hasher } = app.services;
+  const { repos, twoStep, lockout, limiter, config, clock, hasher, passkeys } = app.services;
 
   /**
    * The caller's pending sign-in, after the address limit and the lockout; or the refusal sent (and
@@ -212,15 +213,36 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  /** Whether the caller re-entered their password; the refusal sent otherwise. */
+  /**
+   * Whether the caller proved presence again — their password, or one of their passkeys for a
+   * re-authentication challenge of their session; the refusal sent otherwise.
+   */
   async function reauthenticated(
+    request: FastifyRequest,
     reply: FastifyReply,
-    user: { id: string; password_hash: string | null },
-    password: string,
+    proof: { password: string } | { passkey: unknown },
   ): Promise<boolean> {
+    const caller = callerOf(request);
+    const { user } = caller;
     if (await limiter.refuse(reply, `two-step:user:${user.id}`, USER_LIMIT)) return false;
+    if ('passkey' in proof) {
+      try {
+        await passkeys.verifyReauthentication(
+          registrantOf(caller),
+          proof.passkey as Parameters<typeof passkeys.verifyReauthentication>[1],
+        );
+        return true;
+      } catch (error) {
+        if (!(error instanceof PasskeyRefused)) throw error;
+        request.log.info({ reason: error.message }, 'passkey re-authentication refused');
+        reply
+          .code(400)
+          .send({ message: 'the passkey was not accepted', code: 'passkeyRefused', field: 'passkey' });
+        return false;
+      }
+    }
     // Always hash, as sign-in does: no answer comes faster for an account without a password.
-    if (!(await hasher.verify(password, user.password_hash))) {
+    if (!(await hasher.verify(proof.password, user.password_hash))) {
       reply
         .code(400)
         .send({ message: 'the password is not correct', code: 'InvalidPassword', field: 'password' });
@@ -234,7 +256,7 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { body: 'json', auth: 'bearer' }, schema: totpRemoveSchema },
     async (request, reply) => {
       const { user } = callerOf(request);
-      if (!(await reauthenticated(reply, user, request.body.password))) return reply;
+      if (!(await reauthenticated(request, reply, request.body))) return reply;
       if (await repos.users.teamRequiresTwoStep(user.id))
         return reply
           .code(409)
@@ -251,7 +273,7 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { body: 'json', auth: 'bearer' }, schema: recoveryRegenerateSchema },
     async (request, reply) => {
       const { user } = callerOf(request);
-      if (!(await reauthenticated(reply, user, request.body.password))) return reply;
+      if (!(await reauthenticated(request, reply, request.body))) return reply;
       const { codes, hashes } = twoStep.newRecoveryCodes();
       if (!(await repos.twoStep.replaceRecoveryCodes(user.id, hashes, clock.now())))
         return reply.code(409).send({ message: 'two-step sign-in is not on', code: 'notOn' });

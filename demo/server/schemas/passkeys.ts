@@ -156,6 +156,11 @@ export const removeSchema = {
   response: { 204: NoBody, ...errors(400, 401, 403, 404, 409, 413, 415, 500) },
 } satisfies RouteSchema;
 
+/** `POST /api/user/passkeys/reauth-options`: options to prove presence with one of the caller's passkeys. */
+export const reauthOptionsSchema = {
+  response: { 200: AuthenticationOptions, ...errors(400, 401, 403, 413, 415, 429, 500) },
+} satisfies RouteSchema;
+
 export const authenticationOptionsSchema = {
   response: { 200: AuthenticationOptions, ...errors(400, 403, 413, 415, 429, 500) },
 } satisfies RouteSchema;

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../../../src/api/limits';
 import { errors, type RouteSchema } from './common';
+import { AuthenticationResponse } from './passkeys';
 
 /**
  * Two-step sign-in: the second step after a password, the enrolment a team can require at sign-in, and
@@ -105,12 +106,16 @@ export const totpConfirmSchema = {
 } satisfies RouteSchema;
 
 /** Proof of presence before turning two-step sign-in off or making new recovery codes. */
-export const ReauthBody = Type.Object(
-  { password: Type.String({ minLength: 1, maxLength: LIMITS.password }) },
-  { additionalProperties: false },
-);
+export const ReauthBody = Type.Union([
+  Type.Object(
+    { password: Type.String({ minLength: 1, maxLength: LIMITS.password }) },
+    { additionalProperties: false },
+  ),
+  // An assertion for the options of `POST /api/user/passkeys/reauth-options`.
+  Type.Object({ passkey: AuthenticationResponse }, { additionalProperties: false }),
+]);
 
-/** `DELETE /api/user/two-step/totp` (400 `InvalidPassword`, 409 `notOn`, `requiredByTeam`). */
+/** `DELETE /api/user/two-step/totp` (400 `InvalidPassword`, `passkeyRefused`; 409 `notOn`, `requiredByTeam`). */
 export const totpRemoveSchema = {
   body: ReauthBody,
   response: { 200: TwoStepStatus, ...errors(400, 401, 403, 409, 413, 415, 429, 500, 503) },
