@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import { signInAtProvider } from '../support/idp';
 import { TestSmtp } from '../support/smtp';
 import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
 import { bearer, codeFor, cookiesFrom, login, makeUser, withCookies } from '../support/two-step';
@@ -507,5 +508,72 @@ describe('a team that requires two-step sign-in', () => {
     t.clock.advance(30_000);
     const next = await login(t, email, DEMO_PASSWORD, 'globex');
     assert.deepEqual(next.json(), { twoStep: { methods: ['totp', 'recovery'], enrol: false } });
+  });
+});
+
+describe('a provider sign-in in a team that requires two-step sign-in', () => {
+  it('stops at the second step (here: enrolment) with no session, then signs in with amr fed otp mfa', async () => {
+    await t.db.kysely
+      .updateTable('teams')
+      .set({ require_two_step: 1 })
+      .where('name', '=', 'umbrella')
+      .execute();
+    try {
+      const start = await t.app.inject({
+        method: 'POST',
+        url: '/account/azure',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ teamName: 'umbrella', returnUrl: '/manage' }).toString(),
+      });
+      assert.equal(start.statusCode, 303, start.body);
+      const browser = start.cookies.find((c) => c.name === 'acct_oauth')!.value;
+      const back = await signInAtProvider(
+        String(start.headers.location),
+        'dan',
+        `${t.config.publicUrl}/account/callback/`,
+      );
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `${back.pathname}${back.search}`,
+        headers: { cookie: `acct_oauth=${browser}` },
+      });
+      assert.equal(response.statusCode, 303);
+      assert.equal(response.headers.location, '/login/umbrella?TwoStep=enrol&ReturnUrl=%2Fmanage');
+      assert.equal(
+        response.cookies.find((c) => c.name === 'acct_session'),
+        undefined,
+      );
+      const jar = cookiesFrom(response);
+      assert.ok(jar.cookie.includes('acct_two_step='));
+      const key = (await withCookies(t, jar, '/account/two-step/enrol')).json() as { secret: string };
+      const done = await withCookies(t, jar, '/account/two-step/enrol/confirm', {
+        code: codeFor(t, key.secret),
+      });
+      assert.equal(done.statusCode, 200, done.body);
+      await smtp.next('dan@umbrella.test', /two-step sign-in is on/i);
+      const session = cookiesFrom(done);
+      const check = await withCookies(t, session, '/account/check');
+      const token = await t.app.inject({
+        method: 'POST',
+        url: '/connect/token',
+        headers: {
+          cookie: session.cookie,
+          'x-xsrf-token': session.xsrf,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: new URLSearchParams({
+          grant_type: 'device_code',
+          client_id: 'acct-portal',
+          sessionId: check.json().session as string,
+        }).toString(),
+      });
+      assert.deepEqual(decodeJwt(token.json().id_token as string).amr, ['fed', 'otp', 'mfa']);
+    } finally {
+      await t.db.kysely
+        .updateTable('teams')
+        .set({ require_two_step: 0 })
+        .where('name', '=', 'umbrella')
+        .execute();
+    }
   });
 });
