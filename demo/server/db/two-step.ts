@@ -146,7 +146,9 @@ export function twoStepRepository(db: Kysely<Database>) {
       return Number(row.count);
     },
 
-    async insertPending(pending: PendingSignIn): Promise<void> {
+    /** Store a pending sign-in, and forget those that ended before `forgetBefore` (used or expired). */
+    async insertPending(pending: PendingSignIn, forgetBefore: number): Promise<void> {
+      await db.deleteFrom('pending_sign_ins').where('expires_at', '<', forgetBefore).execute();
       await db.insertInto('pending_sign_ins').values(pending).execute();
     },
 

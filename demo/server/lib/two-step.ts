@@ -90,15 +90,18 @@ export class TwoStepService {
   async startPending(userId: string, amr: readonly string[], mustEnrol: boolean): Promise<string> {
     const token = randomToken(32);
     const now = this.clock.now();
-    await this.repo.insertPending({
-      id_hash: sha256(token),
-      user_id: userId,
-      amr: amr.join(' '),
-      must_enrol: mustEnrol ? 1 : 0,
-      created_at: now,
-      expires_at: now + PENDING_MS,
-      used_at: null,
-    });
+    await this.repo.insertPending(
+      {
+        id_hash: sha256(token),
+        user_id: userId,
+        amr: amr.join(' '),
+        must_enrol: mustEnrol ? 1 : 0,
+        created_at: now,
+        expires_at: now + PENDING_MS,
+        used_at: null,
+      },
+      now - PENDING_MS,
+    );
     return token;
   }
 
