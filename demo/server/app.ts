@@ -14,6 +14,9 @@ import { PasswordHasher, scryptParams } from './lib/password';
 import { RateLimiter } from './lib/rate-limit';
 import { SessionService } from './lib/sessions';
 import { TokenService } from './lib/tokens';
+import { TwoStepService } from './lib/two-step';
+import { PasskeyService } from './lib/passkeys';
+import { mailBrand } from './mail/compose';
 import { XsrfService } from './lib/xsrf';
 import { registerAuth } from './plugins/auth';
 import { registerCors } from './plugins/cors';
@@ -37,6 +40,8 @@ import { teamAdminRoutes } from './routes/team-admin';
 import { teamRoutes } from './routes/team';
 import { MAX_PARAM_LENGTH } from './schemas/team';
 import { tokenRoutes } from './routes/token';
+import { twoStepRoutes } from './routes/two-step';
+import { passkeyRoutes } from './routes/passkeys';
 import { userRoutes } from './routes/user';
 import { userinfoRoutes } from './routes/userinfo';
 import type { Services } from './services';
@@ -103,6 +108,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     xsrf: new XsrfService(keys.hmacSecret),
     lockout: new Lockout(repos.loginFailures, clock),
     limiter: new RateLimiter(repos.rateLimits, clock),
+    twoStep: new TwoStepService(repos.twoStep, clock, keys.hmacSecret, mailBrand(config.brand).name),
+    passkeys: new PasskeyService(
+      repos.passkeys,
+      clock,
+      config.publicUrl,
+      config.corsOrigins,
+      mailBrand(config.brand).name,
+    ),
     mailer: deps.mailer ?? createMailer(config.smtpUrl, config.dataDir, config.mailFrom, app.log),
     external: new ExternalSignIn(repos, clock, config.publicUrl, (issuer) => {
       if (!issuer.startsWith('demo:')) return issuer;
@@ -148,6 +161,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(switcherRoutes);
   await app.register(accountRoutes);
   await app.register(loginRoutes);
+  await app.register(twoStepRoutes);
+  await app.register(passkeyRoutes);
   await app.register(passwordResetRoutes);
   await app.register(userRoutes);
   await app.register(externalRoutes);

@@ -9,6 +9,8 @@ import type { PasswordHasher } from './lib/password';
 import type { RateLimiter } from './lib/rate-limit';
 import type { SessionService } from './lib/sessions';
 import type { TokenService } from './lib/tokens';
+import type { TwoStepService } from './lib/two-step';
+import type { PasskeyService } from './lib/passkeys';
 import type { XsrfService } from './lib/xsrf';
 
 /** Everything a route needs, built once at start and reachable as `app.services`. */
@@ -26,6 +28,10 @@ export interface Services {
   limiter: RateLimiter;
   mailer: Mailer;
   external: ExternalSignIn;
+  /** The authenticator app, recovery codes and pending second steps. */
+  twoStep: TwoStepService;
+  /** WebAuthn ceremonies (registration and sign-in). */
+  passkeys: PasskeyService;
 }
 
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */

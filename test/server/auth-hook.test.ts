@@ -19,6 +19,7 @@ const PARAMS: Record<string, string> = {
   '/api/team/members/:id': '/api/team/members/x',
   '/api/team/groups/:id': '/api/team/groups/x',
   '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
+  '/api/user/passkeys/:id': '/api/user/passkeys/x',
   // Its query is required: without it the schema answers first.
   '/api/search': '/api/search?q=x',
 };
@@ -38,6 +39,23 @@ const BODIES: Record<string, object | undefined> = {
   'POST /api/team/groups': { name: 'A group' },
   'PATCH /api/team/groups/:id': { name: 'A group' },
   'PUT /api/team/groups/:id/members/:userId': undefined,
+  'POST /api/user/two-step/totp': undefined,
+  'POST /api/user/two-step/totp/confirm': { code: '123456' },
+  'DELETE /api/user/two-step/totp': { password: 'x' },
+  'POST /api/user/two-step/recovery-codes': { password: 'x' },
+  'POST /api/user/passkeys/options': undefined,
+  'POST /api/user/passkeys/reauth-options': undefined,
+  'POST /api/user/passkeys': {
+    name: 'x',
+    response: {
+      id: 'a',
+      rawId: 'a',
+      type: 'public-key',
+      response: { clientDataJSON: 'a', attestationObject: 'a' },
+      clientExtensionResults: {},
+    },
+  },
+  'PATCH /api/user/passkeys/:id': { name: 'x' },
 };
 
 let t: TestApp;

@@ -41,6 +41,7 @@ const PARAMS: Record<string, string> = {
   '/api/team/members/:id': '/api/team/members/x',
   '/api/team/groups/:id': '/api/team/groups/x',
   '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
+  '/api/user/passkeys/:id': '/api/user/passkeys/x',
 };
 
 let test: TestApp;

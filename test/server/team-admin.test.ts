@@ -37,7 +37,14 @@ describe('GET /api/team', () => {
     assert.deepEqual(team.seats, { used: 4, limit: 10, members: 4, pending: 0 });
     assert.deepEqual(team.storage, { usedBytes: 90_000_000_000, limitBytes: 100_000_000_000 });
     assert.deepEqual(team.configured, { google: true, azure: true, auth0: true, apple: true });
-    assert.deepEqual(team.loginOptions, { local: true, google: true, azure: true, auth0: true, apple: true });
+    assert.deepEqual(team.loginOptions, {
+      local: true,
+      google: true,
+      azure: true,
+      auth0: true,
+      apple: true,
+      requireTwoStep: false,
+    });
     assert.deepEqual(team.support, {
       name: 'Priya Natarajan',
       email: 'priya.natarajan@accounts.example',
@@ -122,6 +129,7 @@ describe('PATCH /api/team/login-options', () => {
       azure: true,
       auth0: false,
       apple: true,
+      requireTwoStep: false,
     });
     const shown = await publicTeam('acme');
     assert.ok(!('googleOptions' in shown) && !('auth0Options' in shown));

@@ -84,8 +84,8 @@ export function identitiesRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /**
-     * Unlink the user's identity of this provider, unless it is the only way to sign in (no password and
-     * no other identity). Decided inside one write transaction (SQLite: BEGIN IMMEDIATE serialises
+     * Unlink the user's identity of this provider, unless it is the only way to sign in (no password, no
+     * other identity and no passkey). Decided inside one write transaction (SQLite: BEGIN IMMEDIATE serialises
      * writers; PostgreSQL: the user's row is locked), so two parallel unlinks cannot both pass.
      */
     unlinkUnlessLast(userId: string, provider: string): Promise<'unlinked' | 'not-linked' | 'only-sign-in'> {
@@ -105,7 +105,13 @@ export function identitiesRepository(db: Kysely<Database>, dialect: Dialect) {
           .execute();
         const target = accounts.find((a) => a.provider === provider);
         if (!target) return 'not-linked';
-        if (!user.password_hash && accounts.length === 1) return 'only-sign-in';
+        const passkeys = await trx
+          .selectFrom('passkeys')
+          .select('id')
+          .where('user_id', '=', userId)
+          .limit(1)
+          .execute();
+        if (!user.password_hash && accounts.length === 1 && passkeys.length === 0) return 'only-sign-in';
         await trx.deleteFrom('external_accounts').where('id', '=', target.id).execute();
         return 'unlinked';
       });

@@ -364,6 +364,87 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '007-two-step': {
+    async up(db: AnyDb) {
+      // How the session was signed in (RFC 8176 `amr` values, space-separated): tokens carry it.
+      await db.schema
+        .alterTable('sessions')
+        .addColumn('amr', 'text', (c) => c.notNull().defaultTo('pwd'))
+        .execute();
+      await db.schema
+        .alterTable('teams')
+        .addColumn('require_two_step', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+
+      // The authenticator-app key, sealed with a key derived from the server secret (lib/seal.ts);
+      // `confirmed_at` null: enrolled but not yet confirmed with a code, so not in force.
+      await db.schema
+        .createTable('totp_secrets')
+        .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+        .addColumn('sealed_secret', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('confirmed_at', 'bigint')
+        .execute();
+      // Time steps whose code was accepted: a code works once, even inside its window.
+      await db.schema
+        .createTable('totp_used_steps')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('step', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('totp_used_steps_pk', ['user_id', 'step'])
+        .execute();
+      // Recovery codes: the SHA-256 of each (80 random bits) only; single use.
+      await db.schema
+        .createTable('recovery_codes')
+        .addColumn('code_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('recovery_codes_user').on('recovery_codes').column('user_id').execute();
+      // A sign-in waiting for its second step (or for the enrolment the team requires): the cookie's
+      // SHA-256 only; five minutes, single use, and no session until it is done.
+      await db.schema
+        .createTable('pending_sign_ins')
+        .addColumn('id_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('amr', 'text', (c) => c.notNull())
+        .addColumn('must_enrol', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('pending_sign_ins_user').on('pending_sign_ins').column('user_id').execute();
+
+      await db.schema
+        .createTable('passkeys')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('credential_id', 'text', (c) => c.notNull().unique())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('public_key', 'text', (c) => c.notNull())
+        .addColumn('counter', 'bigint', (c) => c.notNull())
+        .addColumn('transports', 'text', (c) => c.notNull())
+        .addColumn('device_type', 'text', (c) => c.notNull())
+        .addColumn('backed_up', 'integer', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('passkeys_user').on('passkeys').column('user_id').execute();
+      // WebAuthn challenges: single use, five minutes, bound to a session (registration) or to the
+      // browser's cookie (sign-in); only their SHA-256 and the binding's are stored.
+      await db.schema
+        .createTable('webauthn_challenges')
+        .addColumn('challenge_hash', 'text', (c) => c.primaryKey())
+        .addColumn('purpose', 'text', (c) => c.notNull())
+        .addColumn('binding_hash', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

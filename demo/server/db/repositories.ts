@@ -8,11 +8,13 @@ import { invitationsRepository } from './invitations';
 import { loginFailuresRepository } from './login-failures';
 import { membersRepository } from './members';
 import { oauthFlowsRepository } from './oauth-flows';
+import { passkeysRepository } from './passkeys';
 import { passwordResetsRepository } from './password-resets';
 import { policiesRepository } from './policies';
 import { rateLimitsRepository } from './rate-limits';
 import { sessionsRepository } from './sessions';
 import { teamsRepository } from './teams';
+import { twoStepRepository } from './two-step';
 import { usersRepository } from './users';
 
 /**
@@ -37,6 +39,8 @@ export function createRepositories(db: Db) {
     groups: groupsRepository(kysely),
     audit: auditRepository(kysely),
     apiClients: apiClientsRepository(kysely),
+    twoStep: twoStepRepository(kysely),
+    passkeys: passkeysRepository(kysely, db.dialect),
   };
 }
 

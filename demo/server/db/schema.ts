@@ -30,6 +30,8 @@ export interface TeamsTable {
   manager_name: string | null;
   manager_email: string | null;
   manager_phone: string | null;
+  /** Members must sign in with a second step (and enrol one at their next sign-in). */
+  require_two_step: Generated<number>;
 }
 
 export interface UsersTable {
@@ -82,6 +84,8 @@ export interface SessionsTable {
   /** Absolute expiry (7 days after creation). */
   expires_at: number;
   revoked_at: number | null;
+  /** How the user signed in: RFC 8176 `amr` values, space-separated (pwd, otp, hwk, swk, mfa…). */
+  amr: Generated<string>;
 }
 
 export interface PoliciesTable {
@@ -237,6 +241,75 @@ export interface TeamApiClientsTable {
   created_at: number;
 }
 
+export interface TotpSecretsTable {
+  user_id: string;
+  /** The base32 key, sealed (lib/seal.ts). */
+  sealed_secret: string;
+  created_at: number;
+  /** Null until a code from the app confirmed it: only then is two-step sign-in on. */
+  confirmed_at: number | null;
+}
+
+export interface TotpUsedStepsTable {
+  user_id: string;
+  /** The RFC 6238 time step (seconds since the epoch / 30) whose code was accepted. */
+  step: number;
+  used_at: number;
+}
+
+export interface RecoveryCodesTable {
+  /** SHA-256 of the normalised code. */
+  code_hash: string;
+  user_id: string;
+  created_at: number;
+  used_at: number | null;
+}
+
+export interface PendingSignInsTable {
+  /** SHA-256 of the cookie value. */
+  id_hash: string;
+  user_id: string;
+  /** The methods done so far (`amr` values, space-separated). */
+  amr: string;
+  /** The team requires two-step sign-in and the user has none yet: only enrolment is allowed. */
+  must_enrol: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface PasskeysTable {
+  id: string;
+  /** The credential id, base64url. */
+  credential_id: string;
+  user_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  /** JSON array of the authenticator's transports. */
+  transports: string;
+  /** 'singleDevice' | 'multiDevice' */
+  device_type: string;
+  backed_up: number;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface WebauthnChallengesTable {
+  /** SHA-256 of the challenge (base64url, as the client data carries it). */
+  challenge_hash: string;
+  /** register: a new passkey; authenticate: a sign-in; reauth: a signed-in user proving presence. */
+  purpose: 'register' | 'authenticate' | 'reauth';
+  /** SHA-256 of the session id hash (registration) or of the browser cookie (sign-in). */
+  binding_hash: string;
+  /** The user registering; null for a sign-in (discoverable: the credential names the user). */
+  user_id: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -256,6 +329,12 @@ export interface Database {
   group_members: GroupMembersTable;
   audit_events: AuditEventsTable;
   team_api_clients: TeamApiClientsTable;
+  totp_secrets: TotpSecretsTable;
+  totp_used_steps: TotpUsedStepsTable;
+  recovery_codes: RecoveryCodesTable;
+  pending_sign_ins: PendingSignInsTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
 }
 
 export type Team = Selectable<TeamsTable>;
@@ -263,3 +342,5 @@ export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type Session = Selectable<SessionsTable>;
 export type Invitation = Selectable<InvitationsTable>;
+export type PendingSignIn = Selectable<PendingSignInsTable>;
+export type Passkey = Selectable<PasskeysTable>;

@@ -137,13 +137,13 @@ export function teamsRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /**
-     * Turn sign-in methods on or off. A provider can be turned on only where the team has it configured;
+     * Turn sign-in methods on or off, and whether the team requires two-step sign-in. A provider can be turned on only where the team has it configured;
      * the change is refused when it would leave no method at all — decided with the team's row held, so
      * two admins turning off the last two methods at once cannot both succeed.
      */
     setLoginOptions(
       teamId: string,
-      changes: Partial<Record<LoginMethod, boolean>>,
+      changes: Partial<Record<LoginMethod | 'requireTwoStep', boolean>>,
       actor: Actor,
       now: number,
     ): Promise<LoginOptionsOutcome> {
@@ -174,19 +174,32 @@ export function teamsRepository(db: Kysely<Database>, dialect: Dialect) {
           after[method] = wanted;
         }
         if (!methods.some((method) => after[method])) return { ok: false, reason: 'lastMethod' };
-        const changed = methods.filter((method) => after[method] !== before[method]);
+        const changed: Array<LoginMethod | 'requireTwoStep'> = methods.filter(
+          (method) => after[method] !== before[method],
+        );
+        const requireTwoStep = changes.requireTwoStep;
+        const twoStepChanged =
+          requireTwoStep !== undefined && (team.require_two_step === 1) !== requireTwoStep;
+        if (twoStepChanged) changed.push('requireTwoStep');
         if (changed.length === 0) return { ok: true };
         await trx
           .updateTable('teams')
-          .set(Object.fromEntries(changed.map((m) => [LOGIN_METHODS[m], after[m] ? 1 : 0])))
+          .set({
+            ...Object.fromEntries(
+              methods.filter((m) => after[m] !== before[m]).map((m) => [LOGIN_METHODS[m], after[m] ? 1 : 0]),
+            ),
+            ...(twoStepChanged ? { require_two_step: requireTwoStep ? 1 : 0 } : {}),
+          })
           .where('id', '=', teamId)
           .execute();
+        const value = (m: LoginMethod | 'requireTwoStep') =>
+          m === 'requireTwoStep' ? !!requireTwoStep : after[m];
         await recordAudit(trx, {
           teamId,
           actor,
           action: 'team.loginOptions',
           target: changed.join(', '),
-          detail: Object.fromEntries(changed.map((m) => [m, after[m]])),
+          detail: Object.fromEntries(changed.map((m) => [m, value(m)])),
           now,
         });
         return { ok: true };

@@ -106,10 +106,36 @@ export function usersRepository(db: Kysely<Database>) {
     findSignInCandidate(
       teamName: string,
       email: string,
-    ): Promise<Pick<User, 'id' | 'password_hash' | 'locked' | 'language' | 'disabled_at'> | undefined> {
+    ): Promise<
+      | (Pick<User, 'id' | 'password_hash' | 'locked' | 'language' | 'disabled_at'> & {
+          require_two_step: number;
+        })
+      | undefined
+    > {
       return withPasswordSignIn(teamName, email)
-        .select(['users.id', 'users.password_hash', 'users.locked', 'users.language', 'users.disabled_at'])
+        .select([
+          'users.id',
+          'users.password_hash',
+          'users.locked',
+          'users.language',
+          'users.disabled_at',
+          'teams.require_two_step',
+        ])
         .executeTakeFirst();
+    },
+
+    /** The user with what their mail needs (a notice about their own account). */
+    findMailAccount(userId: string): Promise<MailAccount | undefined> {
+      return withTeam().select(MAIL_ACCOUNT).where('users.id', '=', userId).executeTakeFirst();
+    },
+
+    /** Whether the user's team requires two-step sign-in. */
+    async teamRequiresTwoStep(userId: string): Promise<boolean> {
+      const row = await withTeam()
+        .select('teams.require_two_step')
+        .where('users.id', '=', userId)
+        .executeTakeFirst();
+      return row?.require_two_step === 1;
     },
 
     /**

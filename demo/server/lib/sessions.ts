@@ -23,7 +23,8 @@ export class SessionService {
     private readonly clock: Clock,
   ) {}
 
-  async create(userId: string): Promise<NewSession> {
+  /** A new session; `amr` says how the user signed in (RFC 8176 values), for the tokens. */
+  async create(userId: string, amr: readonly string[] = ['pwd']): Promise<NewSession> {
     const now = this.clock.now();
     const token = randomToken(32);
     const session: Session = {
@@ -34,6 +35,7 @@ export class SessionService {
       last_seen_at: now,
       expires_at: now + SESSION_MAX_MS,
       revoked_at: null,
+      amr: amr.join(' '),
     };
     await this.sessions.insert(session);
     return { token, session };

@@ -15,6 +15,16 @@ export interface TokenSubject {
   email: string;
 }
 
+/** How and when the user signed in (OpenID Connect `amr`, RFC 8176 values, and `auth_time`). */
+export interface SignInFacts {
+  amr: readonly string[];
+  /** Milliseconds since the epoch. */
+  authTime: number;
+}
+
+const signInClaims = (facts?: SignInFacts) =>
+  facts ? { amr: [...facts.amr], auth_time: Math.floor(facts.authTime / 1000) } : {};
+
 export interface AccessClaims extends JWTPayload {
   sub: string;
   team_id: string;
@@ -79,16 +89,30 @@ export class TokenService {
     clientId: string,
     scopes: readonly string[],
     sessionId?: string,
+    signIn?: SignInFacts,
   ): Promise<string> {
-    const claims = { team_id: subject.teamId, client_id: clientId, scope: scopes.join(' ') };
+    const claims = {
+      team_id: subject.teamId,
+      client_id: clientId,
+      scope: scopes.join(' '),
+      ...signInClaims(signIn),
+    };
     return this.base(sessionId ? { ...claims, sid: sessionId } : claims, ACCESS_TOKEN_TYPE)
       .setSubject(subject.userId)
       .setAudience(this.audience)
       .sign(this.keys.privateKey);
   }
 
-  /** An id token for the client: `typ: JWT`, audience the client id, with the user's groups' names. */
-  idToken(subject: TokenSubject, clientId: string, groups: readonly string[]): Promise<string> {
+  /**
+   * An id token for the client: `typ: JWT`, audience the client id, with the user's groups' names and,
+   * when known, how and when they signed in (`amr`, `auth_time`).
+   */
+  idToken(
+    subject: TokenSubject,
+    clientId: string,
+    groups: readonly string[],
+    signIn?: SignInFacts,
+  ): Promise<string> {
     return this.base(
       {
         name: subject.name,
@@ -96,6 +120,7 @@ export class TokenService {
         team: subject.teamName,
         team_id: subject.teamId,
         groups: [...groups],
+        ...signInClaims(signIn),
       },
       'JWT',
     )

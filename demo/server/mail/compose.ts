@@ -114,3 +114,33 @@ export function inviteMail({ language, brand, inviter, team, link, expires }: In
     link,
   };
 }
+
+/** The sign-in security notices (mail/texts.ts `notice`). */
+export type NoticeKind = 'twoStepOn' | 'twoStepOff' | 'recoveryUsed' | 'passkeyAdded';
+
+export interface NoticeMailInput extends ChangedMailInput {
+  kind: NoticeKind;
+  /** Unused recovery codes left (`recoveryUsed`). */
+  left?: number;
+  /** The passkey's name (`passkeyAdded`). */
+  passkey?: string;
+}
+
+/** A notice about the account's sign-in security, in the user's language. */
+export function noticeMail({ language, brand, name, team, when, kind, left, passkey }: NoticeMailInput) {
+  const values = {
+    brand: brand.name,
+    name,
+    team,
+    date: `${formatDate(language, when)} UTC`,
+    left: left ?? 0,
+    passkey: passkey ?? '',
+  };
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [t('notice.greeting'), t(`notice.${kind}.body`), t('notice.warning')];
+  return {
+    subject: t(`notice.${kind}.subject`),
+    text: `${lines.join('\n\n')}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines),
+  };
+}

@@ -31,6 +31,15 @@ export interface ServerTexts {
     expiry: string;
     ignore: string;
   };
+  /** Notices about the account's sign-in security (two-step on/off, a recovery code used, a passkey added). */
+  notice: {
+    greeting: string;
+    warning: string;
+    twoStepOn: { subject: string; body: string };
+    twoStepOff: { subject: string; body: string };
+    recoveryUsed: { subject: string; body: string };
+    passkeyAdded: { subject: string; body: string };
+  };
   footer: string;
   policy: Record<PolicyProblem, string>;
   resetInvalid: string;
@@ -61,6 +70,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Accept the invitation',
       expiry: 'The link works once and expires on {{date}}.',
       ignore: 'If you did not expect this invitation, ignore this email.',
+    },
+    notice: {
+      greeting: 'Hello {{name}},',
+      warning: 'If this was not you, change your password now and tell your administrator.',
+      twoStepOn: {
+        subject: 'Two-step sign-in is on for your {{brand}} account',
+        body: 'Two-step sign-in was turned on for your {{brand}} account in the team {{team}} on {{date}}. Signing in now also asks for a code from your authenticator app.',
+      },
+      twoStepOff: {
+        subject: 'Two-step sign-in is off for your {{brand}} account',
+        body: 'Two-step sign-in was turned off for your {{brand}} account in the team {{team}} on {{date}}. Your recovery codes no longer work.',
+      },
+      recoveryUsed: {
+        subject: 'A recovery code was used for your {{brand}} account',
+        body: 'A recovery code was used to sign in to your {{brand}} account in the team {{team}} on {{date}}. Unused recovery codes left: {{left}}.',
+      },
+      passkeyAdded: {
+        subject: 'A passkey was added to your {{brand}} account',
+        body: 'The passkey “{{passkey}}” was added to your {{brand}} account in the team {{team}} on {{date}}. It can now be used to sign in.',
+      },
     },
     footer: 'This email was sent by {{brand}} account services. Please do not reply.',
     policy: {
@@ -98,6 +127,27 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'Ce lien ne fonctionne qu’une fois et expire le {{date}}.',
       ignore: 'Si vous ne vous attendiez pas à cette invitation, ignorez cet e-mail.',
     },
+    notice: {
+      greeting: 'Bonjour {{name}},',
+      warning:
+        'Si ce n’était pas vous, changez votre mot de passe maintenant et prévenez votre administrateur.',
+      twoStepOn: {
+        subject: 'La connexion en deux étapes est activée sur votre compte {{brand}}',
+        body: 'La connexion en deux étapes a été activée sur votre compte {{brand}} dans l’équipe {{team}} le {{date}}. La connexion demande désormais aussi un code de votre application d’authentification.',
+      },
+      twoStepOff: {
+        subject: 'La connexion en deux étapes est désactivée sur votre compte {{brand}}',
+        body: 'La connexion en deux étapes a été désactivée sur votre compte {{brand}} dans l’équipe {{team}} le {{date}}. Vos codes de récupération ne fonctionnent plus.',
+      },
+      recoveryUsed: {
+        subject: 'Un code de récupération a été utilisé pour votre compte {{brand}}',
+        body: 'Un code de récupération a servi à vous connecter à votre compte {{brand}} dans l’équipe {{team}} le {{date}}. Codes de récupération restants : {{left}}.',
+      },
+      passkeyAdded: {
+        subject: 'Une clé d’accès a été ajoutée à votre compte {{brand}}',
+        body: 'La clé d’accès « {{passkey}} » a été ajoutée à votre compte {{brand}} dans l’équipe {{team}} le {{date}}. Elle permet désormais de se connecter.',
+      },
+    },
     footer: 'Cet e-mail a été envoyé par le service de comptes {{brand}}. Merci de ne pas y répondre.',
     policy: {
       tooShort: 'Le mot de passe doit contenir au moins {{min}} caractères.',
@@ -132,6 +182,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'El enlace solo funciona una vez y caduca el {{date}}.',
       ignore: 'Si no esperabas esta invitación, ignora este correo.',
     },
+    notice: {
+      greeting: 'Hola, {{name}}:',
+      warning: 'Si no has sido tú, cambia tu contraseña ahora y avisa a tu administrador.',
+      twoStepOn: {
+        subject: 'El inicio de sesión en dos pasos está activado en tu cuenta de {{brand}}',
+        body: 'Se activó el inicio de sesión en dos pasos en tu cuenta de {{brand}} del equipo {{team}} el {{date}}. Ahora, al iniciar sesión también se pide un código de tu aplicación de autenticación.',
+      },
+      twoStepOff: {
+        subject: 'El inicio de sesión en dos pasos está desactivado en tu cuenta de {{brand}}',
+        body: 'Se desactivó el inicio de sesión en dos pasos en tu cuenta de {{brand}} del equipo {{team}} el {{date}}. Tus códigos de recuperación ya no funcionan.',
+      },
+      recoveryUsed: {
+        subject: 'Se usó un código de recuperación en tu cuenta de {{brand}}',
+        body: 'Se usó un código de recuperación para iniciar sesión en tu cuenta de {{brand}} del equipo {{team}} el {{date}}. Códigos de recuperación sin usar: {{left}}.',
+      },
+      passkeyAdded: {
+        subject: 'Se añadió una llave de acceso a tu cuenta de {{brand}}',
+        body: 'Se añadió la llave de acceso «{{passkey}}» a tu cuenta de {{brand}} del equipo {{team}} el {{date}}. Ya puede usarse para iniciar sesión.',
+      },
+    },
     footer: 'Este correo lo ha enviado el servicio de cuentas de {{brand}}. No respondas a este mensaje.',
     policy: {
       tooShort: 'La contraseña debe tener al menos {{min}} caracteres.',
@@ -165,6 +235,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Aceitar o convite',
       expiry: 'O link funciona uma única vez e expira em {{date}}.',
       ignore: 'Se você não esperava este convite, ignore este e-mail.',
+    },
+    notice: {
+      greeting: 'Olá, {{name}},',
+      warning: 'Se não foi você, altere sua senha agora e avise seu administrador.',
+      twoStepOn: {
+        subject: 'O login em duas etapas está ativado na sua conta {{brand}}',
+        body: 'O login em duas etapas foi ativado na sua conta {{brand}} da equipe {{team}} em {{date}}. Agora o login também pede um código do seu aplicativo autenticador.',
+      },
+      twoStepOff: {
+        subject: 'O login em duas etapas está desativado na sua conta {{brand}}',
+        body: 'O login em duas etapas foi desativado na sua conta {{brand}} da equipe {{team}} em {{date}}. Seus códigos de recuperação não funcionam mais.',
+      },
+      recoveryUsed: {
+        subject: 'Um código de recuperação foi usado na sua conta {{brand}}',
+        body: 'Um código de recuperação foi usado para entrar na sua conta {{brand}} da equipe {{team}} em {{date}}. Códigos de recuperação não usados: {{left}}.',
+      },
+      passkeyAdded: {
+        subject: 'Uma chave de acesso foi adicionada à sua conta {{brand}}',
+        body: 'A chave de acesso “{{passkey}}” foi adicionada à sua conta {{brand}} da equipe {{team}} em {{date}}. Ela já pode ser usada para entrar.',
+      },
     },
     footer: 'Este e-mail foi enviado pelo serviço de contas da {{brand}}. Não responda a esta mensagem.',
     policy: {
@@ -202,6 +292,27 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'Der Link funktioniert nur einmal und läuft am {{date}} ab.',
       ignore: 'Wenn Sie diese Einladung nicht erwartet haben, ignorieren Sie diese E-Mail.',
     },
+    notice: {
+      greeting: 'Hallo {{name}},',
+      warning:
+        'Falls Sie das nicht waren, ändern Sie jetzt Ihr Passwort und informieren Sie Ihren Administrator.',
+      twoStepOn: {
+        subject: 'Die Anmeldung in zwei Schritten ist für Ihr {{brand}}-Konto aktiviert',
+        body: 'Die Anmeldung in zwei Schritten wurde am {{date}} für Ihr {{brand}}-Konto im Team {{team}} aktiviert. Bei der Anmeldung wird jetzt auch ein Code aus Ihrer Authentifizierungs-App abgefragt.',
+      },
+      twoStepOff: {
+        subject: 'Die Anmeldung in zwei Schritten ist für Ihr {{brand}}-Konto deaktiviert',
+        body: 'Die Anmeldung in zwei Schritten wurde am {{date}} für Ihr {{brand}}-Konto im Team {{team}} deaktiviert. Ihre Wiederherstellungscodes gelten nicht mehr.',
+      },
+      recoveryUsed: {
+        subject: 'Für Ihr {{brand}}-Konto wurde ein Wiederherstellungscode verwendet',
+        body: 'Am {{date}} wurde mit einem Wiederherstellungscode eine Anmeldung bei Ihrem {{brand}}-Konto im Team {{team}} durchgeführt. Verbleibende Wiederherstellungscodes: {{left}}.',
+      },
+      passkeyAdded: {
+        subject: 'Ihrem {{brand}}-Konto wurde ein Passkey hinzugefügt',
+        body: 'Der Passkey „{{passkey}}“ wurde am {{date}} Ihrem {{brand}}-Konto im Team {{team}} hinzugefügt. Er kann jetzt zur Anmeldung verwendet werden.',
+      },
+    },
     footer: 'Diese E-Mail wurde vom {{brand}}-Kontodienst gesendet. Bitte antworten Sie nicht darauf.',
     policy: {
       tooShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein.',
@@ -235,6 +346,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: '招待を承諾する',
       expiry: 'このリンクは 1 回だけ使用でき、{{date}} に有効期限が切れます。',
       ignore: 'この招待にお心当たりがない場合は、このメールを無視してください。',
+    },
+    notice: {
+      greeting: '{{name}} 様',
+      warning: 'お心当たりがない場合は、すぐにパスワードを変更し、管理者にお知らせください。',
+      twoStepOn: {
+        subject: '{{brand}} アカウントの 2 段階認証が有効になりました',
+        body: '{{date}} に、チーム {{team}} の {{brand}} アカウントで 2 段階認証が有効になりました。今後のサインインでは、認証アプリのコードも必要です。',
+      },
+      twoStepOff: {
+        subject: '{{brand}} アカウントの 2 段階認証が無効になりました',
+        body: '{{date}} に、チーム {{team}} の {{brand}} アカウントで 2 段階認証が無効になりました。リカバリーコードは使えなくなりました。',
+      },
+      recoveryUsed: {
+        subject: '{{brand}} アカウントでリカバリーコードが使用されました',
+        body: '{{date}} に、リカバリーコードを使ってチーム {{team}} の {{brand}} アカウントにサインインしました。未使用のリカバリーコード: {{left}} 個。',
+      },
+      passkeyAdded: {
+        subject: '{{brand}} アカウントにパスキーが追加されました',
+        body: '{{date}} に、チーム {{team}} の {{brand}} アカウントにパスキー「{{passkey}}」が追加されました。このパスキーでサインインできます。',
+      },
     },
     footer:
       'このメールは {{brand}} アカウント サービスから送信されています。このメールには返信しないでください。',
@@ -273,6 +404,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Accepter invitationen',
       expiry: 'Linket virker én gang og udløber den {{date}}.',
       ignore: 'Hvis du ikke ventede denne invitation, kan du se bort fra denne e-mail.',
+    },
+    notice: {
+      greeting: 'Hej {{name}}',
+      warning: 'Hvis det ikke var dig, så skift din adgangskode nu, og giv din administrator besked.',
+      twoStepOn: {
+        subject: 'Totrinslogin er slået til for din {{brand}}-konto',
+        body: 'Totrinslogin blev slået til for din {{brand}}-konto i teamet {{team}} den {{date}}. Når du logger ind, skal du nu også angive en kode fra din godkendelsesapp.',
+      },
+      twoStepOff: {
+        subject: 'Totrinslogin er slået fra for din {{brand}}-konto',
+        body: 'Totrinslogin blev slået fra for din {{brand}}-konto i teamet {{team}} den {{date}}. Dine gendannelseskoder virker ikke længere.',
+      },
+      recoveryUsed: {
+        subject: 'Der blev brugt en gendannelseskode til din {{brand}}-konto',
+        body: 'Der blev brugt en gendannelseskode til at logge ind på din {{brand}}-konto i teamet {{team}} den {{date}}. Ubrugte gendannelseskoder tilbage: {{left}}.',
+      },
+      passkeyAdded: {
+        subject: 'Der blev tilføjet en adgangsnøgle til din {{brand}}-konto',
+        body: 'Adgangsnøglen “{{passkey}}” blev tilføjet til din {{brand}}-konto i teamet {{team}} den {{date}}. Den kan nu bruges til at logge ind.',
+      },
     },
     footer: 'Denne e-mail er sendt af {{brand}}s kontotjeneste. Du kan ikke svare på den.',
     policy: {

@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Session } from '../db/schema';
 import { cookiesOf } from '../lib/cookies';
 import { SESSION_COOKIE, SESSION_MAX_MS } from '../lib/sessions';
+import { PENDING_COOKIE, PENDING_MS } from '../lib/two-step';
 import { XSRF_COOKIE } from '../lib/xsrf';
 
 /**
@@ -62,13 +63,45 @@ export async function beginSession(
   request: FastifyRequest,
   reply: FastifyReply,
   userId: string,
+  amr: readonly string[] = ['pwd'],
 ): Promise<void> {
   const { sessions, config } = request.server.services;
   const previous = await sessionOf(request);
   if (previous) await sessions.revoke(previous.id_hash);
-  const { token, session } = await sessions.create(userId);
+  // A half-finished sign-in of this browser ends with the session.
+  if (cookiesOf(request)[PENDING_COOKIE]) reply.clearCookie(PENDING_COOKIE, pendingCookieOptions(config));
+  const { token, session } = await sessions.create(userId, amr);
   await request.server.services.repos.users.touchSignIn(userId, session.created_at);
   setSessionOf(request, session);
   setSessionCookie(reply, config, token);
+  await issueXsrfCookie(request, reply);
+}
+
+/** The cookie naming a sign-in that waits for its second step: httpOnly, five minutes, sign-in calls only. */
+export function pendingCookieOptions(config: Config): CookieSerializeOptions {
+  return { ...cookieOptions(config, true), path: '/account', maxAge: PENDING_MS / 1000 };
+}
+
+/**
+ * A password (or provider) sign-in that needs a second step, or the enrolment the team requires: no
+ * session, only a pending row (five minutes, single use) named by an httpOnly cookie that the
+ * second-step calls alone read. The browser's old session, if any, ends: it was signing in anew.
+ */
+export async function beginSecondStep(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+  amr: readonly string[],
+  mustEnrol: boolean,
+): Promise<void> {
+  const { sessions, config, twoStep } = request.server.services;
+  const previous = await sessionOf(request);
+  if (previous) {
+    await sessions.revoke(previous.id_hash);
+    clearSessionCookies(reply, config);
+    setSessionOf(request, null);
+  }
+  const token = await twoStep.startPending(userId, amr, mustEnrol);
+  reply.setCookie(PENDING_COOKIE, token, pendingCookieOptions(config));
   await issueXsrfCookie(request, reply);
 }

@@ -51,9 +51,10 @@ export const developerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!subject) throw new Error('the signed-in user is gone');
       // Bound to the session it was made in: signing out (or a password reset) ends it too.
       const groups = await repos.groups.namesOf({ id: subject.userId });
+      const signIn = { amr: session.amr.split(' '), authTime: session.created_at };
       const [accessToken, idToken] = await Promise.all([
-        tokens.accessToken(subject, config.portalClientId, requested, session.public_id),
-        tokens.idToken(subject, config.portalClientId, groups),
+        tokens.accessToken(subject, config.portalClientId, requested, session.public_id, signIn),
+        tokens.idToken(subject, config.portalClientId, groups, signIn),
       ]);
       // The tokens travel in the fragment (never sent to a server) of a page that leaks no referrer.
       reply.header('Referrer-Policy', 'no-referrer').header('Cache-Control', 'no-store');

@@ -33,7 +33,17 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: [SIGNING_ALG],
         token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
-        claims_supported: ['sub', 'name', 'email', 'created_at', 'team', 'team_id', 'groups'],
+        claims_supported: [
+          'sub',
+          'name',
+          'email',
+          'created_at',
+          'team',
+          'team_id',
+          'groups',
+          'amr',
+          'auth_time',
+        ],
       };
     },
   );

@@ -17,7 +17,7 @@ import { normaliseTeam } from '../lib/normalise';
 import { returnTarget, StartTickets, type StartRequest } from '../lib/start-ticket';
 import { cookiesOf } from '../lib/cookies';
 import { callerOf, signedInSession } from '../plugins/auth';
-import { beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
+import { beginSecondStep, beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
 import {
   callbackFormSchema,
   callbackSchema,
@@ -290,7 +290,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       } as const;
       return fail(reply, team.name, 'login', code[outcome.reason], flow.return_url);
     }
-    await beginSession(request, reply, outcome.userId);
+    await beginSession(request, reply, outcome.userId, ['fed']);
     reply.clearCookie(FLOW_COOKIE, flowCookie);
     return reply.redirect(flow.return_url ?? '/manage', 303);
   }
@@ -301,8 +301,19 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     user: User,
     returnUrl: string | null,
   ) {
-    await beginSession(request, reply, user.id);
     reply.clearCookie(FLOW_COOKIE, flowCookie);
+    // A team that requires two-step sign-in asks for it after a provider too: no session yet, the
+    // sign-in screen takes the second step (or the enrolment) with the pending cookie.
+    const team = await repos.teams.findById(user.team_id);
+    if (team?.require_two_step) {
+      const totp = await repos.twoStep.totpOf(user.id);
+      const on = totp !== undefined && totp.confirmed_at !== null;
+      await beginSecondStep(request, reply, user.id, ['fed'], !on);
+      const query = new URLSearchParams({ TwoStep: on ? 'verify' : 'enrol' });
+      if (returnUrl?.startsWith('/')) query.set('ReturnUrl', returnUrl);
+      return reply.redirect(`/login/${encodeURIComponent(team.name)}?${query}`, 303);
+    }
+    await beginSession(request, reply, user.id, ['fed']);
     return reply.redirect(returnUrl ?? '/', 303);
   }
 

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
-import { beginSession } from '../plugins/cookies';
+import { beginSecondStep, beginSession } from '../plugins/cookies';
 import { loginSchema } from '../schemas/account';
+import type { SecondStepMethod } from '../schemas/two-step';
 
 /** The per-address window; generous (an office behind one address) — the lockout guards accounts. */
 const ADDRESS_WINDOW_MS = 5 * 60_000;
@@ -13,7 +14,8 @@ const LOCKED = { message: 'account locked' };
 /**
  * POST /account/login. Unknown team, unknown e-mail, no password set and a wrong password all answer
  * the same 401 body after the same hashing work; 5 consecutive failures lock (team, e-mail) for 15 min
- * (403). Success: a new session (the old one, if any, is revoked) and a session-bound XSRF cookie.
+ * (403). Success: a new session (the old one, if any, is revoked) and a session-bound XSRF cookie — or,
+ * with two-step sign-in on (or required by the team), `{twoStep}` and a pending sign-in (routes/two-step.ts).
  */
 export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, hasher, lockout, limiter, config } = app.services;
@@ -49,7 +51,6 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // An administrator's lock shows only to someone who knows the password.
       if (user.locked) return reply.code(403).send(LOCKED);
 
-      await lockout.clear(teamName, email);
       // Remember the language the user signs in with: their mail goes out in it.
       const language = requestLanguage(request);
       if (language && language !== user.language) {
@@ -59,7 +60,21 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const upgraded = await hasher.hash(request.body.password);
         await repos.users.upgradePasswordHash(user.id, upgraded);
       }
-      await beginSession(request, reply, user.id);
+      // Two-step sign-in on (or required by the team and not set up yet): no session until the second
+      // step is done, and the failure count stands until then — else a known password would reset it
+      // between guesses of the code.
+      const totp = await repos.twoStep.totpOf(user.id);
+      const on = totp !== undefined && totp.confirmed_at !== null;
+      const mustEnrol = !on && user.require_two_step === 1;
+      if (on || mustEnrol) {
+        await beginSecondStep(request, reply, user.id, ['pwd'], mustEnrol);
+        const passkeys = on ? await repos.passkeys.credentialIdsOf(user.id) : [];
+        const methods: SecondStepMethod[] = on ? ['totp', 'recovery'] : [];
+        if (passkeys.length) methods.push('passkey');
+        return { twoStep: { methods, enrol: mustEnrol } };
+      }
+      await lockout.clear(teamName, email);
+      await beginSession(request, reply, user.id, ['pwd']);
       return { authenticated: true as const };
     },
   );

@@ -43,6 +43,7 @@ export function teamAdminView(
       azure: team.azure_enabled === 1,
       auth0: team.auth0_enabled === 1,
       apple: team.apple_enabled === 1,
+      requireTwoStep: team.require_two_step === 1,
     },
     configured: Object.fromEntries(
       PROVIDERS.map((kind) => [kind, configured.has(kind)]),

@@ -14,6 +14,7 @@ function publicTeam(team: Team): Static<typeof TeamPublicReply> {
     ...(team.azure_enabled ? { azureOptions: {} } : {}),
     ...(team.auth0_enabled ? { auth0Options: { displayName: team.auth0_display_name ?? 'Auth0' } } : {}),
     ...(team.apple_enabled ? { appleOptions: {} } : {}),
+    ...(team.require_two_step ? { requireTwoStep: true as const } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual, sha256 } from '../lib/crypto';
 import { TOKEN_TTL_SECONDS } from '../lib/tokens';
+import type { Session } from '../db/schema';
 import { sessionOf } from '../plugins/cookies';
 import { tokenSchema } from '../schemas/token';
 
@@ -43,12 +44,14 @@ function oauthError(reply: FastifyReply, error: string, description: string, sta
 export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config, repos, tokens, clock } = app.services;
 
-  async function issue(userId: string, scopes: string[], sessionId?: string) {
+  async function issue(userId: string, scopes: string[], session?: Session) {
     const subject = await repos.users.findMember(userId);
     if (!subject) return null;
+    // The session's sign-in: how (amr) and when (auth_time) the user proved who they are.
+    const signIn = session && { amr: session.amr.split(' '), authTime: session.created_at };
     const [accessToken, idToken] = await Promise.all([
-      tokens.accessToken(subject, config.portalClientId, scopes, sessionId),
-      tokens.idToken(subject, config.portalClientId, await repos.groups.namesOf({ id: userId })),
+      tokens.accessToken(subject, config.portalClientId, scopes, session?.public_id, signIn),
+      tokens.idToken(subject, config.portalClientId, await repos.groups.namesOf({ id: userId }), signIn),
     ]);
     return { access_token: accessToken, token_type: 'Bearer' as const, expires_in: 3600, id_token: idToken };
   }
@@ -125,7 +128,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!session || !body.sessionId || session.public_id !== body.sessionId) {
         return oauthError(reply, 'invalid_grant', 'the session is not yours or has ended');
       }
-      const answer = await issue(session.user_id, ['openid', 'profile', 'email'], session.public_id);
+      const answer = await issue(session.user_id, ['openid', 'profile', 'email'], session);
       if (!answer) return oauthError(reply, 'invalid_grant', 'the session is not yours or has ended');
       reply.header('Pragma', 'no-cache');
       return answer;

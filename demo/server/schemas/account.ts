@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { LIMITS } from '../../../src/api/limits';
 import { errors, NoBody, type RouteSchema } from './common';
+import { TwoStepNeeded } from './two-step';
 
 /**
  * `POST /account/check` (no body; the session cookie, if any): whether the caller is signed in, and
@@ -28,7 +29,10 @@ export const LoginReply = Type.Object({ authenticated: Type.Literal(true) }, { a
 export const loginSchema = {
   body: LoginBody,
   // 401 every kind of bad credentials alike; 403 locked; 429 too many from the address; 503 hash queue full.
-  response: { 200: LoginReply, ...errors(400, 401, 403, 413, 415, 429, 500, 503) },
+  response: {
+    200: Type.Union([LoginReply, TwoStepNeeded]),
+    ...errors(400, 401, 403, 413, 415, 429, 500, 503),
+  },
 } satisfies RouteSchema;
 
 /**

@@ -29,6 +29,8 @@ export const TeamPublicReply = Type.Object(
     azureOptions: Type.Optional(Enabled),
     auth0Options: Type.Optional(Type.Object({ displayName: Type.String() }, { additionalProperties: false })),
     appleOptions: Type.Optional(Enabled),
+    /** Present (true) when the team requires two-step sign-in. */
+    requireTwoStep: Type.Optional(Type.Literal(true)),
   },
   { additionalProperties: false },
 );
@@ -54,6 +56,8 @@ export const LoginOptions = Type.Object({
   azure: Type.Boolean(),
   auth0: Type.Boolean(),
   apple: Type.Boolean(),
+  /** Members must sign in with a second step; one without it enrols at their next password sign-in. */
+  requireTwoStep: Type.Boolean(),
 });
 export type LoginOptions = Static<typeof LoginOptions>;
 

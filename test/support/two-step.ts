@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { Secret, TOTP } from 'otpauth';
+import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import type { TestApp } from './test-server';
+
+/** A new member of a seeded team with the demo password, made directly in the database. */
+export async function makeUser(
+  t: TestApp,
+  email: string,
+  team = 'acme',
+  password: string | null = DEMO_PASSWORD,
+): Promise<string> {
+  const db = t.db.kysely;
+  const row = await db.selectFrom('teams').select('id').where('name', '=', team).executeTakeFirstOrThrow();
+  const id = randomUUID();
+  await db
+    .insertInto('users')
+    .values({
+      id,
+      team_id: row.id,
+      email,
+      name: email.split('@')[0]!,
+      password_hash: password === null ? null : await t.app.services.hasher.hash(password),
+      password_changed_at: null,
+      locked: 0,
+      language: null,
+      created_at: t.clock.now(),
+      disabled_at: null,
+      last_sign_in_at: null,
+    })
+    .execute();
+  return id;
+}
+
+/** The code the authenticator app shows for `secret` at the test server's time (plus `offsetMs`). */
+export function codeFor(t: TestApp, secret: string, offsetMs = 0): string {
+  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: t.clock.now() + offsetMs });
+}
+
+/** The `Cookie` header that carries every cookie an answer set, and its XSRF token. */
+export function cookiesFrom(response: LightMyRequestResponse): { cookie: string; xsrf: string } {
+  const cookies = response.cookies.filter((c) => c.value !== '');
+  return {
+    cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '),
+    xsrf: cookies.find((c) => c.name === 'XSRF-TOKEN')?.value ?? '',
+  };
+}
+
+export function login(t: TestApp, email: string, password = DEMO_PASSWORD, team = 'acme') {
+  return t.app.inject({
+    method: 'POST',
+    url: '/account/login',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ teamName: team, email, password }),
+  });
+}
+
+/** A JSON call with a bearer token. */
+export function bearer(t: TestApp, token: string, method: string, url: string, body?: unknown) {
+  return t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
+
+/** A JSON call with the cookies (and XSRF token) of a pending sign-in. */
+export function withCookies(t: TestApp, jar: { cookie: string; xsrf: string }, url: string, body?: unknown) {
+  return t.app.inject({
+    method: 'POST',
+    url,
+    headers: {
+      cookie: jar.cookie,
+      'x-xsrf-token': jar.xsrf,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
