@@ -23,7 +23,8 @@ import { InviteDialog } from './invite-dialog';
 import { SeatLimitDialog } from './seat-limit-dialog';
 
 type Loaded<T> = T | null | 'failed' | 'forbidden';
-type Method = keyof TeamAdmin['loginOptions'];
+/** The sign-in methods among the team's login options (the others are settings, not methods). */
+type Method = Exclude<keyof TeamAdmin['loginOptions'], 'requireTwoStep'>;
 
 /** Ask with the signed-in user's token (a fresh one once if it expired). */
 export function useCall() {
