@@ -72,6 +72,12 @@ export function budgets(report: Report, wants: (part: Part) => boolean): BudgetL
       limit: `≤ ${kb(BUDGETS.everythingGzip)}`,
       within: report.bytes.everything.gzip <= BUDGETS.everythingGzip,
     });
+    lines.push({
+      budget: 'one visitor: ESM entry + every code chunk + one language (gzip)',
+      value: kb(report.bytes.visitor.gzip),
+      limit: `≤ ${kb(BUDGETS.everythingGzip)}`,
+      within: report.bytes.visitor.gzip <= BUDGETS.everythingGzip,
+    });
   }
   for (const row of (wants('time') && report.time) || []) {
     if (!row.page.startsWith('login only') || row.ratio === null) continue;

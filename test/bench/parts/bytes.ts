@@ -28,6 +28,19 @@ function buildFloors(): { login: Size; minimal: Size; header: Size } {
   };
 }
 
+/**
+ * What one visitor can load at most: the entry, every code chunk, and one language with its text parts
+ * (the largest of each). A page never loads two languages' texts; see docs/decisions/everything-budget.md.
+ */
+function oneVisitor(entry: Size, lazy: Array<Size & { kind: string }>): Size {
+  const texts = lazy.filter((f) => /^(language|texts: \w+) \(/.test(f.kind));
+  const largest = [...new Set(texts.map((f) => f.kind.replace(/ \(.*\)$/, '')))].map(
+    (kind) => texts.filter((f) => f.kind.startsWith(`${kind} (`)).sort((a, b) => b.gzip - a.gzip)[0]!,
+  );
+  const code = lazy.filter((f) => !texts.includes(f));
+  return sum([entry, ...code, ...largest], 'one visitor (entry + every code chunk + one language)');
+}
+
 export function bytes() {
   const floors = buildFloors();
   const files = scripts(DIST).map((path) => sizeOf(path, DIST));
@@ -38,6 +51,7 @@ export function bytes() {
   const lazy = esm
     .filter((f) => f.file.startsWith('chunks/'))
     .map((f) => ({ ...f, kind: chunkKind(f.file) }));
+  const visitor = oneVisitor(entry, lazy);
   const kinds = [...new Set(lazy.map((f) => f.kind.replace(/ \(.*\)$/, '')))].map((kind) => ({
     ...sum(
       lazy.filter((f) => f.kind.replace(/ \(.*\)$/, '') === kind),
@@ -66,11 +80,12 @@ export function bytes() {
         everything,
         `budget ${kb(BUDGETS.everythingGzip)} gzip: ${verdict(everything.gzip <= BUDGETS.everythingGzip)}`,
       ),
+      row(visitor, `what one visitor can load at most: ${verdict(visitor.gzip <= BUDGETS.everythingGzip)}`),
       row(floors.login, 'the floor of <acct-login>: the same form, React alone'),
       row(floors.minimal, 'reference: the floor of earlier runs (a smaller form, unstyled)'),
       row(floors.header, 'the floor of <acct-header>'),
     ],
     [false, true, true, true, true, false],
   );
-  return { files, lazy, lazyByKind: kinds, everything, floors };
+  return { files, lazy, lazyByKind: kinds, everything, visitor, floors };
 }
