@@ -73,7 +73,12 @@ export function esmBuild(input, dir, entryFileNames, tsconfig) {
       dir,
       format: 'es',
       entryFileNames,
-      chunkFileNames: 'chunks/[name]-[hash].js',
+      // A text part's chunk (src/i18n/parts.tsx) is named after its part too: `invite-en-….js`, not
+      // `en-….js` as the language's own chunk is, so tools that tell the chunks apart by name can.
+      chunkFileNames: (chunk) => {
+        const part = /[\\/]locales[\\/](\w+)[\\/]\w+\.json$/.exec(chunk.facadeModuleId ?? '')?.[1];
+        return part ? `chunks/${part}-[name]-[hash].js` : 'chunks/[name]-[hash].js';
+      },
       sourcemap: true,
     },
   };

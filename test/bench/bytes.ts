@@ -50,6 +50,9 @@ export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 export function chunkKind(file: string): string {
   const name = file.replace(/^.*\//, '').replace(/-[A-Za-z0-9_-]{8}\.js$/, '');
   if (/^[a-z]{2}$/.test(name)) return `language (${name})`;
+  const part = /^(\w+)-[a-z]{2}$/.exec(name)?.[1];
+  if (part) return `texts: the '${part}' part`;
+  if (/^invite-screen$/.test(name)) return 'login: invitation';
   if (/^token-/.test(name)) return 'developer tools';
   if (/^qr-/.test(name)) return 'QR code login';
   if (/^manage-/.test(name)) return 'manage';

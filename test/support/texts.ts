@@ -8,8 +8,18 @@ export type T = (key: string, values?: Record<string, string | number>) => strin
 
 const LOCALES = resolve(import.meta.dirname, '..', '..', 'src', 'i18n', 'locales');
 
+const read = (...path: string[]) => JSON.parse(readFileSync(join(LOCALES, ...path), 'utf8')) as Texts;
+
+/**
+ * A language's texts: the main file and its text parts (src/i18n/parts.tsx), each part under top-level
+ * keys of its own, so one object holds every text a screen may show.
+ */
 export function readLocale(language: string): Texts {
-  return JSON.parse(readFileSync(join(LOCALES, `${language}.json`), 'utf8')) as Texts;
+  return {
+    ...read(`${language}.json`),
+    ...read('admin', `${language}.json`),
+    ...read('invite', `${language}.json`),
+  };
 }
 
 /**
