@@ -180,7 +180,12 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   const errorMessage = (ERROR_CODES as readonly string[]).includes(errorCode ?? '')
     ? t(`login.errors.${errorCode}`)
     : null;
-  const hasProviders = !!(details.googleOptions || details.azureOptions || details.auth0Options);
+  const hasProviders = !!(
+    details.googleOptions ||
+    details.azureOptions ||
+    details.auth0Options ||
+    details.appleOptions
+  );
   return (
     <Card busy={busy}>
       <h1 className="title">{t('login.signIn.title', { team: details.displayName ?? team })}</h1>
