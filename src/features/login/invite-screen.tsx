@@ -268,7 +268,7 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
   return (
     <Card busy={busy}>
       <h1 className="title">{t('invite.title', { team: teamName })}</h1>
-      <p className="invite-for">
+      <p>
         <Trans
           t={t}
           i18nKey="invite.invitedAs"
