@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { screenshot, signInContext, useE2E } from '../support/browser';
 import { sessionFor } from '../support/test-server';
 import { readLocale, translator } from '../support/texts';
@@ -105,11 +106,30 @@ describe('search', () => {
     });
   });
 
-  it('sends a signed-out visitor to sign in first, coming back to the search', async () => {
+  it('offers a signed-out visitor the sign-in, coming back to the search', async () => {
     await withPage(async ({ page }) => {
       await page.goto(`${e2e.server.url}/search?q=team`);
+      await main(page).getByText(t('manage.signedOut')).waitFor();
+      assert.equal(
+        await main(page)
+          .getByRole('link', { name: t('manage.heading.team') })
+          .count(),
+        0,
+      );
+      await main(page)
+        .getByRole('link', { name: t('manage.signIn') })
+        .click();
       await page.waitForURL((url) => url.pathname === '/login/team');
       assert.equal(new URL(page.url()).searchParams.get('ReturnUrl'), '/search?q=team');
+      await page.getByLabel(t('login.team.label')).fill('acme');
+      await page.getByRole('button', { name: t('login.continue') }).click();
+      await page.getByLabel(t('login.email')).fill('ada@acme.test');
+      await page.getByLabel(t('login.password')).fill(DEMO_PASSWORD);
+      await page.getByRole('button', { name: t('login.continue') }).click();
+      await page.waitForURL(`${e2e.server.url}/search?q=team`);
+      await main(page)
+        .getByRole('link', { name: t('manage.heading.team') })
+        .waitFor();
     });
   });
 });

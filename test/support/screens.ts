@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { failedResource, signInContext } from './browser';
-import { sessionFor, type TestServer } from './test-server';
+import { sessionFor, tokenFor, type TestServer } from './test-server';
 import type { T } from './texts';
 
 export interface Shot {
@@ -54,16 +54,36 @@ async function signIn(page: Page, t: T, email: string, password: string) {
  * has just replaced.
  */
 async function outboxLink(server: TestServer, team: string, email: string): Promise<string> {
+  return mailedLink(server, email, () =>
+    fetch(`${server.url}/api/user/password/request`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ teamName: team, userName: email }),
+    }),
+  );
+}
+
+/** ada invites an address into acme through the API; the link of the mail it sends. */
+async function invitationLink(server: TestServer, email: string): Promise<string> {
+  const { accessToken } = await tokenFor(server.server.app, 'ada@acme.test');
+  return mailedLink(server, email, async () => {
+    const response = await fetch(`${server.url}/api/team/invitations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, permissions: ['EDITOR'] }),
+    });
+    if (response.status !== 201) throw new Error(`invitation refused: ${await response.text()}`);
+  });
+}
+
+/** The link of the first outbox mail to `email` written after `send` was called. */
+async function mailedLink(server: TestServer, email: string, send: () => Promise<unknown>): Promise<string> {
   const outbox = join(server.dir, 'outbox');
   const notes = () =>
     (existsSync(outbox) ? readdirSync(outbox) : []).filter((name) => name.endsWith('.json'));
   const earlier = new Set(notes());
   const started = Date.now();
-  await fetch(`${server.url}/api/user/password/request`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ teamName: team, userName: email }),
-  });
+  await send();
   for (;;) {
     const link = notes()
       .filter((name) => !earlier.has(name))
@@ -433,15 +453,64 @@ const ALL_SHOTS: Shot[] = [
   {
     name: 'search',
     async show(page, server, t) {
+      await signInAs(page, server, 'ada@acme.test');
+      // The screens are found by their titles in the language shown: the query is the title's first word.
+      const q = t('manage.heading.team').split(' ')[0]!;
+      await page.goto(`${server.url}/search?${new URLSearchParams({ q })}`);
+      await page.getByRole('link', { name: t('manage.heading.team') }).waitFor();
+      await page.locator('acct-portal main .spinner').waitFor({ state: 'detached' });
+    },
+  },
+  {
+    name: 'search-members',
+    async show(page, server, t) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/search?q=bo`);
+      await page.getByRole('heading', { name: t('search.members') }).waitFor();
+    },
+  },
+  {
+    name: 'search-none',
+    async show(page, server, t) {
+      await signInAs(page, server, 'ada@acme.test');
       await page.goto(`${server.url}/search?q=workflow`);
-      await page.getByText(t('search.searching', { query: 'workflow' })).waitFor();
+      await page.getByText(t('search.none', { query: 'workflow' })).waitFor();
     },
   },
   {
     name: 'search-empty',
     async show(page, server, t) {
+      await signInAs(page, server, 'ada@acme.test');
       await page.goto(`${server.url}/search`);
       await page.getByText(t('search.prompt')).waitFor();
+    },
+  },
+  {
+    name: 'invite',
+    async show(page, server, t) {
+      await page.goto(await invitationLink(server, 'invite-form@acme.test'));
+      await page.getByLabel(t('invite.name')).waitFor();
+    },
+  },
+  {
+    name: 'invite-policy',
+    expectedStatuses: [400],
+    async show(page, server, t) {
+      await page.goto(await invitationLink(server, 'invite-policy@acme.test'));
+      await page.getByLabel(t('invite.name')).fill('Ivy Invitee');
+      await page.getByLabel(t('login.reset.newPassword'), { exact: true }).fill('short');
+      await page.getByLabel(t('login.reset.confirmPassword')).fill('short');
+      await page.getByRole('button', { name: t('invite.submit') }).click();
+      await page.locator('acct-portal [aria-invalid="true"]').waitFor();
+    },
+  },
+  {
+    name: 'invite-gone',
+    async show(page, server, t) {
+      const link = new URL(await invitationLink(server, 'invite-gone@acme.test'));
+      link.searchParams.set('token', 'not-the-token');
+      await page.goto(link.href);
+      await page.getByText(t('invite.gone.invalid')).waitFor();
     },
   },
   {

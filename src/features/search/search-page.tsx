@@ -31,8 +31,9 @@ const TYPING_PAUSE_MS = 250;
 
 /**
  * The search page (spec §2): the manage screens whose titles hold the query and, for team admins, the
- * team's members whose name or address starts with it (the server decides who may see them). Typing
- * updates /search?q=… (replacing the history entry, so Back leaves the page).
+ * team's members whose name or address starts with it (the server decides who may see them). The page
+ * is open to all; a signed-out visitor with a query is offered the sign-in, back to the same search.
+ * Typing updates /search?q=… (replacing the history entry, so Back leaves the page).
  */
 export default function SearchPage() {
   const { t, i18n } = useTranslation();
@@ -51,13 +52,6 @@ export default function SearchPage() {
   useEffect(() => {
     input.current?.focus();
   }, []);
-
-  // Signed out: sign in first and come back to this search.
-  useEffect(() => {
-    if (status !== 'loggedOut') return;
-    const back = `/search${trimmed ? `?${new URLSearchParams({ q: trimmed })}` : ''}`;
-    router.navigate(`/login/team?${new URLSearchParams({ ReturnUrl: back })}`, { replace: true });
-  }, [status, router, trimmed]);
 
   useEffect(() => {
     if (!signedIn) return;
@@ -130,6 +124,18 @@ export default function SearchPage() {
       </form>
       {!trimmed ? (
         <p>{t('search.prompt')}</p>
+      ) : status === 'loggedOut' ? (
+        // The page is open to all; what it finds is for a signed-in user, who comes back to this search.
+        <section className="panel">
+          <p>{t('manage.signedOut')}</p>
+          <Link
+            to={`/login/team?${new URLSearchParams({ ReturnUrl: `/search?${new URLSearchParams({ q: trimmed })}` })}`}
+            className="button"
+            part="button"
+          >
+            {t('manage.signIn')}
+          </Link>
+        </section>
       ) : (
         <>
           {screens.length > 0 ? (
