@@ -95,6 +95,21 @@ describe('search', () => {
     });
   });
 
+  it("shows another team's admin (carol, globex) none of acme's members", async () => {
+    await withPage(async ({ page }) => {
+      await searchAs(page, 'carol@globex.test', 'bob');
+      await main(page)
+        .getByText(t('search.none', { query: 'bob' }))
+        .waitFor();
+      await answered(page);
+      // Her own team's screens she finds.
+      await page.goto(`${e2e.server.url}/search?q=team`);
+      await main(page)
+        .getByRole('link', { name: t('manage.heading.team') })
+        .waitFor();
+    });
+  });
+
   it('says there are no results for "zzz", with no spinner left', async () => {
     await withPage(async ({ page }) => {
       await searchAs(page, 'ada@acme.test', 'zzz');

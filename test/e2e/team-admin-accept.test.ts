@@ -205,6 +205,36 @@ describe('accepting an invitation', () => {
     assert.equal(members.members[0]!.email, 'noor@acme.test');
   });
 
+  it('sends a provider round trip that cannot join back to the sign-in screen, saying why', async () => {
+    const { id, link } = await invite('uma@acme.test');
+    await withPage(async ({ page }) => {
+      // Another address at the provider: refused, and the invitation stays open.
+      await openInvite(page, link);
+      await page.getByRole('button', { name: t('login.providers.google') }).click();
+      await page.getByLabel('Account').fill('stranger');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL((url) => url.pathname === '/login/acme' && url.searchParams.has('Error'));
+      await page
+        .getByRole('alert')
+        .filter({ hasText: t('login.errors.ForbiddenSignup') })
+        .waitFor();
+    }, REFUSED);
+    // Revoked while the invitee was at the provider (a new browser: the stand-in remembers its sign-in).
+    await withPage(async ({ page }) => {
+      await openInvite(page, link);
+      await page.getByRole('button', { name: t('login.providers.google') }).click();
+      await page.getByLabel('Account').waitFor();
+      assert.equal((await asAda('DELETE', `/api/team/invitations/${id}`)).status, 204);
+      await page.getByLabel('Account').fill('uma@acme.test');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL((url) => url.searchParams.get('Error') === 'InvitationGone');
+      await page
+        .getByRole('alert')
+        .filter({ hasText: t('login.errors.InvitationGone') })
+        .waitFor();
+    }, REFUSED);
+  });
+
   it('says an expired link has expired (the server a week and a day on)', async () => {
     const { link } = await invite('otto@acme.test');
     const clock = e2e.server.clock;

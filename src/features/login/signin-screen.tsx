@@ -20,7 +20,8 @@ import { useTeam } from './use-team';
 
 /**
  * Spec §8: the Error query parameter's codes (and, beyond the spec, ProviderFailed: the provider round
- * trip did not complete — refused, cancelled or expired).
+ * trip did not complete — refused, cancelled or expired; InvitationGone: joining by invitation through a
+ * provider, the invitation was used, revoked, resent or expired meanwhile).
  */
 const ERROR_CODES = [
   'UserLocked',
@@ -28,6 +29,7 @@ const ERROR_CODES = [
   'ForbiddenSignup',
   'InvalidTenant',
   'ProviderFailed',
+  'InvitationGone',
 ] as const;
 
 /**
