@@ -478,6 +478,28 @@ const ALL_SHOTS: Shot[] = [
     },
   },
   {
+    name: 'search-failed',
+    expectedStatuses: [503],
+    async show(page, server, t) {
+      // The member search is unavailable for that one request: the error, with a way to try again.
+      await page.route(
+        (url) => url.pathname === '/api/search',
+        (route) => route.fulfill({ status: 503, json: { message: 'unavailable' } }),
+        { times: 1 },
+      );
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/search?q=bo`);
+      await page.getByRole('button', { name: t('common.retry') }).waitFor();
+    },
+  },
+  {
+    name: 'search-signed-out',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/search?q=team`);
+      await page.locator('acct-portal main').getByText(t('manage.signedOut')).waitFor();
+    },
+  },
+  {
     name: 'search-empty',
     async show(page, server, t) {
       await signInAs(page, server, 'ada@acme.test');

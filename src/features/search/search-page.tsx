@@ -177,7 +177,7 @@ export default function SearchPage() {
               <span>{t('search.searching', { query: trimmed })}</span>
             </div>
           ) : current.status === 'failed' ? (
-            <div className="stack">
+            <section className="panel">
               <Alert tone="error">{t('common.failed')}</Alert>
               <button
                 className="button secondary"
@@ -187,7 +187,7 @@ export default function SearchPage() {
               >
                 {t('common.retry')}
               </button>
-            </div>
+            </section>
           ) : screens.length === 0 && found.length === 0 ? (
             <p role="status">{t('search.none', { query: trimmed })}</p>
           ) : null}
