@@ -1,6 +1,6 @@
 /**
- * The locale files against the source: every key the code asks for exists in English, and every English
- * key is asked for somewhere (no dead texts to translate). A key counts as asked for when it appears in
+ * The locale files (and their text parts) against the source: every key the code asks for exists in
+ * English, and every English key is asked for somewhere (no dead texts to translate). A key counts as asked for when it appears in
  * the source as a string, or under a prefix the code builds keys from (`t(\`login.errors.${code}\`)`).
  */
 import assert from 'node:assert/strict';
@@ -22,7 +22,10 @@ const sources = readdirSync(SRC, { recursive: true })
   .filter((name) => /\.(ts|tsx)$/.test(name))
   .map((name) => readFileSync(join(SRC, name), 'utf8'));
 const code = sources.join('\n');
-const english = flatten(JSON.parse(readFileSync(join(SRC, 'i18n/locales/en.json'), 'utf8')));
+// The main file and the text parts (src/i18n/parts.tsx): a screen asks for keys of either.
+const english = ['en.json', 'admin/en.json', 'invite/en.json'].flatMap((file) =>
+  flatten(JSON.parse(readFileSync(join(SRC, 'i18n/locales', file), 'utf8'))),
+);
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 
 describe('translation keys', () => {
