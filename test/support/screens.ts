@@ -63,16 +63,33 @@ async function outboxLink(server: TestServer, team: string, email: string): Prom
   );
 }
 
-/** ada invites an address into acme through the API; the link of the mail it sends. */
+/**
+ * ada invites an address into acme through the API; the link of the mail it sends. An address invited
+ * already (a run that replays the screens on one server) gets its invitation resent: a new link, and
+ * no second seat.
+ */
 async function invitationLink(server: TestServer, email: string): Promise<string> {
   const { accessToken } = await tokenFor(server.server.app, 'ada@acme.test');
-  return mailedLink(server, email, async () => {
-    const response = await fetch(`${server.url}/api/team/invitations`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ email, permissions: ['EDITOR'] }),
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (response.status !== 201) throw new Error(`invitation refused: ${await response.text()}`);
+  return mailedLink(server, email, async () => {
+    const response = await call('POST', '/api/team/invitations', { email, permissions: ['EDITOR'] });
+    if (response.status === 201) return;
+    const refusal = (await response.json()) as { code?: string };
+    if (refusal.code !== 'alreadyInvited') throw new Error(`invitation refused: ${JSON.stringify(refusal)}`);
+    const { invitations } = (await (await call('GET', '/api/team/invitations')).json()) as {
+      invitations: Array<{ id: string; email: string }>;
+    };
+    const pending = invitations.find((invitation) => invitation.email === email);
+    const resent = pending && (await call('POST', `/api/team/invitations/${pending.id}/resend`));
+    if (resent?.status !== 200) throw new Error(`invitation not resent: ${await resent?.text()}`);
   });
 }
 
