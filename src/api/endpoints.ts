@@ -4,7 +4,7 @@ import type { MessageReply } from '../../demo/server/schemas/common';
 import type { Policy, PoliciesReply } from '../../demo/server/schemas/developer';
 import type { DeviceCodeReply } from '../../demo/server/schemas/device';
 import type { DiscoveryReply } from '../../demo/server/schemas/discovery';
-import type { ProviderStartBody, ProviderStartReply } from '../../demo/server/schemas/external';
+import type { ProviderStartCall, ProviderStartReply } from '../../demo/server/schemas/external';
 import type {
   ChangePasswordBody,
   PasswordOptionsReply,
@@ -88,10 +88,13 @@ export function login(ctx: ApiContext, body: LoginRequest): Promise<Static<typeo
   return request<Static<typeof LoginReply>>(ctx, at(ctx, '/account/login'), { method: 'POST', json: body });
 }
 
-export type ProviderKind = 'google' | 'azure' | 'auth0';
+export type ProviderKind = 'google' | 'azure' | 'auth0' | 'apple';
 
-/** `returnUrl`: a path on the issuer, or an address on a page the issuer trusts (its CORS origins). */
-export type ProviderStart = Static<typeof ProviderStartBody>;
+/**
+ * `returnUrl`: a path on the issuer, or an address on a page the issuer trusts (its CORS origins);
+ * `invitation`: the link being accepted, when the provider's account joins the team.
+ */
+export type ProviderStart = Static<typeof ProviderStartCall>;
 
 /**
  * POST /account/{provider}/start: the issuer address that starts a provider sign-in, for the page to

@@ -1,7 +1,7 @@
 import { Suspense, useCallback, useEffect, useRef, type MouseEvent } from 'react';
 import { Footer } from '../features/header/footer';
 import { HeaderBar } from '../features/header/header-bar';
-import { LoginFlow } from '../features/login/login-flow';
+import { InviteScreen, LoginFlow } from '../features/login/login-flow';
 import { teamFirstData } from '../features/login/prefetch';
 import { parseLoginPath } from '../features/login/routes';
 import { sessionStore } from '../state/session';
@@ -33,8 +33,10 @@ export function portalFirstData(element: HTMLElement): Promise<unknown> | undefi
     const section = view.section ? MANAGE_SECTIONS[view.section] : undefined;
     return Promise.all([ManageArea.preload(), section?.preload()]);
   }
-  const team = view.kind === 'login' ? parseLoginPath(path).team : null;
-  return team ? teamFirstData(element, team) : undefined;
+  const login = view.kind === 'login' ? parseLoginPath(path) : null;
+  // The invitation screen asks the server about its link itself: only its chunk is waited for.
+  if (login?.screen === 'invite') return InviteScreen.preload();
+  return login?.team ? teamFirstData(element, login.team) : undefined;
 }
 
 function Redirect({ to }: { to: string }) {

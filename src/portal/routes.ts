@@ -12,7 +12,7 @@ export type PortalView =
 const MANAGE_SECTIONS: readonly ManageSection[] = ['', 'user', 'team', 'group', 'dev', 'dev/success', 'qr'];
 
 /**
- * The route table: `/login/{team, {teamName}, {teamName}/forgotPassword|resetPassword|error}` (anything
+ * The route table: `/login/{team, {teamName}, {teamName}/forgotPassword|resetPassword|error|invite}` (anything
  * else under /login redirects to `/login/team`, keeping the query such as ReturnUrl), `/search`,
  * `/manage/{'', user, team, group, dev, dev/success, qr}`, `home/token` → `manage/dev/success` (the
  * fragment kept), and anything else → `manage`.

@@ -52,6 +52,7 @@ export function chunkKind(file: string): string {
   if (/^[a-z]{2}$/.test(name)) return `language (${name})`;
   const part = /^(\w+)-([a-z]{2})$/.exec(name);
   if (part) return `texts: ${part[1]} (${part[2]})`;
+  if (/^invite-screen$/.test(name)) return 'login: invitation';
   if (/^token-/.test(name)) return 'developer tools';
   if (/^qr-/.test(name)) return 'QR code login';
   if (/^manage-/.test(name)) return 'manage';

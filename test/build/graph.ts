@@ -115,6 +115,8 @@ export const LAZY_PARTS = {
   'developer tools': /^src\/features\/token\/token-(form|success|element)\.tsx$/,
   'QR code': /^src\/features\/qr\/qr-section\.tsx$|^node_modules\/qrcode\.react\//,
   'manage area': /^src\/features\/manage\/[\w-]+\.tsx$/,
+  'invitation screen': /^src\/features\/login\/invite-screen\.tsx$|^src\/api\/invitation\.ts$/,
+  'search page': /^src\/features\/search\/search-page\.tsx$|^src\/api\/search\.ts$/,
 } as const;
 
 export const LANGUAGES = ['en', 'fr', 'es', 'pt', 'de', 'ja', 'da'] as const;

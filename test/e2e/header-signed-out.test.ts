@@ -109,7 +109,8 @@ describe('the header signed out', () => {
     await e2e.withPage(async ({ page }) => {
       await page.goto(`${e2e.server.url}/search?q=workflow`);
       const portal = page.locator('acct-portal');
-      const { signIn } = signedOutControls(portal);
+      // The header's (the search page offers one of its own too).
+      const { signIn } = signedOutControls(portal.getByRole('banner'));
       assert.equal(
         await signIn.getAttribute('href'),
         `${e2e.server.url}/login/team?ReturnUrl=%2Fsearch%3Fq%3Dworkflow`,

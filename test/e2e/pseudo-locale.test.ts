@@ -92,8 +92,9 @@ describe('pseudo-locale', () => {
     const found: string[] = [];
     const context = await e2e.browser.newContext({ locale: 'en-US' });
     try {
-      // Swap the English chunk (on every origin the bundle is served from) for the pseudo-locale.
-      await context.route(/\/dist\/chunks\/en-[\w-]+\.js$/, (route) =>
+      // Swap the English chunk and the English text parts (on every origin the bundle is served from)
+      // for the pseudo-locale: each gets every text, as a part's texts are merged into the language's.
+      await context.route(/\/dist\/chunks\/(?:admin-|invite-)?en-[\w-]+\.js$/, (route) =>
         route.fulfill({
           contentType: 'text/javascript',
           body: `export default ${JSON.stringify(pseudo)};`,

@@ -54,16 +54,53 @@ async function signIn(page: Page, t: T, email: string, password: string) {
  * has just replaced.
  */
 async function outboxLink(server: TestServer, team: string, email: string): Promise<string> {
+  return mailedLink(server, email, () =>
+    fetch(`${server.url}/api/user/password/request`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ teamName: team, userName: email }),
+    }),
+  );
+}
+
+/**
+ * ada invites an address into acme through the API; the link of the mail it sends. An address invited
+ * already (a run that replays the screens on one server) gets its invitation resent: a new link, and
+ * no second seat.
+ */
+async function invitationLink(server: TestServer, email: string): Promise<string> {
+  const { accessToken } = await tokenFor(server.server.app, 'ada@acme.test');
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  return mailedLink(server, email, async () => {
+    const response = await call('POST', '/api/team/invitations', { email, permissions: ['EDITOR'] });
+    if (response.status === 201) return;
+    const refusal = (await response.json()) as { code?: string };
+    if (refusal.code !== 'alreadyInvited') throw new Error(`invitation refused: ${JSON.stringify(refusal)}`);
+    const { invitations } = (await (await call('GET', '/api/team/invitations')).json()) as {
+      invitations: Array<{ id: string; email: string }>;
+    };
+    const pending = invitations.find((invitation) => invitation.email === email);
+    const resent = pending && (await call('POST', `/api/team/invitations/${pending.id}/resend`));
+    if (resent?.status !== 200) throw new Error(`invitation not resent: ${await resent?.text()}`);
+  });
+}
+
+/** The link of the first outbox mail to `email` written after `send` was called. */
+async function mailedLink(server: TestServer, email: string, send: () => Promise<unknown>): Promise<string> {
   const outbox = join(server.dir, 'outbox');
   const notes = () =>
     (existsSync(outbox) ? readdirSync(outbox) : []).filter((name) => name.endsWith('.json'));
   const earlier = new Set(notes());
   const started = Date.now();
-  await fetch(`${server.url}/api/user/password/request`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ teamName: team, userName: email }),
-  });
+  await send();
   for (;;) {
     const link = notes()
       .filter((name) => !earlier.has(name))
@@ -470,15 +507,86 @@ const ALL_SHOTS: Shot[] = [
   {
     name: 'search',
     async show(page, server, t) {
+      await signInAs(page, server, 'ada@acme.test');
+      // The screens are found by their titles in the language shown: the query is the title's first word.
+      const q = t('manage.heading.team').split(' ')[0]!;
+      await page.goto(`${server.url}/search?${new URLSearchParams({ q })}`);
+      await page.getByRole('link', { name: t('manage.heading.team') }).waitFor();
+      await page.locator('acct-portal main .spinner').waitFor({ state: 'detached' });
+    },
+  },
+  {
+    name: 'search-members',
+    async show(page, server, t) {
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/search?q=bo`);
+      await page.getByRole('heading', { name: t('search.members') }).waitFor();
+    },
+  },
+  {
+    name: 'search-none',
+    async show(page, server, t) {
+      await signInAs(page, server, 'ada@acme.test');
       await page.goto(`${server.url}/search?q=workflow`);
-      await page.getByText(t('search.searching', { query: 'workflow' })).waitFor();
+      await page.getByText(t('search.none', { query: 'workflow' })).waitFor();
+    },
+  },
+  {
+    name: 'search-failed',
+    expectedStatuses: [503],
+    async show(page, server, t) {
+      // The member search is unavailable for that one request: the error, with a way to try again.
+      await page.route(
+        (url) => url.pathname === '/api/search',
+        (route) => route.fulfill({ status: 503, json: { message: 'unavailable' } }),
+        { times: 1 },
+      );
+      await signInAs(page, server, 'ada@acme.test');
+      await page.goto(`${server.url}/search?q=bo`);
+      await page.getByRole('button', { name: t('common.retry') }).waitFor();
+    },
+  },
+  {
+    name: 'search-signed-out',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/search?q=team`);
+      await page.locator('acct-portal main').getByText(t('manage.signedOut')).waitFor();
     },
   },
   {
     name: 'search-empty',
     async show(page, server, t) {
+      await signInAs(page, server, 'ada@acme.test');
       await page.goto(`${server.url}/search`);
       await page.getByText(t('search.prompt')).waitFor();
+    },
+  },
+  {
+    name: 'invite',
+    async show(page, server, t) {
+      await page.goto(await invitationLink(server, 'invite-form@acme.test'));
+      await page.getByLabel(t('invite.name')).waitFor();
+    },
+  },
+  {
+    name: 'invite-policy',
+    expectedStatuses: [400],
+    async show(page, server, t) {
+      await page.goto(await invitationLink(server, 'invite-policy@acme.test'));
+      await page.getByLabel(t('invite.name')).fill('Ivy Invitee');
+      await page.getByLabel(t('login.reset.newPassword'), { exact: true }).fill('short');
+      await page.getByLabel(t('login.reset.confirmPassword')).fill('short');
+      await page.getByRole('button', { name: t('invite.submit') }).click();
+      await page.locator('acct-portal [aria-invalid="true"]').waitFor();
+    },
+  },
+  {
+    name: 'invite-gone',
+    async show(page, server, t) {
+      const link = new URL(await invitationLink(server, 'invite-gone@acme.test'));
+      link.searchParams.set('token', 'not-the-token');
+      await page.goto(link.href);
+      await page.getByText(t('invite.gone.invalid')).waitFor();
     },
   },
   {

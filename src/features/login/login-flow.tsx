@@ -1,9 +1,13 @@
+import { lazyScreen } from '../../ui/lazy-screen';
 import { useRouter } from '../../ui/router';
 import { ForgotScreen } from './forgot-screen';
 import { ResetScreen } from './reset-screen';
 import { parseLoginPath } from './routes';
 import { SignInScreen, type AfterSignIn } from './signin-screen';
 import { TeamScreen } from './team-screen';
+
+/** The invitation screen: its own chunk, so the sign-in page's bytes do not carry it. */
+export const InviteScreen = lazyScreen(() => import('./invite-screen'));
 
 /** The /login screens for the current route (the portal's or the element's own memory router). */
 export function LoginFlow({ afterSignIn }: { afterSignIn: AfterSignIn }) {
@@ -14,5 +18,9 @@ export function LoginFlow({ afterSignIn }: { afterSignIn: AfterSignIn }) {
     return <SignInScreen key={route.team} team={route.team} afterSignIn={afterSignIn} />;
   }
   if (route.screen === 'forgotPassword') return <ForgotScreen key={route.team} team={route.team} />;
+  if (route.screen === 'invite') {
+    // The element root's Suspense boundary covers the chunk's first load (the portal preloads it).
+    return <InviteScreen key={route.team} team={route.team} afterSignIn={afterSignIn} />;
+  }
   return <ResetScreen key={route.team} team={route.team} />;
 }

@@ -22,6 +22,8 @@ export function ProviderButtons({
     const name = details.auth0Options.displayName;
     providers.push(['auth0', name, t('login.providers.generic', { name })]);
   }
+  if (details.appleOptions)
+    providers.push(['apple', 'Apple', t('login.providers.generic', { name: 'Apple' })]);
   if (providers.length === 0) return null;
   return (
     <div className="stack providers">

@@ -1,5 +1,5 @@
 /** The login screens (spec §2 route table, /login children). */
-export type LoginScreen = 'team' | 'signin' | 'forgotPassword' | 'resetPassword' | 'error';
+export type LoginScreen = 'team' | 'signin' | 'forgotPassword' | 'resetPassword' | 'error' | 'invite';
 
 export interface LoginRoute {
   screen: LoginScreen;
@@ -8,7 +8,7 @@ export interface LoginRoute {
 }
 
 /**
- * `/login/team` → team; `/login/{team}` → sign-in; `/login/{team}/forgotPassword|resetPassword|error`;
+ * `/login/team` → team; `/login/{team}` → sign-in; `/login/{team}/forgotPassword|resetPassword|error|invite`;
  * anything else under /login → team (the route table's redirect).
  */
 export function parseLoginPath(path: string): LoginRoute {
@@ -21,7 +21,7 @@ export function parseLoginPath(path: string): LoginRoute {
     return { screen: 'team', team: null };
   }
   if (parts.length === 2) return { screen: 'signin', team };
-  if (parts.length === 3 && ['forgotPassword', 'resetPassword', 'error'].includes(parts[2]!)) {
+  if (parts.length === 3 && ['forgotPassword', 'resetPassword', 'error', 'invite'].includes(parts[2]!)) {
     return { screen: parts[2] as LoginScreen, team };
   }
   return { screen: 'team', team: null };

@@ -20,7 +20,8 @@ import { useTeam } from './use-team';
 
 /**
  * Spec §8: the Error query parameter's codes (and, beyond the spec, ProviderFailed: the provider round
- * trip did not complete — refused, cancelled or expired).
+ * trip did not complete — refused, cancelled or expired; InvitationGone: joining by invitation through a
+ * provider, the invitation was used, revoked, resent or expired meanwhile).
  */
 const ERROR_CODES = [
   'UserLocked',
@@ -28,6 +29,7 @@ const ERROR_CODES = [
   'ForbiddenSignup',
   'InvalidTenant',
   'ProviderFailed',
+  'InvitationGone',
 ] as const;
 
 /**
@@ -180,7 +182,12 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   const errorMessage = (ERROR_CODES as readonly string[]).includes(errorCode ?? '')
     ? t(`login.errors.${errorCode}`)
     : null;
-  const hasProviders = !!(details.googleOptions || details.azureOptions || details.auth0Options);
+  const hasProviders = !!(
+    details.googleOptions ||
+    details.azureOptions ||
+    details.auth0Options ||
+    details.appleOptions
+  );
   return (
     <Card busy={busy}>
       <h1 className="title">{t('login.signIn.title', { team: details.displayName ?? team })}</h1>

@@ -7,7 +7,7 @@ describe('portal route table (spec §2)', () => {
     expect(matchRoute('/login/team')).to.deep.equal({ kind: 'login' });
     expect(matchRoute('/login/acme')).to.deep.equal({ kind: 'login' });
     expect(matchRoute('/login/acme/')).to.deep.equal({ kind: 'login' });
-    for (const child of ['forgotPassword', 'resetPassword', 'error']) {
+    for (const child of ['forgotPassword', 'resetPassword', 'error', 'invite']) {
       expect(matchRoute(`/login/acme/${child}`), child).to.deep.equal({ kind: 'login' });
     }
     expect(matchRoute('/search')).to.deep.equal({ kind: 'search' });
@@ -63,6 +63,7 @@ describe('login routes', () => {
       team: 'acme',
     });
     expect(parseLoginPath('/login/acme/error')).to.deep.equal({ screen: 'error', team: 'acme' });
+    expect(parseLoginPath('/login/acme/invite')).to.deep.equal({ screen: 'invite', team: 'acme' });
   });
 
   it('sends anything else to the team screen', () => {

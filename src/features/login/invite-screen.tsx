@@ -1,0 +1,328 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client';
+import { startProviderSignIn, type ProviderKind, type TeamPublic } from '../../api/endpoints';
+import {
+  acceptInvitation,
+  errorField,
+  goneReason,
+  inspectInvitation,
+  type Invitation,
+  type InvitationGone,
+} from '../../api/invitation';
+import { LIMITS } from '../../api/limits';
+import { WithTextPart } from '../../i18n/parts';
+import { sessionStore } from '../../state/session';
+import { Alert } from '../../ui/alert';
+import { BusyForm } from '../../ui/busy-form';
+import { Card, LoadingCard } from '../../ui/card';
+import { useElement } from '../../ui/element-context';
+import { useFocusAfterRender } from '../../ui/focus';
+import { NewPasswordFields } from '../../ui/new-password-fields';
+import { Link, useRouter, useSearchParam } from '../../ui/router';
+import { TextField } from '../../ui/text-field';
+import { ProviderButtons } from './provider-buttons';
+import { safeReturnUrl } from './return-url';
+import { signInPath } from './routes';
+import type { AfterSignIn } from './signin-screen';
+
+type Inspected =
+  | { status: 'loading' }
+  | { status: 'ready'; invitation: Invitation }
+  | { status: 'gone'; reason: InvitationGone }
+  | { status: 'failed' };
+
+type FieldErrors = { name?: string; password?: string; confirm?: string };
+
+/**
+ * The invitation link (`/login/{team}/invite?id=…&token=…`): a lazily loaded chunk with its texts in the
+ * 'invite' part, so the sign-in page pays for none of it.
+ */
+export default function InviteScreen(props: { team: string; afterSignIn: AfterSignIn }) {
+  const { t } = useTranslation();
+  return (
+    <WithTextPart
+      part="invite"
+      waiting={<LoadingCard />}
+      failed={
+        <Card>
+          <Alert tone="error">{t('common.failed')}</Alert>
+        </Card>
+      }
+    >
+      <Invite {...props} />
+    </WithTextPart>
+  );
+}
+
+/**
+ * First asks the server what the link is for (the team, the invited address, how one may join); then
+ * the invitee joins with a name and password or with one of the team's providers, and is signed in. A
+ * link that no longer works says why and offers only the sign-in screen.
+ */
+function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn }) {
+  const { t } = useTranslation();
+  const { issuer, language, emit } = useElement();
+  const router = useRouter();
+  const id = useSearchParam('id');
+  const token = useSearchParam('token');
+  const returnUrl = safeReturnUrl(useSearchParam('ReturnUrl'), location.origin);
+  const [inspected, setInspected] = useState<Inspected>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [joined, setJoined] = useState(false);
+  const nameInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const confirmInput = useRef<HTMLInputElement>(null);
+  const failureAlert = useRef<HTMLDivElement>(null);
+  const focusLater = useFocusAfterRender();
+
+  useEffect(() => {
+    if (!id || !token) return;
+    const controller = new AbortController();
+    inspectInvitation(
+      { issuer, language, signal: controller.signal },
+      { teamName: team, invitationId: id, token },
+    ).then(
+      (invitation) => setInspected({ status: 'ready', invitation }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        const reason = goneReason(error);
+        setInspected(reason ? { status: 'gone', reason } : { status: 'failed' });
+      },
+    );
+    return () => controller.abort();
+  }, [issuer, language, team, id, token, attempt]);
+
+  const ready = inspected.status === 'ready';
+  useEffect(() => {
+    if (ready) nameInput.current?.focus();
+  }, [ready]);
+
+  /** Where the new member goes: the flow's return URL, else their account in the portal. */
+  function destination(): string {
+    return returnUrl ?? (afterSignIn === 'portal' ? '/manage' : '/');
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFailure(null);
+    const found: FieldErrors = {
+      name: name.trim() ? undefined : t('invite.nameRequired'),
+      password: password ? undefined : t('login.reset.newRequired'),
+      confirm: !confirm
+        ? t('login.reset.confirmRequired')
+        : password && confirm !== password
+          ? t('common.passwordMismatch')
+          : undefined,
+    };
+    setErrors(found);
+    const first = found.name
+      ? nameInput
+      : found.password
+        ? passwordInput
+        : found.confirm
+          ? confirmInput
+          : null;
+    if (first) {
+      first.current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      await acceptInvitation(
+        { issuer, language },
+        { teamName: team, invitationId: id!, token: token!, name, password, confirmPassword: confirm },
+      );
+    } catch (error) {
+      setBusy(false);
+      failed(error);
+      return;
+    }
+    const session = sessionStore.getState();
+    session.reset();
+    await session.check();
+    emit('acct-signed-in', { team, email: ready ? inspected.invitation.email : '' });
+    if (afterSignIn === 'portal') router.navigate(destination(), { replace: true });
+    else if (afterSignIn === 'redirect') location.assign(destination());
+    else {
+      setBusy(false);
+      setJoined(true);
+    }
+  }
+
+  /** A refused accept: at the field it concerns, the whole screen for a dead link, else one alert. */
+  function failed(error: unknown) {
+    const reason = goneReason(error);
+    if (reason) {
+      setInspected({ status: 'gone', reason });
+      return;
+    }
+    const status = error instanceof ApiError ? error.status : 0;
+    const field = errorField(error);
+    const message = error instanceof ApiError ? error.message : '';
+    if (status === 400 && field === 'name') {
+      setErrors({ name: t('invite.nameInvalid') });
+      focusLater(nameInput);
+    } else if (status === 400 && field === 'password') {
+      setErrors({ password: message });
+      focusLater(passwordInput);
+    } else if (status === 400 && field === 'confirmPassword') {
+      setErrors({ confirm: t('common.passwordMismatch') });
+      focusLater(confirmInput);
+    } else {
+      const code = (error instanceof ApiError && (error.body as { code?: unknown } | null)?.code) || '';
+      setFailure(
+        code === 'seatLimit'
+          ? t('invite.seatLimit')
+          : code === 'alreadyMember'
+            ? t('invite.alreadyMember')
+            : status === 429
+              ? t('login.tooMany')
+              : t('common.failed'),
+      );
+      focusLater(failureAlert);
+    }
+  }
+
+  async function startProvider(provider: ProviderKind, label: string) {
+    setFailure(null);
+    setBusy(true);
+    try {
+      const { location: start } = await startProviderSignIn({ issuer, language }, provider, {
+        teamName: team,
+        returnUrl: destination(),
+        invitation: { id: id!, token: token! },
+      });
+      // The page leaves for the issuer, which sends it on to the provider: the screen stays busy.
+      location.assign(start);
+    } catch (error) {
+      setBusy(false);
+      const reason = goneReason(error);
+      if (reason) setInspected({ status: 'gone', reason });
+      else {
+        setFailure(t('login.providerFailed', { provider: label }));
+        focusLater(failureAlert);
+      }
+    }
+  }
+
+  const shown: Inspected = !id || !token ? { status: 'gone', reason: 'invalid' } : inspected;
+  if (shown.status === 'loading') return <LoadingCard />;
+  if (shown.status === 'failed') {
+    return (
+      <Card>
+        <Alert tone="error">{t('common.failed')}</Alert>
+        <button
+          className="button block"
+          part="button"
+          type="button"
+          onClick={() => {
+            setInspected({ status: 'loading' });
+            setAttempt((n) => n + 1);
+          }}
+        >
+          {t('common.retry')}
+        </button>
+      </Card>
+    );
+  }
+  if (shown.status === 'gone') {
+    return (
+      <Card>
+        <h1 className="title">{t('invite.goneTitle')}</h1>
+        <Alert tone="error">{t(`invite.gone.${shown.reason}`)}</Alert>
+        <Link to={signInPath(team)} className="link">
+          {t('invite.signIn')}
+        </Link>
+      </Card>
+    );
+  }
+
+  const { invitation } = shown;
+  const teamName = invitation.team.displayName || invitation.team.name;
+  if (joined) {
+    return (
+      <Card>
+        <Alert tone="success">{t('login.signedIn', { email: invitation.email })}</Alert>
+      </Card>
+    );
+  }
+  const { methods } = invitation;
+  // The team's providers as the sign-in screen's buttons take them.
+  const providers: TeamPublic = {
+    name: invitation.team.name,
+    displayName: teamName,
+    teamDisabled: false,
+    ...(methods.google ? { googleOptions: {} } : {}),
+    ...(methods.azure ? { azureOptions: {} } : {}),
+    ...(methods.auth0 ? { auth0Options: { displayName: invitation.auth0DisplayName ?? 'Auth0' } } : {}),
+    ...(methods.apple ? { appleOptions: {} } : {}),
+  };
+  const hasProviders = methods.google || methods.azure || methods.auth0 || methods.apple;
+  return (
+    <Card busy={busy}>
+      <h1 className="title">{t('invite.title', { team: teamName })}</h1>
+      <p>
+        <Trans
+          t={t}
+          i18nKey="invite.invitedAs"
+          values={{ email: invitation.email }}
+          components={{ email: <strong /> }}
+        />
+      </p>
+      {failure ? (
+        <Alert tone="error" ref={failureAlert}>
+          {failure}
+        </Alert>
+      ) : null}
+      <ProviderButtons
+        details={providers}
+        disabled={busy}
+        onChoose={(kind, label) => void startProvider(kind, label)}
+      />
+      {methods.local ? (
+        <>
+          {hasProviders ? (
+            <div className="divider" role="separator">
+              <span>{t('login.or')}</span>
+            </div>
+          ) : null}
+          <BusyForm
+            busy={busy}
+            busyLabel={t('invite.joining')}
+            submitLabel={t('invite.submit')}
+            onSubmit={submit}
+          >
+            <TextField
+              label={t('invite.name')}
+              name="name"
+              autoComplete="name"
+              maxLength={LIMITS.name}
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+              error={errors.name}
+              inputRef={nameInput}
+            />
+            <NewPasswordFields
+              password={password}
+              confirm={confirm}
+              onPassword={setPassword}
+              onConfirm={setConfirm}
+              errors={errors}
+              passwordRef={passwordInput}
+              confirmRef={confirmInput}
+            />
+          </BusyForm>
+        </>
+      ) : !hasProviders ? (
+        <Alert tone="info">{t('login.noMethods')}</Alert>
+      ) : null}
+    </Card>
+  );
+}
