@@ -3,11 +3,16 @@ import { waitFor } from '@testing-library/dom';
 import '../../../src/index';
 import { loadLanguage } from '../../../src/i18n/instance';
 import type { Language } from '../../../src/i18n/languages';
+import { loadTextPart } from '../../../src/i18n/parts';
 import { sessionStore } from '../../../src/state/session';
 import { logoutEverywhere, mount, screenOf } from '../support';
 
-/** A language's `t`, from the elements' i18next instance. */
-const translator = async (language: Language) => (await loadLanguage(language)).t;
+/** A language's `t`, from the elements' i18next instance, with the team screens' texts (the 'admin' part). */
+async function translator(language: Language) {
+  const instance = await loadLanguage(language);
+  instance.addResourceBundle(language, 'translation', await loadTextPart('admin', language), true, false);
+  return instance.t;
+}
 
 /**
  * Dates, numbers and plurals in the reader's language: numbers go through i18next's Intl
@@ -32,8 +37,8 @@ describe('i18n: dates, numbers and plurals in German and Japanese', () => {
   it('chooses the plural form by the language’s rules', async () => {
     const de = await translator('de');
     const ja = await translator('ja');
-    expect(de('team.sent', { count: 1 })).to.equal('Gesendet - vor 1 Stunde');
-    expect(de('team.sent', { count: 2 })).to.equal('Gesendet - vor 2 Stunden');
+    expect(de('team.status.sentHours', { count: 1 })).to.equal('Gesendet - vor 1 Stunde');
+    expect(de('team.status.sentHours', { count: 2 })).to.equal('Gesendet - vor 2 Stunden');
     expect(de('qr.caption', { code: 'AB-12', count: 1 })).to.equal(
       'Code AB-12. Er ist nur einmal gültig und läuft in 1 Minute ab.',
     );
@@ -42,10 +47,12 @@ describe('i18n: dates, numbers and plurals in German and Japanese', () => {
     const fr = await translator('fr');
     expect(fr('qr.caption', { code: 'AB-12', count: 2 })).to.match(/dans 2 minutes\.$/);
     expect(fr('qr.caption', { code: 'AB-12', count: 1_000_000 })).to.match(/dans 1\s000\s000 de minutes\.$/);
-    expect(fr('team.sent', { count: 1_000_000 })).to.match(/^Envoyée - il y a 1\s000\s000 d’heures$/);
+    expect(fr('team.status.sentHours', { count: 1_000_000 })).to.match(
+      /^Envoyée - il y a 1\s000\s000 d’heures$/,
+    );
     // Japanese has a single form: the count changes, the words do not.
-    expect(ja('team.sent', { count: 1 })).to.equal('送信済み - 1 時間前');
-    expect(ja('team.sent', { count: 2 })).to.equal('送信済み - 2 時間前');
+    expect(ja('team.status.sentHours', { count: 1 })).to.equal('送信済み - 1 時間前');
+    expect(ja('team.status.sentHours', { count: 2 })).to.equal('送信済み - 2 時間前');
   });
 
   for (const [language, pattern] of [
