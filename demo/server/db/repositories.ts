@@ -12,6 +12,7 @@ import { passwordResetsRepository } from './password-resets';
 import { policiesRepository } from './policies';
 import { rateLimitsRepository } from './rate-limits';
 import { sessionsRepository } from './sessions';
+import { signingKeysRepository } from './signing-keys';
 import { teamsRepository } from './teams';
 import { usersRepository } from './users';
 
@@ -37,6 +38,7 @@ export function createRepositories(db: Db) {
     groups: groupsRepository(kysely),
     audit: auditRepository(kysely),
     apiClients: apiClientsRepository(kysely),
+    signingKeys: signingKeysRepository(kysely),
   };
 }
 

@@ -237,6 +237,28 @@ export interface TeamApiClientsTable {
   created_at: number;
 }
 
+/** A token signing key (docs/decisions/keys-in-database.md). */
+export interface SigningKeysTable {
+  /** The public JWK's thumbprint (RFC 7638): the `kid` of the tokens it signs. */
+  kid: string;
+  /** 1, 2, 3…: unique, so two nodes rotating at once add one key, not two. */
+  generation: number;
+  /** JSON of the public JWK. */
+  public_jwk: string;
+  /** The private JWK, sealed with KEY_ENCRYPTION_KEY (lib/sealing.ts). */
+  private_jwk: string;
+  created_at: number;
+  /** From when it signs: published ahead of it, so verifiers that cache the JWKS know it in time. */
+  not_before: number;
+}
+
+/** Secrets every node shares (the anti-forgery HMAC secret), sealed like the private keys. */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -256,10 +278,13 @@ export interface Database {
   group_members: GroupMembersTable;
   audit_events: AuditEventsTable;
   team_api_clients: TeamApiClientsTable;
+  signing_keys: SigningKeysTable;
+  server_secrets: ServerSecretsTable;
 }
 
 export type Team = Selectable<TeamsTable>;
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type Session = Selectable<SessionsTable>;
+export type SigningKeyRow = Selectable<SigningKeysTable>;
 export type Invitation = Selectable<InvitationsTable>;
