@@ -31,9 +31,18 @@ function track(child: ChildProcess): ChildProcess {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A fresh, empty database on the PostgreSQL server of DATABASE_URL; dropped by `drop()`. */
-export async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = process.env.DATABASE_URL;
+/** SIGKILL, and wait for the exit (nothing of these processes needs to survive). */
+async function stop(child: ChildProcess | null): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** A fresh, empty database on the PostgreSQL server of `admin` (an admin URL); dropped by `drop()`. */
+export async function emptyDatabase(
+  admin = process.env.DATABASE_URL,
+): Promise<{ url: string; drop(): Promise<void> }> {
   if (!admin)
     throw new Error('DATABASE_URL is not set: run through scripts/postgres.mjs (npm run test:cluster)');
   const name = `cluster_${randomBytes(6).toString('hex')}`;
@@ -107,6 +116,7 @@ export class Cluster {
   readonly nodes: AppNode[] = [];
   readonly keyEncryptionKey = randomBytes(32).toString('base64');
   private balancer: ChildProcess | null = null;
+  private readonly extras: ChildProcess[] = [];
   private readonly dir = mkdtempSync(join(tmpdir(), 'acct-cluster-'));
   balancerPort = 0;
 
@@ -179,13 +189,25 @@ export class Cluster {
    * 200 ms (down after 2 failures), and a request whose connection to a node fails is sent to another.
    */
   async startBalancer(): Promise<void> {
-    await this.stopBalancer();
-    const config = join(this.dir, 'haproxy.cfg');
+    await stop(this.balancer);
+    this.balancer = await this.haproxy(this.balancerPort, this.nodes, 'haproxy.cfg');
+  }
+
+  /** Another balancer, on a port of its own, in front of some of the nodes (the bench's 1, 2, 3). */
+  async extraBalancer(nodes: AppNode[]): Promise<{ url: string; stop(): Promise<void> }> {
+    const port = await freePort();
+    const balancer = await this.haproxy(port, nodes, `haproxy-${port}.cfg`);
+    this.extras.push(balancer);
+    return { url: `http://127.0.0.1:${port}`, stop: () => stop(balancer) };
+  }
+
+  private async haproxy(port: number, nodes: AppNode[], file: string): Promise<ChildProcess> {
+    const config = join(this.dir, file);
     writeFileSync(
       config,
       haproxyConfig(
-        this.balancerPort,
-        this.nodes.map((node) => node.port),
+        port,
+        nodes.map((node) => node.port),
       ),
     );
     const check = spawnSync(HAPROXY, ['-c', '-q', '-f', config], { encoding: 'utf8' });
@@ -194,41 +216,30 @@ export class Cluster {
     let log = '';
     const balancer = track(spawn(HAPROXY, ['-db', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] }));
     balancer.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log = (log + chunk).slice(-10_000)));
-    this.balancer = balancer;
     const deadline = Date.now() + 10_000;
     for (;;) {
       if (balancer.exitCode !== null) throw new Error(`haproxy exited:\n${log}`);
-      const ok = await fetch(`${this.url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
         (r) => r.ok,
         () => false,
       );
-      if (ok) return;
-      if (Date.now() > deadline) throw new Error(`haproxy did not answer within 10 s:\n${log}`);
+      if (ok) return balancer;
+      if (Date.now() > deadline) {
+        await stop(balancer);
+        throw new Error(`haproxy did not answer within 10 s:\n${log}`);
+      }
       await sleep(50);
     }
   }
 
-  private async stopBalancer(): Promise<void> {
-    const balancer = this.balancer;
-    this.balancer = null;
-    if (balancer && balancer.exitCode === null && balancer.signalCode === null) {
-      const exited = new Promise((r) => balancer.once('exit', r));
-      balancer.kill('SIGKILL');
-      await exited;
-    }
-  }
-
   /** kill -9 of one node, as a crash would. */
-  async kill(node: AppNode): Promise<void> {
-    if (node.child.exitCode !== null || node.child.signalCode !== null) return;
-    const exited = new Promise((r) => node.child.once('exit', r));
-    node.child.kill('SIGKILL');
-    await exited;
+  kill(node: AppNode): Promise<void> {
+    return stop(node.child);
   }
 
   /** Stops the balancer and every node (SIGKILL: nothing of theirs needs to survive), removes the dir. */
   async close(): Promise<void> {
-    await this.stopBalancer();
+    await Promise.all([this.balancer, ...this.extras].map(stop));
     await Promise.all(this.nodes.map((node) => this.kill(node)));
     rmSync(this.dir, { recursive: true, force: true });
   }
