@@ -190,10 +190,16 @@ export class KeyRing {
     return this.keys.at(-1)!.kid;
   }
 
-  /** Reads the keys again (rotating first when due and `rotateWhenDue`); concurrent calls share one read. */
+  /**
+   * Reads the keys again (rotating first when due and `rotateWhenDue`). Reads run one after another: a
+   * reload asked for while one runs reads again after it, so a key added meanwhile is not missed.
+   */
   reload(rotateWhenDue = true): Promise<void> {
-    this.reloading ??= this.read(rotateWhenDue).finally(() => (this.reloading = null));
-    return this.reloading;
+    const next = (this.reloading ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => this.read(rotateWhenDue));
+    this.reloading = next;
+    return next;
   }
 
   private async read(rotateWhenDue: boolean): Promise<void> {
