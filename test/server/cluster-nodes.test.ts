@@ -5,11 +5,25 @@
  * balancer is test/cluster/.
  */
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { NOTIFYING_TABLES } from '../../demo/server/db/migrations';
+import { loadConfig } from '../../demo/server/config';
+import { openDatabase } from '../../demo/server/db/connect';
+import { migrate, MIGRATION_NAMES, NOTIFYING_TABLES } from '../../demo/server/db/migrations';
+import { seedDemo } from '../../demo/server/db/seed';
+import { OffsetClock } from '../../demo/server/lib/clock';
+import { openKeyRing } from '../../demo/server/lib/keys';
+import { PasswordHasher, scryptParams } from '../../demo/server/lib/password';
 import { QUIET_TABLES } from '../../demo/server/db/quiet-tables';
-import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
+import {
+  createTestApp,
+  TEST_HASH_COST,
+  TEST_KEY_ENCRYPTION_KEY,
+  tokenFor,
+  type TestApp,
+} from '../support/test-server';
 
 const postgres = process.env.TEST_POSTGRES === '1';
 const skip = postgres ? false : 'PostgreSQL only (TEST_POSTGRES=1): SQLite has one process per file';
@@ -117,5 +131,66 @@ describe('two nodes on one PostgreSQL database', { skip }, () => {
       jwks.keys.map((key) => key.kid),
       [kid, oldKid],
     );
+  });
+});
+
+describe('three nodes starting at once on an empty PostgreSQL database', { skip }, () => {
+  it('migrate, make the first key and seed once, one after the other, under the start lock', async () => {
+    const admin = new URL(process.env.DATABASE_URL!);
+    const name = `start_${Date.now()}_${process.pid}`;
+    const at = (database: string) => Object.assign(new URL(admin), { pathname: `/${database}` }).href;
+    const creator = await openDatabase(at('postgres'));
+    await sql`create database ${sql.id(name)}`.execute(creator.kysely);
+    const nodes = await Promise.all([1, 2, 3].map(() => openDatabase(at(name))));
+    try {
+      const config = loadConfig({
+        DATABASE_URL: at(name),
+        KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY,
+        DATA_DIR: join(tmpdir(), name),
+      });
+      // What startServer does at start, on three nodes at once (the seed hashes: a wide window).
+      const kids = await Promise.all(
+        nodes.map((db) =>
+          db.exclusive(async () => {
+            await migrate(db.kysely);
+            const keys = await openKeyRing(db, config, new OffsetClock());
+            await seedDemo(
+              db.kysely,
+              new PasswordHasher(2, 100, scryptParams(Number(TEST_HASH_COST))),
+              new OffsetClock(),
+            );
+            return keys.signingKey().kid;
+          }),
+        ),
+      );
+      assert.equal(new Set(kids).size, 1, 'one signing key');
+      const db = nodes[0]!.kysely;
+      const migrations = await db
+        .selectFrom('kysely_migration' as never)
+        .select(sql<string>`name`.as('name'))
+        .execute();
+      assert.deepEqual(
+        migrations.map((m) => (m as { name: string }).name).sort(),
+        [...MIGRATION_NAMES].sort(),
+      );
+      const users = await db.selectFrom('users').select(['team_id', 'email']).execute();
+      assert.equal(new Set(users.map((u) => `${u.team_id} ${u.email}`)).size, users.length);
+      assert.ok(users.length > 0);
+    } finally {
+      await Promise.all(nodes.map((db) => db.close()));
+      // Connections just closed may still be going (55006: in use): wait for them, up to 5 s.
+      for (let tries = 0; ; tries++) {
+        try {
+          await sql`drop database if exists ${sql.id(name)}${sql.raw(tries === 100 ? ' with (force)' : '')}`.execute(
+            creator.kysely,
+          );
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== '55006' || tries === 100) throw error;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      await creator.close();
+    }
   });
 });

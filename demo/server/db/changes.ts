@@ -89,7 +89,11 @@ export class ChangeFeed {
       await client.connect();
       await client.query(`listen ${CHANGES_CHANNEL}`);
       const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
-      if (this.client !== client) return;
+      if (this.client !== client) {
+        // Closed (or replaced) while connecting: this connection is nobody's.
+        await client.end().catch(() => undefined);
+        return;
+      }
       this.pid = rows[0]?.pid ?? null;
       // Whatever was written while no one listened: every kept answer goes, every listener hears.
       this.count++;
