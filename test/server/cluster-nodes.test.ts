@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../../demo/server/config';
-import { openDatabase } from '../../demo/server/db/connect';
+import { openDatabase, type Db } from '../../demo/server/db/connect';
 import { migrate, MIGRATION_NAMES, NOTIFYING_TABLES } from '../../demo/server/db/migrations';
 import { seedDemo } from '../../demo/server/db/seed';
 import { OffsetClock } from '../../demo/server/lib/clock';
@@ -134,6 +134,20 @@ describe('two nodes on one PostgreSQL database', { skip }, () => {
   });
 });
 
+/** Drops a database whose connections were just closed and may still be going (55006), up to 5 s. */
+async function dropDatabase(admin: Db, name: string): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    try {
+      const force = sql.raw(tries === 100 ? ' with (force)' : '');
+      await sql`drop database if exists ${sql.id(name)}${force}`.execute(admin.kysely);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006' || tries === 100) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 describe('three nodes starting at once on an empty PostgreSQL database', { skip }, () => {
   it('migrate, make the first key and seed once, one after the other, under the start lock', async () => {
     const admin = new URL(process.env.DATABASE_URL!);
@@ -178,18 +192,7 @@ describe('three nodes starting at once on an empty PostgreSQL database', { skip 
       assert.ok(users.length > 0);
     } finally {
       await Promise.all(nodes.map((db) => db.close()));
-      // Connections just closed may still be going (55006: in use): wait for them, up to 5 s.
-      for (let tries = 0; ; tries++) {
-        try {
-          await sql`drop database if exists ${sql.id(name)}${sql.raw(tries === 100 ? ' with (force)' : '')}`.execute(
-            creator.kysely,
-          );
-          break;
-        } catch (error) {
-          if ((error as { code?: string }).code !== '55006' || tries === 100) throw error;
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      }
+      await dropDatabase(creator, name);
       await creator.close();
     }
   });
