@@ -1,9 +1,10 @@
 /**
  * Makes sure the system programs the tests run are installed: Debian's Chromium (the unit and
- * end-to-end tests) and PostgreSQL's server binaries (`npm run test:postgres`). Anything missing is
+ * end-to-end tests), PostgreSQL's server binaries (`npm run test:postgres`) and haproxy (the cluster
+ * test's load balancer, `npm run test:cluster`). Anything missing is
  * installed with apt-get when running as root (a fresh CI container); otherwise it stops at once and
  * prints the one command to run, rather than failing later in the middle of a suite.
- * Usage: node scripts/system-deps.mjs chromium postgresql
+ * Usage: node scripts/system-deps.mjs chromium postgresql haproxy
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
@@ -11,6 +12,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const POSTGRES_ROOT = '/usr/lib/postgresql';
+/** The load balancer of the cluster test (`npm run test:cluster`): Debian's, unless HAPROXY_PATH says. */
+const HAPROXY = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
 
 /** The newest PostgreSQL server's bin folder (/usr/lib/postgresql/<version>/bin), or null. */
 export function postgresBin() {
@@ -40,6 +43,12 @@ const DEPENDENCIES = {
     installable: () => !process.env.CHROMIUM_PATH || process.env.CHROMIUM_PATH === '/usr/bin/chromium',
     package: 'chromium',
   },
+  haproxy: {
+    what: () => `haproxy (${HAPROXY})`,
+    present: () => executable(HAPROXY),
+    installable: () => HAPROXY === '/usr/sbin/haproxy',
+    package: 'haproxy',
+  },
   postgresql: {
     what: () => `PostgreSQL server binaries (${POSTGRES_ROOT}/<version>/bin)`,
     present: () => postgresBin() !== null,
@@ -66,7 +75,9 @@ export function ensure(names) {
   if (!missing.length) return [];
   const elsewhere = missing.filter((dep) => !dep.installable());
   if (elsewhere.length)
-    return elsewhere.map((dep) => `${dep.what()} not found: fix CHROMIUM_PATH, or unset it to use Debian's`);
+    return elsewhere.map(
+      (dep) => `${dep.what()} not found: fix CHROMIUM_PATH or HAPROXY_PATH, or unset it to use Debian's`,
+    );
   const packages = missing.map((dep) => dep.package);
   const command = `apt-get update && apt-get install -y ${packages.join(' ')}`;
   const hasApt = executable('/usr/bin/apt-get');

@@ -5,7 +5,7 @@ import type { Config } from './config';
 import type { Db } from './db/connect';
 import { createRepositories } from './db/repositories';
 import type { Clock } from './lib/clock';
-import type { ServerKeys } from './lib/keys';
+import type { KeyRing } from './lib/keys';
 import type { ProviderKind } from './db/schema';
 import { ExternalSignIn } from './lib/external';
 import { Lockout } from './lib/lockout';
@@ -49,7 +49,7 @@ import type { Services } from './services';
 export interface AppDeps {
   config: Config;
   db: Db;
-  keys: ServerKeys;
+  keys: KeyRing;
   clock: Clock;
   hasher?: PasswordHasher;
   /** Defaults to SMTP (SMTP_URL) or the outbox under DATA_DIR. */
@@ -84,6 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
+  keys.start(db.changes);
+  app.addHook('onClose', async () => keys.stop());
 
   // Graceful shutdown: Node's server.close() drops only the connections idle at that moment; a request
   // in flight then would leave its keep-alive connection open (for keepAliveTimeout, 72 s) and hold the
@@ -108,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     xsrf: new XsrfService(keys.hmacSecret),
     lockout: new Lockout(repos.loginFailures, clock),
     limiter: new RateLimiter(repos.rateLimits, clock),
-    twoStep: new TwoStepService(repos.twoStep, clock, keys.hmacSecret, mailBrand(config.brand).name),
+    twoStep: new TwoStepService(repos.twoStep, clock, keys.sealer, mailBrand(config.brand).name),
     passkeys: new PasskeyService(
       repos.passkeys,
       clock,

@@ -15,8 +15,15 @@ export interface Config {
   /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path. */
   databaseUrl: string;
   dataDir: string;
-  /** JSON file holding the signing key and the server's HMAC secret; created on first start. */
+  /**
+   * A key file of the single-machine setup (signing key and HMAC secret): imported once into a
+   * database that has no keys yet. Keys live in the database (docs/decisions/keys-in-database.md).
+   */
   signingKeyFile: string;
+  /** Seals the private keys and secrets in the database (32 bytes); required on PostgreSQL. */
+  keyEncryptionKey: Buffer | null;
+  /** A new signing key every this many days (0: only by `npm run keys:rotate`). */
+  keyRotationDays: number;
   smtpUrl: string | null;
   /** The From address of the mail the server sends. */
   mailFrom: string;
@@ -162,6 +169,19 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('DATABASE_URL must be postgres://… or a SQLite file path');
   }
 
+  const rawKek = value('KEY_ENCRYPTION_KEY');
+  let keyEncryptionKey: Buffer | null = null;
+  if (rawKek !== undefined) {
+    // base64 or base64url of 32 random bytes (`openssl rand -base64 32`).
+    const decoded = /^[A-Za-z0-9+/_-]{43}=?$/.test(rawKek) ? Buffer.from(rawKek, 'base64') : null;
+    if (decoded?.length === 32) keyEncryptionKey = decoded;
+    else problems.push('KEY_ENCRYPTION_KEY must be 32 bytes in base64, e.g. from `openssl rand -base64 32`');
+  } else if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    problems.push(
+      'KEY_ENCRYPTION_KEY is required with a PostgreSQL DATABASE_URL: it seals the signing keys stored there (`openssl rand -base64 32`)',
+    );
+  }
+
   const config: Config = {
     port,
     host,
@@ -169,6 +189,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     dataDir,
     signingKeyFile: resolve(value('SIGNING_KEY_FILE') ?? resolve(dataDir, 'keys.json')),
+    keyEncryptionKey,
+    keyRotationDays: int('KEY_ROTATION_DAYS', 30, 0, 3650),
     smtpUrl,
     mailFrom: value('MAIL_FROM') ?? `no-reply@${new URL(publicUrl).hostname}`,
     corsOrigins,

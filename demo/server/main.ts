@@ -5,7 +5,7 @@ import { openDatabase, type Db } from './db/connect';
 import { migrate } from './db/migrations';
 import { seedDemo } from './db/seed';
 import { systemClock, type Clock } from './lib/clock';
-import { loadOrCreateKeys } from './lib/keys';
+import { openKeyRing } from './lib/keys';
 import { buildPartnerApp } from './partner';
 import type { ProviderKind } from './db/schema';
 import { startStandIns, type StandIn } from './standin/providers';
@@ -33,17 +33,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const clock = options.clock ?? systemClock;
   const db = await openDatabase(config.databaseUrl);
   try {
-    await migrate(db.kysely);
-    const keys = await loadOrCreateKeys(config.signingKeyFile);
-    // Demo mode: the stand-in Google, Microsoft and Auth0 (never outside it).
-    const standIns = config.demo
-      ? await startStandIns(config.publicUrl, config.standinPorts)
-      : new Map<ProviderKind, StandIn>();
-    const app = await buildApp({ config, db, keys, clock, logger: options.logger, standIns });
-    if (config.demo) {
-      const added = await seedDemo(db.kysely, app.services.hasher, clock);
-      if (added) app.log.info({ rows: added }, 'demo data seeded');
-    }
+    // Nodes starting together take turns: the first migrates, seeds and makes the first key; the
+    // others wait, then find it all done (docs/decisions/migration-lock.md).
+    const { app, standIns } = await db.exclusive(async () => {
+      await migrate(db.kysely);
+      const keys = await openKeyRing(db, config, clock);
+      // Demo mode: the stand-in Google, Microsoft and Auth0 (never outside it).
+      const standIns = config.demo
+        ? await startStandIns(config.publicUrl, config.standinPorts)
+        : new Map<ProviderKind, StandIn>();
+      const app = await buildApp({ config, db, keys, clock, logger: options.logger, standIns });
+      if (config.demo) {
+        const added = await seedDemo(db.kysely, app.services.hasher, clock);
+        if (added) app.log.info({ rows: added }, 'demo data seeded');
+      }
+      return { app, standIns };
+    });
     await app.listen({ port: config.port, host: config.host });
     let partner: FastifyInstance | null = null;
     if (config.demo && config.partnerPort) {

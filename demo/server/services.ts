@@ -1,7 +1,7 @@
 import type { Config } from './config';
 import type { Repositories } from './db/repositories';
 import type { Clock } from './lib/clock';
-import type { ServerKeys } from './lib/keys';
+import type { KeyRing } from './lib/keys';
 import type { ExternalSignIn } from './lib/external';
 import type { Lockout } from './lib/lockout';
 import type { Mailer } from './lib/mailer';
@@ -19,7 +19,8 @@ export interface Services {
   /** Every query of the server (db/): routes and services read and write through these. */
   repos: Repositories;
   clock: Clock;
-  keys: ServerKeys;
+  /** The signing keys and the anti-forgery secret every node shares (lib/keys.ts). */
+  keys: KeyRing;
   hasher: PasswordHasher;
   sessions: SessionService;
   tokens: TokenService;

@@ -3,6 +3,7 @@ import { kb } from './bytes';
 import { fixed } from './output';
 import type { ab } from './parts/ab';
 import type { bytes } from './parts/bytes';
+import type { cluster } from './parts/cluster';
 import type { growth } from './parts/growth';
 import type { login } from './parts/login';
 import type { members } from './parts/members';
@@ -15,7 +16,7 @@ import type { WireBytes, WireLoad } from './wire-bytes';
 
 export const PARTS = ['bytes', 'pages', 'time', 'profile', 'server', 'login', 'growth', 'members'] as const;
 /** Parts that run only when asked for by name. */
-export const EXTRA_PARTS = ['ab'] as const;
+export const EXTRA_PARTS = ['ab', 'cluster'] as const;
 export type Part = (typeof PARTS)[number] | (typeof EXTRA_PARTS)[number];
 export const ALL_PARTS: readonly Part[] = [...PARTS, ...EXTRA_PARTS];
 
@@ -37,6 +38,7 @@ export type Report = Record<string, unknown> & {
   growth?: Awaited<ReturnType<typeof growth>>;
   ab?: Awaited<ReturnType<typeof ab>>;
   members?: Awaited<ReturnType<typeof members>>;
+  cluster?: Awaited<ReturnType<typeof cluster>>;
 };
 
 /** The budgets the parts of this run measured. */

@@ -6,7 +6,7 @@
  * reported (within / OVER), not enforced.
  *
  * `npm run bench -- <part>…` runs some parts: bytes, pages, time, profile, server, login, growth, members, and
- * `ab` (only when named; parts/). `BENCH_QUICK=1` (or `--quick`) runs every part with short windows and
+ * `ab` and `cluster` (only when named; parts/). `BENCH_QUICK=1` (or `--quick`) runs every part with short windows and
  * 2 page loads, for development; its figures are noisy and marked so.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { SERVER_ENV, startPageServer, startServerProcess } from './harness';
 import { heading, table, verdict } from './output';
 import { ab } from './parts/ab';
 import { bytes } from './parts/bytes';
+import { cluster } from './parts/cluster';
 import { growth } from './parts/growth';
 import { login } from './parts/login';
 import { members } from './parts/members';
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
   }
   if (wants('growth')) report.growth = await growth();
   if (wants('members')) report.members = await members();
+  if (wants('cluster')) report.cluster = await cluster();
 
   const lines = budgets(report, wants);
   heading('Budgets (design.md §5)');

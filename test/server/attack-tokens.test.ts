@@ -88,10 +88,10 @@ const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('bas
 
 /** Sign claims with the server's own key (what only the server can do), changing one thing at a time. */
 async function serverSigned(claims: JWTPayload, header: Record<string, unknown> = {}): Promise<string> {
-  const { keys } = t.app.services;
+  const key = t.app.services.keys.signingKey();
   return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'EdDSA', kid: keys.kid, typ: 'at+jwt', ...header })
-    .sign(keys.privateKey);
+    .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: 'at+jwt', ...header })
+    .sign(key.privateKey);
 }
 
 async function badTokens(): Promise<Array<[string, string]>> {
@@ -105,7 +105,7 @@ async function badTokens(): Promise<Array<[string, string]>> {
     .where('name', '=', 'acme')
     .executeTakeFirstOrThrow();
   const { privateKey: foreignKey } = await generateKeyPair('EdDSA');
-  const publicJwk = JSON.stringify(t.app.services.keys.publicJwk);
+  const publicJwk = JSON.stringify(t.app.services.keys.signingKey().publicJwk);
   const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
 
   return [
@@ -118,7 +118,7 @@ async function badTokens(): Promise<Array<[string, string]>> {
     [
       'signed by a foreign key with our kid',
       await new SignJWT(claims)
-        .setProtectedHeader({ alg: 'EdDSA', kid: t.app.services.keys.kid, typ: 'at+jwt' })
+        .setProtectedHeader({ alg: 'EdDSA', kid: t.app.services.keys.signingKey().kid, typ: 'at+jwt' })
         .sign(foreignKey),
     ],
     [

@@ -51,6 +51,7 @@ describe('configuration', () => {
       BRAND: 'Schenck',
       PUBLIC_URL: 'https://id.example.com/',
       DATABASE_URL: 'postgres://u:p@db/portal',
+      KEY_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
       DEMO: 'false',
     });
     assert.deepEqual(config.corsOrigins, ['https://suite.example.com', 'https://partner.example.com']);
@@ -58,6 +59,30 @@ describe('configuration', () => {
     assert.equal(config.publicUrl, 'https://id.example.com');
     assert.equal(config.partnerPort, 0);
     assert.equal(config.dashboardUrl, null);
+  });
+
+  it('needs a 32-byte KEY_ENCRYPTION_KEY with PostgreSQL, none with SQLite; rotates keys every 30 days', () => {
+    const sqlite = loadConfig({});
+    assert.equal(sqlite.keyEncryptionKey, null);
+    assert.equal(sqlite.keyRotationDays, 30);
+    const postgres = { DATABASE_URL: 'postgres://u:p@db/portal' };
+    assert.throws(
+      () => loadConfig(postgres),
+      /KEY_ENCRYPTION_KEY is required with a PostgreSQL DATABASE_URL/,
+    );
+    const key = Buffer.alloc(32, 7);
+    for (const text of [key.toString('base64'), key.toString('base64url')])
+      assert.ok(loadConfig({ ...postgres, KEY_ENCRYPTION_KEY: text }).keyEncryptionKey?.equals(key));
+    for (const wrong of [Buffer.alloc(16).toString('base64'), 'secret', `${key.toString('base64')}AA`])
+      assert.throws(
+        () => loadConfig({ ...postgres, KEY_ENCRYPTION_KEY: wrong }),
+        /KEY_ENCRYPTION_KEY must be 32 bytes/,
+      );
+    assert.equal(loadConfig({ KEY_ROTATION_DAYS: '0' }).keyRotationDays, 0);
+    assert.throws(
+      () => loadConfig({ KEY_ROTATION_DAYS: 'monthly' }),
+      /KEY_ROTATION_DAYS must be a whole number/,
+    );
   });
 
   it('hashes passwords at scrypt N=2^17 unless HASH_COST says otherwise (10 to 22)', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,11 +8,12 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../demo/server/config';
 import { openDatabase } from '../../demo/server/db/connect';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { loadOrCreateKeys } from '../../demo/server/lib/keys';
+import { openKeyRing } from '../../demo/server/lib/keys';
 import {
   createTestApp,
   freePort,
   testEnvironment,
+  TEST_KEY_ENCRYPTION_KEY,
   type TestApp,
   type TestEnvironment,
 } from '../support/test-server';
@@ -35,23 +36,35 @@ describe('GET /healthz', () => {
   });
 });
 
-describe('the signing key file', () => {
-  it('is created on first start with mode 0600 and reused after', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'acct-keys-'));
+describe('the signing keys', () => {
+  it('are made in the database on first start, reused after, sealed there, and one when two nodes start at once', async () => {
+    const env = await testEnvironment();
+    const db = await openDatabase(env.config.databaseUrl);
     try {
-      const file = join(dir, 'nested', 'keys.json');
-      const first = await loadOrCreateKeys(file);
-      if (process.platform !== 'win32') assert.equal(statSync(file).mode & 0o777, 0o600);
-      const second = await loadOrCreateKeys(file);
-      assert.equal(second.kid, first.kid);
-      assert.deepEqual(second.publicJwk, first.publicJwk);
+      // Two nodes opening the keys of an empty database at once end up with one key and one secret.
+      await db.kysely.deleteFrom('signing_keys').execute();
+      await db.kysely.deleteFrom('server_secrets').execute();
+      const [first, racer] = await Promise.all([
+        openKeyRing(db, env.config, env.clock),
+        openKeyRing(db, env.config, env.clock),
+      ]);
+      assert.equal(racer.signingKey().kid, first.signingKey().kid);
+      assert.ok(racer.hmacSecret.equals(first.hmacSecret));
+      const second = await openKeyRing(db, env.config, env.clock);
+      assert.equal(second.signingKey().kid, first.signingKey().kid);
+      assert.deepEqual(second.published(), first.published());
       assert.ok(second.hmacSecret.equals(first.hmacSecret));
-      // Two nodes starting at once end up with one key.
-      const dir2 = join(dir, 'race.json');
-      const [a, b] = await Promise.all([loadOrCreateKeys(dir2), loadOrCreateKeys(dir2)]);
-      assert.equal(a.kid, b.kid);
+      assert.equal(existsSync(join(env.dir, 'keys.json')), false, 'no key file is written');
+      const rows = await db.kysely.selectFrom('signing_keys').selectAll().execute();
+      assert.equal(rows.length, 1);
+      // With KEY_ENCRYPTION_KEY (always on PostgreSQL) the private key is stored sealed.
+      if (env.config.keyEncryptionKey) {
+        assert.match(rows[0]!.private_jwk, /^aes256gcm\./);
+        assert.doesNotMatch(rows[0]!.private_jwk, /"d"/);
+      }
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await db.close();
+      await env.cleanUp();
     }
   });
 });
@@ -59,7 +72,11 @@ describe('the signing key file', () => {
 describe('the database dialect', () => {
   it('is PostgreSQL for a postgres:// DATABASE_URL (the pool connects lazily), SQLite otherwise', async () => {
     for (const url of ['postgres://acct:secret@127.0.0.1:1/portal', 'postgresql://acct@127.0.0.1:1/portal']) {
-      assert.equal(loadConfig({ DATABASE_URL: url }).databaseUrl, url);
+      assert.equal(
+        loadConfig({ DATABASE_URL: url, KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY }).databaseUrl,
+        url,
+      );
+      assert.throws(() => loadConfig({ DATABASE_URL: url }), /KEY_ENCRYPTION_KEY is required/);
       const db = await openDatabase(url);
       try {
         assert.equal(db.dialect, 'postgres');
@@ -105,6 +122,9 @@ async function startMain(env: TestEnvironment): Promise<Child> {
       PARTNER_PORT: '0',
       STANDIN_PORTS: '0,0,0,0',
       HASH_COST: String(env.config.hashCost),
+      ...(env.config.keyEncryptionKey
+        ? { KEY_ENCRYPTION_KEY: env.config.keyEncryptionKey.toString('base64') }
+        : {}),
       // info: "incoming request" lines tell the test when the server has taken a request.
       LOG_LEVEL: 'info',
     },
@@ -163,8 +183,8 @@ describe('the server process', () => {
   it('finishes an in-flight request on SIGTERM, refuses new connections, exits 0 within 15 s; the key survives restarts', async () => {
     const first = await startMain(env);
     children.push(first);
-    const keyFile = join(env.dir, 'keys.json');
-    if (process.platform !== 'win32') assert.equal(statSync(keyFile).mode & 0o777, 0o600);
+    // The key lives in the database: no file of the node's own.
+    assert.equal(existsSync(join(env.dir, 'keys.json')), false);
     const kid = await kidOf(first.url);
 
     // A sign-in whose body is only half sent: the request is in flight when SIGTERM arrives.

@@ -10,7 +10,7 @@ import { openDatabase, type Db } from '../../demo/server/db/connect';
 import { migrate } from '../../demo/server/db/migrations';
 import { seedDemo } from '../../demo/server/db/seed';
 import { OffsetClock } from '../../demo/server/lib/clock';
-import { loadOrCreateKeys } from '../../demo/server/lib/keys';
+import { openKeyRing } from '../../demo/server/lib/keys';
 import { PasswordHasher, SCRYPT_PARAMS, scryptParams } from '../../demo/server/lib/password';
 import { startServer, type RunningServer } from '../../demo/server/main';
 import type { ProviderKind } from '../../demo/server/db/schema';
@@ -37,6 +37,9 @@ export function freePort(): Promise<number> {
  * load and races depend on sign-ins being slow) and the bench pass {@link PRODUCTION_HASH_COST}.
  */
 export const TEST_HASH_COST = '10';
+/** Seals the keys in the PostgreSQL test databases (a fixed test value: the databases are thrown away). */
+export const TEST_KEY_ENCRYPTION_KEY = Buffer.alloc(32, 'test-kek').toString('base64');
+
 /** The server's default cost (N=2^17). */
 export const PRODUCTION_HASH_COST = String(SCRYPT_PARAMS.ln);
 
@@ -153,7 +156,7 @@ export async function testEnvironment(env: Record<string, string> = {}): Promise
     HOST: '127.0.0.1',
     STANDIN_PORTS: '0,0,0,0',
     HASH_COST: hashCost,
-    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...(postgres ? { DATABASE_URL: postgres.url, KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY } : {}),
     ...env,
   });
   const cleanUp = async () => {
@@ -221,7 +224,7 @@ export async function createTestApp(
   });
   const db = await openDatabase(base.config.databaseUrl);
   await migrate(db.kysely);
-  const keys = await loadOrCreateKeys(base.config.signingKeyFile);
+  const keys = await openKeyRing(db, base.config, base.clock);
   const standIns = await startStandIns(base.config.publicUrl, base.config.standinPorts);
   const answers = answersWatch(onRoute);
   const app = await buildApp({

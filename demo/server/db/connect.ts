@@ -5,11 +5,13 @@ import {
   CompiledQuery,
   Kysely,
   PostgresDialect,
+  type PostgresDialectConfig,
   SqliteDialect,
   type SqliteDialectConfig,
   type DatabaseConnection,
   type Driver,
 } from 'kysely';
+import { ChangeFeed } from './changes';
 import type { Database } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -17,8 +19,19 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL: what this node hears of every node's writes (db/changes.ts); null on SQLite. */
+  changes: ChangeFeed | null;
+  /**
+   * Runs `work` while holding the database-wide start lock (PostgreSQL: a session advisory lock), so
+   * nodes starting together migrate and seed one after the other (docs/decisions/migration-lock.md).
+   * SQLite has one process per file: it just runs `work`.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** The advisory lock key of migrations and seeding (any fixed 64-bit number; this spells "acctmigr"). */
+export const START_LOCK_KEY = 0x616363746d696772n;
 
 /**
  * SQLite writes run in `BEGIN IMMEDIATE` transactions (design §4): the write lock is taken at the start,
@@ -29,6 +42,47 @@ class ImmediateSqliteDialect extends SqliteDialect {
     const driver = super.createDriver();
     driver.beginTransaction = async (connection: DatabaseConnection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
+/**
+ * PostgreSQL, telling `onWrite` after each statement that may have written (anything but a select) and
+ * after each commit: the node's own writes then end its kept answers at once, without waiting for their
+ * notification to come back (db/changes.ts).
+ */
+class WriteAwarePostgresDialect extends PostgresDialect {
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly onWrite: () => void,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const wrapped = new WeakSet<DatabaseConnection>();
+    const acquire = driver.acquireConnection.bind(driver);
+    driver.acquireConnection = async () => {
+      const connection = await acquire();
+      if (!wrapped.has(connection)) {
+        wrapped.add(connection);
+        const execute = connection.executeQuery.bind(connection);
+        connection.executeQuery = async (query) => {
+          try {
+            return await execute(query);
+          } finally {
+            if (query.query.kind !== 'SelectQueryNode') this.onWrite();
+          }
+        };
+      }
+      return connection;
+    };
+    const commit = driver.commitTransaction.bind(driver);
+    driver.commitTransaction = async (connection) => {
+      await commit(connection);
+      this.onWrite();
     };
     return driver;
   }
@@ -60,6 +114,9 @@ function withStatementCache(database: SqliteDatabase.Database): SqliteDialectCon
   };
 }
 
+/** The change feed behind each PostgreSQL Kysely instance opened here. */
+const changeFeeds = new WeakMap<Kysely<Database>, ChangeFeed>();
+
 /** The better-sqlite3 handle behind each SQLite Kysely instance, for `db/prepared.ts`'s direct reads. */
 const sqliteHandles = new WeakMap<Kysely<Database>, SqliteDatabase.Database>();
 
@@ -71,14 +128,17 @@ export function sqliteHandleOf(kysely: Kysely<Database>): SqliteDatabase.Databas
 /**
  * How many rows have changed through a SQLite Kysely instance's connection since it opened — SQLite's
  * `total_changes()`, which counts every row an INSERT, UPDATE or DELETE touches, those of triggers
- * included — or undefined while a transaction is open (its writes may not stand). Undefined as a whole on
- * PostgreSQL, where other nodes write too.
+ * included — or undefined while a transaction is open (its writes may not stand). On PostgreSQL, where
+ * other nodes write too, the count of the node's change feed instead (db/changes.ts): it moves when any
+ * node commits a write to a table a kept answer may hold, and is undefined while the feed is down.
  *
  * While the count stands still, no row of the database has changed: the connection is the only one to
  * its file (exclusive locking mode, `openSqlite`), and the count only grows (a rolled-back write stays
  * counted). The statement reads no table, so it is cheap (docs/decisions/bearer-read-cache.md).
  */
 export function changeCounterOf(kysely: Kysely<Database>): (() => number | undefined) | undefined {
+  const feed = changeFeeds.get(kysely);
+  if (feed) return feed.counter;
   const database = sqliteHandles.get(kysely);
   if (!database) return undefined;
   const count = database.prepare('select total_changes()').pluck(true);
@@ -116,6 +176,8 @@ function openSqlite(path: string): Db {
   return {
     kysely,
     dialect: 'sqlite',
+    changes: null,
+    exclusive: (work) => work(),
     close: () => kysely.destroy(),
   };
 }
@@ -125,11 +187,34 @@ async function openPostgres(url: string): Promise<Db> {
   // bigint (int8) columns hold millisecond times: read them as numbers, not strings.
   pg.default.types.setTypeParser(20, (value: string) => Number(value));
   const pool = new pg.default.Pool({ connectionString: url, max: 10 });
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const changes = new ChangeFeed(pg.default.Client, url);
+  const kysely = new Kysely<Database>({
+    dialect: new WriteAwarePostgresDialect({ pool }, () => changes.bump()),
+  });
+  changes.start();
+  changeFeeds.set(kysely, changes);
   return {
     kysely,
     dialect: 'postgres',
-    close: () => kysely.destroy(),
+    changes,
+    async exclusive(work) {
+      // A connection of its own holds the lock; the work runs on the pool's others.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [START_LOCK_KEY.toString()]);
+        try {
+          return await work();
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [START_LOCK_KEY.toString()]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await changes.close();
+      await kysely.destroy();
+    },
   };
 }
 

@@ -13,6 +13,59 @@ type AnyDb = Kysely<any>;
 /** Whether a migration runs on PostgreSQL (the few statements that cannot be written portably). */
 const onPostgres = (db: AnyDb) => db.getExecutor().adapter instanceof PostgresAdapter;
 
+/**
+ * The tables whose writes a node must hear about from the others (PostgreSQL: `NOTIFY` on the channel
+ * CHANGES_CHANNEL, db/changes.ts): what a bearer call reads of its caller (users, teams, sessions, the
+ * permissions and groups) and what ends sessions or changes users. A column listed under `except` is
+ * written on every sign-in or request (last seen) and changes nothing a cached answer holds.
+ * docs/decisions/cross-node-invalidation.md.
+ */
+export const NOTIFYING_TABLES: Record<string, { columns: readonly string[] }> = {
+  users: {
+    columns: [
+      'id',
+      'team_id',
+      'email',
+      'name',
+      'password_hash',
+      'password_changed_at',
+      'locked',
+      'language',
+      'disabled_at',
+      'name_key',
+    ],
+  },
+  teams: {
+    columns: [
+      'id',
+      'name',
+      'display_name',
+      'disabled',
+      'local_enabled',
+      'google_enabled',
+      'azure_enabled',
+      'auth0_enabled',
+      'auth0_display_name',
+      'brand',
+      'seat_limit',
+      'member_count',
+      'storage_used_bytes',
+      'storage_limit_bytes',
+      'apple_enabled',
+      'manager_name',
+      'manager_email',
+      'manager_phone',
+    ],
+  },
+  sessions: { columns: ['id_hash', 'public_id', 'user_id', 'created_at', 'expires_at', 'revoked_at'] },
+  user_permissions: { columns: ['user_id', 'permission'] },
+  groups: { columns: ['id', 'team_id', 'name', 'name_key'] },
+  group_members: { columns: ['group_id', 'user_id'] },
+};
+
+/** The channel every node listens on (db/changes.ts). */
+export const CHANGES_CHANNEL = 'acct_changes';
+
 const migrations: Record<string, Migration> = {
   '001-foundation': {
     async up(db: AnyDb) {
@@ -376,7 +429,7 @@ const migrations: Record<string, Migration> = {
         .addColumn('require_two_step', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
 
-      // The authenticator-app key, sealed with a key derived from the server secret (lib/seal.ts);
+      // The authenticator-app key, sealed with KEY_ENCRYPTION_KEY when set (lib/sealing.ts);
       // `confirmed_at` null: enrolled but not yet confirmed with a code, so not in force.
       await db.schema
         .createTable('totp_secrets')
@@ -443,6 +496,44 @@ const migrations: Record<string, Migration> = {
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .addColumn('used_at', 'bigint')
         .execute();
+    },
+  },
+  '008-cluster': {
+    async up(db: AnyDb) {
+      // Signing keys and server secrets live in the database, so every node signs and verifies alike
+      // (docs/decisions/keys-in-database.md). `generation` is unique: two nodes rotating at once insert
+      // the same generation, and one of them loses the race instead of both adding a key.
+      await db.schema
+        .createTable('signing_keys')
+        .addColumn('kid', 'text', (c) => c.primaryKey())
+        .addColumn('generation', 'integer', (c) => c.notNull().unique())
+        .addColumn('public_jwk', 'text', (c) => c.notNull())
+        .addColumn('private_jwk', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('not_before', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('server_secrets')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      if (!onPostgres(db)) return;
+      // One notification per statement, delivered at commit (and folded into one per transaction).
+      await sql`create function notify_change() returns trigger language plpgsql as $$
+        begin
+          perform pg_notify(${sql.lit(CHANGES_CHANNEL)}, tg_table_name);
+          return null;
+        end $$`.execute(db);
+      for (const [table, { columns }] of Object.entries(NOTIFYING_TABLES)) {
+        const of = sql.join(columns.map((column) => sql.id(column)));
+        await sql`create trigger ${sql.id(`${table}_notify_change`)}
+          after insert or delete or update of ${of} on ${sql.table(table)}
+          for each statement execute function notify_change()`.execute(db);
+      }
+      // A new signing key: every node reloads the keys (lib/keys.ts) instead of waiting for its timer.
+      await sql`create trigger signing_keys_notify_change after insert or delete on signing_keys
+        for each statement execute function notify_change()`.execute(db);
     },
   },
 };

@@ -66,7 +66,9 @@ export function preparedQuery<Names extends string, Row>(
  * again), and only when nothing changed and no transaction was open from before the read to after it.
  * Keys are objects, held weakly: an answer goes when its key does.
  *
- * SQLite only. On PostgreSQL other nodes write where this process cannot see it, so every call reads.
+ * On PostgreSQL the count is the node's change feed (db/changes.ts): other nodes' writes reach it as
+ * notifications, at most one notification's delay after they commit; while the feed is down every call
+ * reads (docs/decisions/cross-node-invalidation.md).
  * What an answer means at a given time (an expiry) is for the caller to judge on each call: the
  * answers are the rows as stored, not a verdict.
  */

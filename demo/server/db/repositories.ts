@@ -13,6 +13,7 @@ import { passwordResetsRepository } from './password-resets';
 import { policiesRepository } from './policies';
 import { rateLimitsRepository } from './rate-limits';
 import { sessionsRepository } from './sessions';
+import { signingKeysRepository } from './signing-keys';
 import { teamsRepository } from './teams';
 import { twoStepRepository } from './two-step';
 import { usersRepository } from './users';
@@ -41,6 +42,7 @@ export function createRepositories(db: Db) {
     apiClients: apiClientsRepository(kysely),
     twoStep: twoStepRepository(kysely),
     passkeys: passkeysRepository(kysely, db.dialect),
+    signingKeys: signingKeysRepository(kysely),
   };
 }
 

@@ -243,7 +243,7 @@ export interface TeamApiClientsTable {
 
 export interface TotpSecretsTable {
   user_id: string;
-  /** The base32 key, sealed (lib/seal.ts). */
+  /** The base32 key, sealed (lib/sealing.ts). */
   sealed_secret: string;
   created_at: number;
   /** Null until a code from the app confirmed it: only then is two-step sign-in on. */
@@ -310,6 +310,28 @@ export interface WebauthnChallengesTable {
   used_at: number | null;
 }
 
+/** A token signing key (docs/decisions/keys-in-database.md). */
+export interface SigningKeysTable {
+  /** The public JWK's thumbprint (RFC 7638): the `kid` of the tokens it signs. */
+  kid: string;
+  /** 1, 2, 3…: unique, so two nodes rotating at once add one key, not two. */
+  generation: number;
+  /** JSON of the public JWK. */
+  public_jwk: string;
+  /** The private JWK, sealed with KEY_ENCRYPTION_KEY (lib/sealing.ts). */
+  private_jwk: string;
+  created_at: number;
+  /** From when it signs: published ahead of it, so verifiers that cache the JWKS know it in time. */
+  not_before: number;
+}
+
+/** Secrets every node shares (the anti-forgery HMAC secret), sealed like the private keys. */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -335,12 +357,15 @@ export interface Database {
   pending_sign_ins: PendingSignInsTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
+  signing_keys: SigningKeysTable;
+  server_secrets: ServerSecretsTable;
 }
 
 export type Team = Selectable<TeamsTable>;
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type Session = Selectable<SessionsTable>;
+export type SigningKeyRow = Selectable<SigningKeysTable>;
 export type Invitation = Selectable<InvitationsTable>;
 export type PendingSignIn = Selectable<PendingSignInsTable>;
 export type Passkey = Selectable<PasskeysTable>;

@@ -1,10 +1,9 @@
-import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
+import { SignJWT, jwtVerify, type JWSHeaderParameters, type JWTPayload } from 'jose';
 import type { Clock } from './clock';
 import { randomToken } from './crypto';
-import { SIGNING_ALG, type ServerKeys } from './keys';
+import { SIGNING_ALG, TOKEN_TTL_SECONDS, type KeyRing, type SigningKey } from './keys';
 
-/** Access and id tokens live one hour (design §4). */
-export const TOKEN_TTL_SECONDS = 3600;
+export { TOKEN_TTL_SECONDS };
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
 
 export interface TokenSubject {
@@ -62,16 +61,17 @@ export class TokenService {
   >();
 
   constructor(
-    private readonly keys: ServerKeys,
+    private readonly keys: KeyRing,
     private readonly issuer: string,
     private readonly audience: string,
     private readonly clock: Clock,
   ) {}
 
-  private base(payload: JWTPayload, typ: string) {
+  /** The key is taken once per token: the `kid` in its header is the key that signs it. */
+  private base(key: SigningKey, payload: JWTPayload, typ: string) {
     const now = Math.floor(this.clock.now() / 1000);
     return new SignJWT(payload)
-      .setProtectedHeader({ alg: SIGNING_ALG, kid: this.keys.kid, typ })
+      .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ })
       .setIssuer(this.issuer)
       .setIssuedAt(now)
       .setNotBefore(now)
@@ -97,10 +97,11 @@ export class TokenService {
       scope: scopes.join(' '),
       ...signInClaims(signIn),
     };
-    return this.base(sessionId ? { ...claims, sid: sessionId } : claims, ACCESS_TOKEN_TYPE)
+    const key = this.keys.signingKey();
+    return this.base(key, sessionId ? { ...claims, sid: sessionId } : claims, ACCESS_TOKEN_TYPE)
       .setSubject(subject.userId)
       .setAudience(this.audience)
-      .sign(this.keys.privateKey);
+      .sign(key.privateKey);
   }
 
   /**
@@ -113,7 +114,9 @@ export class TokenService {
     groups: readonly string[],
     signIn?: SignInFacts,
   ): Promise<string> {
+    const key = this.keys.signingKey();
     return this.base(
+      key,
       {
         name: subject.name,
         email: subject.email,
@@ -126,7 +129,7 @@ export class TokenService {
     )
       .setSubject(subject.userId)
       .setAudience(clientId)
-      .sign(this.keys.privateKey);
+      .sign(key.privateKey);
   }
 
   /**
@@ -134,10 +137,15 @@ export class TokenService {
    * client, with the team it belongs to and the scopes granted; no user, no session.
    */
   clientAccessToken(clientId: string, teamId: string, scopes: readonly string[]): Promise<string> {
-    return this.base({ team_id: teamId, client_id: clientId, scope: scopes.join(' ') }, ACCESS_TOKEN_TYPE)
+    const key = this.keys.signingKey();
+    return this.base(
+      key,
+      { team_id: teamId, client_id: clientId, scope: scopes.join(' ') },
+      ACCESS_TOKEN_TYPE,
+    )
       .setSubject(clientId)
       .setAudience(this.audience)
-      .sign(this.keys.privateKey);
+      .sign(key.privateKey);
   }
 
   /**
@@ -168,9 +176,16 @@ export class TokenService {
     return claims;
   }
 
+  /** The live key the token's header names (jose calls it with the header once the format holds). */
+  private readonly verificationKey = async (header: JWSHeaderParameters) => {
+    const key = await this.keys.verificationKey(header.kid);
+    if (!key) throw new Error('unknown or retired kid');
+    return key.publicKey;
+  };
+
   private async verifySignedAccessToken(token: string): Promise<AccessClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.keys.publicKey, {
+      const { payload } = await jwtVerify(token, this.verificationKey, {
         algorithms: [SIGNING_ALG],
         typ: ACCESS_TOKEN_TYPE,
         issuer: this.issuer,

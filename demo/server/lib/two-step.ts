@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { TwoStepRepository } from '../db/two-step';
 import type { Clock } from './clock';
 import { randomToken, sha256 } from './crypto';
-import { Sealer } from './seal';
+import type { Sealer } from './sealing';
 
 /** RFC 6238 as every authenticator app reads it: SHA-1, six digits, thirty seconds. */
 const PERIOD = 30;
@@ -25,20 +25,19 @@ export const normaliseRecoveryCode = (code: string) => code.toUpperCase().replac
 
 /**
  * The authenticator app (TOTP through the `otpauth` package) and recovery codes. Keys are sealed at rest
- * (lib/seal.ts); a code is accepted once (its time step is recorded); recovery codes are 80 random bits
+ * (lib/sealing.ts); a code is accepted once (its time step is recorded); recovery codes are 80 random bits
  * each, stored as their SHA-256.
  */
-export class TwoStepService {
-  private readonly sealer: Sealer;
+const sealContext = (userId: string) => `totp_secrets:${userId}`;
 
+export class TwoStepService {
   constructor(
     private readonly repo: TwoStepRepository,
     private readonly clock: Clock,
-    serverSecret: Buffer,
+    /** KEY_ENCRYPTION_KEY's sealer (lib/keys.ts), as for the private signing keys. */
+    private readonly sealer: Sealer,
     private readonly issuer: string,
-  ) {
-    this.sealer = new Sealer(serverSecret, 'totp');
-  }
+  ) {}
 
   private totp(secret: string, label: string) {
     return new TOTP({
@@ -51,23 +50,24 @@ export class TwoStepService {
     });
   }
 
-  /** A new key: the `otpauth://` URI for the QR code, the key as text, and the key sealed for storage. */
-  newKey(label: string): { uri: string; secret: string; sealed: string } {
+  /**
+   * A new key for a user: the `otpauth://` URI for the QR code, the key as text, and the key sealed for
+   * storage (bound to the user's row: a sealed key copied to another user does not open).
+   */
+  newKey(userId: string, label: string): { uri: string; secret: string; sealed: string } {
     const secret = new Secret({ size: 20 }).base32;
-    return { uri: this.totp(secret, label).toString(), secret, sealed: this.sealer.seal(secret) };
-  }
-
-  /** The `otpauth://` URI and key of a stored (sealed) key. */
-  describe(sealed: string, label: string): { uri: string; secret: string } {
-    const secret = this.sealer.open(sealed);
-    return { uri: this.totp(secret, label).toString(), secret };
+    return {
+      uri: this.totp(secret, label).toString(),
+      secret,
+      sealed: this.sealer.seal(secret, sealContext(userId)),
+    };
   }
 
   /** Check a code against the user's key; a right code is used up (its step recorded). */
   async checkCode(userId: string, sealed: string, code: string): Promise<CodeOutcome> {
     if (!/^\d{6}$/.test(code)) return 'wrong';
     const now = this.clock.now();
-    const totp = this.totp(this.sealer.open(sealed), 'check');
+    const totp = this.totp(this.sealer.open(sealed, sealContext(userId)), 'check');
     const delta = totp.validate({ token: code, timestamp: now, window: WINDOW });
     if (delta === null) return 'wrong';
     const step = totp.counter({ timestamp: now }) + delta;

@@ -50,6 +50,6 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/.well-known/jwks', { config: { auth: 'none' }, schema: jwksSchema }, async (_request, reply) => {
     reply.header('Cache-Control', 'public, max-age=300');
-    return { keys: [keys.publicJwk] };
+    return { keys: keys.published() };
   });
 };

@@ -136,7 +136,7 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!found) return reply;
       if (!found.pending.must_enrol)
         return reply.code(409).send({ message: 'two-step sign-in is already set up', code: 'alreadyOn' });
-      const key = twoStep.newKey(found.email);
+      const key = twoStep.newKey(found.pending.user_id, found.email);
       if (!(await repos.twoStep.enrol(found.pending.user_id, key.sealed, clock.now())))
         return reply.code(409).send({ message: 'two-step sign-in is already set up', code: 'alreadyOn' });
       return { uri: key.uri, secret: key.secret };
@@ -187,7 +187,7 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { user } = callerOf(request);
       if (await limiter.refuse(reply, `two-step:user:${user.id}`, USER_LIMIT)) return reply;
-      const key = twoStep.newKey(user.email);
+      const key = twoStep.newKey(user.id, user.email);
       if (!(await repos.twoStep.enrol(user.id, key.sealed, clock.now())))
         return reply.code(409).send({ message: 'two-step sign-in is already on', code: 'alreadyOn' });
       return { uri: key.uri, secret: key.secret };

@@ -1,0 +1,29 @@
+/**
+ * The tables whose writes no node needs to hear of (db/changes.ts), each with why: nothing a node keeps
+ * in memory is read from them. Every other table must notify (migration 008's triggers); a server test
+ * on PostgreSQL checks that each table is in exactly one of the two lists, so a new table cannot be
+ * forgotten (docs/decisions/cross-node-invalidation.md).
+ */
+export const QUIET_TABLES: Record<string, string> = {
+  external_accounts: 'read on each provider sign-in, never kept',
+  policies: 'read on each discovery call and token exchange, never kept',
+  login_failures: 'the lockout counts: read on each sign-in, never kept',
+  rate_limits: 'counted in the database on each call, never kept',
+  password_resets: 'single-use tokens: read and spent in one statement',
+  team_providers: 'read on each provider sign-in, never kept',
+  oauth_flows: 'single-use provider flows: read and spent in one statement',
+  device_codes: 'single-use QR codes: read and spent in one statement',
+  member_terms: 'the member search index: read on each search, never kept',
+  invitations: 'read on each call, never kept',
+  audit_events: 'append-only history, never kept',
+  team_api_clients: 'read on each client credentials grant, never kept',
+  totp_secrets: 'read on each second step, never kept',
+  totp_used_steps: 'single-use TOTP steps: checked and spent in one statement',
+  recovery_codes: 'single-use codes: checked and spent in one statement',
+  pending_sign_ins: 'single-use second steps: read and spent in one statement',
+  passkeys: 'read on each passkey sign-in, never kept (a disabled member is refused through users)',
+  webauthn_challenges: 'single-use challenges: read and spent in one statement',
+  server_secrets: 'written once, before any node serves; read at start',
+  kysely_migration: 'migrations: run under the start lock before a node serves',
+  kysely_migration_lock: 'migrations: run under the start lock before a node serves',
+};
