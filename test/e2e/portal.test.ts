@@ -49,8 +49,8 @@ describe('the portal shell', () => {
       assert.equal(await page.evaluate(() => (window as unknown as { marker?: string }).marker), 'same page');
       const visits: Array<[string, string]> = [
         ['/manage/team', 'Pending invites'],
-        ['/manage/user', 'Something Else'],
-        ['/manage/group', 'Groups will be managed here.'],
+        ['/manage/user', 'Search members'],
+        ['/manage/group', 'Create group'],
         ['/search', 'Type something to search.'],
         ['/nowhere', 'Personal info'],
       ];

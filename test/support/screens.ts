@@ -148,10 +148,10 @@ async function manage(page: Page, server: TestServer, t: T, path = '/manage') {
   await page.getByRole('heading', { level: 1, name: t(MANAGE_HEADINGS[path.split('?')[0]!]!) }).waitFor();
 }
 
-/** acme's group `name` with bob in it, made through the API if it is not there yet (shots may repeat). */
-async function groupWithBob(server: TestServer, name: string) {
+/** A caller of acme's admin API as ada (the shots set up the team's state through it). */
+async function adaCalls(server: TestServer) {
   const { accessToken } = await tokenFor(server.server.app, 'ada@acme.test');
-  const call = (method: string, path: string, body?: unknown) =>
+  return (method: string, path: string, body?: unknown) =>
     fetch(`${server.url}${path}`, {
       method,
       headers: {
@@ -160,16 +160,31 @@ async function groupWithBob(server: TestServer, name: string) {
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+}
+
+async function acmeGroups(call: Awaited<ReturnType<typeof adaCalls>>) {
   const { groups } = (await (await call('GET', '/api/team/groups')).json()) as {
     groups: Array<{ id: string; name: string }>;
   };
+  return groups;
+}
+
+/** acme's group `name` with bob in it, made through the API if it is not there yet (shots may repeat). */
+async function groupWithBob(server: TestServer, name: string) {
+  const call = await adaCalls(server);
   const group =
-    groups.find((g) => g.name === name) ??
+    (await acmeGroups(call)).find((g) => g.name === name) ??
     ((await (await call('POST', '/api/team/groups', { name })).json()) as { id: string });
   const members = (await (await call('GET', '/api/team/members?q=bob')).json()) as {
     members: Array<{ id: string }>;
   };
   await call('PUT', `/api/team/groups/${group.id}/members/${members.members[0]!.id}`);
+}
+
+/** acme without groups: a run that shows the groups again finds those an earlier shot made. */
+async function noGroups(server: TestServer) {
+  const call = await adaCalls(server);
+  for (const group of await acmeGroups(call)) await call('DELETE', `/api/team/groups/${group.id}`);
 }
 
 const ALL_SHOTS: Shot[] = [
@@ -678,6 +693,7 @@ const ALL_SHOTS: Shot[] = [
   {
     name: 'manage-group-empty',
     async show(page, server, t) {
+      await noGroups(server);
       await manage(page, server, t, '/manage/group');
       await page.getByText(t('groups.none')).waitFor();
     },
