@@ -30,6 +30,7 @@ import { loginRoutes } from './routes/login';
 import { groupRoutes } from './routes/groups';
 import { memberRoutes } from './routes/members';
 import { searchRoutes } from './routes/search';
+import { sessionRoutes } from './routes/sessions';
 import { outboxRoutes } from './routes/outbox';
 import { passwordResetRoutes } from './routes/password-reset';
 import { switcherRoutes } from './routes/switcher';
@@ -150,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(loginRoutes);
   await app.register(passwordResetRoutes);
   await app.register(userRoutes);
+  await app.register(sessionRoutes);
   await app.register(externalRoutes);
   await app.register(developerRoutes);
   await app.register(deviceRoutes);

@@ -19,6 +19,7 @@ const PARAMS: Record<string, string> = {
   '/api/team/members/:id': '/api/team/members/x',
   '/api/team/groups/:id': '/api/team/groups/x',
   '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
+  '/api/user/sessions/:id': '/api/user/sessions/x',
   // Its query is required: without it the schema answers first.
   '/api/search': '/api/search?q=x',
 };
@@ -29,6 +30,7 @@ const BODIES: Record<string, object | undefined> = {
   'PUT /api/user/password': { newPassword: 'y', confirmNewPassword: 'y' },
   'POST /api/user': { name: 'Ada' },
   'POST /api/DeviceCode/generate': undefined,
+  'POST /api/user/sessions/end-others': undefined,
   'PUT /api/team/seat-limit': { limit: 50 },
   'PATCH /api/team/login-options': { local: true },
   'PUT /api/team/storage': { usedBytes: 1 },

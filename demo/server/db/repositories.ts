@@ -1,4 +1,5 @@
 import type { Db } from './connect';
+import { activityRepository } from './activity';
 import { apiClientsRepository } from './api-clients';
 import { auditRepository } from './audit';
 import { deviceCodesRepository } from './device-codes';
@@ -37,6 +38,7 @@ export function createRepositories(db: Db) {
     groups: groupsRepository(kysely),
     audit: auditRepository(kysely),
     apiClients: apiClientsRepository(kysely),
+    activity: activityRepository(kysely),
   };
 }
 

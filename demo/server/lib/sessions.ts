@@ -34,6 +34,8 @@ export class SessionService {
       last_seen_at: now,
       expires_at: now + SESSION_MAX_MS,
       revoked_at: null,
+      user_agent: null,
+      address: null,
     };
     await this.sessions.insert(session);
     return { token, session };

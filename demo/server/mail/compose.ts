@@ -114,3 +114,29 @@ export function inviteMail({ language, brand, inviter, team, link, expires }: In
     link,
   };
 }
+
+export interface NewDeviceMailInput {
+  language: Language;
+  brand: MailBrand;
+  name: string;
+  team: string;
+  /** The browser and operating system, as the sessions screen names them. */
+  device: string;
+  when: Date;
+  /** The sessions screen. */
+  link: string;
+}
+
+/** A sign-in from a browser the account had not used: what, when, and where to end it. */
+export function newDeviceMail({ language, brand, name, team, device, when, link }: NewDeviceMailInput) {
+  const values = { brand: brand.name, name, team, device, date: `${formatDate(language, when)} UTC` };
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [t('newDevice.greeting'), t('newDevice.body'), t('newDevice.warning')];
+  const action = t('newDevice.action');
+  return {
+    subject: t('newDevice.subject'),
+    text: `${lines[0]}\n\n${lines[1]}\n\n${action}:\n${link}\n\n${lines[2]}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines.slice(0, 2), { label: action, href: link }, lines.slice(2)),
+    link,
+  };
+}

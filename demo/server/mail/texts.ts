@@ -31,6 +31,13 @@ export interface ServerTexts {
     expiry: string;
     ignore: string;
   };
+  newDevice: {
+    subject: string;
+    greeting: string;
+    body: string;
+    action: string;
+    warning: string;
+  };
   footer: string;
   policy: Record<PolicyProblem, string>;
   resetInvalid: string;
@@ -61,6 +68,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Accept the invitation',
       expiry: 'The link works once and expires on {{date}}.',
       ignore: 'If you did not expect this invitation, ignore this email.',
+    },
+    newDevice: {
+      subject: 'New sign-in to your {{brand}} account',
+      greeting: 'Hello {{name}},',
+      body: 'Your {{brand}} account in the team {{team}} was signed in to from a browser it has not used before: {{device}}, on {{date}}.',
+      action: 'Review your sessions',
+      warning: 'If this was not you, end that session and change your password now.',
     },
     footer: 'This email was sent by {{brand}} account services. Please do not reply.',
     policy: {
@@ -98,6 +112,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'Ce lien ne fonctionne qu’une fois et expire le {{date}}.',
       ignore: 'Si vous ne vous attendiez pas à cette invitation, ignorez cet e-mail.',
     },
+    newDevice: {
+      subject: 'Nouvelle connexion à votre compte {{brand}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Une connexion à votre compte {{brand}} dans l’équipe {{team}} a eu lieu depuis un navigateur jamais utilisé auparavant : {{device}}, le {{date}}.',
+      action: 'Voir vos sessions',
+      warning: 'Si ce n’était pas vous, fermez cette session et changez votre mot de passe dès maintenant.',
+    },
     footer: 'Cet e-mail a été envoyé par le service de comptes {{brand}}. Merci de ne pas y répondre.',
     policy: {
       tooShort: 'Le mot de passe doit contenir au moins {{min}} caractères.',
@@ -132,6 +153,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'El enlace solo funciona una vez y caduca el {{date}}.',
       ignore: 'Si no esperabas esta invitación, ignora este correo.',
     },
+    newDevice: {
+      subject: 'Nuevo inicio de sesión en tu cuenta de {{brand}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Se inició sesión en tu cuenta de {{brand}} del equipo {{team}} desde un navegador que no se había usado antes: {{device}}, el {{date}}.',
+      action: 'Revisar tus sesiones',
+      warning: 'Si no fuiste tú, cierra esa sesión y cambia tu contraseña ahora.',
+    },
     footer: 'Este correo lo ha enviado el servicio de cuentas de {{brand}}. No respondas a este mensaje.',
     policy: {
       tooShort: 'La contraseña debe tener al menos {{min}} caracteres.',
@@ -165,6 +193,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Aceitar o convite',
       expiry: 'O link funciona uma única vez e expira em {{date}}.',
       ignore: 'Se você não esperava este convite, ignore este e-mail.',
+    },
+    newDevice: {
+      subject: 'Novo início de sessão na sua conta {{brand}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Foi iniciada uma sessão na sua conta {{brand}} da equipa {{team}} a partir de um navegador que nunca tinha sido usado: {{device}}, em {{date}}.',
+      action: 'Ver as suas sessões',
+      warning: 'Se não foi você, termine essa sessão e altere a sua palavra-passe agora.',
     },
     footer: 'Este e-mail foi enviado pelo serviço de contas da {{brand}}. Não responda a esta mensagem.',
     policy: {
@@ -202,6 +237,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'Der Link funktioniert nur einmal und läuft am {{date}} ab.',
       ignore: 'Wenn Sie diese Einladung nicht erwartet haben, ignorieren Sie diese E-Mail.',
     },
+    newDevice: {
+      subject: 'Neue Anmeldung bei Ihrem {{brand}}-Konto',
+      greeting: 'Hallo {{name}},',
+      body: 'Bei Ihrem {{brand}}-Konto im Team {{team}} hat sich jemand mit einem bisher nicht verwendeten Browser angemeldet: {{device}}, am {{date}}.',
+      action: 'Sitzungen ansehen',
+      warning: 'Wenn Sie das nicht waren, beenden Sie diese Sitzung und ändern Sie sofort Ihr Passwort.',
+    },
     footer: 'Diese E-Mail wurde vom {{brand}}-Kontodienst gesendet. Bitte antworten Sie nicht darauf.',
     policy: {
       tooShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein.',
@@ -235,6 +277,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: '招待を承諾する',
       expiry: 'このリンクは 1 回だけ使用でき、{{date}} に有効期限が切れます。',
       ignore: 'この招待にお心当たりがない場合は、このメールを無視してください。',
+    },
+    newDevice: {
+      subject: '{{brand}} アカウントへの新しいサインイン',
+      greeting: '{{name}} 様',
+      body: 'チーム {{team}} の {{brand}} アカウントに、これまで使われていないブラウザーからサインインがありました: {{device}}（{{date}}）。',
+      action: 'セッションを確認',
+      warning: '心当たりがない場合は、そのセッションを終了し、すぐにパスワードを変更してください。',
     },
     footer:
       'このメールは {{brand}} アカウント サービスから送信されています。このメールには返信しないでください。',
@@ -273,6 +322,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Accepter invitationen',
       expiry: 'Linket virker én gang og udløber den {{date}}.',
       ignore: 'Hvis du ikke ventede denne invitation, kan du se bort fra denne e-mail.',
+    },
+    newDevice: {
+      subject: 'Ny login på din {{brand}}-konto',
+      greeting: 'Hej {{name}}',
+      body: 'Der blev logget ind på din {{brand}}-konto i teamet {{team}} fra en browser, der ikke er brugt før: {{device}}, den {{date}}.',
+      action: 'Se dine sessioner',
+      warning: 'Hvis det ikke var dig, så afslut den session og skift din adgangskode nu.',
     },
     footer: 'Denne e-mail er sendt af {{brand}}s kontotjeneste. Du kan ikke svare på den.',
     policy: {

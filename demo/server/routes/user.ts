@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PERMISSIONS } from '../domain/permissions';
 import type { BearerCaller } from '../lib/bearer';
+import { recordActivity } from '../lib/activity';
 import { answerLanguage } from '../lib/language';
 import { cleanName } from '../lib/names';
 import { notifyPasswordChanged } from '../lib/notify';
@@ -93,6 +94,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // Conditional on the state the request was checked against, so a racing change cannot be overwritten.
     if (!(await repos.users.setPassword(caller.user.id, hash, now, guard))) return false;
     await endOtherSessions(caller, request);
+    await recordActivity(request, caller.user.id, guard === 'has' ? 'passwordChanged' : 'passwordSet');
     notifyPasswordChanged(request, await account(caller), now);
     return true;
   }

@@ -1,0 +1,153 @@
+import type { Kysely } from 'kysely';
+import type { ActivityEventsTable, Database, Session } from './schema';
+import { revokeUserSessions } from './sessions';
+
+let sequence = 0;
+
+/**
+ * An id that sorts by time, then by the order events were recorded in this process: a user's log is one
+ * range of the (user_id, id) index, newest first, and the last id of a page is the next page's cursor.
+ */
+function eventId(now: number): string {
+  sequence = (sequence + 1) % 1_000_000;
+  return `${String(now).padStart(15, '0')}-${String(sequence).padStart(6, '0')}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+export interface NewActivity {
+  userId: string;
+  kind: string;
+  detail: Record<string, unknown>;
+  now: number;
+}
+
+/** A user's sessions as the sessions screen lists them, their security log and their known browsers. */
+export function activityRepository(db: Kysely<Database>) {
+  return {
+    noticeAccount: (userId: string) => noticeAccountOf(db, userId),
+
+    /** What the sessions screen shows of a new session: its browser and (if kept) its address. */
+    async describeSession(idHash: string, userAgent: string | null, address: string | null): Promise<void> {
+      await db
+        .updateTable('sessions')
+        .set({ user_agent: userAgent, address })
+        .where('id_hash', '=', idHash)
+        .execute();
+    },
+
+    /** The user's live sessions (not revoked, not past their end, not idle too long), newest first. */
+    liveSessions(userId: string, now: number, seenAfter: number): Promise<Session[]> {
+      return db
+        .selectFrom('sessions')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .where('last_seen_at', '>', seenAfter)
+        .orderBy('created_at', 'desc')
+        .execute();
+    },
+
+    /** End one session of this user; false when it is not theirs or already ended. */
+    async endSession(userId: string, idHash: string, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable('sessions')
+        .set({ revoked_at: now })
+        .where('id_hash', '=', idHash)
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** End every session of the user but `keep` (an id hash); the number ended. */
+    endOtherSessions: (userId: string, now: number, keep?: string) =>
+      revokeUserSessions(db, userId, now, keep),
+
+    async record(event: NewActivity): Promise<void> {
+      await db
+        .insertInto('activity_events')
+        .values({
+          id: eventId(event.now),
+          user_id: event.userId,
+          kind: event.kind,
+          detail: JSON.stringify(event.detail),
+          created_at: event.now,
+        })
+        .execute();
+    },
+
+    /** A page of the user's events since `since`, newest first, after the cursor (an event id) if any. */
+    page(userId: string, since: number, limit: number, cursor?: string): Promise<ActivityEventsTable[]> {
+      let query = db
+        .selectFrom('activity_events')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('created_at', '>', since);
+      if (cursor) query = query.where('id', '<', cursor);
+      return query.orderBy('id', 'desc').limit(limit).execute();
+    },
+
+    /** Delete every event recorded at or before `before`; the number deleted. */
+    async purge(before: number): Promise<number> {
+      const result = await db
+        .deleteFrom('activity_events')
+        .where('created_at', '<=', before)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /**
+     * Remember that the user signed in with this browser. `fresh`: the first time for this browser;
+     * `known`: how many other browsers the user had signed in with before.
+     */
+    async rememberDevice(
+      userId: string,
+      key: string,
+      now: number,
+    ): Promise<{ fresh: boolean; known: number }> {
+      const inserted = await db
+        .insertInto('known_devices')
+        .values({ user_id: userId, device_key: key, first_seen_at: now })
+        .onConflict((oc) => oc.columns(['user_id', 'device_key']).doNothing())
+        .executeTakeFirst();
+      const fresh = Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+      const row = await db
+        .selectFrom('known_devices')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return { fresh, known: Number(row.count) - (fresh ? 1 : 0) };
+    },
+  };
+}
+
+export type ActivityRepository = ReturnType<typeof activityRepository>;
+
+/** Who a security notice goes to: the user with their team's name and brand. */
+export interface NoticeAccount {
+  id: string;
+  name: string;
+  email: string;
+  language: string | null;
+  team_id: string;
+  display_name: string;
+  brand: string | null;
+}
+
+/** The user a notice is for, with their team's name and brand. */
+export function noticeAccountOf(db: Kysely<Database>, userId: string): Promise<NoticeAccount | undefined> {
+  return db
+    .selectFrom('users')
+    .innerJoin('teams', 'teams.id', 'users.team_id')
+    .select([
+      'users.id',
+      'users.name',
+      'users.email',
+      'users.language',
+      'users.team_id',
+      'teams.display_name',
+      'teams.brand',
+    ])
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+}
