@@ -131,6 +131,8 @@ describe('<acct-portal> manage screens', () => {
     await signInAs('ada@acme.test');
     const screens: Array<[string, string]> = [
       ['/manage', 'Personal info'],
+      ['/manage/sessions', 'Sessions'],
+      ['/manage/activity', 'Security activity'],
       ['/manage/qr', 'QR code login'],
       ['/manage/dev', 'Developer tools'],
       ['/manage/dev/success', 'Your tokens'],
