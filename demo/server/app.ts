@@ -20,6 +20,7 @@ import { registerCors } from './plugins/cors';
 import { registerSecurity } from './plugins/security';
 import { pageRoutes } from './plugins/pages';
 import { accountRoutes } from './routes/account';
+import { accountLifecycleRoutes } from './routes/account-lifecycle';
 import { developerRoutes } from './routes/developer';
 import { deviceRoutes } from './routes/device';
 import { discoveryRoutes } from './routes/discovery';
@@ -152,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(passwordResetRoutes);
   await app.register(userRoutes);
   await app.register(sessionRoutes);
+  await app.register(accountLifecycleRoutes);
   await app.register(externalRoutes);
   await app.register(developerRoutes);
   await app.register(deviceRoutes);

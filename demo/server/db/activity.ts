@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ActivityEventsTable, Database, Session } from './schema';
+import { writeTerms } from './members';
 import { revokeUserSessions } from './sessions';
 
 let sequence = 0;
@@ -24,6 +25,18 @@ export interface NewActivity {
 export function activityRepository(db: Kysely<Database>) {
   return {
     noticeAccount: (userId: string) => noticeAccountOf(db, userId),
+
+    /** When the user's live session with this public handle began (its sign-in), if there is one. */
+    async sessionStart(publicId: string, userId: string): Promise<number | undefined> {
+      const row = await db
+        .selectFrom('sessions')
+        .select('created_at')
+        .where('public_id', '=', publicId)
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return row?.created_at;
+    },
 
     /** What the sessions screen shows of a new session: its browser and (if kept) its address. */
     async describeSession(idHash: string, userAgent: string | null, address: string | null): Promise<void> {
@@ -151,3 +164,172 @@ export function noticeAccountOf(db: Kysely<Database>, userId: string): Promise<N
     .where('users.id', '=', userId)
     .executeTakeFirst();
 }
+
+/** Why confirming or undoing an e-mail change did nothing. */
+export type EmailChangeRefusal = 'gone' | 'taken';
+
+/**
+ * E-mail changes: a pending change per user at most (a newer one supersedes it), confirmed by the link
+ * mailed to the new address, undone by the link mailed to the old one.
+ */
+export function emailChangesRepository(db: Kysely<Database>) {
+  return {
+    /** Whether another member of the team has this address (never who). */
+    async taken(teamId: string, email: string, userId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('users')
+        .select('id')
+        .where('team_id', '=', teamId)
+        .where('email', '=', email)
+        .where('id', '!=', userId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** A new pending change, superseding the user's earlier pending ones, in one transaction. */
+    async request(change: {
+      id: string;
+      userId: string;
+      oldEmail: string;
+      newEmail: string;
+      tokenHash: string;
+      undoHash: string;
+      now: number;
+      expiresAt: number;
+    }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('email_changes')
+          .set({ superseded_at: change.now })
+          .where('user_id', '=', change.userId)
+          .where('confirmed_at', 'is', null)
+          .where('superseded_at', 'is', null)
+          .where('undone_at', 'is', null)
+          .execute();
+        await trx
+          .insertInto('email_changes')
+          .values({
+            id: change.id,
+            user_id: change.userId,
+            old_email: change.oldEmail,
+            new_email: change.newEmail,
+            token_hash: change.tokenHash,
+            undo_hash: change.undoHash,
+            created_at: change.now,
+            expires_at: change.expiresAt,
+            confirmed_at: null,
+            superseded_at: null,
+            undone_at: null,
+          })
+          .execute();
+      });
+    },
+
+    find(id: string) {
+      return db.selectFrom('email_changes').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /**
+     * Confirm a change, in one transaction: used by one conditional UPDATE (of parallel uses one wins),
+     * then the address changes — refused, with nothing changed, when another member took it meanwhile.
+     */
+    confirm(
+      id: string,
+      tokenHash: string,
+      now: number,
+    ): Promise<{ ok: true; userId: string } | { ok: false; reason: EmailChangeRefusal }> {
+      return db.transaction().execute(async (trx) => {
+        const change = await trx
+          .updateTable('email_changes')
+          .set({ confirmed_at: now })
+          .where('id', '=', id)
+          .where('token_hash', '=', tokenHash)
+          .where('confirmed_at', 'is', null)
+          .where('superseded_at', 'is', null)
+          .where('undone_at', 'is', null)
+          .where('expires_at', '>', now)
+          .returning(['user_id', 'new_email'])
+          .executeTakeFirst();
+        if (!change) return { ok: false, reason: 'gone' };
+        const user = await trx
+          .selectFrom('users')
+          .select(['team_id', 'name'])
+          .where('id', '=', change.user_id)
+          .executeTakeFirst();
+        if (!user) return { ok: false, reason: 'gone' };
+        const holder = await trx
+          .selectFrom('users')
+          .select('id')
+          .where('team_id', '=', user.team_id)
+          .where('email', '=', change.new_email)
+          .executeTakeFirst();
+        if (holder) {
+          await trx.updateTable('email_changes').set({ confirmed_at: null }).where('id', '=', id).execute();
+          return { ok: false, reason: 'taken' };
+        }
+        await trx
+          .updateTable('users')
+          .set({ email: change.new_email })
+          .where('id', '=', change.user_id)
+          .execute();
+        await writeTerms(trx, user.team_id, change.user_id, user.name, change.new_email);
+        return { ok: true, userId: change.user_id };
+      });
+    },
+
+    /**
+     * Undo a change from the old address's link (until `undoUntil` after it was asked for): a pending one
+     * is cancelled; a confirmed one gives the old address back and ends every session of the user (whoever
+     * confirmed it may be signed in). Single use.
+     */
+    undo(
+      id: string,
+      undoHash: string,
+      now: number,
+      undoAfter: number,
+    ): Promise<{ ok: true; userId: string } | { ok: false; reason: EmailChangeRefusal }> {
+      return db.transaction().execute(async (trx) => {
+        const change = await trx
+          .updateTable('email_changes')
+          .set({ undone_at: now })
+          .where('id', '=', id)
+          .where('undo_hash', '=', undoHash)
+          .where('undone_at', 'is', null)
+          .where('superseded_at', 'is', null)
+          .where('created_at', '>', undoAfter)
+          .returning(['user_id', 'old_email', 'confirmed_at'])
+          .executeTakeFirst();
+        if (!change) return { ok: false, reason: 'gone' };
+        if (change.confirmed_at !== null) {
+          const user = await trx
+            .selectFrom('users')
+            .select(['team_id', 'name'])
+            .where('id', '=', change.user_id)
+            .executeTakeFirst();
+          if (!user) return { ok: false, reason: 'gone' };
+          const holder = await trx
+            .selectFrom('users')
+            .select('id')
+            .where('team_id', '=', user.team_id)
+            .where('email', '=', change.old_email)
+            .where('id', '!=', change.user_id)
+            .executeTakeFirst();
+          if (holder) {
+            await trx.updateTable('email_changes').set({ undone_at: null }).where('id', '=', id).execute();
+            return { ok: false, reason: 'taken' };
+          }
+          await trx
+            .updateTable('users')
+            .set({ email: change.old_email })
+            .where('id', '=', change.user_id)
+            .execute();
+          await writeTerms(trx, user.team_id, change.user_id, user.name, change.old_email);
+          await revokeUserSessions(trx, change.user_id, now);
+        }
+        return { ok: true, userId: change.user_id };
+      });
+    },
+  };
+}
+
+export type EmailChangesRepository = ReturnType<typeof emailChangesRepository>;

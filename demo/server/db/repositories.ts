@@ -1,5 +1,5 @@
 import type { Db } from './connect';
-import { activityRepository } from './activity';
+import { activityRepository, emailChangesRepository } from './activity';
 import { apiClientsRepository } from './api-clients';
 import { auditRepository } from './audit';
 import { deviceCodesRepository } from './device-codes';
@@ -39,6 +39,7 @@ export function createRepositories(db: Db) {
     audit: auditRepository(kysely),
     apiClients: apiClientsRepository(kysely),
     activity: activityRepository(kysely),
+    emailChanges: emailChangesRepository(kysely),
   };
 }
 

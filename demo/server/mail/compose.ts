@@ -140,3 +140,46 @@ export function newDeviceMail({ language, brand, name, team, device, when, link 
     link,
   };
 }
+
+export interface EmailChangeMailInput {
+  language: Language;
+  brand: MailBrand;
+  name: string;
+  team: string;
+  /** The new address. */
+  email: string;
+  link: string;
+}
+
+/** To the new address: confirm it (the link works once, one hour). */
+export function emailConfirmMail({ language, brand, name, team, email, link }: EmailChangeMailInput) {
+  const values = { brand: brand.name, name, team, email };
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [
+    t('emailConfirm.greeting'),
+    t('emailConfirm.body'),
+    t('emailConfirm.expiry'),
+    t('emailConfirm.ignore'),
+  ];
+  const action = t('emailConfirm.action');
+  return {
+    subject: t('emailConfirm.subject'),
+    text: `${lines[0]}\n\n${lines[1]}\n\n${action}:\n${link}\n\n${lines[2]}\n${lines[3]}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines.slice(0, 2), { label: action, href: link }, lines.slice(2)),
+    link,
+  };
+}
+
+/** To the old address: what is asked, and the link that undoes it. */
+export function emailNoticeMail({ language, brand, name, team, email, link }: EmailChangeMailInput) {
+  const values = { brand: brand.name, name, team, email };
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [t('emailNotice.greeting'), t('emailNotice.body'), t('emailNotice.warning')];
+  const action = t('emailNotice.action');
+  return {
+    subject: t('emailNotice.subject'),
+    text: `${lines[0]}\n\n${lines[1]}\n\n${action}:\n${link}\n\n${lines[2]}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines.slice(0, 2), { label: action, href: link }, lines.slice(2)),
+    link,
+  };
+}
