@@ -6,6 +6,12 @@ import type {
   SessionEntry as SessionEntrySchema,
   SessionList,
 } from '../../demo/server/schemas/sessions';
+import type {
+  EmailChangeBody,
+  EmailChangeReply,
+  EmailLinkBody,
+  EmailLinkReply,
+} from '../../demo/server/schemas/account-lifecycle';
 import { request, type ApiContext } from './client';
 import { issuerUrl } from './url';
 
@@ -42,4 +48,26 @@ export function getActivity(ctx: ApiContext, cursor?: string | null, limit = 20)
   const query = new URLSearchParams({ limit: String(limit) });
   if (cursor) query.set('cursor', cursor);
   return request<ActivityPage>(ctx, at(ctx, `/api/user/activity?${query}`));
+}
+
+/** POST /api/user/email: 202 `{pendingEmail}`; 400 `invalidEmail`, `sameEmail`, `passwordRequired`, `invalidPassword`; 403 `reauthRequired`; 409 `emailTaken`. */
+export async function requestEmailChange(ctx: ApiContext, body: EmailChangeBody): Promise<string> {
+  const reply = await request<EmailChangeReply>(ctx, at(ctx, '/api/user/email'), {
+    method: 'POST',
+    json: body,
+  });
+  return reply.pendingEmail;
+}
+
+/** POST /api/user/email/confirm or /undo (the links' fields): the account's address afterwards. */
+export async function answerEmailLink(
+  ctx: ApiContext,
+  action: 'confirm' | 'undo',
+  body: EmailLinkBody,
+): Promise<string> {
+  const reply = await request<EmailLinkReply>(ctx, at(ctx, `/api/user/email/${action}`), {
+    method: 'POST',
+    json: body,
+  });
+  return reply.email;
 }

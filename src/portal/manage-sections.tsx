@@ -14,6 +14,7 @@ export const MANAGE_SECTIONS = {
   group: lazyScreen(() => import('../features/team/group-page')),
   sessions: lazyScreen(() => import('../features/account/sessions-page')),
   activity: lazyScreen(() => import('../features/account/activity-page')),
+  email: lazyScreen(() => import('../features/account/email-page')),
 } satisfies ManageSections & Record<string, LazyScreen<object>>;
 
 const ManageElement = lazyScreen(() => import('../features/manage/manage-element'));

@@ -105,6 +105,7 @@ const MANAGE_HEADINGS: Record<string, string> = {
   '/manage/group': 'manage.heading.group',
   '/manage/sessions': 'manage.nav.sessions',
   '/manage/activity': 'manage.nav.activity',
+  '/manage/email': 'manage.nav.email',
 };
 
 async function manage(page: Page, server: TestServer, t: T, path = '/manage') {
@@ -552,6 +553,13 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await carolsScreen(page, server, t, '/manage/activity');
       await page.getByText(t('activity.kinds.signInFailed')).first().waitFor();
+    },
+  },
+  {
+    name: 'manage-email',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/email');
+      await page.getByLabel(t('account.email.password')).waitFor();
     },
   },
   {

@@ -31,6 +31,7 @@ const HEADINGS: Record<ManageSection, string> = {
   // The sidebar's words: the screens' own texts load with them, after the heading shows.
   sessions: 'manage.nav.sessions',
   activity: 'manage.nav.activity',
+  email: 'manage.nav.email',
   qr: 'manage.heading.qr',
   dev: 'manage.heading.dev',
   'dev/success': 'manage.heading.devSuccess',
@@ -115,6 +116,7 @@ export default function ManageArea({
     ['/manage', t('manage.nav.info'), section === 'info'],
     ['/manage/sessions', t('manage.nav.sessions'), section === 'sessions'],
     ['/manage/activity', t('manage.nav.activity'), section === 'activity'],
+    ['/manage/email', t('manage.nav.email'), section === 'email'],
     ['/manage/qr', t('manage.nav.qr'), section === 'qr'],
   ];
   if (developerToolsSupported())

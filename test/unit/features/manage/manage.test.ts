@@ -133,6 +133,7 @@ describe('<acct-portal> manage screens', () => {
       ['/manage', 'Personal info'],
       ['/manage/sessions', 'Sessions'],
       ['/manage/activity', 'Security activity'],
+      ['/manage/email', 'Email address'],
       ['/manage/qr', 'QR code login'],
       ['/manage/dev', 'Developer tools'],
       ['/manage/dev/success', 'Your tokens'],
