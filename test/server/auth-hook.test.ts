@@ -32,6 +32,7 @@ const BODIES: Record<string, object | undefined> = {
   'POST /api/DeviceCode/generate': undefined,
   'POST /api/user/sessions/end-others': undefined,
   'POST /api/user/email': { newEmail: 'new@example.test', password: 'x' },
+  'DELETE /api/user': { password: 'x' },
   'PUT /api/team/seat-limit': { limit: 50 },
   'PATCH /api/team/login-options': { local: true },
   'PUT /api/team/storage': { usedBytes: 1 },

@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { ActivityEventsTable, Database, Session } from './schema';
+import { recordAudit } from './audit';
+import type { Dialect } from './connect';
 import { writeTerms } from './members';
+import { lockTeam } from './teams';
 import { revokeUserSessions } from './sessions';
 
 let sequence = 0;
@@ -333,3 +336,52 @@ export function emailChangesRepository(db: Kysely<Database>) {
 }
 
 export type EmailChangesRepository = ReturnType<typeof emailChangesRepository>;
+
+/** Why leaving was refused: the team would have no owner left. */
+export type LeaveRefusal = 'lastOwner';
+
+/** The user's own account as a whole: leaving the team (deleting the account). */
+export function accountsRepository(db: Kysely<Database>, dialect: Dialect) {
+  return {
+    /**
+     * Delete the user's account, judged and done with the team's row held: refused for the team's last
+     * OWNER who is not disabled. Their sessions, identities, tokens' backing, links, group memberships,
+     * search terms and log go with the user row (foreign keys); the team's audit trail records it.
+     */
+    leave(user: { id: string; teamId: string; name: string; email: string }, now: number) {
+      return db
+        .transaction()
+        .execute(async (trx): Promise<{ ok: true } | { ok: false; reason: LeaveRefusal }> => {
+          await lockTeam(trx, dialect, user.teamId);
+          const owner = await trx
+            .selectFrom('user_permissions')
+            .select('user_id')
+            .where('user_id', '=', user.id)
+            .where('permission', '=', 'OWNER')
+            .executeTakeFirst();
+          if (owner) {
+            const others = await trx
+              .selectFrom('users')
+              .innerJoin('user_permissions', 'user_permissions.user_id', 'users.id')
+              .select('users.id')
+              .where('users.team_id', '=', user.teamId)
+              .where('users.id', '!=', user.id)
+              .where('users.disabled_at', 'is', null)
+              .where('user_permissions.permission', '=', 'OWNER')
+              .executeTakeFirst();
+            if (!others) return { ok: false, reason: 'lastOwner' };
+          }
+          await trx.deleteFrom('users').where('id', '=', user.id).execute();
+          await recordAudit(trx, {
+            teamId: user.teamId,
+            actor: { id: user.id, name: user.name, email: user.email },
+            action: 'member.removed',
+            target: user.email,
+            detail: { self: true },
+            now,
+          });
+          return { ok: true };
+        });
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import type { Db } from './connect';
-import { activityRepository, emailChangesRepository } from './activity';
+import { accountsRepository, activityRepository, emailChangesRepository } from './activity';
 import { apiClientsRepository } from './api-clients';
 import { auditRepository } from './audit';
 import { deviceCodesRepository } from './device-codes';
@@ -40,6 +40,7 @@ export function createRepositories(db: Db) {
     apiClients: apiClientsRepository(kysely),
     activity: activityRepository(kysely),
     emailChanges: emailChangesRepository(kysely),
+    accounts: accountsRepository(kysely, db.dialect),
   };
 }
 

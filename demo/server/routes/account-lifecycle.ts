@@ -8,7 +8,8 @@ import { sendInBackground } from '../lib/notify';
 import { reauthRefusal } from '../lib/reauth';
 import { emailConfirmMail, emailNoticeMail, mailBrand } from '../mail/compose';
 import { callerOf } from '../plugins/auth';
-import { emailChangeSchema, emailLinkSchema } from '../schemas/account-lifecycle';
+import { deleteAccountSchema, emailChangeSchema, emailLinkSchema } from '../schemas/account-lifecycle';
+import { clearSessionCookies } from '../plugins/cookies';
 
 /** A confirmation link lives one hour; the old address's undo link 7 days. */
 const CONFIRM_MS = 3600_000;
@@ -22,7 +23,7 @@ const TAKEN = { message: 'this address is already used in the team', code: 'emai
 
 /**
  * The account's lifecycle as its user drives it: moving it to another e-mail address (confirmed from
- * the new address, undoable from the old one). Links land on `/manage/email?change=…&token=…` (or
+ * the new address, undoable from the old one) and leaving the team (deleting the account). Links land on `/manage/email?change=…&token=…` (or
  * `&undo=…`), a screen of the account feature that posts them here.
  */
 export const accountLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -127,6 +128,30 @@ export const accountLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => 
       await recordActivity(request, outcome.userId, 'emailChangeUndone');
       const account = await repos.activity.noticeAccount(outcome.userId);
       return { email: account?.email ?? '' };
+    },
+  );
+
+  /**
+   * Leave the team: the account and everything of it go (its tokens stop at once: the bearer lookup finds
+   * no user); refused (409 `lastOwner`) for the team's last owner. The browser's session cookie is
+   * cleared too.
+   */
+  app.delete(
+    '/api/user',
+    { config: { body: 'json', auth: 'bearer' }, schema: deleteAccountSchema },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const refused = await reauthRefusal(request, caller, request.body.password);
+      if (refused) return reply.code(refused.status).send(refused.body);
+      const { user } = caller;
+      const outcome = await repos.accounts.leave(
+        { id: user.id, teamId: user.team_id, name: user.name, email: user.email },
+        clock.now(),
+      );
+      if (!outcome.ok)
+        return reply.code(409).send({ message: 'the team needs another owner first', code: 'lastOwner' });
+      clearSessionCookies(reply, config);
+      return reply.code(204).send();
     },
   );
 };

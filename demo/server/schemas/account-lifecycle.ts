@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../../../src/api/limits';
-import { errors, type RouteSchema } from './common';
+import { errors, NoBody, type RouteSchema } from './common';
 
 const closed = { additionalProperties: false } as const;
 
@@ -35,4 +35,15 @@ export type EmailLinkReply = Static<typeof EmailLinkReply>;
 export const emailLinkSchema = {
   body: EmailLinkBody,
   response: { 200: EmailLinkReply, ...errors(400, 403, 409, 410, 413, 415, 429, 500) },
+} satisfies RouteSchema;
+
+/** `DELETE /api/user`: leave the team, deleting the account (re-authenticated). */
+export const DeleteAccountBody = Type.Object(
+  { password: Type.Optional(Type.String({ maxLength: LIMITS.password })) },
+  closed,
+);
+export type DeleteAccountBody = Static<typeof DeleteAccountBody>;
+export const deleteAccountSchema = {
+  body: DeleteAccountBody,
+  response: { 204: NoBody, ...errors(400, 401, 403, 409, 413, 415, 500, 503) },
 } satisfies RouteSchema;
