@@ -7,6 +7,7 @@ import type {
   SessionList,
 } from '../../demo/server/schemas/sessions';
 import type {
+  DeleteAccountBody,
   EmailChangeBody,
   EmailChangeReply,
   EmailLinkBody,
@@ -70,4 +71,9 @@ export async function answerEmailLink(
     json: body,
   });
   return reply.email;
+}
+
+/** DELETE /api/user: 204; 400 `passwordRequired`, `invalidPassword`; 403 `reauthRequired`; 409 `lastOwner`. */
+export function deleteAccount(ctx: ApiContext, body: DeleteAccountBody): Promise<void> {
+  return request<void>(ctx, at(ctx, '/api/user'), { method: 'DELETE', json: body });
 }

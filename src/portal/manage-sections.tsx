@@ -15,6 +15,7 @@ export const MANAGE_SECTIONS = {
   sessions: lazyScreen(() => import('../features/account/sessions-page')),
   activity: lazyScreen(() => import('../features/account/activity-page')),
   email: lazyScreen(() => import('../features/account/email-page')),
+  leave: lazyScreen(() => import('../features/account/leave-page')),
 } satisfies ManageSections & Record<string, LazyScreen<object>>;
 
 const ManageElement = lazyScreen(() => import('../features/manage/manage-element'));

@@ -2,7 +2,7 @@ import { parseLoginPath } from '../features/login/routes';
 
 /** The portal's screens (spec §2 route table). */
 export type ManageSection =
-  '' | 'sessions' | 'activity' | 'email' | 'user' | 'team' | 'group' | 'dev' | 'dev/success' | 'qr';
+  '' | 'sessions' | 'activity' | 'email' | 'leave' | 'user' | 'team' | 'group' | 'dev' | 'dev/success' | 'qr';
 
 export type PortalView =
   | { kind: 'login' }
@@ -15,6 +15,7 @@ const MANAGE_SECTIONS: readonly ManageSection[] = [
   'sessions',
   'activity',
   'email',
+  'leave',
   'user',
   'team',
   'group',
@@ -26,7 +27,7 @@ const MANAGE_SECTIONS: readonly ManageSection[] = [
 /**
  * The route table: `/login/{team, {teamName}, {teamName}/forgotPassword|resetPassword|error}` (anything
  * else under /login redirects to `/login/team`, keeping the query such as ReturnUrl), `/search`,
- * `/manage/{'', sessions, activity, email, user, team, group, dev, dev/success, qr}`, `home/token` → `manage/dev/success` (the
+ * `/manage/{'', sessions, activity, email, leave, user, team, group, dev, dev/success, qr}`, `home/token` → `manage/dev/success` (the
  * fragment kept), and anything else → `manage`.
  */
 export function matchRoute(path: string, hash = '', search = ''): PortalView {

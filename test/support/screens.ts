@@ -106,6 +106,7 @@ const MANAGE_HEADINGS: Record<string, string> = {
   '/manage/sessions': 'manage.nav.sessions',
   '/manage/activity': 'manage.nav.activity',
   '/manage/email': 'manage.nav.email',
+  '/manage/leave': 'manage.nav.leave',
 };
 
 async function manage(page: Page, server: TestServer, t: T, path = '/manage') {
@@ -560,6 +561,18 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await manage(page, server, t, '/manage/email');
       await page.getByLabel(t('account.email.password')).waitFor();
+    },
+  },
+  {
+    name: 'manage-leave-confirm',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/leave');
+      await page.getByLabel(t('account.email.password')).fill('anything');
+      await page.getByRole('button', { name: t('account.leave.submit') }).click();
+      await page
+        .getByRole('alertdialog', { name: t('account.leave.confirmTitle') })
+        .getByRole('button', { name: t('account.leave.confirmAction') })
+        .waitFor();
     },
   },
   {

@@ -9,7 +9,7 @@ import { reauthRefusal } from '../lib/reauth';
 import { emailConfirmMail, emailNoticeMail, mailBrand } from '../mail/compose';
 import { callerOf } from '../plugins/auth';
 import { deleteAccountSchema, emailChangeSchema, emailLinkSchema } from '../schemas/account-lifecycle';
-import { clearSessionCookies } from '../plugins/cookies';
+import { clearSessionCookies, issueXsrfCookie, setSessionOf } from '../plugins/cookies';
 
 /** A confirmation link lives one hour; the old address's undo link 7 days. */
 const CONFIRM_MS = 3600_000;
@@ -134,7 +134,7 @@ export const accountLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => 
   /**
    * Leave the team: the account and everything of it go (its tokens stop at once: the bearer lookup finds
    * no user); refused (409 `lastOwner`) for the team's last owner. The browser's session cookie is
-   * cleared too.
+   * cleared too, and its anti-forgery token made anonymous.
    */
   app.delete(
     '/api/user',
@@ -150,7 +150,11 @@ export const accountLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => 
       );
       if (!outcome.ok)
         return reply.code(409).send({ message: 'the team needs another owner first', code: 'lastOwner' });
+      // As a sign-out does: no session cookie, and an anonymous anti-forgery token in place of the
+      // session-bound one, so the browser's next call (the sign-in screen's) is not refused.
+      setSessionOf(request, null);
       clearSessionCookies(reply, config);
+      await issueXsrfCookie(request, reply);
       return reply.code(204).send();
     },
   );

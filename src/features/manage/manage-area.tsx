@@ -32,6 +32,7 @@ const HEADINGS: Record<ManageSection, string> = {
   sessions: 'manage.nav.sessions',
   activity: 'manage.nav.activity',
   email: 'manage.nav.email',
+  leave: 'manage.nav.leave',
   qr: 'manage.heading.qr',
   dev: 'manage.heading.dev',
   'dev/success': 'manage.heading.devSuccess',
@@ -117,6 +118,7 @@ export default function ManageArea({
     ['/manage/sessions', t('manage.nav.sessions'), section === 'sessions'],
     ['/manage/activity', t('manage.nav.activity'), section === 'activity'],
     ['/manage/email', t('manage.nav.email'), section === 'email'],
+    ['/manage/leave', t('manage.nav.leave'), section === 'leave'],
     ['/manage/qr', t('manage.nav.qr'), section === 'qr'],
   ];
   if (developerToolsSupported())

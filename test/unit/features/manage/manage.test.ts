@@ -134,6 +134,7 @@ describe('<acct-portal> manage screens', () => {
       ['/manage/sessions', 'Sessions'],
       ['/manage/activity', 'Security activity'],
       ['/manage/email', 'Email address'],
+      ['/manage/leave', 'Delete account'],
       ['/manage/qr', 'QR code login'],
       ['/manage/dev', 'Developer tools'],
       ['/manage/dev/success', 'Your tokens'],
