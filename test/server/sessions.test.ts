@@ -214,6 +214,30 @@ describe('sessions', () => {
   });
 });
 
+describe('changing the password', () => {
+  it('ends the other sessions by default, and keeps them when asked to', async () => {
+    const change = (browser: Browser, signOutOthers?: boolean) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/user/password',
+        headers: { authorization: `Bearer ${browser.accessToken}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({
+          oldPassword: DEMO_PASSWORD,
+          newPassword: DEMO_PASSWORD,
+          confirmNewPassword: DEMO_PASSWORD,
+          ...(signOutOthers === undefined ? {} : { signOutOthers }),
+        }),
+      });
+    const mine = await signIn('erin@acme.test', CHROME_LINUX);
+    const other = await signIn('erin@acme.test', FIREFOX_WINDOWS);
+    assert.equal((await change(mine, false)).statusCode, 200);
+    assert.equal(await signedIn(other), true);
+    assert.equal((await change(mine)).statusCode, 200);
+    assert.equal(await signedIn(other), false);
+    assert.equal(await signedIn(mine), true);
+  });
+});
+
 describe('security activity', () => {
   it("shows a failed sign-in to the address's owner, and to no one else", async () => {
     const wrong = await t.app.inject({
