@@ -207,6 +207,47 @@ describe('sessions', () => {
   });
 });
 
+describe('changing the password', () => {
+  it('offers to keep the other sessions; by default it ends them', async () => {
+    const one = await browserAs(CHROME_LINUX);
+    const two = await browserAs(CHROME_WINDOWS);
+    try {
+      await signIn(one.page, 'carol@globex.test', 'globex', '/manage');
+      await signIn(two.page, 'carol@globex.test', 'globex', '/manage/sessions');
+      await rows(two.page).first().waitFor();
+      const change = async (signOutOthers: boolean) => {
+        await one.page.getByRole('button', { name: 'Change password' }).click();
+        const form = one.page.locator('acct-portal dialog[open]');
+        await form.getByLabel('Current password').fill(DEMO_PASSWORD);
+        await form.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+        await form.getByLabel('Confirm new password').fill('a brand new passphrase');
+        const box = form.getByRole('checkbox', { name: 'Also sign out of my other sessions' });
+        assert.equal(await box.isChecked(), true);
+        if (!signOutOthers) await box.uncheck();
+        await form.getByRole('button', { name: 'Change password' }).click();
+        await form.waitFor({ state: 'detached' });
+      };
+      await change(false);
+      assert.equal(await signedIn(two.page), true);
+      // Back to the demo password, this time signing the other browser out.
+      await one.page.getByRole('button', { name: 'Change password' }).click();
+      const form = one.page.locator('acct-portal dialog[open]');
+      await form.getByLabel('Current password').fill('a brand new passphrase');
+      await form.getByLabel('New password', { exact: true }).fill(DEMO_PASSWORD);
+      await form.getByLabel('Confirm new password').fill(DEMO_PASSWORD);
+      await form.getByRole('button', { name: 'Change password' }).click();
+      await form.waitFor({ state: 'detached' });
+      await two.page.reload();
+      await two.page.waitForURL(/\/login\/team\?ReturnUrl=%2Fmanage%2Fsessions/);
+      assert.deepEqual(await one.problems(), []);
+      assert.deepEqual(await two.problems(), []);
+    } finally {
+      await one.context.close();
+      await two.context.close();
+    }
+  });
+});
+
 describe('security activity', () => {
   it("shows a failed sign-in to the address's owner, newest first", async () => {
     const stranger = await browserAs(CHROME_WINDOWS, [failedResource(401)]);
