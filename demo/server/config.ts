@@ -57,6 +57,8 @@ export interface Config {
   hashCost: number;
   /** Sign-in attempts allowed per client address per 5 minutes. */
   loginAddressLimit: number;
+  /** Keep and show the address each session signed in from (the sessions screen, the security log). */
+  sessionAddresses: boolean;
   /** Where the built bundle and the demo pages are. */
   distDir: string;
   demoDir: string;
@@ -211,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
     hashQueue: int('HASH_QUEUE', 64, 0, 10000),
     hashCost: int('HASH_COST', SCRYPT_PARAMS.ln, SCRYPT_LN_MIN, SCRYPT_LN_MAX),
     loginAddressLimit: int('LOGIN_ADDRESS_LIMIT', 100, 1, 1_000_000),
+    sessionAddresses: bool('SESSION_ADDRESSES', false),
     distDir: resolve(value('DIST_DIR') ?? resolve(ROOT, 'dist')),
     demoDir: resolve(ROOT, 'demo'),
   };

@@ -144,7 +144,7 @@ export function getPasswordOptions(ctx: ApiContext): Promise<PasswordOptions> {
 
 /** PUT's body (a first password), or POST's (a password exists: `oldPassword` too). */
 export type PasswordChange = Static<typeof SetPasswordBody> &
-  Partial<Pick<Static<typeof ChangePasswordBody>, 'oldPassword'>>;
+  Partial<Pick<Static<typeof ChangePasswordBody>, 'oldPassword' | 'signOutOthers'>>;
 
 /** POST (a password exists; `oldPassword` required) or PUT (none yet) /api/user/password. */
 export function savePassword(ctx: ApiContext, body: PasswordChange, hasPassword: boolean): Promise<Message> {

@@ -6,10 +6,11 @@ import { matchLanguage, type Language } from './languages';
 
 /**
  * Texts that only some screens need, kept out of the language chunk every page loads: the team
- * administration screens ('admin') and the invitation screen ('invite'). Each part is one lazily loaded
+ * administration screens ('admin'), the invitation screen ('invite') and the user's own sessions and
+ * security activity ('account'). Each part is one lazily loaded
  * chunk per language, merged into the element's i18next store when a screen that needs it first renders.
  */
-export type TextPart = 'admin' | 'invite';
+export type TextPart = 'admin' | 'invite' | 'account';
 
 type Loader = () => Promise<{ default: Resources }>;
 
@@ -22,6 +23,15 @@ const loaders: Record<TextPart, Record<Language, Loader>> = {
     de: () => import('./locales/admin/de.json'),
     ja: () => import('./locales/admin/ja.json'),
     da: () => import('./locales/admin/da.json'),
+  },
+  account: {
+    en: () => import('./locales/account/en.json'),
+    fr: () => import('./locales/account/fr.json'),
+    es: () => import('./locales/account/es.json'),
+    pt: () => import('./locales/account/pt.json'),
+    de: () => import('./locales/account/de.json'),
+    ja: () => import('./locales/account/ja.json'),
+    da: () => import('./locales/account/da.json'),
   },
   invite: {
     en: () => import('./locales/invite/en.json'),

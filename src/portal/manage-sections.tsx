@@ -12,6 +12,10 @@ export const MANAGE_SECTIONS = {
   team: lazyScreen(() => import('../features/team/team-page')),
   user: lazyScreen(() => import('../features/team/user-page')),
   group: lazyScreen(() => import('../features/team/group-page')),
+  sessions: lazyScreen(() => import('../features/account/sessions-page')),
+  activity: lazyScreen(() => import('../features/account/activity-page')),
+  email: lazyScreen(() => import('../features/account/email-page')),
+  leave: lazyScreen(() => import('../features/account/leave-page')),
 } satisfies ManageSections & Record<string, LazyScreen<object>>;
 
 const ManageElement = lazyScreen(() => import('../features/manage/manage-element'));

@@ -1,7 +1,8 @@
 import { parseLoginPath } from '../features/login/routes';
 
 /** The portal's screens (spec §2 route table). */
-export type ManageSection = '' | 'user' | 'team' | 'group' | 'dev' | 'dev/success' | 'qr';
+export type ManageSection =
+  '' | 'sessions' | 'activity' | 'email' | 'leave' | 'user' | 'team' | 'group' | 'dev' | 'dev/success' | 'qr';
 
 export type PortalView =
   | { kind: 'login' }
@@ -9,12 +10,24 @@ export type PortalView =
   | { kind: 'manage'; section: ManageSection }
   | { kind: 'redirect'; to: string };
 
-const MANAGE_SECTIONS: readonly ManageSection[] = ['', 'user', 'team', 'group', 'dev', 'dev/success', 'qr'];
+const MANAGE_SECTIONS: readonly ManageSection[] = [
+  '',
+  'sessions',
+  'activity',
+  'email',
+  'leave',
+  'user',
+  'team',
+  'group',
+  'dev',
+  'dev/success',
+  'qr',
+];
 
 /**
  * The route table: `/login/{team, {teamName}, {teamName}/forgotPassword|resetPassword|error|invite}` (anything
  * else under /login redirects to `/login/team`, keeping the query such as ReturnUrl), `/search`,
- * `/manage/{'', user, team, group, dev, dev/success, qr}`, `home/token` → `manage/dev/success` (the
+ * `/manage/{'', sessions, activity, email, leave, user, team, group, dev, dev/success, qr}`, `home/token` → `manage/dev/success` (the
  * fragment kept), and anything else → `manage`.
  */
 export function matchRoute(path: string, hash = '', search = ''): PortalView {

@@ -20,6 +20,7 @@ const PARAMS: Record<string, string> = {
   '/api/team/groups/:id': '/api/team/groups/x',
   '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
   '/api/user/passkeys/:id': '/api/user/passkeys/x',
+  '/api/user/sessions/:id': '/api/user/sessions/x',
   // Its query is required: without it the schema answers first.
   '/api/search': '/api/search?q=x',
 };
@@ -30,6 +31,9 @@ const BODIES: Record<string, object | undefined> = {
   'PUT /api/user/password': { newPassword: 'y', confirmNewPassword: 'y' },
   'POST /api/user': { name: 'Ada' },
   'POST /api/DeviceCode/generate': undefined,
+  'POST /api/user/sessions/end-others': undefined,
+  'POST /api/user/email': { newEmail: 'new@example.test', password: 'x' },
+  'DELETE /api/user': { password: 'x' },
   'PUT /api/team/seat-limit': { limit: 50 },
   'PATCH /api/team/login-options': { local: true },
   'PUT /api/team/storage': { usedBytes: 1 },

@@ -23,7 +23,7 @@ function flatten(value: unknown, prefix = ''): Record<string, string> {
 }
 
 /** The language chunk every page loads ('') and the parts only some screens load (src/i18n/parts.tsx). */
-const PARTS = ['', 'admin', 'invite'];
+const PARTS = ['', 'admin', 'invite', 'account'];
 
 const locale = (language: string, part = '') =>
   flatten(JSON.parse(readFileSync(join(LOCALES, part, `${language}.json`), 'utf8')));
@@ -103,6 +103,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'team.support',
   ],
   es: ['manage.permissions.EDITOR'],
+  fr: ['manage.nav.sessions'],
   pt: ['manage.permissions.EDITOR'],
 };
 

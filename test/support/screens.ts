@@ -140,6 +140,10 @@ const MANAGE_HEADINGS: Record<string, string> = {
   '/manage/team': 'manage.heading.team',
   '/manage/user': 'manage.heading.user',
   '/manage/group': 'manage.heading.group',
+  '/manage/sessions': 'manage.nav.sessions',
+  '/manage/activity': 'manage.nav.activity',
+  '/manage/email': 'manage.nav.email',
+  '/manage/leave': 'manage.nav.leave',
 };
 
 async function manage(page: Page, server: TestServer, t: T, path = '/manage') {
@@ -185,6 +189,31 @@ async function groupWithBob(server: TestServer, name: string) {
 async function noGroups(server: TestServer) {
   const call = await adaCalls(server);
   for (const group of await acmeGroups(call)) await call('DELETE', `/api/team/groups/${group.id}`);
+}
+
+/**
+ * Carol signs in on another browser through the password form's call (with its User-Agent), so her
+ * sessions screen lists a second device and her activity a sign-in; and once with a wrong password.
+ */
+async function carolElsewhere(server: TestServer) {
+  const login = (password: string) =>
+    fetch(`${server.url}/account/login`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0',
+      },
+      body: JSON.stringify({ teamName: 'globex', email: 'carol@globex.test', password }),
+    });
+  await login(DEMO_PASSWORD);
+  await login('not-her-password');
+}
+
+async function carolsScreen(page: Page, server: TestServer, t: T, path: string) {
+  await carolElsewhere(server);
+  await signInAs(page, server, 'carol@globex.test');
+  await page.goto(`${server.url}${path}`);
+  await page.getByRole('heading', { level: 1, name: t(MANAGE_HEADINGS[path]!) }).waitFor();
 }
 
 const ALL_SHOTS: Shot[] = [
@@ -647,6 +676,50 @@ const ALL_SHOTS: Shot[] = [
       await page.goto(`${server.url}/manage/team`);
       await page.getByRole('switch', { name: t('team.options.local') }).click();
       await page.getByText(t('team.lastMethod')).waitFor();
+    },
+  },
+  {
+    name: 'manage-sessions',
+    async show(page, server, t) {
+      await carolsScreen(page, server, t, '/manage/sessions');
+      await page.getByText(t('sessions.thisDevice')).waitFor();
+    },
+  },
+  {
+    name: 'manage-sessions-end',
+    async show(page, server, t) {
+      await carolsScreen(page, server, t, '/manage/sessions');
+      await page.getByRole('button', { name: t('sessions.endOthers') }).click();
+      await page
+        .getByRole('alertdialog', { name: t('sessions.confirmOthers.title') })
+        .getByRole('button', { name: t('sessions.confirmOthers.action') })
+        .waitFor();
+    },
+  },
+  {
+    name: 'manage-activity',
+    async show(page, server, t) {
+      await carolsScreen(page, server, t, '/manage/activity');
+      await page.getByText(t('activity.kinds.signInFailed')).first().waitFor();
+    },
+  },
+  {
+    name: 'manage-email',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/email');
+      await page.getByLabel(t('account.email.password')).waitFor();
+    },
+  },
+  {
+    name: 'manage-leave-confirm',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/leave');
+      await page.getByLabel(t('account.email.password')).fill('anything');
+      await page.getByRole('button', { name: t('account.leave.submit') }).click();
+      await page
+        .getByRole('alertdialog', { name: t('account.leave.confirmTitle') })
+        .getByRole('button', { name: t('account.leave.confirmAction') })
+        .waitFor();
     },
   },
   {

@@ -536,6 +536,64 @@ const migrations: Record<string, Migration> = {
         for each statement execute function notify_change()`.execute(db);
     },
   },
+  '009-account-activity': {
+    async up(db: AnyDb) {
+      // What the sessions screen shows of each session: the browser's User-Agent (parsed when listed)
+      // and, when SESSION_ADDRESSES is on, the address it signed in from.
+      for (const column of [
+        db.schema.alterTable('sessions').addColumn('user_agent', 'text'),
+        db.schema.alterTable('sessions').addColumn('address', 'text'),
+      ]) {
+        await column.execute();
+      }
+
+      // The user's own security log (lib/activity.ts): kinds are an open list of words, the detail JSON.
+      await db.schema
+        .createTable('activity_events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('detail', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('activity_events_user')
+        .on('activity_events')
+        .columns(['user_id', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('activity_events_created')
+        .on('activity_events')
+        .column('created_at')
+        .execute();
+
+      // The browsers (family + operating system) each user has signed in with: a new one is mailed about.
+      await db.schema
+        .createTable('known_devices')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('device_key', 'text', (c) => c.notNull())
+        .addColumn('first_seen_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('known_devices_pk', ['user_id', 'device_key'])
+        .execute();
+
+      // E-mail changes waiting for the new address's confirmation (and the old address's undo link).
+      await db.schema
+        .createTable('email_changes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('old_email', 'text', (c) => c.notNull())
+        .addColumn('new_email', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull())
+        .addColumn('undo_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('confirmed_at', 'bigint')
+        .addColumn('superseded_at', 'bigint')
+        .addColumn('undone_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('email_changes_user').on('email_changes').column('user_id').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
 import type { Db } from './connect';
+import { accountsRepository, activityRepository, emailChangesRepository } from './activity';
 import { apiClientsRepository } from './api-clients';
 import { auditRepository } from './audit';
 import { deviceCodesRepository } from './device-codes';
@@ -43,6 +44,9 @@ export function createRepositories(db: Db) {
     twoStep: twoStepRepository(kysely),
     passkeys: passkeysRepository(kysely, db.dialect),
     signingKeys: signingKeysRepository(kysely),
+    activity: activityRepository(kysely),
+    emailChanges: emailChangesRepository(kysely),
+    accounts: accountsRepository(kysely, db.dialect),
   };
 }
 

@@ -86,6 +86,10 @@ export interface SessionsTable {
   revoked_at: number | null;
   /** How the user signed in: RFC 8176 `amr` values, space-separated (pwd, otp, hwk, swk, mfa…). */
   amr: Generated<string>;
+  /** The browser's User-Agent at sign-in (at most 512 characters), parsed when listed. */
+  user_agent: Generated<string | null>;
+  /** The address it signed in from, when SESSION_ADDRESSES is on. */
+  address: Generated<string | null>;
 }
 
 export interface PoliciesTable {
@@ -332,6 +336,41 @@ export interface ServerSecretsTable {
   created_at: number;
 }
 
+/** One entry of a user's security log (lib/activity.ts); kept 90 days. */
+export interface ActivityEventsTable {
+  /** Sorts by time (like audit events). */
+  id: string;
+  user_id: string;
+  /** An open list of words: `signIn`, `passwordChanged`, `sessionEnded`… */
+  kind: string;
+  /** JSON object: method, success, browser, os, address, provider… as the kind has them. */
+  detail: string;
+  created_at: number;
+}
+
+export interface KnownDevicesTable {
+  user_id: string;
+  /** Browser family + operating system, as parsed from the User-Agent. */
+  device_key: string;
+  first_seen_at: number;
+}
+
+export interface EmailChangesTable {
+  id: string;
+  user_id: string;
+  old_email: string;
+  new_email: string;
+  /** SHA-256 of the confirmation token (mailed to the new address). */
+  token_hash: string;
+  /** SHA-256 of the undo token (mailed to the old address). */
+  undo_hash: string;
+  created_at: number;
+  expires_at: number;
+  confirmed_at: number | null;
+  superseded_at: number | null;
+  undone_at: number | null;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -359,6 +398,9 @@ export interface Database {
   webauthn_challenges: WebauthnChallengesTable;
   signing_keys: SigningKeysTable;
   server_secrets: ServerSecretsTable;
+  activity_events: ActivityEventsTable;
+  known_devices: KnownDevicesTable;
+  email_changes: EmailChangesTable;
 }
 
 export type Team = Selectable<TeamsTable>;

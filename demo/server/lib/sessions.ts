@@ -36,6 +36,8 @@ export class SessionService {
       expires_at: now + SESSION_MAX_MS,
       revoked_at: null,
       amr: amr.join(' '),
+      user_agent: null,
+      address: null,
     };
     await this.sessions.insert(session);
     return { token, session };

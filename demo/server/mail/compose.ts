@@ -144,3 +144,72 @@ export function noticeMail({ language, brand, name, team, when, kind, left, pass
     html: html(language, brand, lines),
   };
 }
+
+export interface NewDeviceMailInput {
+  language: Language;
+  brand: MailBrand;
+  name: string;
+  team: string;
+  /** The browser and operating system, as the sessions screen names them. */
+  device: string;
+  when: Date;
+  /** The sessions screen. */
+  link: string;
+}
+
+/** A sign-in from a browser the account had not used: what, when, and where to end it. */
+export function newDeviceMail({ language, brand, name, team, device, when, link }: NewDeviceMailInput) {
+  const values = { brand: brand.name, name, team, device, date: `${formatDate(language, when)} UTC` };
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [t('newDevice.greeting'), t('newDevice.body'), t('newDevice.warning')];
+  const action = t('newDevice.action');
+  return {
+    subject: t('newDevice.subject'),
+    text: `${lines[0]}\n\n${lines[1]}\n\n${action}:\n${link}\n\n${lines[2]}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines.slice(0, 2), { label: action, href: link }, lines.slice(2)),
+    link,
+  };
+}
+
+export interface EmailChangeMailInput {
+  language: Language;
+  brand: MailBrand;
+  name: string;
+  team: string;
+  /** The new address. */
+  email: string;
+  link: string;
+}
+
+/** To the new address: confirm it (the link works once, one hour). */
+export function emailConfirmMail({ language, brand, name, team, email, link }: EmailChangeMailInput) {
+  const values = { brand: brand.name, name, team, email };
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [
+    t('emailConfirm.greeting'),
+    t('emailConfirm.body'),
+    t('emailConfirm.expiry'),
+    t('emailConfirm.ignore'),
+  ];
+  const action = t('emailConfirm.action');
+  return {
+    subject: t('emailConfirm.subject'),
+    text: `${lines[0]}\n\n${lines[1]}\n\n${action}:\n${link}\n\n${lines[2]}\n${lines[3]}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines.slice(0, 2), { label: action, href: link }, lines.slice(2)),
+    link,
+  };
+}
+
+/** To the old address: what is asked, and the link that undoes it. */
+export function emailNoticeMail({ language, brand, name, team, email, link }: EmailChangeMailInput) {
+  const values = { brand: brand.name, name, team, email };
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [t('emailNotice.greeting'), t('emailNotice.body'), t('emailNotice.warning')];
+  const action = t('emailNotice.action');
+  return {
+    subject: t('emailNotice.subject'),
+    text: `${lines[0]}\n\n${lines[1]}\n\n${action}:\n${link}\n\n${lines[2]}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines.slice(0, 2), { label: action, href: link }, lines.slice(2)),
+    link,
+  };
+}

@@ -40,6 +40,28 @@ export interface ServerTexts {
     recoveryUsed: { subject: string; body: string };
     passkeyAdded: { subject: string; body: string };
   };
+  newDevice: {
+    subject: string;
+    greeting: string;
+    body: string;
+    action: string;
+    warning: string;
+  };
+  emailConfirm: {
+    subject: string;
+    greeting: string;
+    body: string;
+    action: string;
+    expiry: string;
+    ignore: string;
+  };
+  emailNotice: {
+    subject: string;
+    greeting: string;
+    body: string;
+    action: string;
+    warning: string;
+  };
   footer: string;
   policy: Record<PolicyProblem, string>;
   resetInvalid: string;
@@ -90,6 +112,29 @@ export const TEXTS: Record<Language, ServerTexts> = {
         subject: 'A passkey was added to your {{brand}} account',
         body: 'The passkey “{{passkey}}” was added to your {{brand}} account in the team {{team}} on {{date}}. It can now be used to sign in.',
       },
+    },
+    newDevice: {
+      subject: 'New sign-in to your {{brand}} account',
+      greeting: 'Hello {{name}},',
+      body: 'Your {{brand}} account in the team {{team}} was signed in to from a browser it has not used before: {{device}}, on {{date}}.',
+      action: 'Review your sessions',
+      warning: 'If this was not you, end that session and change your password now.',
+    },
+    emailConfirm: {
+      subject: 'Confirm your new {{brand}} email address',
+      greeting: 'Hello {{name}},',
+      body: 'Confirm that {{email}} is the new email address of your {{brand}} account in the team {{team}}.',
+      action: 'Confirm the new address',
+      expiry: 'The link works once and expires in one hour.',
+      ignore: 'If you did not ask for this, ignore this email: nothing changes.',
+    },
+    emailNotice: {
+      subject: 'Your {{brand}} email address is being changed',
+      greeting: 'Hello {{name}},',
+      body: 'Someone asked to change the email address of your {{brand}} account in the team {{team}} to {{email}}. It changes once the new address is confirmed.',
+      action: 'Undo this change',
+      warning:
+        'If this was not you, undo the change with this link (it works for 7 days) and change your password.',
     },
     footer: 'This email was sent by {{brand}} account services. Please do not reply.',
     policy: {
@@ -148,6 +193,29 @@ export const TEXTS: Record<Language, ServerTexts> = {
         body: 'La clé d’accès « {{passkey}} » a été ajoutée à votre compte {{brand}} dans l’équipe {{team}} le {{date}}. Elle permet désormais de se connecter.',
       },
     },
+    newDevice: {
+      subject: 'Nouvelle connexion à votre compte {{brand}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Une connexion à votre compte {{brand}} dans l’équipe {{team}} a eu lieu depuis un navigateur jamais utilisé auparavant : {{device}}, le {{date}}.',
+      action: 'Voir vos sessions',
+      warning: 'Si ce n’était pas vous, fermez cette session et changez votre mot de passe dès maintenant.',
+    },
+    emailConfirm: {
+      subject: 'Confirmez votre nouvelle adresse e-mail {{brand}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Confirmez que {{email}} est la nouvelle adresse e-mail de votre compte {{brand}} dans l’équipe {{team}}.',
+      action: 'Confirmer la nouvelle adresse',
+      expiry: 'Le lien ne fonctionne qu’une fois et expire dans une heure.',
+      ignore: 'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail : rien ne change.',
+    },
+    emailNotice: {
+      subject: 'Changement de votre adresse e-mail {{brand}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Une demande a été faite pour remplacer l’adresse e-mail de votre compte {{brand}} dans l’équipe {{team}} par {{email}}. Elle change dès que la nouvelle adresse est confirmée.',
+      action: 'Annuler ce changement',
+      warning:
+        'Si ce n’était pas vous, annulez le changement avec ce lien (valable 7 jours) et changez votre mot de passe.',
+    },
     footer: 'Cet e-mail a été envoyé par le service de comptes {{brand}}. Merci de ne pas y répondre.',
     policy: {
       tooShort: 'Le mot de passe doit contenir au moins {{min}} caractères.',
@@ -202,6 +270,29 @@ export const TEXTS: Record<Language, ServerTexts> = {
         body: 'Se añadió la llave de acceso «{{passkey}}» a tu cuenta de {{brand}} del equipo {{team}} el {{date}}. Ya puede usarse para iniciar sesión.',
       },
     },
+    newDevice: {
+      subject: 'Nuevo inicio de sesión en tu cuenta de {{brand}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Se inició sesión en tu cuenta de {{brand}} del equipo {{team}} desde un navegador que no se había usado antes: {{device}}, el {{date}}.',
+      action: 'Revisar tus sesiones',
+      warning: 'Si no fuiste tú, cierra esa sesión y cambia tu contraseña ahora.',
+    },
+    emailConfirm: {
+      subject: 'Confirma tu nueva dirección de correo de {{brand}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Confirma que {{email}} es la nueva dirección de correo de tu cuenta de {{brand}} en el equipo {{team}}.',
+      action: 'Confirmar la nueva dirección',
+      expiry: 'El enlace funciona una sola vez y caduca en una hora.',
+      ignore: 'Si no lo has pedido tú, ignora este correo: no cambia nada.',
+    },
+    emailNotice: {
+      subject: 'Se está cambiando tu dirección de correo de {{brand}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Alguien ha pedido cambiar la dirección de correo de tu cuenta de {{brand}} en el equipo {{team}} a {{email}}. Cambiará cuando se confirme la nueva dirección.',
+      action: 'Deshacer este cambio',
+      warning:
+        'Si no fuiste tú, deshaz el cambio con este enlace (funciona durante 7 días) y cambia tu contraseña.',
+    },
     footer: 'Este correo lo ha enviado el servicio de cuentas de {{brand}}. No respondas a este mensaje.',
     policy: {
       tooShort: 'La contraseña debe tener al menos {{min}} caracteres.',
@@ -255,6 +346,29 @@ export const TEXTS: Record<Language, ServerTexts> = {
         subject: 'Uma chave de acesso foi adicionada à sua conta {{brand}}',
         body: 'A chave de acesso “{{passkey}}” foi adicionada à sua conta {{brand}} da equipe {{team}} em {{date}}. Ela já pode ser usada para entrar.',
       },
+    },
+    newDevice: {
+      subject: 'Novo início de sessão na sua conta {{brand}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Foi iniciada uma sessão na sua conta {{brand}} da equipa {{team}} a partir de um navegador que nunca tinha sido usado: {{device}}, em {{date}}.',
+      action: 'Ver as suas sessões',
+      warning: 'Se não foi você, termine essa sessão e altere a sua palavra-passe agora.',
+    },
+    emailConfirm: {
+      subject: 'Confirme o seu novo endereço de e-mail {{brand}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Confirme que {{email}} é o novo endereço de e-mail da sua conta {{brand}} na equipa {{team}}.',
+      action: 'Confirmar o novo endereço',
+      expiry: 'A ligação funciona uma vez e expira dentro de uma hora.',
+      ignore: 'Se não pediu isto, ignore este e-mail: nada muda.',
+    },
+    emailNotice: {
+      subject: 'O seu endereço de e-mail {{brand}} vai ser alterado',
+      greeting: 'Olá, {{name}},',
+      body: 'Foi pedido que o endereço de e-mail da sua conta {{brand}} na equipa {{team}} passe a ser {{email}}. Muda assim que o novo endereço for confirmado.',
+      action: 'Anular esta alteração',
+      warning:
+        'Se não foi você, anule a alteração com esta ligação (funciona durante 7 dias) e altere a sua palavra-passe.',
     },
     footer: 'Este e-mail foi enviado pelo serviço de contas da {{brand}}. Não responda a esta mensagem.',
     policy: {
@@ -313,6 +427,29 @@ export const TEXTS: Record<Language, ServerTexts> = {
         body: 'Der Passkey „{{passkey}}“ wurde am {{date}} Ihrem {{brand}}-Konto im Team {{team}} hinzugefügt. Er kann jetzt zur Anmeldung verwendet werden.',
       },
     },
+    newDevice: {
+      subject: 'Neue Anmeldung bei Ihrem {{brand}}-Konto',
+      greeting: 'Hallo {{name}},',
+      body: 'Bei Ihrem {{brand}}-Konto im Team {{team}} hat sich jemand mit einem bisher nicht verwendeten Browser angemeldet: {{device}}, am {{date}}.',
+      action: 'Sitzungen ansehen',
+      warning: 'Wenn Sie das nicht waren, beenden Sie diese Sitzung und ändern Sie sofort Ihr Passwort.',
+    },
+    emailConfirm: {
+      subject: 'Bestätigen Sie Ihre neue {{brand}}-E-Mail-Adresse',
+      greeting: 'Hallo {{name}},',
+      body: 'Bestätigen Sie, dass {{email}} die neue E-Mail-Adresse Ihres {{brand}}-Kontos im Team {{team}} ist.',
+      action: 'Neue Adresse bestätigen',
+      expiry: 'Der Link funktioniert einmal und läuft in einer Stunde ab.',
+      ignore: 'Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Es ändert sich nichts.',
+    },
+    emailNotice: {
+      subject: 'Ihre {{brand}}-E-Mail-Adresse wird geändert',
+      greeting: 'Hallo {{name}},',
+      body: 'Es wurde beantragt, die E-Mail-Adresse Ihres {{brand}}-Kontos im Team {{team}} in {{email}} zu ändern. Sie ändert sich, sobald die neue Adresse bestätigt ist.',
+      action: 'Änderung rückgängig machen',
+      warning:
+        'Wenn Sie das nicht waren, machen Sie die Änderung mit diesem Link rückgängig (7 Tage gültig) und ändern Sie Ihr Passwort.',
+    },
     footer: 'Diese E-Mail wurde vom {{brand}}-Kontodienst gesendet. Bitte antworten Sie nicht darauf.',
     policy: {
       tooShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein.',
@@ -366,6 +503,29 @@ export const TEXTS: Record<Language, ServerTexts> = {
         subject: '{{brand}} アカウントにパスキーが追加されました',
         body: '{{date}} に、チーム {{team}} の {{brand}} アカウントにパスキー「{{passkey}}」が追加されました。このパスキーでサインインできます。',
       },
+    },
+    newDevice: {
+      subject: '{{brand}} アカウントへの新しいサインイン',
+      greeting: '{{name}} 様',
+      body: 'チーム {{team}} の {{brand}} アカウントに、これまで使われていないブラウザーからサインインがありました: {{device}}（{{date}}）。',
+      action: 'セッションを確認',
+      warning: '心当たりがない場合は、そのセッションを終了し、すぐにパスワードを変更してください。',
+    },
+    emailConfirm: {
+      subject: '{{brand}} の新しいメール アドレスを確認してください',
+      greeting: '{{name}} 様',
+      body: '{{email}} がチーム {{team}} の {{brand}} アカウントの新しいメール アドレスであることを確認してください。',
+      action: '新しいアドレスを確認',
+      expiry: 'このリンクは 1 回だけ使用でき、1 時間で期限切れになります。',
+      ignore: '心当たりがない場合は、このメールを無視してください。何も変更されません。',
+    },
+    emailNotice: {
+      subject: '{{brand}} のメール アドレスが変更されようとしています',
+      greeting: '{{name}} 様',
+      body: 'チーム {{team}} の {{brand}} アカウントのメール アドレスを {{email}} に変更する依頼がありました。新しいアドレスが確認されると変更されます。',
+      action: 'この変更を取り消す',
+      warning:
+        '心当たりがない場合は、このリンク (7 日間有効) で変更を取り消し、パスワードを変更してください。',
     },
     footer:
       'このメールは {{brand}} アカウント サービスから送信されています。このメールには返信しないでください。',
@@ -424,6 +584,29 @@ export const TEXTS: Record<Language, ServerTexts> = {
         subject: 'Der blev tilføjet en adgangsnøgle til din {{brand}}-konto',
         body: 'Adgangsnøglen “{{passkey}}” blev tilføjet til din {{brand}}-konto i teamet {{team}} den {{date}}. Den kan nu bruges til at logge ind.',
       },
+    },
+    newDevice: {
+      subject: 'Ny login på din {{brand}}-konto',
+      greeting: 'Hej {{name}}',
+      body: 'Der blev logget ind på din {{brand}}-konto i teamet {{team}} fra en browser, der ikke er brugt før: {{device}}, den {{date}}.',
+      action: 'Se dine sessioner',
+      warning: 'Hvis det ikke var dig, så afslut den session og skift din adgangskode nu.',
+    },
+    emailConfirm: {
+      subject: 'Bekræft din nye {{brand}}-e-mailadresse',
+      greeting: 'Hej {{name}}',
+      body: 'Bekræft, at {{email}} er den nye e-mailadresse for din {{brand}}-konto i teamet {{team}}.',
+      action: 'Bekræft den nye adresse',
+      expiry: 'Linket virker én gang og udløber om en time.',
+      ignore: 'Hvis du ikke har bedt om det, så ignorer denne e-mail: intet ændres.',
+    },
+    emailNotice: {
+      subject: 'Din {{brand}}-e-mailadresse bliver ændret',
+      greeting: 'Hej {{name}}',
+      body: 'Der er bedt om at ændre e-mailadressen for din {{brand}}-konto i teamet {{team}} til {{email}}. Den ændres, når den nye adresse er bekræftet.',
+      action: 'Fortryd ændringen',
+      warning:
+        'Hvis det ikke var dig, så fortryd ændringen med dette link (virker i 7 dage) og skift din adgangskode.',
     },
     footer: 'Denne e-mail er sendt af {{brand}}s kontotjeneste. Du kan ikke svare på den.',
     policy: {

@@ -18,6 +18,7 @@ import { returnTarget, StartTickets, type StartRequest } from '../lib/start-tick
 import { cookiesOf } from '../lib/cookies';
 import { callerOf, signedInSession } from '../plugins/auth';
 import { beginSecondStep, beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
+import { recordActivity, recordSignIn } from '../lib/activity';
 import {
   callbackFormSchema,
   callbackSchema,
@@ -291,6 +292,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return fail(reply, team.name, 'login', code[outcome.reason], flow.return_url);
     }
     await beginSession(request, reply, outcome.userId, ['fed']);
+    await recordSignIn(request, outcome.userId, kind);
     reply.clearCookie(FLOW_COOKIE, flowCookie);
     return reply.redirect(flow.return_url ?? '/manage', 303);
   }
@@ -300,6 +302,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply: FastifyReply,
     user: User,
     returnUrl: string | null,
+    kind: ProviderKind,
   ) {
     reply.clearCookie(FLOW_COOKIE, flowCookie);
     // A team that requires two-step sign-in asks for it after a provider too: no session yet, the
@@ -314,6 +317,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.redirect(`/login/${encodeURIComponent(team.name)}?${query}`, 303);
     }
     await beginSession(request, reply, user.id, ['fed']);
+    await recordSignIn(request, user.id, kind);
     return reply.redirect(returnUrl ?? '/', 303);
   }
 
@@ -374,6 +378,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
           now: clock.now(),
         });
         if (!linked) return fail(reply, team.name, 'link', 'UserAlreadyExists', flow.return_url);
+        await recordActivity(request, session.user_id, 'providerConnected', { provider });
       }
       reply.clearCookie(FLOW_COOKIE, flowCookie);
       return reply.redirect('/manage', 303);
@@ -386,7 +391,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // A disabled member is refused like a locked one.
     if (user.locked || user.disabled_at !== null || (await lockout.isLocked(team.name, user.email)))
       return fail(reply, team.name, 'login', 'UserLocked', flow.return_url);
-    return signInUser(request, reply, user, flow.return_url);
+    return signInUser(request, reply, user, flow.return_url, kind);
   }
 
   app.get(
@@ -437,6 +442,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.code(404).send({ message: `no ${provider} account is connected` });
       if (outcome === 'only-sign-in')
         return reply.code(409).send({ message: 'cannot remove the only sign-in option' });
+      await recordActivity(request, caller.user.id, 'providerDisconnected', { provider });
       return { message: `${provider} account removed` };
     },
   );

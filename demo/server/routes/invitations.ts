@@ -15,6 +15,7 @@ import { inviteMail, mailBrand } from '../mail/compose';
 import { serverText } from '../mail/texts';
 import { adminOf, type TeamAdmin } from '../plugins/auth';
 import { beginSession } from '../plugins/cookies';
+import { recordSignIn } from '../lib/activity';
 import { errors, NoBody } from '../schemas/common';
 import {
   AcceptBody,
@@ -277,6 +278,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!outcome.ok)
         return reply.code(409).send({ message: REFUSALS[outcome.reason], code: outcome.reason });
       await beginSession(request, reply, outcome.userId);
+      await recordSignIn(request, outcome.userId, 'invitation');
       return { authenticated: true as const };
     },
   );

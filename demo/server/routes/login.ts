@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { recordFailedSignIn, recordSignIn } from '../lib/activity';
 import { requestLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
 import { beginSecondStep, beginSession } from '../plugins/cookies';
@@ -45,6 +46,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const valid = await hasher.verify(request.body.password, user?.password_hash ?? null);
       // A disabled member is refused exactly like a wrong password: nothing tells the two apart.
       if (!user || !valid || user.disabled_at !== null) {
+        if (user) await recordFailedSignIn(request, user.id, 'password');
         const { locked } = await lockout.recordFailure(teamName, email);
         return locked ? reply.code(403).send(LOCKED) : reply.code(401).send(INVALID);
       }
@@ -75,6 +77,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       await lockout.clear(teamName, email);
       await beginSession(request, reply, user.id, ['pwd']);
+      await recordSignIn(request, user.id, 'password');
       return { authenticated: true as const };
     },
   );

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Passkey } from '../db/schema';
+import { recordSignIn } from '../lib/activity';
 import { cookiesOf } from '../lib/cookies';
 import { randomToken } from '../lib/crypto';
 import { cleanName } from '../lib/names';
@@ -196,6 +197,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
       }
       await beginSession(request, reply, signedIn.userId, [...new Set(amr)]);
+      await recordSignIn(request, signedIn.userId, 'passkey');
       return { authenticated: true as const };
     },
   );

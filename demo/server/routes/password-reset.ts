@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
+import { recordActivity } from '../lib/activity';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto';
 import { answerLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
@@ -103,6 +104,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         email: user.email,
       });
       if (!redeemed) return reply.code(410).send({ message: serverText(language, 'resetInvalid') });
+      await recordActivity(request, user.id, 'passwordReset');
       notifyPasswordChanged(request, user, now);
       return { message: 'password reset' };
     },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PendingUser } from '../db/two-step';
+import { recordSignIn } from '../lib/activity';
 import { cookiesOf } from '../lib/cookies';
 import { clientAddress } from '../lib/normalise';
 import { notifySecurity } from '../lib/notify';
@@ -92,6 +93,7 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await lockout.clear(found.teamName, found.email);
     const amr = [...new Set([...found.pending.amr.split(' '), ...methods, 'mfa'])];
     await beginSession(request, reply, found.pending.user_id, amr);
+    await recordSignIn(request, found.pending.user_id, 'twoStep');
     return true;
   }
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PERMISSIONS } from '../domain/permissions';
 import type { BearerCaller } from '../lib/bearer';
+import { recordActivity } from '../lib/activity';
 import { answerLanguage } from '../lib/language';
 import { cleanName } from '../lib/names';
 import { notifyPasswordChanged } from '../lib/notify';
@@ -87,12 +88,14 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     caller: BearerCaller,
     password: string,
     guard: 'has' | 'none',
+    endOthers = true,
   ): Promise<boolean> {
     const hash = await hasher.hash(password);
     const now = clock.now();
     // Conditional on the state the request was checked against, so a racing change cannot be overwritten.
     if (!(await repos.users.setPassword(caller.user.id, hash, now, guard))) return false;
-    await endOtherSessions(caller, request);
+    if (endOthers) await endOtherSessions(caller, request);
+    await recordActivity(request, caller.user.id, guard === 'has' ? 'passwordChanged' : 'passwordSet');
     notifyPasswordChanged(request, await account(caller), now);
     return true;
   }
@@ -111,7 +114,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const refused = refusal(request, caller, newPassword, confirmNewPassword);
       if (refused) return reply.code(400).send(refused);
-      if (!(await storePassword(request, caller, newPassword, 'has'))) {
+      if (!(await storePassword(request, caller, newPassword, 'has', request.body.signOutOthers !== false))) {
         return reply.code(409).send({ message: 'the password changed meanwhile' });
       }
       return { message: 'password changed' };

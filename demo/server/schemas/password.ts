@@ -80,6 +80,8 @@ export const ChangePasswordBody = Type.Object(
   {
     oldPassword: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
     ...SetPasswordBody.properties,
+    /** End the user's other sessions too (the default); false keeps them. */
+    signOutOthers: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

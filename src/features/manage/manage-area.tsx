@@ -28,6 +28,11 @@ function Pending() {
  */
 const HEADINGS: Record<ManageSection, string> = {
   info: 'manage.heading.info',
+  // The sidebar's words: the screens' own texts load with them, after the heading shows.
+  sessions: 'manage.nav.sessions',
+  activity: 'manage.nav.activity',
+  email: 'manage.nav.email',
+  leave: 'manage.nav.leave',
   qr: 'manage.heading.qr',
   dev: 'manage.heading.dev',
   'dev/success': 'manage.heading.devSuccess',
@@ -110,6 +115,10 @@ export default function ManageArea({
 
   const items: Array<[string, string, boolean]> = [
     ['/manage', t('manage.nav.info'), section === 'info'],
+    ['/manage/sessions', t('manage.nav.sessions'), section === 'sessions'],
+    ['/manage/activity', t('manage.nav.activity'), section === 'activity'],
+    ['/manage/email', t('manage.nav.email'), section === 'email'],
+    ['/manage/leave', t('manage.nav.leave'), section === 'leave'],
     ['/manage/qr', t('manage.nav.qr'), section === 'qr'],
   ];
   if (developerToolsSupported())

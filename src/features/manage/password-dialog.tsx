@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { savePassword } from '../../api/endpoints';
+import { WithTextPart } from '../../i18n/parts';
 import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
 import { Dialog } from '../../ui/dialog';
@@ -83,6 +84,8 @@ function PasswordForm({
   const [oldPassword, setOld] = useState('');
   const [newPassword, setNew] = useState('');
   const [confirm, setConfirm] = useState('');
+  // A changed password signs out the other sessions unless the user unticks it.
+  const [signOutOthers, setSignOutOthers] = useState(true);
   const [errors, setErrors] = useState<Errors>({});
   const oldInput = useRef<HTMLInputElement>(null);
   const newInput = useRef<HTMLInputElement>(null);
@@ -114,7 +117,11 @@ function PasswordForm({
     }
     setBusy(true);
     try {
-      const body = { ...(hasPassword ? { oldPassword } : {}), newPassword, confirmNewPassword: confirm };
+      const body = {
+        ...(hasPassword ? { oldPassword, signOutOthers } : {}),
+        newPassword,
+        confirmNewPassword: confirm,
+      };
       await sessionStore.getState().authorized((ctx) => savePassword(ctx, body, hasPassword), language);
       setBusy(false);
       // A password that existed was changed; a first one was set.
@@ -171,6 +178,21 @@ function PasswordForm({
           confirmRef={confirmInput}
           autoFocus={!hasPassword}
         />
+        {hasPassword ? (
+          // Its words come with the account screens' texts; until they have loaded the box is not
+          // shown, and the other sessions are signed out as before.
+          <WithTextPart part="account" waiting={null} failed={null}>
+            <label className="check">
+              <input
+                type="checkbox"
+                name="signOutOthers"
+                checked={signOutOthers}
+                onChange={(event) => setSignOutOthers(event.target.checked)}
+              />
+              <span>{t('sessions.signOutOthers')}</span>
+            </label>
+          </WithTextPart>
+        ) : null}
         <div className="dialog-actions">
           <button type="button" className="button secondary" part="button" onClick={onClose}>
             {t('common.cancel')}

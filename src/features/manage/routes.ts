@@ -1,13 +1,28 @@
 /** The manage area's sections (spec §2 route table, /manage children). */
-export type ManageSection = 'info' | 'user' | 'team' | 'group' | 'dev' | 'dev/success' | 'qr';
+export type ManageSection =
+  | 'info'
+  | 'sessions'
+  | 'activity'
+  | 'email'
+  | 'leave'
+  | 'user'
+  | 'team'
+  | 'group'
+  | 'dev'
+  | 'dev/success'
+  | 'qr';
 
 /** The sections only team admins (OWNER or ADMIN) open; the manage area shows others why not. */
 export const ADMIN_SECTIONS: readonly ManageSection[] = ['team', 'user', 'group'];
 
-/** `/manage` → personal info; `/manage/{user,team,group,dev,dev/success,qr}`. */
+/** `/manage` → personal info; `/manage/{sessions,activity,email,leave,user,team,group,dev,dev/success,qr}`. */
 export function manageSection(path: string): ManageSection {
   const rest = path.replace(/\/+$/, '').replace(/^\/manage\/?/, '');
-  return (['user', 'team', 'group', 'dev', 'dev/success', 'qr'] as const).find((s) => s === rest) ?? 'info';
+  return (
+    (
+      ['sessions', 'activity', 'email', 'leave', 'user', 'team', 'group', 'dev', 'dev/success', 'qr'] as const
+    ).find((s) => s === rest) ?? 'info'
+  );
 }
 
 /**

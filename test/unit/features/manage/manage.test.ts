@@ -131,6 +131,10 @@ describe('<acct-portal> manage screens', () => {
     await signInAs('ada@acme.test');
     const screens: Array<[string, string]> = [
       ['/manage', 'Personal info'],
+      ['/manage/sessions', 'Sessions'],
+      ['/manage/activity', 'Security activity'],
+      ['/manage/email', 'Email address'],
+      ['/manage/leave', 'Delete account'],
       ['/manage/qr', 'QR code login'],
       ['/manage/dev', 'Developer tools'],
       ['/manage/dev/success', 'Your tokens'],

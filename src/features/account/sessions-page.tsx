@@ -1,0 +1,205 @@
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { endOtherSessions, endSession, getSessions, type SessionEntry } from '../../api/account';
+import { WithTextPart } from '../../i18n/parts';
+import { noticesStore } from '../../state/notices';
+import { Dialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
+import { LoadingOverlay } from '../../ui/loading-overlay';
+import { ScreenLoading, Spinner } from '../../ui/spinner';
+import { Failed, fullTime, refusalOf, timeAgo, useCall, useDeviceName, useNow } from './common';
+
+type Loaded = SessionEntry[] | null | 'failed';
+/** What the confirmation asks about: one session, or every other one. */
+type Question = { kind: 'one'; session: SessionEntry } | { kind: 'others' };
+
+function SessionsScreen() {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  const call = useCall();
+  const now = useNow();
+  const deviceName = useDeviceName();
+  const [sessions, setSessions] = useState<Loaded>(null);
+  const [round, setRound] = useState(0);
+  const [question, setQuestion] = useState<Question | null>(null);
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const textId = useId();
+  const listId = useId();
+  const endOthersButton = useRef<HTMLButtonElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const reload = useCallback(() => setRound((n) => n + 1), []);
+  useEffect(() => {
+    let live = true;
+    call(getSessions).then(
+      (list) => live && setSessions(list),
+      () => live && setSessions('failed'),
+    );
+    return () => {
+      live = false;
+    };
+  }, [call, round]);
+
+  const ask = (next: Question) => {
+    setQuestion(next);
+    setAsking(true);
+  };
+
+  async function confirm() {
+    if (!question) return;
+    setBusy(true);
+    try {
+      if (question.kind === 'one') {
+        await call((ctx) => endSession(ctx, question.session.id));
+        setSessions((list) =>
+          Array.isArray(list) ? list.filter((s) => s.id !== question.session.id) : list,
+        );
+        noticesStore.getState().show(t('sessions.ended'), 'Success');
+      } else {
+        const count = await call(endOtherSessions);
+        setSessions((list) => (Array.isArray(list) ? list.filter((s) => s.current) : list));
+        noticesStore.getState().show(t('sessions.endedOthers', { count }), 'Success');
+      }
+    } catch (error) {
+      const { status } = refusalOf(error);
+      noticesStore.getState().show(status === 404 ? t('sessions.gone') : t('common.failed'), 'Failure');
+    }
+    setBusy(false);
+    setAsking(false);
+    // The list as the server now has it (another browser may have signed in meanwhile).
+    reload();
+  }
+
+  const others = Array.isArray(sessions) ? sessions.filter((s) => !s.current) : [];
+
+  return (
+    <>
+      <section className="panel" part="card" aria-labelledby={listId}>
+        <div className="panel-head">
+          <h2 className="panel-title" id={listId} ref={heading} tabIndex={-1}>
+            {t('sessions.listLabel')}
+          </h2>
+          {/* Only while there is another session: once they are ended, focus goes to the heading. */}
+          {others.length > 0 ? (
+            <button
+              type="button"
+              className="button secondary small"
+              part="button"
+              ref={endOthersButton}
+              disabled={busy}
+              onClick={() => ask({ kind: 'others' })}
+            >
+              {t('sessions.endOthers')}
+            </button>
+          ) : null}
+        </div>
+        <p className="hint">{t('sessions.intro')}</p>
+        {sessions === null ? (
+          <div className="loading" role="status">
+            <Spinner />
+            <span>{t('common.loading')}</span>
+          </div>
+        ) : sessions === 'failed' ? (
+          <Failed retry={reload} />
+        ) : sessions.length === 0 ? (
+          <p className="hint">{t('sessions.empty')}</p>
+        ) : (
+          <>
+            <ul className="invites sessions">
+              {sessions.map((session) => {
+                const name = deviceName(session);
+                return (
+                  <li key={session.id} data-session={session.current ? 'current' : 'other'}>
+                    <span className="session-name">
+                      <strong>{name}</strong>
+                      {session.current ? <span className="badge">{t('sessions.thisDevice')}</span> : null}
+                      {session.address ? (
+                        <span className="hint">{t('sessions.address', { address: session.address })}</span>
+                      ) : null}
+                    </span>
+                    <span className="session-times hint">
+                      <time dateTime={session.createdAt} title={fullTime(session.createdAt, language)}>
+                        {t('sessions.created', { when: timeAgo(session.createdAt, now, language) })}
+                      </time>
+                      <time dateTime={session.lastActiveAt} title={fullTime(session.lastActiveAt, language)}>
+                        {t('sessions.active', { when: timeAgo(session.lastActiveAt, now, language) })}
+                      </time>
+                    </span>
+                    <span className="invite-actions">
+                      {session.current ? null : (
+                        <button
+                          type="button"
+                          className="button secondary small"
+                          part="button"
+                          aria-label={t('sessions.endLabel', { device: name })}
+                          disabled={busy}
+                          onClick={() => ask({ kind: 'one', session })}
+                        >
+                          {t('sessions.end')}
+                        </button>
+                      )}
+                    </span>
+                  </li>
+                );
+              })}
+            </ul>
+            {others.length === 0 ? <p className="hint">{t('sessions.onlyThis')}</p> : null}
+          </>
+        )}
+      </section>
+      {question ? (
+        <Dialog
+          open={asking}
+          title={question.kind === 'one' ? t('sessions.confirm.title') : t('sessions.confirmOthers.title')}
+          closable={!busy}
+          describedBy={textId}
+          returnFocus={() => endOthersButton.current ?? heading.current}
+          onClose={() => setAsking(false)}
+        >
+          <form
+            className="stack"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void confirm();
+            }}
+          >
+            <fieldset disabled={busy}>
+              <p id={textId}>
+                {question.kind === 'one'
+                  ? t('sessions.confirm.text', { device: deviceName(question.session) })
+                  : t('sessions.confirmOthers.text')}
+              </p>
+              {/* Cancel first: the dialog gives it focus, so Enter at once ends nothing. */}
+              <div className="dialog-actions">
+                <button
+                  type="button"
+                  className="button secondary"
+                  part="button"
+                  onClick={() => setAsking(false)}
+                >
+                  {t('common.cancel')}
+                </button>
+                <button type="submit" className="button danger" part="button">
+                  {question.kind === 'one'
+                    ? t('sessions.confirm.action')
+                    : t('sessions.confirmOthers.action')}
+                </button>
+              </div>
+            </fieldset>
+            {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
+          </form>
+        </Dialog>
+      ) : null}
+    </>
+  );
+}
+
+/** `/manage/sessions`: where the user is signed in; end one session, or every other one. */
+export default function SessionsPage() {
+  return (
+    <WithTextPart part="account" waiting={<ScreenLoading />} failed={<Failed />}>
+      <SessionsScreen />
+    </WithTextPart>
+  );
+}

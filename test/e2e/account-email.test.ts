@@ -1,0 +1,92 @@
+/**
+ * Changing the account's e-mail address from /manage/email against the real server and a real SMTP
+ * loopback: the form refuses what it must at its fields, the link mailed to the new address confirms
+ * the change (the old address no longer signs in), and the old address's undo link takes it back.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import { failedResource, screenshot, useE2E } from '../support/browser';
+import { TestSmtp } from '../support/smtp';
+
+let smtp: TestSmtp | undefined;
+const e2e = useE2E(async () => {
+  smtp = await TestSmtp.start();
+  return { SMTP_URL: smtp.url, LOGIN_ADDRESS_LIMIT: '10000' };
+});
+after(() => smtp?.close());
+const inbox = () => smtp!;
+
+async function signIn(page: Page, email: string, path: string) {
+  await page.goto(`${e2e.server.url}/login/acme?${new URLSearchParams({ ReturnUrl: path })}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+const login = async (email: string) =>
+  (
+    await fetch(`${e2e.server.url}/account/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ teamName: 'acme', email, password: DEMO_PASSWORD }),
+    })
+  ).status;
+
+describe('changing the e-mail address', () => {
+  it('confirms with the link sent to the new address, and undoes with the old address’s link', async () => {
+    await e2e.withPage(
+      async ({ page }) => {
+        await signIn(page, 'ada@acme.test', '/manage/email');
+        const form = page.getByRole('region', { name: 'Change your email address' });
+        await form.getByText('Your email address is ada@acme.test.').waitFor();
+        const submit = form.getByRole('button', { name: 'Send confirmation link' });
+
+        // Refusals at their fields: a malformed address (the screen), a taken one and a wrong password (the server).
+        await form.getByLabel('New email address').fill('not-an-address');
+        await submit.click();
+        await form.getByText('Enter a valid email address.').waitFor();
+        await form.getByLabel('New email address').fill('bob@acme.test');
+        await form.getByLabel('Current password').fill(DEMO_PASSWORD);
+        await submit.click();
+        await form.getByText('This address is already used in your team.').waitFor();
+        await form.getByLabel('New email address').fill('ada.new@example.test');
+        await form.getByLabel('Current password').fill('not-the-password');
+        await submit.click();
+        await form.getByText('The password is not right.').waitFor();
+        await screenshot(page, 'e2e/account', 'email-errors');
+
+        await form.getByLabel('Current password').fill(DEMO_PASSWORD);
+        await submit.click();
+        await form.getByText('We sent a link to ada.new@example.test.', { exact: false }).waitFor();
+        const confirmMail = await inbox().next('ada.new@example.test', /Confirm your new/);
+        const noticeMail = await inbox().next('ada@acme.test', /being changed/);
+        assert.ok(confirmMail.link && noticeMail.link);
+        // Not changed until confirmed.
+        assert.equal(await login('ada@acme.test'), 200);
+
+        await page.goto(confirmMail.link);
+        const confirm = page.getByRole('region', { name: 'Confirm your new email address' });
+        await confirm.getByRole('button', { name: 'Confirm the new address' }).click();
+        await confirm.getByText('Your email address is now ada.new@example.test.').waitFor();
+        await screenshot(page, 'e2e/account', 'email-confirmed');
+        assert.equal(await login('ada.new@example.test'), 200);
+        assert.equal(await login('ada@acme.test'), 401);
+        // The link works once.
+        await page.goto(confirmMail.link);
+        await confirm.getByRole('button', { name: 'Confirm the new address' }).click();
+        await confirm.getByText('This link is no longer valid.', { exact: false }).waitFor();
+
+        // The old address's link takes it back (and signs every session out).
+        await page.goto(noticeMail.link);
+        const undo = page.getByRole('region', { name: 'Undo the email address change' });
+        await undo.getByRole('button', { name: 'Undo the change' }).click();
+        await undo.getByText('Your email address is ada@acme.test.', { exact: false }).waitFor();
+        assert.equal(await login('ada@acme.test'), 200);
+        assert.equal(await login('ada.new@example.test'), 401);
+      },
+      [failedResource(400), failedResource(409), failedResource(410)],
+    );
+  });
+});

@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import { TestSmtp } from '../support/smtp';
+import { addUser } from '../support/team-admin';
+import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
+
+let smtp: TestSmtp;
+let t: TestApp;
+before(async () => {
+  smtp = await TestSmtp.start();
+  t = await createTestApp({ SMTP_URL: smtp.url });
+});
+after(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+async function addPasswordUser(email: string, name: string, team = 'acme') {
+  const id = await addUser(t, { email, name, permissions: ['SPOKE'], team });
+  const hash = await t.app.services.hasher.hash(DEMO_PASSWORD);
+  await t.db.kysely.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+  return id;
+}
+
+const post = (url: string, body: unknown, token?: string) =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    payload: JSON.stringify(body),
+  });
+
+const login = (email: string, password = DEMO_PASSWORD, team = 'acme') =>
+  post('/account/login', { teamName: team, email, password });
+
+function linkParts(link: string | null) {
+  assert.ok(link);
+  const url = new URL(link);
+  assert.equal(url.pathname, '/manage/email');
+  return Object.fromEntries(url.searchParams) as { change: string; token?: string; undo?: string };
+}
+
+describe('POST /api/user/email', () => {
+  it('mails the new address a link and the old one an undo; the address changes when confirmed', async () => {
+    await addPasswordUser('hana@acme.test', 'Hana');
+    const { accessToken } = await tokenFor(t.app, 'hana@acme.test');
+    const asked = await post(
+      '/api/user/email',
+      { newEmail: 'Hana.New@Example.test', password: DEMO_PASSWORD },
+      accessToken,
+    );
+    assert.equal(asked.statusCode, 202, asked.body);
+    assert.equal(asked.json().pendingEmail, 'hana.new@example.test');
+    const confirmMail = await smtp.next('hana.new@example.test', /Confirm your new/);
+    const noticeMail = await smtp.next('hana@acme.test', /being changed/);
+    assert.match(noticeMail.text, /hana\.new@example\.test/);
+    // Not changed yet: the old address still signs in.
+    assert.equal((await login('hana@acme.test')).statusCode, 200);
+    const link = linkParts(confirmMail.link);
+    const confirmed = await post('/api/user/email/confirm', { change: link.change, token: link.token });
+    assert.equal(confirmed.statusCode, 200, confirmed.body);
+    assert.equal(confirmed.json().email, 'hana.new@example.test');
+    assert.equal((await login('hana.new@example.test')).statusCode, 200);
+    assert.equal((await login('hana@acme.test')).statusCode, 401);
+    // Single use.
+    assert.equal(
+      (await post('/api/user/email/confirm', { change: link.change, token: link.token })).statusCode,
+      410,
+    );
+
+    // The old address's undo gives it back and ends every session.
+    const undo = linkParts(noticeMail.link);
+    const undone = await post('/api/user/email/undo', { change: undo.change, token: undo.undo });
+    assert.equal(undone.statusCode, 200, undone.body);
+    assert.equal(undone.json().email, 'hana@acme.test');
+    assert.equal((await login('hana@acme.test')).statusCode, 200);
+    assert.equal(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/user/permissions',
+          headers: { authorization: `Bearer ${accessToken}` },
+        })
+      ).statusCode,
+      401,
+    );
+    assert.equal(
+      (await post('/api/user/email/undo', { change: undo.change, token: undo.undo })).statusCode,
+      410,
+    );
+  });
+
+  it('needs the current password, refuses a taken address without naming its holder', async () => {
+    await addPasswordUser('ivo@acme.test', 'Ivo');
+    const { accessToken } = await tokenFor(t.app, 'ivo@acme.test');
+    const none = await post('/api/user/email', { newEmail: 'ivo2@example.test' }, accessToken);
+    assert.equal(none.statusCode, 400);
+    assert.equal(none.json().code, 'passwordRequired');
+    const wrong = await post(
+      '/api/user/email',
+      { newEmail: 'ivo2@example.test', password: 'nope-nope' },
+      accessToken,
+    );
+    assert.equal(wrong.statusCode, 400);
+    assert.deepEqual([wrong.json().code, wrong.json().field], ['invalidPassword', 'password']);
+    const taken = await post(
+      '/api/user/email',
+      { newEmail: 'ada@acme.test', password: DEMO_PASSWORD },
+      accessToken,
+    );
+    assert.equal(taken.statusCode, 409);
+    assert.equal(taken.json().code, 'emailTaken');
+    assert.doesNotMatch(taken.body, /Ada|Lovelace/);
+    const same = await post(
+      '/api/user/email',
+      { newEmail: 'ivo@acme.test', password: DEMO_PASSWORD },
+      accessToken,
+    );
+    assert.equal(same.json().code, 'sameEmail');
+    const bad = await post(
+      '/api/user/email',
+      { newEmail: 'not an address', password: DEMO_PASSWORD },
+      accessToken,
+    );
+    assert.deepEqual([bad.statusCode, bad.json().code], [400, 'invalidEmail']);
+    // Another team's address is free to take.
+    const other = await post(
+      '/api/user/email',
+      { newEmail: 'carol@globex.test', password: DEMO_PASSWORD },
+      accessToken,
+    );
+    assert.equal(other.statusCode, 202);
+    assert.equal(
+      (await post('/api/user/email', { newEmail: 'x@example.test', password: 'y' })).statusCode,
+      401,
+    );
+  });
+
+  it('lets a user without a password change it only right after signing in', async () => {
+    // Bob signs in with Google only; the token's session began just now.
+    const { accessToken } = await tokenFor(t.app, 'bob@acme.test');
+    assert.equal(
+      (await post('/api/user/email', { newEmail: 'bob2@example.test' }, accessToken)).statusCode,
+      202,
+    );
+    t.clock.advance(6 * 60_000);
+    try {
+      const late = await post('/api/user/email', { newEmail: 'bob3@example.test' }, accessToken);
+      assert.equal(late.statusCode, 403);
+      assert.equal(late.json().code, 'reauthRequired');
+    } finally {
+      t.clock.offset = 0;
+    }
+  });
+
+  it('a newer request supersedes the older link; an expired link is gone', async () => {
+    await addPasswordUser('jun@acme.test', 'Jun');
+    const { accessToken } = await tokenFor(t.app, 'jun@acme.test');
+    await post('/api/user/email', { newEmail: 'jun1@example.test', password: DEMO_PASSWORD }, accessToken);
+    const first = linkParts((await smtp.next('jun1@example.test', /Confirm/)).link);
+    await post('/api/user/email', { newEmail: 'jun2@example.test', password: DEMO_PASSWORD }, accessToken);
+    const second = linkParts((await smtp.next('jun2@example.test', /Confirm/)).link);
+    assert.equal(
+      (await post('/api/user/email/confirm', { change: first.change, token: first.token })).statusCode,
+      410,
+    );
+    assert.equal(
+      (await post('/api/user/email/confirm', { change: second.change, token: 'wrong' })).statusCode,
+      410,
+    );
+    t.clock.advance(61 * 60_000);
+    try {
+      assert.equal(
+        (await post('/api/user/email/confirm', { change: second.change, token: second.token })).statusCode,
+        410,
+      );
+    } finally {
+      t.clock.offset = 0;
+    }
+  });
+});
