@@ -42,6 +42,7 @@ const PARAMS: Record<string, string> = {
   '/api/team/groups/:id': '/api/team/groups/x',
   '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
   '/api/user/passkeys/:id': '/api/user/passkeys/x',
+  '/api/user/sessions/:id': '/api/user/sessions/x',
 };
 
 let test: TestApp;
