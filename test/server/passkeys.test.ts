@@ -335,6 +335,14 @@ describe('managing passkeys', () => {
     const removed = await bearer(t, owner.accessToken, 'DELETE', `/api/user/passkeys/${id}`);
     assert.equal(removed.statusCode, 204);
     assert.equal((await bearer(t, owner.accessToken, 'DELETE', `/api/user/passkeys/${id}`)).statusCode, 404);
+    // The owner's security log has both; the other user's has neither.
+    const kinds = async (token: string) =>
+      ((await bearer(t, token, 'GET', '/api/user/activity')).json().events as Array<{ kind: string }>)
+        .map((event) => event.kind)
+        .filter((kind) => kind.startsWith('passkey'))
+        .sort();
+    assert.deepEqual(await kinds(owner.accessToken), ['passkeyAdded', 'passkeyRemoved']);
+    assert.deepEqual(await kinds(other.accessToken), []);
   });
 
   it('never removes the last way to sign in, and the provider unlink guard counts passkeys', async () => {

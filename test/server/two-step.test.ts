@@ -386,6 +386,53 @@ describe('turning two-step sign-in off', () => {
   });
 });
 
+describe("two-step changes in the user's security log, and leaving", () => {
+  it('logs turning on, a recovery code used, new codes and turning off; deleting the account removes them all', async () => {
+    const who = await enrolled('log');
+    const { jar } = await pendingSignIn(who.email);
+    const used = await withCookies(t, jar, '/account/two-step', { recoveryCode: who.recoveryCodes[0] });
+    assert.equal(used.statusCode, 200, used.body);
+    await smtp.next(who.email, /recovery code was used/i);
+    const renewed = await bearer(t, who.accessToken, 'POST', '/api/user/two-step/recovery-codes', {
+      password: DEMO_PASSWORD,
+    });
+    assert.equal(renewed.statusCode, 200, renewed.body);
+    const off = await bearer(t, who.accessToken, 'DELETE', '/api/user/two-step/totp', {
+      password: DEMO_PASSWORD,
+    });
+    assert.equal(off.statusCode, 200, off.body);
+    await smtp.next(who.email, /two-step sign-in is off/i);
+    const log = await bearer(t, who.accessToken, 'GET', '/api/user/activity');
+    assert.equal(log.statusCode, 200, log.body);
+    const kinds = (log.json().events as Array<{ kind: string; method?: string }>).map((e) =>
+      e.kind === 'signIn' ? `signIn:${e.method}` : e.kind,
+    );
+    // Events of one test-clock instant have no order between them.
+    assert.deepEqual(kinds.filter((kind) => kind !== 'signIn:password').sort(), [
+      'recoveryCodeUsed',
+      'recoveryCodesRenewed',
+      'signIn:twoStep',
+      'twoStepOff',
+      'twoStepOn',
+    ]);
+
+    // Enrolled again, then the account is deleted: its key, codes and used steps go with it.
+    const again = await bearer(t, who.accessToken, 'POST', '/api/user/two-step/totp');
+    assert.equal(again.statusCode, 200, again.body);
+    const confirm = await bearer(t, who.accessToken, 'POST', '/api/user/two-step/totp/confirm', {
+      code: codeFor(t, (again.json() as { secret: string }).secret),
+    });
+    assert.equal(confirm.statusCode, 200, confirm.body);
+    const gone = await bearer(t, who.accessToken, 'DELETE', '/api/user', { password: DEMO_PASSWORD });
+    assert.equal(gone.statusCode, 204, gone.body);
+    const db = t.db.kysely;
+    for (const table of ['totp_secrets', 'totp_used_steps', 'recovery_codes', 'activity_events'] as const) {
+      const rows = await db.selectFrom(table).select('user_id').where('user_id', '=', who.userId).execute();
+      assert.deepEqual(rows, [], table);
+    }
+  });
+});
+
 describe('authorisation of the two-step routes', () => {
   const routes: Array<[string, string, unknown?]> = [
     ['GET', '/api/user/two-step'],

@@ -15,7 +15,7 @@ const PURGE_EVERY_MS = 3600_000;
 const USER_AGENT_MAX = 512;
 
 /**
- * The kinds of the log: an open list (two-step and passkey changes add theirs); the screens show an
+ * The kinds of the log: an open list; the screens show an
  * unknown kind by a general text, so a newer server never breaks an older screen.
  */
 export type ActivityKind =
@@ -29,6 +29,12 @@ export type ActivityKind =
   | 'otherSessionsEnded'
   | 'emailChanged'
   | 'emailChangeUndone'
+  | 'twoStepOn'
+  | 'twoStepOff'
+  | 'recoveryCodesRenewed'
+  | 'recoveryCodeUsed'
+  | 'passkeyAdded'
+  | 'passkeyRemoved'
   | (string & {});
 
 /** A browser as the screens show it: family and operating system (no version: it changes monthly). */

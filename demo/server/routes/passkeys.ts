@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Passkey } from '../db/schema';
-import { recordSignIn } from '../lib/activity';
+import { recordActivity, recordSignIn } from '../lib/activity';
 import { cookiesOf } from '../lib/cookies';
 import { randomToken } from '../lib/crypto';
 import { cleanName } from '../lib/names';
@@ -100,6 +100,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply
           .code(409)
           .send({ message: 'this passkey is already registered', code: 'alreadyRegistered' });
+      await recordActivity(request, caller.user.id, 'passkeyAdded');
       await notifySecurity(request, caller.user.id, 'passkeyAdded', { passkey: passkey.name });
       return reply.code(201).send(view(passkey));
     },
@@ -143,6 +144,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (outcome === 'not-found') return reply.code(404).send({ message: 'no such passkey' });
       if (outcome === 'only-sign-in')
         return reply.code(409).send({ message: 'cannot remove the only sign-in option', code: 'onlySignIn' });
+      await recordActivity(request, user.id, 'passkeyRemoved');
       return reply.code(204).send();
     },
   );

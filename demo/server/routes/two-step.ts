@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PendingUser } from '../db/two-step';
-import { recordSignIn } from '../lib/activity';
+import { recordActivity, recordSignIn } from '../lib/activity';
 import { cookiesOf } from '../lib/cookies';
 import { clientAddress } from '../lib/normalise';
 import { notifySecurity } from '../lib/notify';
@@ -124,6 +124,7 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return wrongCode(reply, found, 'recoveryCode');
       if (!(await finish(request, reply, found, ['otp']))) return reply;
       const left = await repos.twoStep.unusedRecoveryCodes(userId);
+      await recordActivity(request, userId, 'recoveryCodeUsed');
       await notifySecurity(request, userId, 'recoveryUsed', { left });
       return { authenticated: true as const };
     },
@@ -161,6 +162,7 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!(await repos.twoStep.confirm(userId, hashes, clock.now())))
         return reply.code(409).send({ message: 'there is no key to confirm', code: 'nothingToConfirm' });
       if (!(await finish(request, reply, found, ['otp']))) return reply;
+      await recordActivity(request, userId, 'twoStepOn');
       await notifySecurity(request, userId, 'twoStepOn');
       return { authenticated: true as const, recoveryCodes: codes };
     },
@@ -210,6 +212,7 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { codes, hashes } = twoStep.newRecoveryCodes();
       if (!(await repos.twoStep.confirm(user.id, hashes, clock.now())))
         return reply.code(409).send({ message: 'there is no key to confirm', code: 'nothingToConfirm' });
+      await recordActivity(request, user.id, 'twoStepOn');
       await notifySecurity(request, user.id, 'twoStepOn');
       return { recoveryCodes: codes };
     },
@@ -265,6 +268,7 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .send({ message: 'your team requires two-step sign-in', code: 'requiredByTeam' });
       if (!(await repos.twoStep.remove(user.id)))
         return reply.code(409).send({ message: 'two-step sign-in is not on', code: 'notOn' });
+      await recordActivity(request, user.id, 'twoStepOff');
       await notifySecurity(request, user.id, 'twoStepOff');
       return status(user.id);
     },
@@ -279,6 +283,7 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { codes, hashes } = twoStep.newRecoveryCodes();
       if (!(await repos.twoStep.replaceRecoveryCodes(user.id, hashes, clock.now())))
         return reply.code(409).send({ message: 'two-step sign-in is not on', code: 'notOn' });
+      await recordActivity(request, user.id, 'recoveryCodesRenewed');
       return { recoveryCodes: codes };
     },
   );

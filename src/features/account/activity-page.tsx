@@ -18,6 +18,12 @@ const KINDS = new Set([
   'otherSessionsEnded',
   'emailChanged',
   'emailChangeUndone',
+  'twoStepOn',
+  'twoStepOff',
+  'recoveryCodesRenewed',
+  'recoveryCodeUsed',
+  'passkeyAdded',
+  'passkeyRemoved',
 ]);
 
 /** Provider names are names: the same in every language. */
