@@ -172,6 +172,34 @@ export function noticeAccountOf(db: Kysely<Database>, userId: string): Promise<N
 export type EmailChangeRefusal = 'gone' | 'taken';
 
 /**
+ * Give a user another address inside a transaction, with the member search terms: 'taken' when another
+ * member of the team has it, 'gone' when the user is.
+ */
+async function moveAddress(
+  trx: Kysely<Database>,
+  userId: string,
+  email: string,
+): Promise<'moved' | EmailChangeRefusal> {
+  const user = await trx
+    .selectFrom('users')
+    .select(['team_id', 'name'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!user) return 'gone';
+  const holder = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('team_id', '=', user.team_id)
+    .where('email', '=', email)
+    .where('id', '!=', userId)
+    .executeTakeFirst();
+  if (holder) return 'taken';
+  await trx.updateTable('users').set({ email }).where('id', '=', userId).execute();
+  await writeTerms(trx, user.team_id, userId, user.name, email);
+  return 'moved';
+}
+
+/**
  * E-mail changes: a pending change per user at most (a newer one supersedes it), confirmed by the link
  * mailed to the new address, undone by the link mailed to the old one.
  */
@@ -254,29 +282,10 @@ export function emailChangesRepository(db: Kysely<Database>) {
           .returning(['user_id', 'new_email'])
           .executeTakeFirst();
         if (!change) return { ok: false, reason: 'gone' };
-        const user = await trx
-          .selectFrom('users')
-          .select(['team_id', 'name'])
-          .where('id', '=', change.user_id)
-          .executeTakeFirst();
-        if (!user) return { ok: false, reason: 'gone' };
-        const holder = await trx
-          .selectFrom('users')
-          .select('id')
-          .where('team_id', '=', user.team_id)
-          .where('email', '=', change.new_email)
-          .executeTakeFirst();
-        if (holder) {
+        const moved = await moveAddress(trx, change.user_id, change.new_email);
+        if (moved === 'taken')
           await trx.updateTable('email_changes').set({ confirmed_at: null }).where('id', '=', id).execute();
-          return { ok: false, reason: 'taken' };
-        }
-        await trx
-          .updateTable('users')
-          .set({ email: change.new_email })
-          .where('id', '=', change.user_id)
-          .execute();
-        await writeTerms(trx, user.team_id, change.user_id, user.name, change.new_email);
-        return { ok: true, userId: change.user_id };
+        return moved === 'moved' ? { ok: true, userId: change.user_id } : { ok: false, reason: moved };
       });
     },
 
@@ -304,29 +313,10 @@ export function emailChangesRepository(db: Kysely<Database>) {
           .executeTakeFirst();
         if (!change) return { ok: false, reason: 'gone' };
         if (change.confirmed_at !== null) {
-          const user = await trx
-            .selectFrom('users')
-            .select(['team_id', 'name'])
-            .where('id', '=', change.user_id)
-            .executeTakeFirst();
-          if (!user) return { ok: false, reason: 'gone' };
-          const holder = await trx
-            .selectFrom('users')
-            .select('id')
-            .where('team_id', '=', user.team_id)
-            .where('email', '=', change.old_email)
-            .where('id', '!=', change.user_id)
-            .executeTakeFirst();
-          if (holder) {
+          const moved = await moveAddress(trx, change.user_id, change.old_email);
+          if (moved === 'taken')
             await trx.updateTable('email_changes').set({ undone_at: null }).where('id', '=', id).execute();
-            return { ok: false, reason: 'taken' };
-          }
-          await trx
-            .updateTable('users')
-            .set({ email: change.old_email })
-            .where('id', '=', change.user_id)
-            .execute();
-          await writeTerms(trx, user.team_id, change.user_id, user.name, change.old_email);
+          if (moved !== 'moved') return { ok: false, reason: moved };
           await revokeUserSessions(trx, change.user_id, now);
         }
         return { ok: true, userId: change.user_id };
