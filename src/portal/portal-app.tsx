@@ -17,6 +17,7 @@ import { isLoginPath, matchRoute, needsLoginCheck } from './routes';
 /** Lazily loaded chunks: signing in never downloads the manage area or the search page. */
 const ManageArea = lazyScreen(() => import('../features/manage/manage-area'));
 const SearchPage = lazyScreen(() => import('../features/search/search-page'));
+const EmailLinkPage = lazyScreen(() => import('../features/account/email-link'));
 
 /**
  * What the portal's first screen needs, for `elementClass` to wait for: the route's chunks (the manage
@@ -29,6 +30,7 @@ export function portalFirstData(element: HTMLElement): Promise<unknown> | undefi
   const { path, hash, search } = browserLocation(basePath);
   const view = matchRoute(path, hash, search);
   if (view.kind === 'search') return SearchPage.preload();
+  if (view.kind === 'emailLink') return EmailLinkPage.preload();
   if (view.kind === 'manage') {
     const section = view.section ? MANAGE_SECTIONS[view.section] : undefined;
     return Promise.all([ManageArea.preload(), section?.preload()]);
@@ -53,6 +55,7 @@ function Screen() {
   if (view.kind === 'redirect') return <Redirect to={view.to} />;
   if (view.kind === 'login') return <LoginFlow afterSignIn="portal" />;
   if (view.kind === 'search') return <SearchPage />;
+  if (view.kind === 'emailLink') return <EmailLinkPage />;
   return <ManageArea standalone={false} sections={MANAGE_SECTIONS} />;
 }
 

@@ -7,6 +7,8 @@ export type ManageSection =
 export type PortalView =
   | { kind: 'login' }
   | { kind: 'search' }
+  /** A link mailed for an e-mail change (`/manage/email?change=…`): answered without a session. */
+  | { kind: 'emailLink' }
   | { kind: 'manage'; section: ManageSection }
   | { kind: 'redirect'; to: string };
 
@@ -28,7 +30,8 @@ const MANAGE_SECTIONS: readonly ManageSection[] = [
  * The route table: `/login/{team, {teamName}, {teamName}/forgotPassword|resetPassword|error|invite}` (anything
  * else under /login redirects to `/login/team`, keeping the query such as ReturnUrl), `/search`,
  * `/manage/{'', sessions, activity, email, leave, user, team, group, dev, dev/success, qr}`, `home/token` → `manage/dev/success` (the
- * fragment kept), and anything else → `manage`.
+ * fragment kept), and anything else → `manage`. A mailed e-mail-change link (`/manage/email?change=…`)
+ * opens outside the manage area: it needs no session.
  */
 export function matchRoute(path: string, hash = '', search = ''): PortalView {
   const trimmed = path.replace(/\/+$/, '') || '/';
@@ -42,6 +45,7 @@ export function matchRoute(path: string, hash = '', search = ''): PortalView {
   }
   if (trimmed === '/search') return { kind: 'search' };
   if (trimmed === '/home/token') return { kind: 'redirect', to: `/manage/dev/success${hash}` };
+  if (trimmed === '/manage/email' && new URLSearchParams(search).has('change')) return { kind: 'emailLink' };
   if (trimmed === '/manage' || trimmed.startsWith('/manage/')) {
     const section = trimmed.slice('/manage'.length).replace(/^\//, '');
     if ((MANAGE_SECTIONS as readonly string[]).includes(section))

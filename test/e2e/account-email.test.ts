@@ -78,7 +78,9 @@ describe('changing the e-mail address', () => {
         await confirm.getByRole('button', { name: 'Confirm the new address' }).click();
         await confirm.getByText('This link is no longer valid.', { exact: false }).waitFor();
 
-        // The old address's link takes it back (and signs every session out).
+        // The old address's link takes it back (and signs every session out), opened signed out: whoever
+        // lost the address can no longer sign in with it.
+        await page.context().clearCookies();
         await page.goto(noticeMail.link);
         const undo = page.getByRole('region', { name: 'Undo the email address change' });
         await undo.getByRole('button', { name: 'Undo the change' }).click();

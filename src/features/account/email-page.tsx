@@ -1,104 +1,23 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import { answerEmailLink, requestEmailChange } from '../../api/account';
+import { requestEmailChange } from '../../api/account';
 import { getPasswordOptions } from '../../api/endpoints';
 import { LIMITS } from '../../api/limits';
 import { WithTextPart } from '../../i18n/parts';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
 import { BusyForm } from '../../ui/busy-form';
-import { useSearchParam } from '../../ui/router';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
 import { Failed, refusalOf, useCall } from './common';
+import { LinkAnswer, useEmailLink } from './email-link';
 
 const EMAIL_CODES = ['invalidEmail', 'sameEmail', 'emailTaken'];
 const PASSWORD_CODES = ['passwordRequired', 'invalidPassword'];
 /** A rough check before asking the server, which has the final word. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** A link from one of the mails: confirm the new address, or undo the change from the old one. */
-function LinkAnswer({
-  change,
-  token,
-  action,
-}: {
-  change: string;
-  token: string;
-  action: 'confirm' | 'undo';
-}) {
-  const { t } = useTranslation();
-  const call = useCall();
-  const [state, setState] = useState<'idle' | 'busy' | { done: string } | { refused: string }>('idle');
-  const titleId = useId();
-  const result = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (typeof state === 'object') result.current?.focus();
-  }, [state]);
-
-  async function answer() {
-    setState('busy');
-    try {
-      const email = await call((ctx) => answerEmailLink(ctx, action, { change, token }));
-      setState({ done: email });
-    } catch (error) {
-      const { status, code } = refusalOf(error);
-      setState({ refused: status === 409 ? 'taken' : code === 'gone' || status === 410 ? 'gone' : 'failed' });
-    }
-  }
-
-  return (
-    <section className="panel" part="card" aria-labelledby={titleId}>
-      <h2 className="panel-title" id={titleId}>
-        {action === 'confirm' ? t('account.link.confirmTitle') : t('account.link.undoTitle')}
-      </h2>
-      {typeof state === 'object' ? (
-        <div ref={result} tabIndex={-1}>
-          {'done' in state ? (
-            <Alert tone="success">
-              {action === 'confirm'
-                ? t('account.link.confirmed', { email: state.done })
-                : t('account.link.undone', { email: state.done })}
-            </Alert>
-          ) : (
-            <Alert tone="error">
-              {state.refused === 'gone'
-                ? t('account.link.gone')
-                : state.refused === 'taken'
-                  ? t('account.errors.emailTaken')
-                  : t('common.failed')}
-            </Alert>
-          )}
-        </div>
-      ) : (
-        <>
-          <p>{action === 'confirm' ? t('account.link.confirmText') : t('account.link.undoText')}</p>
-          <button
-            type="button"
-            className="button"
-            part="button"
-            disabled={state === 'busy'}
-            onClick={() => void answer()}
-          >
-            {state === 'busy' ? (
-              <>
-                <Spinner /> {t('common.saving')}
-              </>
-            ) : action === 'confirm' ? (
-              t('account.link.confirmAction')
-            ) : (
-              t('account.link.undoAction')
-            )}
-          </button>
-        </>
-      )}
-    </section>
-  );
-}
-
-/** Ask for a new address: the current password (when the user has one) proves it is them. */
 function ChangeForm() {
   const { t } = useTranslation();
   const call = useCall();
@@ -226,12 +145,8 @@ function ChangeForm() {
 }
 
 function EmailScreen() {
-  const change = useSearchParam('change');
-  const token = useSearchParam('token');
-  const undo = useSearchParam('undo');
-  if (change && token) return <LinkAnswer change={change} token={token} action="confirm" />;
-  if (change && undo) return <LinkAnswer change={change} token={undo} action="undo" />;
-  return <ChangeForm />;
+  const link = useEmailLink();
+  return link ? <LinkAnswer {...link} /> : <ChangeForm />;
 }
 
 /**
