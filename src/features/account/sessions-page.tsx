@@ -3,9 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { endOtherSessions, endSession, getSessions, type SessionEntry } from '../../api/account';
 import { WithTextPart } from '../../i18n/parts';
 import { noticesStore } from '../../state/notices';
-import { Dialog } from '../../ui/dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useElement } from '../../ui/element-context';
-import { LoadingOverlay } from '../../ui/loading-overlay';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { Failed, fullTime, refusalOf, timeAgo, useCall, useDeviceName, useNow } from './common';
 
@@ -24,7 +23,6 @@ function SessionsScreen() {
   const [question, setQuestion] = useState<Question | null>(null);
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
-  const textId = useId();
   const listId = useId();
   const endOthersButton = useRef<HTMLButtonElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -66,7 +64,6 @@ function SessionsScreen() {
       noticesStore.getState().show(status === 404 ? t('sessions.gone') : t('common.failed'), 'Failure');
     }
     setBusy(false);
-    setAsking(false);
     // The list as the server now has it (another browser may have signed in meanwhile).
     reload();
   }
@@ -149,47 +146,20 @@ function SessionsScreen() {
         )}
       </section>
       {question ? (
-        <Dialog
+        <ConfirmDialog
           open={asking}
           title={question.kind === 'one' ? t('sessions.confirm.title') : t('sessions.confirmOthers.title')}
-          closable={!busy}
-          describedBy={textId}
-          returnFocus={() => endOthersButton.current ?? heading.current}
+          text={
+            question.kind === 'one'
+              ? t('sessions.confirm.text', { device: deviceName(question.session) })
+              : t('sessions.confirmOthers.text')
+          }
+          action={question.kind === 'one' ? t('sessions.confirm.action') : t('sessions.confirmOthers.action')}
+          // A refusal is told by a notice, and the list is read again: the dialog closes either way.
+          onConfirm={confirm}
           onClose={() => setAsking(false)}
-        >
-          <form
-            className="stack"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void confirm();
-            }}
-          >
-            <fieldset disabled={busy}>
-              <p id={textId}>
-                {question.kind === 'one'
-                  ? t('sessions.confirm.text', { device: deviceName(question.session) })
-                  : t('sessions.confirmOthers.text')}
-              </p>
-              {/* Cancel first: the dialog gives it focus, so Enter at once ends nothing. */}
-              <div className="dialog-actions">
-                <button
-                  type="button"
-                  className="button secondary"
-                  part="button"
-                  onClick={() => setAsking(false)}
-                >
-                  {t('common.cancel')}
-                </button>
-                <button type="submit" className="button danger" part="button">
-                  {question.kind === 'one'
-                    ? t('sessions.confirm.action')
-                    : t('sessions.confirmOthers.action')}
-                </button>
-              </div>
-            </fieldset>
-            {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
-          </form>
-        </Dialog>
+          returnFocus={() => endOthersButton.current ?? heading.current}
+        />
       ) : null}
     </>
   );

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ComponentProps, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ApiError, type ApiContext } from '../../api/client';
@@ -6,9 +6,8 @@ import { errorCode } from '../../api/members';
 import { WithTextPart } from '../../i18n/parts';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useElement } from '../../ui/element-context';
-import { LoadingOverlay } from '../../ui/loading-overlay';
 import { ScreenLoading } from '../../ui/spinner';
 
 // What the users and groups screens share: their text part, the signed-in call, refusals as text, the
@@ -97,87 +96,10 @@ export function IconButton({ icon, label, onClick }: { icon: IconName; label: st
   );
 }
 
-/**
- * The question before something that cannot be undone: an alertdialog read out by its text, Cancel first
- * (focus lands there, so Enter at once changes nothing), the refusal shown inside it.
- */
-export function Confirm({
-  open,
-  title,
-  text,
-  action,
-  onConfirm,
-  onClose,
-  returnFocus,
-}: {
-  open: boolean;
-  title: string;
-  text: string;
-  action: string;
-  /** Where focus goes when what opened the dialog is gone (the member or group was removed). */
-  returnFocus?: () => HTMLElement | null;
-  /** Resolves when done (the dialog closes); a rejection is shown in the dialog. */
-  onConfirm(): Promise<void>;
-  onClose(): void;
-}) {
+/** The shared confirmation (ui/confirm-dialog.tsx), with the admin screens' words for a refusal. */
+export function Confirm(props: Omit<ComponentProps<typeof ConfirmDialog>, 'describeError'>) {
   const { t } = useTranslation();
-  const textId = useId();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const alert = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (error) alert.current?.focus();
-  }, [error]);
-  // The next question starts without the last one's refusal.
-  const close = () => {
-    setError(null);
-    onClose();
-  };
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await onConfirm();
-      close();
-    } catch (problem) {
-      setError(failure(t, problem));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return (
-    <Dialog
-      open={open}
-      title={title}
-      closable={!busy}
-      describedBy={textId}
-      returnFocus={returnFocus}
-      onClose={close}
-    >
-      <form className="stack" onSubmit={submit}>
-        <fieldset disabled={busy}>
-          <p id={textId}>{text}</p>
-          {error ? (
-            <Alert tone="error" ref={alert}>
-              {error}
-            </Alert>
-          ) : null}
-          <div className="dialog-actions">
-            <button type="button" className="button secondary" part="button" onClick={close}>
-              {t('common.cancel')}
-            </button>
-            <button type="submit" className="button danger" part="button">
-              {action}
-            </button>
-          </div>
-        </fieldset>
-        {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
-      </form>
-    </Dialog>
-  );
+  return <ConfirmDialog {...props} describeError={(problem) => failure(t, problem)} />;
 }
 
 /** `value`, once it has stayed the same for `ms`. */

@@ -1,0 +1,91 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from './alert';
+import { Dialog } from './dialog';
+import { LoadingOverlay } from './loading-overlay';
+
+/**
+ * The question before something that cannot be undone: an alertdialog read out by its text, Cancel first
+ * (focus lands there, so Enter at once changes nothing), the refusal shown inside it.
+ */
+export function ConfirmDialog({
+  open,
+  title,
+  text,
+  action,
+  onConfirm,
+  onClose,
+  returnFocus,
+  describeError,
+}: {
+  open: boolean;
+  title: string;
+  text: string;
+  action: string;
+  /** Where focus goes when what opened the dialog is gone (the member or group was removed). */
+  returnFocus?: () => HTMLElement | null;
+  /** Resolves when done (the dialog closes); a rejection is shown in the dialog. */
+  onConfirm(): Promise<void>;
+  onClose(): void;
+  /** The words for a refusal; without it, a general failure. */
+  describeError?: (problem: unknown) => string;
+}) {
+  const { t } = useTranslation();
+  const textId = useId();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const alert = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error) alert.current?.focus();
+  }, [error]);
+  // The next question starts without the last one's refusal.
+  const close = () => {
+    setError(null);
+    onClose();
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm();
+      close();
+    } catch (problem) {
+      setError(describeError ? describeError(problem) : t('common.failed'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog
+      open={open}
+      title={title}
+      closable={!busy}
+      describedBy={textId}
+      returnFocus={returnFocus}
+      onClose={close}
+    >
+      <form className="stack" onSubmit={submit}>
+        <fieldset disabled={busy}>
+          <p id={textId}>{text}</p>
+          {error ? (
+            <Alert tone="error" ref={alert}>
+              {error}
+            </Alert>
+          ) : null}
+          <div className="dialog-actions">
+            <button type="button" className="button secondary" part="button" onClick={close}>
+              {t('common.cancel')}
+            </button>
+            <button type="submit" className="button danger" part="button">
+              {action}
+            </button>
+          </div>
+        </fieldset>
+        {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
+      </form>
+    </Dialog>
+  );
+}
