@@ -189,7 +189,7 @@ function PasswordForm({
                 checked={signOutOthers}
                 onChange={(event) => setSignOutOthers(event.target.checked)}
               />
-              <span>{t('sessions.signOutOthers')}</span>
+              <span>{t('manage.password.signOutOthers')}</span>
             </label>
           </WithTextPart>
         ) : null}
