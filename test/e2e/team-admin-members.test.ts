@@ -347,8 +347,11 @@ describe('groups screen', () => {
       await openAs(page, 'ada@acme.test', '/manage/user?q=bob');
       await page.getByRole('button', { name: 'Groups of Bob Stone' }).click();
       const form = dialog(page);
-      await form.getByRole('checkbox', { name: 'Field team' }).check();
+      // The box shows what the server has saved: it turns checked once the answer is in, not at the click.
+      const box = form.getByRole('checkbox', { name: 'Field team' });
+      await box.click();
       await row(page, 'Bob Stone').getByText('Field team', { exact: true }).waitFor();
+      assert.equal(await box.isChecked(), true);
       await form.getByRole('button', { name: 'Done' }).click();
       await form.waitFor({ state: 'detached' });
       await page.goto(`${e2e.server.url}/manage/group`);
