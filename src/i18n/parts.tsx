@@ -6,11 +6,12 @@ import { matchLanguage, type Language } from './languages';
 
 /**
  * Texts that only some screens need, kept out of the language chunk every page loads: the team
- * administration screens ('admin'), the invitation screen ('invite') and the user's own sessions and
- * security activity ('account'). Each part is one lazily loaded
+ * administration screens ('admin'), the invitation screen ('invite'), the user's own sessions and
+ * security activity ('account'), and passkeys and two-step sign-in ('security': the manage area's
+ * screen and the second step at sign-in). Each part is one lazily loaded
  * chunk per language, merged into the element's i18next store when a screen that needs it first renders.
  */
-export type TextPart = 'admin' | 'invite' | 'account';
+export type TextPart = 'admin' | 'invite' | 'account' | 'security';
 
 type Loader = () => Promise<{ default: Resources }>;
 
@@ -32,6 +33,15 @@ const loaders: Record<TextPart, Record<Language, Loader>> = {
     de: () => import('./locales/account/de.json'),
     ja: () => import('./locales/account/ja.json'),
     da: () => import('./locales/account/da.json'),
+  },
+  security: {
+    en: () => import('./locales/security/en.json'),
+    fr: () => import('./locales/security/fr.json'),
+    es: () => import('./locales/security/es.json'),
+    pt: () => import('./locales/security/pt.json'),
+    de: () => import('./locales/security/de.json'),
+    ja: () => import('./locales/security/ja.json'),
+    da: () => import('./locales/security/da.json'),
   },
   invite: {
     en: () => import('./locales/invite/en.json'),

@@ -2,7 +2,7 @@ import { parseLoginPath } from '../features/login/routes';
 
 /** The portal's screens (spec §2 route table). */
 export type ManageSection =
-  '' | 'sessions' | 'activity' | 'email' | 'leave' | 'user' | 'team' | 'group' | 'dev' | 'dev/success' | 'qr';
+  '' | 'security' | 'sessions' | 'activity' | 'email' | 'leave' | 'user' | 'team' | 'group' | 'dev' | 'dev/success' | 'qr';
 
 export type PortalView =
   | { kind: 'login' }
@@ -14,6 +14,7 @@ export type PortalView =
 
 const MANAGE_SECTIONS: readonly ManageSection[] = [
   '',
+  'security',
   'sessions',
   'activity',
   'email',
@@ -29,7 +30,7 @@ const MANAGE_SECTIONS: readonly ManageSection[] = [
 /**
  * The route table: `/login/{team, {teamName}, {teamName}/forgotPassword|resetPassword|error|invite}` (anything
  * else under /login redirects to `/login/team`, keeping the query such as ReturnUrl), `/search`,
- * `/manage/{'', sessions, activity, email, leave, user, team, group, dev, dev/success, qr}`, `home/token` → `manage/dev/success` (the
+ * `/manage/{'', security, sessions, activity, email, leave, user, team, group, dev, dev/success, qr}`, `home/token` → `manage/dev/success` (the
  * fragment kept), and anything else → `manage`. A mailed e-mail-change link (`/manage/email?change=…`)
  * opens outside the manage area: it needs no session.
  */

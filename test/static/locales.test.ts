@@ -23,7 +23,7 @@ function flatten(value: unknown, prefix = ''): Record<string, string> {
 }
 
 /** The language chunk every page loads ('') and the parts only some screens load (src/i18n/parts.tsx). */
-const PARTS = ['', 'admin', 'invite', 'account'];
+const PARTS = ['', 'admin', 'invite', 'account', 'security'];
 
 const locale = (language: string, part = '') =>
   flatten(JSON.parse(readFileSync(join(LOCALES, part, `${language}.json`), 'utf8')));

@@ -29,6 +29,7 @@ function Pending() {
 const HEADINGS: Record<ManageSection, string> = {
   info: 'manage.heading.info',
   // The sidebar's words: the screens' own texts load with them, after the heading shows.
+  security: 'manage.nav.security',
   sessions: 'manage.nav.sessions',
   activity: 'manage.nav.activity',
   email: 'manage.nav.email',
@@ -115,6 +116,7 @@ export default function ManageArea({
 
   const items: Array<[string, string, boolean]> = [
     ['/manage', t('manage.nav.info'), section === 'info'],
+    ['/manage/security', t('manage.nav.security'), section === 'security'],
     ['/manage/sessions', t('manage.nav.sessions'), section === 'sessions'],
     ['/manage/activity', t('manage.nav.activity'), section === 'activity'],
     ['/manage/email', t('manage.nav.email'), section === 'email'],

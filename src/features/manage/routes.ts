@@ -1,6 +1,7 @@
 /** The manage area's sections (spec §2 route table, /manage children). */
 export type ManageSection =
   | 'info'
+  | 'security'
   | 'sessions'
   | 'activity'
   | 'email'
@@ -15,12 +16,24 @@ export type ManageSection =
 /** The sections only team admins (OWNER or ADMIN) open; the manage area shows others why not. */
 export const ADMIN_SECTIONS: readonly ManageSection[] = ['team', 'user', 'group'];
 
-/** `/manage` → personal info; `/manage/{sessions,activity,email,leave,user,team,group,dev,dev/success,qr}`. */
+/** `/manage` → personal info; `/manage/{security,sessions,activity,email,leave,user,team,group,dev,dev/success,qr}`. */
 export function manageSection(path: string): ManageSection {
   const rest = path.replace(/\/+$/, '').replace(/^\/manage\/?/, '');
   return (
     (
-      ['sessions', 'activity', 'email', 'leave', 'user', 'team', 'group', 'dev', 'dev/success', 'qr'] as const
+      [
+        'security',
+        'sessions',
+        'activity',
+        'email',
+        'leave',
+        'user',
+        'team',
+        'group',
+        'dev',
+        'dev/success',
+        'qr',
+      ] as const
     ).find((s) => s === rest) ?? 'info'
   );
 }

@@ -1,0 +1,76 @@
+import type { Static } from 'typebox';
+import type {
+  AuthenticationOptions,
+  AuthenticationResponse,
+  PasskeyView,
+  RegistrationOptions,
+  RegistrationResponse,
+  listSchema,
+} from '../../demo/server/schemas/passkeys';
+import { request, type ApiContext } from './client';
+import { issuerUrl } from './url';
+
+// Passkeys: the signed-in user's list and registration, and sign-in with one. The option and response
+// shapes are WebAuthn's JSON forms, as @simplewebauthn/browser takes and gives them; the types are the
+// server's schemas, imported as types only (see endpoints.ts).
+
+export type Passkey = PasskeyView;
+export type PasskeyRegistrationOptions = RegistrationOptions;
+export type PasskeyAuthenticationOptions = AuthenticationOptions;
+export type PasskeyRegistration = Static<typeof RegistrationResponse>;
+export type PasskeyAssertion = Static<typeof AuthenticationResponse>;
+
+const at = (ctx: ApiContext, path: string) => issuerUrl(ctx.issuer, path, location.origin);
+
+/** GET /api/user/passkeys (bearer): the caller's passkeys, oldest first. */
+export async function getPasskeys(ctx: ApiContext): Promise<Passkey[]> {
+  const list = await request<Static<(typeof listSchema)['response'][200]>>(
+    ctx,
+    at(ctx, '/api/user/passkeys'),
+  );
+  return list.passkeys;
+}
+
+/** POST /api/user/passkeys/options (bearer): what `navigator.credentials.create()` takes. */
+export function getRegistrationOptions(ctx: ApiContext): Promise<PasskeyRegistrationOptions> {
+  return request(ctx, at(ctx, '/api/user/passkeys/options'), { method: 'POST' });
+}
+
+/** POST /api/user/passkeys (bearer): 400 `invalidName` / `passkeyRefused`, 409 `alreadyRegistered`. */
+export function addPasskey(ctx: ApiContext, name: string, response: PasskeyRegistration): Promise<Passkey> {
+  return request(ctx, at(ctx, '/api/user/passkeys'), { method: 'POST', json: { name, response } });
+}
+
+/** PATCH /api/user/passkeys/:id (bearer): 400 `invalidName`, 404 gone. */
+export function renamePasskey(ctx: ApiContext, id: string, name: string): Promise<Passkey> {
+  return request(ctx, at(ctx, `/api/user/passkeys/${encodeURIComponent(id)}`), {
+    method: 'PATCH',
+    json: { name },
+  });
+}
+
+/** DELETE /api/user/passkeys/:id (bearer): 404 gone, 409 `onlySignIn` (the last way to sign in). */
+export function removePasskey(ctx: ApiContext, id: string): Promise<void> {
+  return request(ctx, at(ctx, `/api/user/passkeys/${encodeURIComponent(id)}`), { method: 'DELETE' });
+}
+
+/** POST /api/user/passkeys/reauth-options (bearer): a challenge to prove presence with one's passkey. */
+export function getReauthOptions(ctx: ApiContext): Promise<PasskeyAuthenticationOptions> {
+  return request(ctx, at(ctx, '/api/user/passkeys/reauth-options'), { method: 'POST' });
+}
+
+/** POST /account/passkey/options: a sign-in challenge bound to this browser (a short-lived cookie). */
+export function getSignInOptions(ctx: ApiContext): Promise<PasskeyAuthenticationOptions> {
+  return request(ctx, at(ctx, '/account/passkey/options'), { method: 'POST' });
+}
+
+/**
+ * POST /account/passkey: signs in (a new session), or finishes this browser's pending two-step sign-in;
+ * 401 `passkeyRefused` for every refusal alike.
+ */
+export function signInWithPasskey(
+  ctx: ApiContext,
+  response: PasskeyAssertion,
+): Promise<{ authenticated: true }> {
+  return request(ctx, at(ctx, '/account/passkey'), { method: 'POST', json: { response } });
+}
