@@ -2,7 +2,18 @@ import { parseLoginPath } from '../features/login/routes';
 
 /** The portal's screens (spec §2 route table). */
 export type ManageSection =
-  '' | 'security' | 'sessions' | 'activity' | 'email' | 'leave' | 'user' | 'team' | 'group' | 'dev' | 'dev/success' | 'qr';
+  | ''
+  | 'security'
+  | 'sessions'
+  | 'activity'
+  | 'email'
+  | 'leave'
+  | 'user'
+  | 'team'
+  | 'group'
+  | 'dev'
+  | 'dev/success'
+  | 'qr';
 
 export type PortalView =
   | { kind: 'login' }
