@@ -59,9 +59,10 @@ async function signInOptions() {
   };
 }
 
-async function signIn(authenticator: SoftAuthenticator) {
+async function signIn(authenticator: SoftAuthenticator, teamName?: string) {
   const { options, jar } = await signInOptions();
-  return withCookies(t, jar, '/account/passkey', { response: authenticator.get(options, origin) });
+  const response = authenticator.get(options, origin);
+  return withCookies(t, jar, '/account/passkey', teamName ? { response, teamName } : { response });
 }
 
 /** The portal tokens of a sign-in answer's session. */
@@ -263,6 +264,19 @@ describe('passkey sign-in', () => {
     await register(other.accessToken, otherKey);
     authenticator.userHandle = otherKey.userHandle;
     assert.equal((await signIn(authenticator)).statusCode, 401, 'a handle naming another user');
+  });
+
+  it('on a team’s sign-in page, refuses a passkey of a member of another team', async () => {
+    const who = await member();
+    const authenticator = new SoftAuthenticator();
+    await register(who.accessToken, authenticator);
+    const refused = await signIn(authenticator, 'globex');
+    assert.equal(refused.statusCode, 401);
+    assert.equal(
+      refused.cookies.find((c) => c.name === 'acct_session'),
+      undefined,
+    );
+    assert.equal((await signIn(authenticator, 'Acme')).statusCode, 200);
   });
 
   it('stops at once for a disabled member', async () => {

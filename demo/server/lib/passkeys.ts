@@ -222,9 +222,13 @@ export class PasskeyService {
    * in, the signature holds and the counter moved forward (a regression is refused: a cloned
    * authenticator). The counter and last use are then recorded.
    */
-  async verifyAuthentication(browser: string, response: AuthenticationResponseJSON): Promise<PasskeySignIn> {
+  async verifyAuthentication(
+    browser: string,
+    response: AuthenticationResponseJSON,
+    teamName?: string,
+  ): Promise<PasskeySignIn> {
     const { challenge } = await this.useChallenge(response.response.clientDataJSON, 'authenticate', browser);
-    return this.verifyAssertion(challenge, response, null);
+    return this.verifyAssertion(challenge, response, null, teamName);
   }
 
   /** Verify a signed-in user's assertion for their re-authentication challenge, with one of their passkeys. */
@@ -245,10 +249,15 @@ export class PasskeyService {
     challenge: string,
     response: AuthenticationResponseJSON,
     owner: string | null,
+    teamName?: string,
   ): Promise<PasskeySignIn> {
     const found = await this.repo.findByCredential(response.id);
     if (!found) throw new PasskeyRefused('unknown credential');
     if (found.refused) throw new PasskeyRefused('member disabled or locked');
+    // One host serves every team, so the browser offers any of its passkeys: on a team's sign-in page
+    // only that team's members get in.
+    if (teamName !== undefined && found.teamName !== teamName.trim().toLowerCase())
+      throw new PasskeyRefused('passkey of another team');
     const { passkey } = found;
     if (owner !== null && passkey.user_id !== owner) throw new PasskeyRefused('another user’s passkey');
     if (response.response.userHandle !== undefined) {

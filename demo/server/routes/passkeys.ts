@@ -181,6 +181,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         signedIn = await passkeys.verifyAuthentication(
           browser,
           request.body.response as Parameters<typeof passkeys.verifyAuthentication>[1],
+          request.body.teamName,
         );
       } catch (error) {
         if (!(error instanceof PasskeyRefused)) throw error;

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { LIMITS } from '../../../src/api/limits';
 import { errors, NoBody, type RouteSchema } from './common';
 
 /**
@@ -165,9 +166,18 @@ export const authenticationOptionsSchema = {
   response: { 200: AuthenticationOptions, ...errors(400, 403, 413, 415, 429, 500) },
 } satisfies RouteSchema;
 
-/** `POST /account/passkey`: 401 `passkeyRefused` for every refusal alike. */
+/**
+ * `POST /account/passkey`: 401 `passkeyRefused` for every refusal alike. `teamName`: the team whose
+ * sign-in page asks; a passkey of a member of another team is refused.
+ */
 export const passkeySignInSchema = {
-  body: Type.Object({ response: AuthenticationResponse }, { additionalProperties: false }),
+  body: Type.Object(
+    {
+      response: AuthenticationResponse,
+      teamName: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.teamName })),
+    },
+    { additionalProperties: false },
+  ),
   response: {
     200: Type.Object({ authenticated: Type.Literal(true) }, { additionalProperties: false }),
     ...errors(400, 401, 403, 413, 415, 429, 500),
