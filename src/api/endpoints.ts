@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { CheckReply, LoginBody, LoginReply } from '../../demo/server/schemas/account';
+import type { CheckReply, LoginBody, loginSchema } from '../../demo/server/schemas/account';
 import type { MessageReply } from '../../demo/server/schemas/common';
 import type { Policy, PoliciesReply } from '../../demo/server/schemas/developer';
 import type { DeviceCodeReply } from '../../demo/server/schemas/device';
@@ -83,9 +83,12 @@ export function getSwitcher(ctx: ApiContext): Promise<SwitcherResponse> {
 
 export type LoginRequest = Static<typeof LoginBody>;
 
-/** POST /account/login: 200 signs in (new session cookie); 403 locked; other 4xx invalid. */
-export function login(ctx: ApiContext, body: LoginRequest): Promise<Static<typeof LoginReply>> {
-  return request<Static<typeof LoginReply>>(ctx, at(ctx, '/account/login'), { method: 'POST', json: body });
+/** Signed in, or `{twoStep: {methods, enrol}}`: a second step is needed first (no session yet). */
+export type LoginAnswer = Static<(typeof loginSchema)['response'][200]>;
+
+/** POST /account/login: 200 signs in (new session cookie) or asks for a second step; 403 locked; other 4xx invalid. */
+export function login(ctx: ApiContext, body: LoginRequest): Promise<LoginAnswer> {
+  return request<LoginAnswer>(ctx, at(ctx, '/account/login'), { method: 'POST', json: body });
 }
 
 export type ProviderKind = 'google' | 'azure' | 'auth0' | 'apple';

@@ -1,24 +1,23 @@
-import type { Static } from 'typebox';
 import type {
-  AuthenticationOptions,
-  AuthenticationResponse,
-  PasskeyView,
-  RegistrationOptions,
-  RegistrationResponse,
-  listSchema,
-} from '../../demo/server/schemas/passkeys';
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/browser';
+import type { Static } from 'typebox';
+import type { PasskeyView, listSchema } from '../../demo/server/schemas/passkeys';
 import { request, type ApiContext } from './client';
 import { issuerUrl } from './url';
 
-// Passkeys: the signed-in user's list and registration, and sign-in with one. The option and response
-// shapes are WebAuthn's JSON forms, as @simplewebauthn/browser takes and gives them; the types are the
-// server's schemas, imported as types only (see endpoints.ts).
+// Passkeys: the signed-in user's list and registration, and sign-in with one. The options and responses
+// are WebAuthn's JSON forms, typed as @simplewebauthn/browser takes and gives them (the server's schemas
+// check the same shapes); the list's types are the server's schemas. Types only (see endpoints.ts).
 
 export type Passkey = PasskeyView;
-export type PasskeyRegistrationOptions = RegistrationOptions;
-export type PasskeyAuthenticationOptions = AuthenticationOptions;
-export type PasskeyRegistration = Static<typeof RegistrationResponse>;
-export type PasskeyAssertion = Static<typeof AuthenticationResponse>;
+export type PasskeyRegistrationOptions = PublicKeyCredentialCreationOptionsJSON;
+export type PasskeyAuthenticationOptions = PublicKeyCredentialRequestOptionsJSON;
+export type PasskeyRegistration = RegistrationResponseJSON;
+export type PasskeyAssertion = AuthenticationResponseJSON;
 
 const at = (ctx: ApiContext, path: string) => issuerUrl(ctx.issuer, path, location.origin);
 
@@ -65,12 +64,13 @@ export function getSignInOptions(ctx: ApiContext): Promise<PasskeyAuthentication
 }
 
 /**
- * POST /account/passkey: signs in (a new session), or finishes this browser's pending two-step sign-in;
- * 401 `passkeyRefused` for every refusal alike.
+ * POST /account/passkey: signs in a member of `teamName` (a new session), or finishes this browser's
+ * pending two-step sign-in; 401 `passkeyRefused` for every refusal alike.
  */
 export function signInWithPasskey(
   ctx: ApiContext,
   response: PasskeyAssertion,
+  teamName: string,
 ): Promise<{ authenticated: true }> {
-  return request(ctx, at(ctx, '/account/passkey'), { method: 'POST', json: { response } });
+  return request(ctx, at(ctx, '/account/passkey'), { method: 'POST', json: { response, teamName } });
 }

@@ -1,8 +1,9 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
 import type { Static } from 'typebox';
 import type {
-  ReauthBody,
   RecoveryCodes,
   SecondStepBody,
+  SecondStepMethod,
   TotpKey,
   TwoStepStatus,
 } from '../../demo/server/schemas/two-step';
@@ -12,11 +13,11 @@ import { issuerUrl } from './url';
 // Two-step sign-in: the second step of a pending sign-in (its httpOnly cookie, no token), and the
 // signed-in user's authenticator app and recovery codes. Types from the server's schemas (type-only).
 
-export type { TotpKey, TwoStepStatus };
+export type { SecondStepMethod, TotpKey, TwoStepStatus };
 /** A code from the app, or a recovery code. */
 export type SecondStep = Static<typeof SecondStepBody>;
 /** Proof of presence: the password, or an assertion for `getReauthOptions`. */
-export type Reauthentication = Static<typeof ReauthBody>;
+export type Reauthentication = { password: string } | { passkey: AuthenticationResponseJSON };
 
 const at = (ctx: ApiContext, path: string) => issuerUrl(ctx.issuer, path, location.origin);
 

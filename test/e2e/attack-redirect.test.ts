@@ -62,6 +62,10 @@ async function driveSignIns(cases: readonly ReturnUrlCase[], workers = 3): Promi
       });
       page.on('pageerror', (error) => current?.problems.push(`uncaught: ${error.message}`));
       for (let next = queue.shift(); next; next = queue.shift()) {
+        // The previous value's page is still loading the portal after its sign-in: leave it before the
+        // cookies go, or one of its calls may be sent with a cookie cleared under it (a 403).
+        current = null;
+        await page.goto('about:blank');
         const outcome: Outcome = {
           value: next.value,
           finalUrl: '',

@@ -10,9 +10,11 @@ import { Alert } from '../../ui/alert';
 import { Card, LoadingCard } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { BusyForm } from '../../ui/busy-form';
+import { lazyScreen } from '../../ui/lazy-screen';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { useFocusAfterRender } from '../../ui/focus';
 import { TextField } from '../../ui/text-field';
+import type { PasskeyOutcome } from './passkey';
 import { ProviderButtons } from './provider-buttons';
 import { safeReturnUrl } from './return-url';
 import { withReturnUrl } from './routes';
@@ -32,6 +34,28 @@ const ERROR_CODES = [
   'InvitationGone',
 ] as const;
 
+/** The second step and the passkey ceremony: their own chunks, loaded when a sign-in needs them. */
+const SecondStep = lazyScreen(() => import('./second-step'));
+const passkeyModule = () => import('./passkey');
+
+const PASSKEY_MESSAGES: Partial<Record<PasskeyOutcome, string>> = {
+  cancelled: 'login.passkeyCancelled',
+  unavailable: 'login.passkeyUnavailable',
+  refused: 'login.passkeyRefused',
+  locked: 'login.locked',
+  tooMany: 'login.tooMany',
+  failed: 'common.failed',
+};
+
+type TwoStep = { methods: Array<'totp' | 'recovery' | 'passkey'>; enrol: boolean };
+
+/** A provider sign-in that stopped at the second step comes back with `TwoStep=verify|enrol`. */
+function twoStepFromQuery(value: string | null): TwoStep | null {
+  if (value === 'verify') return { methods: ['totp', 'recovery', 'passkey'], enrol: false };
+  if (value === 'enrol') return { methods: [], enrol: true };
+  return null;
+}
+
 /**
  * What happens once signed in: in the portal, go to ReturnUrl or the portal's `/`; an embedded element
  * with `redirect` goes to its return URL or the host site's `/`; otherwise it only tells its host.
@@ -46,11 +70,12 @@ export type AfterSignIn = 'portal' | 'redirect' | 'event';
  */
 export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn }) {
   const { t } = useTranslation();
-  const { issuer, emit } = useElement();
+  const { issuer, emit, language } = useElement();
   const router = useRouter();
   const returnUrl = useSearchParam('ReturnUrl');
   const maxAge = useSearchParam('max_age');
   const errorCode = useSearchParam('Error');
+  const twoStepQuery = useSearchParam('TwoStep');
   const teamState = useTeam(issuer, team);
   const loggedIn = useStore(sessionStore, (state) => state.loggedIn);
   const user = useStore(sessionStore, (state) => state.user);
@@ -60,6 +85,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [twoStep, setTwoStep] = useState(() => twoStepFromQuery(twoStepQuery));
   // Set while our own sign-in completes, so the "already signed in" redirect does not race it.
   const completing = useRef(false);
   const emailInput = useRef<HTMLInputElement>(null);
@@ -70,10 +96,38 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
 
   const validReturnUrl = safeReturnUrl(returnUrl, location.origin);
   const ready = teamState.status === 'ready' && !teamState.details.teamDisabled;
+  const passkeys = typeof PublicKeyCredential === 'function';
+  const local = ready && !twoStep && !!teamState.details.localOptions;
 
   useEffect(() => {
-    if (ready) emailInput.current?.focus();
-  }, [ready]);
+    if (ready && !twoStep) emailInput.current?.focus();
+  }, [ready, twoStep]);
+
+  // Passkeys in the e-mail field's autofill list where the browser offers that (conditional mediation),
+  // asked once the form shows; the ceremony waits for the user's choice and ends with the screen.
+  useEffect(() => {
+    if (!local || !passkeys) return;
+    let live = true;
+    void PublicKeyCredential.isConditionalMediationAvailable?.().then(async (available) => {
+      if (!available || !live) return;
+      const module = await passkeyModule();
+      if (!live) return;
+      const outcome = await module.passkeySignIn({ issuer, language }, team, {
+        autofill: true,
+        onChosen: () => {
+          setFailure(null);
+          setBusy(true);
+        },
+      });
+      if (live) void passkeyDone(outcome);
+    });
+    return () => {
+      live = false;
+      void passkeyModule().then((module) => module.cancelPasskey());
+    };
+    // Once per form: the ceremony outlives renders.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [local, passkeys, issuer, team]);
 
   // Spec §4: an already signed-in user on the sign-in screen is sent to '/'.
   useEffect(() => {
@@ -94,8 +148,9 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     }
     setBusy(true);
     completing.current = true;
+    let answer;
     try {
-      await login({ issuer }, { teamName: team, email: email.trim(), password });
+      answer = await login({ issuer }, { teamName: team, email: email.trim(), password });
     } catch (error) {
       completing.current = false;
       setBusy(false);
@@ -107,16 +162,49 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
       focusLater(passwordInput);
       return;
     }
+    if ('twoStep' in answer) {
+      completing.current = false;
+      setBusy(false);
+      setPassword('');
+      setTwoStep(answer.twoStep);
+      return;
+    }
+    await signedIn();
+  }
+
+  /** The session has begun (by password, passkey or second step): tell the host and go on. */
+  async function signedIn() {
+    completing.current = true;
+    setBusy(true);
     const session = sessionStore.getState();
     session.reset();
     await session.check();
-    emit('acct-signed-in', { team, email: email.trim().toLowerCase() });
+    const address = sessionStore.getState().user?.email ?? email.trim();
+    emit('acct-signed-in', { team, email: address.toLowerCase() });
     if (afterSignIn === 'portal' && !validReturnUrl) router.navigate('/', { replace: true });
     else if (afterSignIn !== 'event') location.assign(validReturnUrl ?? '/');
     else {
       setBusy(false);
       focusLater(signedInAlert);
     }
+  }
+
+  async function passkeyDone(outcome: PasskeyOutcome) {
+    if (outcome === 'signedIn') return signedIn();
+    setBusy(false);
+    const message = PASSKEY_MESSAGES[outcome];
+    // The autofill request ends quietly when the screen goes or the button starts another.
+    if (message && !(outcome === 'cancelled' && completing.current)) {
+      setFailure(t(message, { team: teamState.status === 'ready' ? teamState.details.displayName : team }));
+      focusLater(failureAlert);
+    }
+  }
+
+  async function signInWithPasskey() {
+    setFailure(null);
+    setBusy(true);
+    const module = await passkeyModule();
+    void passkeyDone(await module.passkeySignIn({ issuer, language }, team));
   }
 
   // Where a provider sign-in comes back to: in the portal its ReturnUrl; embedded, the host page (or its
@@ -178,6 +266,20 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     );
   }
 
+  if (twoStep) {
+    return (
+      <SecondStep
+        team={team}
+        teamLabel={teamState.details.displayName ?? team}
+        methods={twoStep.methods}
+        enrol={twoStep.enrol}
+        account={email.trim() || (teamState.details.displayName ?? team)}
+        onSignedIn={() => void signedIn()}
+        onRestart={() => setTwoStep(null)}
+      />
+    );
+  }
+
   const { details } = teamState;
   const errorMessage = (ERROR_CODES as readonly string[]).includes(errorCode ?? '')
     ? t(`login.errors.${errorCode}`)
@@ -202,9 +304,20 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
         disabled={busy}
         onChoose={(kind, label) => void startProvider(kind, label)}
       />
+      {passkeys ? (
+        <button
+          type="button"
+          className="button secondary block"
+          part="button"
+          disabled={busy}
+          onClick={() => void signInWithPasskey()}
+        >
+          {t('login.passkey')}
+        </button>
+      ) : null}
       {details.localOptions ? (
         <>
-          {hasProviders ? (
+          {hasProviders || passkeys ? (
             <div className="divider" role="separator">
               <span>{t('login.or')}</span>
             </div>
@@ -219,7 +332,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
               label={t('login.email')}
               name="email"
               type="email"
-              autoComplete="username"
+              autoComplete="username webauthn"
               autoCapitalize="none"
               spellCheck={false}
               maxLength={LIMITS.email}
@@ -244,7 +357,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
             {t('login.forgotPassword')}
           </Link>
         </>
-      ) : !hasProviders ? (
+      ) : !hasProviders && !passkeys ? (
         <Alert tone="info">{t('login.noMethods')}</Alert>
       ) : null}
       <Link to={withReturnUrl('/login/team', returnUrl)} className="link" disabled={busy}>

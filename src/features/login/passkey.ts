@@ -1,0 +1,50 @@
+import { startAuthentication, WebAuthnAbortService } from '@simplewebauthn/browser';
+import { ApiError, type ApiContext } from '../../api/client';
+import { getSignInOptions, signInWithPasskey } from '../../api/passkeys';
+
+/**
+ * How a passkey sign-in ended. `cancelled`: the user closed the browser's prompt (or a newer ceremony
+ * replaced this one); `unavailable`: the browser will not use this site's passkeys on this page (an
+ * embedding origin the issuer does not list, a browser without Related Origin Requests).
+ */
+export type PasskeyOutcome =
+  'signedIn' | 'cancelled' | 'unavailable' | 'refused' | 'locked' | 'tooMany' | 'failed';
+
+/**
+ * Sign in to `team` with a passkey: the browser's prompt (or, with `autofill`, its autofill list under
+ * the e-mail field, waiting until the user picks one), then the server's check. `onChosen` runs once the
+ * user has chosen, before the server answers. Its own chunk: the sign-in page loads it only to use it.
+ */
+export async function passkeySignIn(
+  ctx: ApiContext,
+  team: string,
+  { autofill = false, onChosen }: { autofill?: boolean; onChosen?: () => void } = {},
+): Promise<PasskeyOutcome> {
+  try {
+    const optionsJSON = await getSignInOptions(ctx);
+    const response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
+    onChosen?.();
+    await signInWithPasskey(ctx, response, team);
+    return 'signedIn';
+  } catch (error) {
+    return outcomeOf(error);
+  }
+}
+
+/** End a waiting ceremony (the autofill request when the screen goes). */
+export function cancelPasskey(): void {
+  WebAuthnAbortService.cancelCeremony();
+}
+
+function outcomeOf(error: unknown): PasskeyOutcome {
+  if (error instanceof ApiError) {
+    if (error.status === 401 || error.status === 400) return 'refused';
+    if (error.status === 403) return 'locked';
+    if (error.status === 429) return 'tooMany';
+    return 'failed';
+  }
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'NotAllowedError' || name === 'AbortError') return 'cancelled';
+  if (name === 'SecurityError' || name === 'NotSupportedError') return 'unavailable';
+  return 'failed';
+}

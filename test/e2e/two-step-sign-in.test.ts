@@ -1,0 +1,211 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import { failedResource, screenshot, useE2E } from '../support/browser';
+import { tokenFor, type TestApp } from '../support/test-server';
+import { bearer, codeFor, makeUser } from '../support/two-step';
+import { addVirtualAuthenticator } from '../support/virtual-authenticator';
+
+const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
+/** The running server as the database helpers take it. */
+const app = (): TestApp => ({
+  ...e2e.server,
+  app: e2e.server.server.app,
+  db: e2e.server.server.db,
+  standIns: e2e.server.server.standIns,
+});
+// A refused code, passkey or expired sign-in answers 401 (the screen says why); the screens log it.
+const REFUSED = [failedResource(401)];
+let serial = 0;
+
+/** A new member of `team` with the demo password; `totp`: with the authenticator app set up (its key). */
+async function member(team = 'acme', totp = false) {
+  const email = `two-step-${++serial}@${team}.test`;
+  await makeUser(app(), email, team);
+  const { accessToken } = await tokenFor(e2e.server.server.app, email, team);
+  if (!totp) return { email, accessToken, secret: '', recoveryCodes: [] as string[] };
+  const key = await bearer(app(), accessToken, 'POST', '/api/user/two-step/totp');
+  const { secret } = key.json() as { secret: string };
+  const confirm = await bearer(app(), accessToken, 'POST', '/api/user/two-step/totp/confirm', {
+    code: codeFor(app(), secret),
+  });
+  assert.equal(confirm.statusCode, 200, confirm.body);
+  // The enrolment's code is used: the sign-in takes the next one.
+  e2e.server.clock.advance(30_000);
+  return {
+    email,
+    accessToken,
+    secret,
+    recoveryCodes: (confirm.json() as { recoveryCodes: string[] }).recoveryCodes,
+  };
+}
+
+/**
+ * Register a passkey for the token's user in the page's virtual authenticator, as the manage screen
+ * does (WebAuthn's JSON forms, Chromium's own parser): the page is on the issuer's origin.
+ */
+async function registerPasskey(page: Page, accessToken: string): Promise<void> {
+  const status = await page.evaluate(async (token) => {
+    const xsrf = decodeURIComponent(/(?:^|; )XSRF-TOKEN=([^;]*)/.exec(document.cookie)?.[1] ?? '');
+    const headers = { authorization: `Bearer ${token}`, 'x-xsrf-token': xsrf };
+    const asked = await fetch('/api/user/passkeys/options', { method: 'POST', headers });
+    if (!asked.ok) return `${asked.status} ${await asked.text()}`;
+    const options = await asked.json();
+    const credential = (await navigator.credentials.create({
+      publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options),
+    })) as PublicKeyCredential;
+    const answer = await fetch('/api/user/passkeys', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Test key', response: credential.toJSON() }),
+    });
+    return answer.ok ? answer.status : `${answer.status} ${await answer.text()}`;
+  }, accessToken);
+  assert.equal(status, 201);
+}
+
+async function password(page: Page, email: string, team = 'acme') {
+  await page.goto(`${e2e.server.url}/login/${team}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** Type into the focused field and press Enter: the keyboard-only way through the second step. */
+async function typeCode(page: Page, code: string) {
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(code);
+  await page.keyboard.press('Enter');
+}
+
+async function signedInAs(page: Page, email: string) {
+  await page.waitForURL(`${e2e.server.url}/manage`);
+  await page.locator('acct-portal .avatar-button').waitFor();
+  const who = await page.evaluate(async () => {
+    const xsrf = /(?:^|; )XSRF-TOKEN=([^;]*)/.exec(document.cookie)?.[1] ?? '';
+    const check = await fetch('/account/check', {
+      method: 'POST',
+      headers: { 'X-XSRF-TOKEN': decodeURIComponent(xsrf) },
+    });
+    return (await check.json()) as { authenticated: boolean };
+  });
+  assert.equal(who.authenticated, true, `${email} is signed in`);
+}
+
+describe('passkey sign-in', () => {
+  it('signs in with a passkey and no password; another team and a removed passkey are refused', async () => {
+    await e2e.withPage(async ({ page }, context) => {
+      const who = await member();
+      await page.goto(`${e2e.server.url}/login/acme`);
+      const authenticator = await addVirtualAuthenticator(page);
+      await registerPasskey(page, who.accessToken);
+      assert.equal((await authenticator.credentials()).length, 1);
+
+      // Another team's sign-in page: the browser offers the passkey, the server refuses it.
+      await page.goto(`${e2e.server.url}/login/globex`);
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await page.getByText('This passkey cannot sign you in to Globex').waitFor();
+      await screenshot(page, 'e2e/two-step', 'passkey-refused');
+
+      await page.goto(`${e2e.server.url}/login/acme`);
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await signedInAs(page, who.email);
+      const typed = await context.cookies();
+      assert.ok(typed.some((c) => c.name === 'acct_session'));
+
+      // Removed in the manage area: the authenticator still holds it, the server no longer knows it.
+      const list = await bearer(app(), who.accessToken, 'GET', '/api/user/passkeys');
+      const [passkey] = (list.json() as { passkeys: Array<{ id: string }> }).passkeys;
+      assert.equal(
+        (await bearer(app(), who.accessToken, 'DELETE', `/api/user/passkeys/${passkey!.id}`)).statusCode,
+        204,
+      );
+      await context.clearCookies();
+      await page.goto(`${e2e.server.url}/login/acme`);
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await page.getByText('This passkey cannot sign you in to Acme').waitFor();
+      assert.equal(new URL(page.url()).pathname, '/login/acme');
+    }, REFUSED);
+  });
+});
+
+describe('two-step sign-in with the authenticator app', () => {
+  it('asks for the code after the password: a wrong one, the right one, then the same one again', async () => {
+    await e2e.withPage(async ({ page }, context) => {
+      const who = await member('acme', true);
+      await password(page, who.email);
+      await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+      // Focus is in the code field: the keyboard alone finishes the sign-in.
+      await typeCode(page, '000000' === codeFor(app(), who.secret) ? '111111' : '000000');
+      await page.getByText('That code is not right').waitFor();
+      await screenshot(page, 'e2e/two-step', 'code-wrong');
+      const code = codeFor(app(), who.secret);
+      await typeCode(page, code);
+      await signedInAs(page, who.email);
+
+      await context.clearCookies();
+      await password(page, who.email);
+      await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+      await typeCode(page, code);
+      await page.getByText('That code is not right').waitFor();
+    }, REFUSED);
+  });
+
+  it('takes a recovery code once instead of the app’s code', async () => {
+    await e2e.withPage(async ({ page }, context) => {
+      const who = await member('acme', true);
+      const [first] = who.recoveryCodes;
+      await password(page, who.email);
+      await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+      await page.getByLabel('Recovery code').fill(first!);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await signedInAs(page, who.email);
+
+      await context.clearCookies();
+      await password(page, who.email);
+      await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+      await page.getByLabel('Recovery code').fill(first!);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByText('That recovery code is not valid, or it was used already.').waitFor();
+    }, REFUSED);
+  });
+
+  it('a passkey finishes the second step', async () => {
+    await e2e.withPage(async ({ page }) => {
+      const who = await member('acme', true);
+      await page.goto(`${e2e.server.url}/login/acme`);
+      await addVirtualAuthenticator(page);
+      await registerPasskey(page, who.accessToken);
+      await password(page, who.email);
+      await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+      await signedInAs(page, who.email);
+    });
+  });
+});
+
+describe('a team that requires two-step sign-in', () => {
+  it('makes a member without it set up the app at sign-in, then shows the recovery codes once', async () => {
+    await e2e.withPage(async ({ page }) => {
+      const db = e2e.server.server.db.kysely;
+      await db.updateTable('teams').set({ require_two_step: 1 }).where('name', '=', 'globex').execute();
+      try {
+        const who = await member('globex');
+        await password(page, who.email, 'globex');
+        await page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
+        const key = await page.locator('acct-portal .totp-key .secret').textContent();
+        const secret = key!.replace(/\s/g, '');
+        await screenshot(page, 'e2e/two-step', 'enrol');
+        await page.getByLabel('Code from the app').fill(codeFor(app(), secret));
+        await page.getByRole('button', { name: 'Turn on and continue' }).click();
+        await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+        assert.equal(await page.locator('acct-portal .recovery-codes li').count(), 10);
+        await screenshot(page, 'e2e/two-step', 'enrol-codes');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await signedInAs(page, who.email);
+      } finally {
+        await db.updateTable('teams').set({ require_two_step: 0 }).where('name', '=', 'globex').execute();
+      }
+    });
+  });
+});
