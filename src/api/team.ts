@@ -24,16 +24,6 @@ export type InviteRequest = Static<typeof InviteBody>;
 export type LoginOptionsChange = Static<typeof LoginOptionsBody>;
 export type AuditEvent = Static<typeof AuditList>['events'][number];
 
-/**
- * What a refusal of these calls carries besides its status: `code` a stable word the screen translates,
- * `field` the request field it belongs to.
- */
-export interface Refusal {
-  message?: string;
-  code?: string;
-  field?: string;
-}
-
 const at = (ctx: ApiContext, path: string) => issuerUrl(ctx.issuer, path, location.origin);
 
 /** GET /api/team (admin). */

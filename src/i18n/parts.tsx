@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import type { i18n as I18n } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { afterEvaluation } from '../after-evaluation';
 import type { Resources } from './chunks';
@@ -6,10 +7,10 @@ import { matchLanguage, type Language } from './languages';
 
 /**
  * Texts that only some screens need, kept out of the language chunk every page loads: the team
- * administration screens ('admin'), the invitation screen ('invite'), the user's own sessions and
- * security activity ('account'), and passkeys and two-step sign-in ('security': the manage area's
- * screen and the second step at sign-in). Each part is one lazily loaded
- * chunk per language, merged into the element's i18next store when a screen that needs it first renders.
+ * administration screens ('admin'), the invitation screen ('invite'), the user's own sessions, security
+ * activity and QR code login ('account'), and passkeys and two-step sign-in ('security': the manage
+ * area's screen and the second step at sign-in). Each part is one lazily loaded chunk per language,
+ * merged into the element's i18next store when a screen that needs it first renders.
  */
 export type TextPart = 'admin' | 'invite' | 'account' | 'security';
 
@@ -70,12 +71,22 @@ export function loadTextPart(part: TextPart, language: Language): Promise<Resour
   return pending;
 }
 
+/**
+ * Put a part's texts into an i18next store, in its current language, once: resolves when they are in.
+ * Every clone of the instance shares one store, so a part is added once per language for the page.
+ */
+export async function addTextPart(i18n: I18n, part: TextPart): Promise<void> {
+  const language = matchLanguage(i18n.language) ?? 'en';
+  const key = `${part}/${language}`;
+  if (added.has(key)) return;
+  const resources = await loadTextPart(part, language);
+  i18n.addResourceBundle(language, 'translation', resources, true, false);
+  added.add(key);
+}
+
 export type TextPartState = 'loading' | 'ready' | 'failed';
 
-/**
- * Whether a part's texts are in the element's i18next store, loading them if not. Every clone of the
- * instance shares one store, so a part is added once per language for the whole page.
- */
+/** Whether a part's texts are in the element's i18next store, loading them if not. */
 export function useTextPart(part: TextPart): TextPartState {
   const { i18n } = useTranslation();
   const language = matchLanguage(i18n.language) ?? 'en';
@@ -85,12 +96,8 @@ export function useTextPart(part: TextPart): TextPartState {
   useEffect(() => {
     if (added.has(key)) return;
     let live = true;
-    loadTextPart(part, language).then(
-      (resources) => {
-        i18n.addResourceBundle(language, 'translation', resources, true, false);
-        added.add(key);
-        if (live) setState({ key, value: 'ready' });
-      },
+    addTextPart(i18n, part).then(
+      () => live && setState({ key, value: 'ready' }),
       () => live && setState({ key, value: 'failed' }),
     );
     return () => {

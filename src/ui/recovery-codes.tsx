@@ -39,14 +39,14 @@ export function RecoveryCodes({ codes, account }: { codes: readonly string[]; ac
         {t('recoveryCodes.title')}
       </h2>
       <Alert tone="info">{t('recoveryCodes.once')}</Alert>
-      <ol className="recovery-codes" aria-label={t('recoveryCodes.title')}>
+      <ol className="recovery-codes checks" aria-label={t('recoveryCodes.title')}>
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
           </li>
         ))}
       </ol>
-      <div className="button-row">
+      <div className="dialog-actions">
         <button type="button" className="button secondary" part="button" onClick={() => void copy()}>
           {t('recoveryCodes.copy')}
         </button>

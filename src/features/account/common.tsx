@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, type ApiContext } from '../../api/client';
+import type { ApiContext } from '../../api/client';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
 import { useElement } from '../../ui/element-context';
@@ -24,12 +24,7 @@ export function useNow(): number {
   return now;
 }
 
-/** The status and `code` of a refused call (0: no answer). */
-export function refusalOf(error: unknown): { status: number; code?: string } {
-  if (!(error instanceof ApiError)) return { status: 0 };
-  const body = (error.body && typeof error.body === 'object' ? error.body : {}) as { code?: string };
-  return { status: error.status, code: body.code };
-}
+export { refusalOf } from '../../api/refusal';
 
 export function Failed({ retry }: { retry?: () => void }) {
   const { t } = useTranslation();

@@ -1,6 +1,12 @@
-import { startAuthentication, WebAuthnAbortService } from '@simplewebauthn/browser';
+import {
+  browserSupportsWebAuthnAutofill,
+  startAuthentication,
+  WebAuthnAbortService,
+} from '@simplewebauthn/browser';
+import type { i18n as I18n } from 'i18next';
 import { ApiError, type ApiContext } from '../../api/client';
 import { getSignInOptions, signInWithPasskey } from '../../api/passkeys';
+import { addTextPart } from '../../i18n/parts';
 
 /**
  * How a passkey sign-in ended. `cancelled`: the user closed the browser's prompt (or a newer ceremony
@@ -12,7 +18,7 @@ export type PasskeyOutcome =
 
 /**
  * Sign in to `team` with a passkey: the browser's prompt (or, with `autofill`, its autofill list under
- * the e-mail field, waiting until the user picks one), then the server's check. `onChosen` runs once the
+ * the e-mail field where the browser has one, waiting until the user picks one), then the server's check. `onChosen` runs once the
  * user has chosen, before the server answers. Its own chunk: the sign-in page loads it only to use it.
  */
 export async function passkeySignIn(
@@ -20,6 +26,8 @@ export async function passkeySignIn(
   team: string,
   { autofill = false, onChosen }: { autofill?: boolean; onChosen?: () => void } = {},
 ): Promise<PasskeyOutcome> {
+  // Without autofill for passkeys (conditional mediation) there is only the button.
+  if (autofill && !(await browserSupportsWebAuthnAutofill())) return 'cancelled';
   try {
     const optionsJSON = await getSignInOptions(ctx);
     const response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
@@ -29,6 +37,24 @@ export async function passkeySignIn(
   } catch (error) {
     return outcomeOf(error);
   }
+}
+
+const MESSAGES: Record<Exclude<PasskeyOutcome, 'signedIn'>, string> = {
+  cancelled: 'passkey.cancelled',
+  unavailable: 'passkey.unavailable',
+  refused: 'passkey.refused',
+  locked: 'login.locked',
+  tooMany: 'login.tooMany',
+  failed: 'common.failed',
+};
+
+/** The key of the message for a failed passkey sign-in, once the texts it may need are in the store. */
+export async function passkeyMessage(
+  i18n: I18n,
+  outcome: Exclude<PasskeyOutcome, 'signedIn'>,
+): Promise<string> {
+  await addTextPart(i18n, 'security').catch(() => undefined);
+  return MESSAGES[outcome];
 }
 
 /** End a waiting ceremony (the autofill request when the screen goes). */

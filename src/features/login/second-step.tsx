@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { refusalOf, type ApiContext } from '../../api/client';
+import type { ApiContext } from '../../api/client';
+import { refusalOf } from '../../api/refusal';
 import {
   confirmRequiredEnrolment,
   finishSecondStep,
@@ -17,7 +18,7 @@ import { useFocusAfterRender } from '../../ui/focus';
 import { RecoveryCodes } from '../../ui/recovery-codes';
 import { TextField } from '../../ui/text-field';
 import { TotpKey } from '../../ui/totp-key';
-import { passkeySignIn, type PasskeyOutcome } from './passkey';
+import { passkeyMessage, passkeySignIn } from './passkey';
 
 export interface SecondStepProps {
   team: string;
@@ -45,15 +46,6 @@ function failureOf(error: unknown, field: string): Failure {
   if (status === 429) return { message: 'login.tooMany' };
   return { message: 'common.failed' };
 }
-
-const PASSKEY_MESSAGES: Partial<Record<PasskeyOutcome, string>> = {
-  cancelled: 'login.passkeyCancelled',
-  unavailable: 'login.passkeyUnavailable',
-  refused: 'twoStep.passkeyRefused',
-  locked: 'login.locked',
-  tooMany: 'login.tooMany',
-  failed: 'common.failed',
-};
 
 /**
  * The second step of a sign-in (after a password, or a provider when the team asks for it): a code
@@ -117,7 +109,7 @@ function CodeField({
 }
 
 function Verify({ team, methods, onSignedIn, onRestart }: SecondStepProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const ctx = useContext();
   const [recovery, setRecovery] = useState(!methods.includes('totp'));
   const [code, setCode] = useState('');
@@ -164,7 +156,9 @@ function Verify({ team, methods, onSignedIn, onRestart }: SecondStepProps) {
     const outcome = await passkeySignIn(ctx, team);
     if (outcome === 'signedIn') return onSignedIn();
     setBusy(false);
-    setFailure({ message: PASSKEY_MESSAGES[outcome] ?? 'common.failed', restart: outcome === 'locked' });
+    // Here the passkey must be the signing-in user's own.
+    const message = outcome === 'refused' ? 'twoStep.passkeyRefused' : await passkeyMessage(i18n, outcome);
+    setFailure({ message, restart: outcome === 'locked' });
     focusLater(failureAlert);
   }
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from 'zustand';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
-import { login, startProviderSignIn, type ProviderKind } from '../../api/endpoints';
+import { login, startProviderSignIn, type LoginAnswer, type ProviderKind } from '../../api/endpoints';
 import { LIMITS } from '../../api/limits';
 import { originOf } from '../../api/url';
 import { sessionStore } from '../../state/session';
@@ -14,7 +14,6 @@ import { lazyScreen } from '../../ui/lazy-screen';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { useFocusAfterRender } from '../../ui/focus';
 import { TextField } from '../../ui/text-field';
-import type { PasskeyOutcome } from './passkey';
 import { ProviderButtons } from './provider-buttons';
 import { safeReturnUrl } from './return-url';
 import { withReturnUrl } from './routes';
@@ -36,25 +35,8 @@ const ERROR_CODES = [
 
 /** The second step and the passkey ceremony: their own chunks, loaded when a sign-in needs them. */
 const SecondStep = lazyScreen(() => import('./second-step'));
-const passkeyModule = () => import('./passkey');
-
-const PASSKEY_MESSAGES: Partial<Record<PasskeyOutcome, string>> = {
-  cancelled: 'login.passkeyCancelled',
-  unavailable: 'login.passkeyUnavailable',
-  refused: 'login.passkeyRefused',
-  locked: 'login.locked',
-  tooMany: 'login.tooMany',
-  failed: 'common.failed',
-};
-
-type TwoStep = { methods: Array<'totp' | 'recovery' | 'passkey'>; enrol: boolean };
-
-/** A provider sign-in that stopped at the second step comes back with `TwoStep=verify|enrol`. */
-function twoStepFromQuery(value: string | null): TwoStep | null {
-  if (value === 'verify') return { methods: ['totp', 'recovery', 'passkey'], enrol: false };
-  if (value === 'enrol') return { methods: [], enrol: true };
-  return null;
-}
+/** When the page has nothing more urgent to do (Safari has no idle callback: the next task). */
+const whenIdle = () => new Promise((resolve) => (self.requestIdleCallback ?? setTimeout)(resolve));
 
 /**
  * What happens once signed in: in the portal, go to ReturnUrl or the portal's `/`; an embedded element
@@ -69,7 +51,7 @@ export type AfterSignIn = 'portal' | 'redirect' | 'event';
  * `acct-signed-in`, then goes to a valid ReturnUrl or `/`.
  */
 export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { issuer, emit, language } = useElement();
   const router = useRouter();
   const returnUrl = useSearchParam('ReturnUrl');
@@ -85,7 +67,12 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [twoStep, setTwoStep] = useState(() => twoStepFromQuery(twoStepQuery));
+  // A provider sign-in that stopped at the second step comes back with `TwoStep=verify|enrol`.
+  const [twoStep, setTwoStep] = useState<Extract<LoginAnswer, { twoStep: unknown }>['twoStep'] | null>(() =>
+    twoStepQuery === 'verify' || twoStepQuery === 'enrol'
+      ? { methods: ['totp', 'recovery', 'passkey'], enrol: twoStepQuery === 'enrol' }
+      : null,
+  );
   // Set while our own sign-in completes, so the "already signed in" redirect does not race it.
   const completing = useRef(false);
   const emailInput = useRef<HTMLInputElement>(null);
@@ -93,6 +80,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   const failureAlert = useRef<HTMLDivElement>(null);
   const signedInAlert = useRef<HTMLDivElement>(null);
   const focusLater = useFocusAfterRender();
+  const autofillStarted = useRef(false);
 
   const validReturnUrl = safeReturnUrl(returnUrl, location.origin);
   const ready = teamState.status === 'ready' && !teamState.details.teamDisabled;
@@ -104,26 +92,18 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   }, [ready, twoStep]);
 
   // Passkeys in the e-mail field's autofill list where the browser offers that (conditional mediation),
-  // asked once the form shows; the ceremony waits for the user's choice and ends with the screen.
+  // asked once the form shows and the page is idle, so it never delays the form; the ceremony waits for
+  // the user's choice and ends with the screen.
   useEffect(() => {
     if (!local || !passkeys) return;
     let live = true;
-    void PublicKeyCredential.isConditionalMediationAvailable?.().then(async (available) => {
-      if (!available || !live) return;
-      const module = await passkeyModule();
-      if (!live) return;
-      const outcome = await module.passkeySignIn({ issuer, language }, team, {
-        autofill: true,
-        onChosen: () => {
-          setFailure(null);
-          setBusy(true);
-        },
-      });
-      if (live) void passkeyDone(outcome);
+    void whenIdle().then(async () => {
+      if (live) await passkey(() => live);
     });
     return () => {
       live = false;
-      void passkeyModule().then((module) => module.cancelPasskey());
+      // Only a started ceremony has its chunk in: nothing to load to end nothing.
+      if (autofillStarted.current) void import('./passkey').then((module) => module.cancelPasskey());
     };
     // Once per form: the ceremony outlives renders.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -189,22 +169,32 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     }
   }
 
-  async function passkeyDone(outcome: PasskeyOutcome) {
-    if (outcome === 'signedIn') return signedIn();
-    setBusy(false);
-    const message = PASSKEY_MESSAGES[outcome];
-    // The autofill request ends quietly when the screen goes or the button starts another.
-    if (message && !(outcome === 'cancelled' && completing.current)) {
-      setFailure(t(message, { team: teamState.status === 'ready' ? teamState.details.displayName : team }));
-      focusLater(failureAlert);
+  /**
+   * Sign in with a passkey: from the button, or — with `live`, until the screen goes — from the e-mail
+   * field's autofill list, whose ceremony waits for the user's choice and is cancelled by the screen
+   * itself (the button, leaving): nothing to say then.
+   */
+  async function passkey(live?: () => boolean) {
+    const choose = () => {
+      setFailure(null);
+      setBusy(true);
+    };
+    if (!live) choose();
+    const module = await import('./passkey');
+    if (live) {
+      if (!live()) return;
+      autofillStarted.current = true;
     }
-  }
-
-  async function signInWithPasskey() {
-    setFailure(null);
-    setBusy(true);
-    const module = await passkeyModule();
-    void passkeyDone(await module.passkeySignIn({ issuer, language }, team));
+    const outcome = await module.passkeySignIn({ issuer, language }, team, {
+      autofill: !!live,
+      onChosen: choose,
+    });
+    if (outcome === 'signedIn') return signedIn();
+    if (live && (outcome === 'cancelled' || !live())) return;
+    setBusy(false);
+    const label = teamState.status === 'ready' ? teamState.details.displayName : team;
+    setFailure(t(await module.passkeyMessage(i18n, outcome), { team: label }));
+    focusLater(failureAlert);
   }
 
   // Where a provider sign-in comes back to: in the portal its ReturnUrl; embedded, the host page (or its
@@ -310,7 +300,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
           className="button secondary block"
           part="button"
           disabled={busy}
-          onClick={() => void signInWithPasskey()}
+          onClick={() => void passkey()}
         >
           {t('login.passkey')}
         </button>

@@ -6,7 +6,9 @@ import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
 import { useElement } from '../../ui/element-context';
 import { useScreenTitle } from '../../ui/screen-title';
-import { Spinner } from '../../ui/spinner';
+import { ScreenLoading, Spinner } from '../../ui/spinner';
+import { Alert } from '../../ui/alert';
+import { WithTextPart } from '../../i18n/parts';
 
 /** Spec §9: QR codes are 400 px wide, error correction M, version 1–40. */
 export const QR_SIZE = 400;
@@ -28,9 +30,22 @@ export function qrPayload(code: DeviceCode | null): string {
  * QR code login (spec §2): 'Generate QR code' asks for a device authorization and shows it as a QR code
  * for the mobile app to scan; a failure shows 'unable to generate QR code' and takes the previous code
  * away, so that nothing on screen looks like a valid code. A lazily loaded chunk of the manage area,
- * whose heading names the panel.
+ * whose heading names the panel; its texts are in the 'account' part.
  */
 export default function QrSection() {
+  const { t } = useTranslation();
+  return (
+    <WithTextPart
+      part="account"
+      waiting={<ScreenLoading />}
+      failed={<Alert tone="error">{t('common.failed')}</Alert>}
+    >
+      <QrPanel />
+    </WithTextPart>
+  );
+}
+
+function QrPanel() {
   const { t } = useTranslation();
   const { language } = useElement();
   const screenTitle = useScreenTitle();

@@ -1,6 +1,5 @@
 import type { TFunction } from 'i18next';
-import { ApiError } from '../../api/client';
-import type { Invitation, Refusal } from '../../api/team';
+import type { Invitation } from '../../api/team';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -8,12 +7,7 @@ const DAY = 24 * HOUR;
 /** An invitation reads 'Sent – …' for its first three days, then how long it has left (spec §2 sample). */
 const SENT_FOR = 3 * DAY;
 
-/** The refusal a failed call carries (`{message, code, field}`), with its status (0: no answer). */
-export function refusalOf(error: unknown): Refusal & { status: number } {
-  if (!(error instanceof ApiError)) return { status: 0 };
-  const body = (error.body && typeof error.body === 'object' ? error.body : {}) as Refusal;
-  return { status: error.status, code: body.code, field: body.field, message: body.message };
-}
+export { refusalOf } from '../../api/refusal';
 
 export interface InvitationStatus {
   text: string;

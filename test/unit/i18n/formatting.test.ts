@@ -7,10 +7,11 @@ import { loadTextPart } from '../../../src/i18n/parts';
 import { sessionStore } from '../../../src/state/session';
 import { logoutEverywhere, mount, screenOf } from '../support';
 
-/** A language's `t`, from the elements' i18next instance, with the team screens' texts (the 'admin' part). */
+/** A language's `t`, from the elements' i18next instance, with the 'admin' and 'account' parts' texts. */
 async function translator(language: Language) {
   const instance = await loadLanguage(language);
-  instance.addResourceBundle(language, 'translation', await loadTextPart('admin', language), true, false);
+  for (const part of ['admin', 'account'] as const)
+    instance.addResourceBundle(language, 'translation', await loadTextPart(part, language), true, false);
   return instance.t;
 }
 

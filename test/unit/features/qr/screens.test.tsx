@@ -12,7 +12,8 @@ describe('QR code screen (component)', () => {
   it('generates a named QR image with its code in the caption; axe-clean', async () => {
     await signInAs('ada@acme.test');
     const { view, container } = await renderWithElement(<QrSection />);
-    expect(view.getByText('Sign in to the mobile app by scanning a QR code with it.')).to.exist;
+    // Its texts come in their own part: the intro shows once they are in.
+    expect(await view.findByText('Sign in to the mobile app by scanning a QR code with it.')).to.exist;
     fireEvent.click(view.getByRole('button', { name: 'Generate QR code' }));
     const image = await view.findByRole('img', { name: 'QR code for signing in to the mobile app' });
     // The image's figure, whose caption gives the code to type and how long it lasts.
