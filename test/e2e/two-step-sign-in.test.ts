@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { failedResource, screenshot, useE2E } from '../support/browser';
-import { tokenFor, type TestApp } from '../support/test-server';
+import { failedResource, screenshot, signInContext, useE2E } from '../support/browser';
+import { sessionFor, tokenFor, type TestApp } from '../support/test-server';
 import { bearer, codeFor, makeUser } from '../support/two-step';
 import { addVirtualAuthenticator } from '../support/virtual-authenticator';
 
@@ -185,11 +185,24 @@ describe('two-step sign-in with the authenticator app', () => {
 });
 
 describe('a team that requires two-step sign-in', () => {
-  it('makes a member without it set up the app at sign-in, then shows the recovery codes once', async () => {
-    await e2e.withPage(async ({ page }) => {
-      const db = e2e.server.server.db.kysely;
-      await db.updateTable('teams').set({ require_two_step: 1 }).where('name', '=', 'globex').execute();
-      try {
+  it('is turned on by a team admin; a member without it sets up the app at sign-in, codes shown once', async () => {
+    const db = e2e.server.server.db.kysely;
+    try {
+      await e2e.withPage(async ({ page }, context) => {
+        await signInContext(context, (await sessionFor(e2e.server.server.app, 'carol@globex.test')).token);
+        await page.goto(`${e2e.server.url}/manage/team`);
+        const rule = page.getByRole('switch', { name: 'Require two-step sign-in' });
+        await rule.click();
+        await rule.and(page.locator('[aria-checked="true"]')).waitFor();
+      });
+      const team = await db
+        .selectFrom('teams')
+        .select('require_two_step')
+        .where('name', '=', 'globex')
+        .executeTakeFirstOrThrow();
+      assert.equal(team.require_two_step, 1);
+
+      await e2e.withPage(async ({ page }) => {
         const who = await member('globex');
         await password(page, who.email, 'globex');
         await page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
@@ -203,9 +216,9 @@ describe('a team that requires two-step sign-in', () => {
         await screenshot(page, 'e2e/two-step', 'enrol-codes');
         await page.getByRole('button', { name: 'Continue' }).click();
         await signedInAs(page, who.email);
-      } finally {
-        await db.updateTable('teams').set({ require_two_step: 0 }).where('name', '=', 'globex').execute();
-      }
-    });
+      });
+    } finally {
+      await db.updateTable('teams').set({ require_two_step: 0 }).where('name', '=', 'globex').execute();
+    }
   });
 });

@@ -24,7 +24,9 @@ import { SeatLimitDialog } from './seat-limit-dialog';
 
 type Loaded<T> = T | null | 'failed' | 'forbidden';
 /** The sign-in methods among the team's login options (the others are settings, not methods). */
-type Method = Exclude<keyof TeamAdmin['loginOptions'], 'requireTwoStep'>;
+/** A sign-in method, or the rule that every member signs in in two steps. */
+type Option = keyof TeamAdmin['loginOptions'];
+type Method = Exclude<Option, 'requireTwoStep'>;
 
 /** Ask with the signed-in user's token (a fresh one once if it expired). */
 export function useCall() {
@@ -119,15 +121,18 @@ function Toggle({
 
 const METHODS: Method[] = ['local', 'google', 'azure', 'apple', 'auth0'];
 
-/** Login options: the team's real sign-in methods, saved on each change; never none of them. */
+/**
+ * Login options: the team's real sign-in methods (never none of them), and whether every member must
+ * sign in in two steps; saved on each change.
+ */
 function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAdmin): void }) {
   const { t } = useTranslation();
   const call = useCall();
   // The switch shows the change at once; it goes back if the server refuses it.
-  const [pending, setPending] = useState<Partial<Record<Method, boolean>>>({});
+  const [pending, setPending] = useState<Partial<Record<Option, boolean>>>({});
   const [error, setError] = useState<string | null>(null);
 
-  async function change(method: Method, on: boolean) {
+  async function change(method: Option, on: boolean) {
     setError(null);
     setPending((now) => ({ ...now, [method]: on }));
     try {
@@ -170,6 +175,13 @@ function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAd
             />
           );
         })}
+        <Toggle
+          label={t('team.options.requireTwoStep')}
+          on={pending.requireTwoStep ?? team.loginOptions.requireTwoStep}
+          disabled={'requireTwoStep' in pending}
+          hint={t('team.requireTwoStepHint')}
+          onChange={(next) => void change('requireTwoStep', next)}
+        />
       </div>
       {error ? <Alert tone="error">{error}</Alert> : null}
     </section>
