@@ -61,6 +61,12 @@ async function driveSignIns(cases: readonly ReturnUrlCase[], workers = 3): Promi
           current?.problems.push(`console error: ${message.text()}`);
       });
       page.on('pageerror', (error) => current?.problems.push(`uncaught: ${error.message}`));
+      // Which call failed, beside the console's bare "Failed to load resource".
+      page.on('response', (response) => {
+        const status = response.status();
+        if (status >= 400 && status !== 404)
+          current?.problems.push(`${status} ${response.request().method()} ${new URL(response.url()).pathname}`);
+      });
       for (let next = queue.shift(); next; next = queue.shift()) {
         // The previous value's page is still loading the portal after its sign-in: leave it before the
         // cookies go, or one of its calls may be sent with a cookie cleared under it (a 403).

@@ -3,42 +3,23 @@ import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { failedResource, screenshot, signInContext, useE2E } from '../support/browser';
-import { sessionFor, tokenFor, type TestApp } from '../support/test-server';
-import { bearer, codeFor, makeUser } from '../support/two-step';
+import { sessionFor, tokenFor } from '../support/test-server';
+import { appOf, bearer, codeFor, makeUser, memberWithApp } from '../support/two-step';
 import { addVirtualAuthenticator } from '../support/virtual-authenticator';
 
 const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
-/** The running server as the database helpers take it. */
-const app = (): TestApp => ({
-  ...e2e.server,
-  app: e2e.server.server.app,
-  db: e2e.server.server.db,
-  standIns: e2e.server.server.standIns,
-});
+const app = () => appOf(e2e.server);
 // A refused code, passkey or expired sign-in answers 401 (the screen says why); the screens log it.
 const REFUSED = [failedResource(401)];
 let serial = 0;
 
-/** A new member of `team` with the demo password; `totp`: with the authenticator app set up (its key). */
-async function member(team = 'acme', totp = false) {
+/** A new member of `team` with the demo password; `app`: with the authenticator app set up. */
+async function member(team = 'acme', withApp = false) {
   const email = `two-step-${++serial}@${team}.test`;
+  if (withApp) return { email, ...(await memberWithApp(app(), email, team)) };
   await makeUser(app(), email, team);
   const { accessToken } = await tokenFor(e2e.server.server.app, email, team);
-  if (!totp) return { email, accessToken, secret: '', recoveryCodes: [] as string[] };
-  const key = await bearer(app(), accessToken, 'POST', '/api/user/two-step/totp');
-  const { secret } = key.json() as { secret: string };
-  const confirm = await bearer(app(), accessToken, 'POST', '/api/user/two-step/totp/confirm', {
-    code: codeFor(app(), secret),
-  });
-  assert.equal(confirm.statusCode, 200, confirm.body);
-  // The enrolment's code is used: the sign-in takes the next one.
-  e2e.server.clock.advance(30_000);
-  return {
-    email,
-    accessToken,
-    secret,
-    recoveryCodes: (confirm.json() as { recoveryCodes: string[] }).recoveryCodes,
-  };
+  return { email, accessToken, secret: '', recoveryCodes: [] as string[] };
 }
 
 /**

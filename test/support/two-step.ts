@@ -1,8 +1,9 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import type { TestApp } from './test-server';
+import { tokenFor, type TestApp, type TestServer } from './test-server';
 
 /** A new member of a seeded team with the demo password, made directly in the database. */
 export async function makeUser(
@@ -81,4 +82,31 @@ export function withCookies(t: TestApp, jar: { cookie: string; xsrf: string }, u
     },
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   });
+}
+
+/** A running test server as the helpers here take it (its app, database and clock). */
+export function appOf(server: TestServer): TestApp {
+  return { ...server, app: server.server.app, db: server.server.db, standIns: server.server.standIns };
+}
+
+/**
+ * A new member with the demo password and the authenticator app set up through the API: their token,
+ * the app's key and the ten recovery codes. The clock moves on a step, so the code the enrolment used
+ * is not the one a sign-in computes next.
+ */
+export async function memberWithApp(t: TestApp, email: string, team = 'acme') {
+  await makeUser(t, email, team);
+  const { accessToken } = await tokenFor(t.app, email, team);
+  const key = await bearer(t, accessToken, 'POST', '/api/user/two-step/totp');
+  const { secret } = key.json() as { secret: string };
+  const confirm = await bearer(t, accessToken, 'POST', '/api/user/two-step/totp/confirm', {
+    code: codeFor(t, secret),
+  });
+  assert.equal(confirm.statusCode, 200, confirm.body);
+  t.clock.advance(30_000);
+  return {
+    accessToken,
+    secret,
+    recoveryCodes: (confirm.json() as { recoveryCodes: string[] }).recoveryCodes,
+  };
 }

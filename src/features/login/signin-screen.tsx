@@ -171,16 +171,29 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
 
   /**
    * Sign in with a passkey: from the button, or — with `live`, until the screen goes — from the e-mail
-   * field's autofill list, whose ceremony waits for the user's choice and is cancelled by the screen
-   * itself (the button, leaving): nothing to say then.
+   * field's autofill list. That ceremony waits for the user's choice; until they choose, its end says
+   * nothing (the screen cancels it for the button or when it goes, and the button still works).
    */
   async function passkey(live?: () => boolean) {
+    let chosen = false;
     const choose = () => {
+      chosen = true;
       setFailure(null);
       setBusy(true);
     };
     if (!live) choose();
-    const module = await import('./passkey');
+    let module;
+    try {
+      module = await import('./passkey');
+    } catch {
+      // The chunk did not come (offline): the button says so; the autofill simply is not offered.
+      if (!live) {
+        setBusy(false);
+        setFailure(t('common.failed'));
+        focusLater(failureAlert);
+      }
+      return;
+    }
     if (live) {
       if (!live()) return;
       autofillStarted.current = true;
@@ -190,7 +203,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
       onChosen: choose,
     });
     if (outcome === 'signedIn') return signedIn();
-    if (live && (outcome === 'cancelled' || !live())) return;
+    if (!chosen || (live && !live())) return;
     setBusy(false);
     const label = teamState.status === 'ready' ? teamState.details.displayName : team;
     setFailure(t(await module.passkeyMessage(i18n, outcome), { team: label }));
