@@ -224,12 +224,18 @@ async function carolsScreen(page: Page, server: TestServer, t: T, path: string) 
  * A member of umbrella for the passkeys and two-step screen, made once per server: with `secured`, a
  * synced passkey (a software authenticator through the API) and the authenticator app on.
  */
-async function securityUser(server: TestServer, email: string, secured: boolean): Promise<string> {
+async function securityUser(
+  server: TestServer,
+  email: string,
+  name: string,
+  secured: boolean,
+): Promise<string> {
   const { app, db } = server.server;
   const made = await db.kysely.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (made) return email;
   // makeUser reads the app, its database and its clock, which the running server has too.
   await makeUser({ app, db, clock: server.clock } as unknown as TestApp, email, 'umbrella');
+  await db.kysely.updateTable('users').set({ name }).where('email', '=', email).execute();
   if (!secured) return email;
   const { accessToken } = await tokenFor(app, email, 'umbrella');
   const call = async (path: string, body?: unknown) => {
@@ -246,7 +252,7 @@ async function securityUser(server: TestServer, email: string, secured: boolean)
   };
   const device = new SoftAuthenticator({ synced: true });
   const options = await call('/api/user/passkeys/options');
-  await call('/api/user/passkeys', { name: 'Phone', response: device.create(options, server.url) });
+  await call('/api/user/passkeys', { name: 'Pixel 8', response: device.create(options, server.url) });
   const { secret } = (await call('/api/user/two-step/totp')) as { secret: string };
   const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: server.clock.now() });
   await call('/api/user/two-step/totp/confirm', { code });
@@ -749,7 +755,12 @@ const ALL_SHOTS: Shot[] = [
   {
     name: 'manage-security',
     async show(page, server, t) {
-      await securityScreen(page, server, t, await securityUser(server, 'kim@umbrella.test', true));
+      await securityScreen(
+        page,
+        server,
+        t,
+        await securityUser(server, 'kim@umbrella.test', 'Kim Lund', true),
+      );
       await page.getByText(t('security.passkeys.synced')).waitFor();
       await page.getByText(t('security.recovery.left', { count: 10 })).waitFor();
     },
@@ -757,7 +768,12 @@ const ALL_SHOTS: Shot[] = [
   {
     name: 'manage-security-setup',
     async show(page, server, t) {
-      await securityScreen(page, server, t, await securityUser(server, 'noel@umbrella.test', false));
+      await securityScreen(
+        page,
+        server,
+        t,
+        await securityUser(server, 'noel@umbrella.test', 'Noel Ward', false),
+      );
       await page.getByRole('button', { name: t('security.totp.setUp') }).click();
       await page.getByLabel(t('security.totp.code')).waitFor();
     },
@@ -765,7 +781,12 @@ const ALL_SHOTS: Shot[] = [
   {
     name: 'manage-security-codes',
     async show(page, server, t) {
-      await securityScreen(page, server, t, await securityUser(server, 'kim@umbrella.test', true));
+      await securityScreen(
+        page,
+        server,
+        t,
+        await securityUser(server, 'kim@umbrella.test', 'Kim Lund', true),
+      );
       await page.getByRole('button', { name: t('security.recovery.renew') }).click();
       await page.getByLabel(t('security.reauth.password')).fill(DEMO_PASSWORD);
       await page
