@@ -302,6 +302,8 @@ describe('the passkeys and two-step screen', () => {
       await dialog.getByRole('button', { name: 'Use a passkey instead' }).click();
       await dialog.waitFor({ state: 'detached' });
       await page.getByText('Two-step sign-in is off.').first().waitFor();
+      // The button that opened the dialog is gone: focus is on the panel's heading.
+      await until(async () => (await focusedText(page)) === 'Authenticator app', 'focus on the heading');
       await appPanel(page).getByRole('button', { name: 'Set up' }).waitFor();
       assert.equal(await codesPanel(page).count(), 0);
       // The passkey was used: the list says when.
@@ -310,6 +312,22 @@ describe('the passkeys and two-step screen', () => {
         .getByRole('listitem')
         .getByText(/^Last used /)
         .waitFor();
+    }));
+
+  it('says so instead of offering to add a passkey in a browser without WebAuthn', () =>
+    e2e.withPage(async ({ page }, context) => {
+      await context.addInitScript(() => {
+        delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+      });
+      await openScreen(page, await newUser());
+      await passkeysPanel(page)
+        .getByText(
+          'This browser cannot use passkeys. To add one, open this page in a browser that supports them.',
+        )
+        .waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Add a passkey' }).count(), 0);
+      // The authenticator app does not need WebAuthn.
+      await appPanel(page).getByRole('button', { name: 'Set up' }).waitFor();
     }));
 
   it('offers no turning off when the team requires two-step sign-in', () =>
