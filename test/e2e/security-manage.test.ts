@@ -331,26 +331,56 @@ describe('the passkeys and two-step screen', () => {
     }));
 
   it('offers no turning off when the team requires two-step sign-in', () =>
-    e2e.withPage(async ({ page }) => {
-      const email = await newUser('umbrella');
-      await openScreen(page, email, 'umbrella');
-      await setUpApp(page);
-      await page.getByRole('button', { name: 'Done' }).click();
-      await appPanel(page).getByRole('button', { name: 'Turn off' }).waitFor();
+    e2e.withPage(
+      async ({ page }) => {
+        const email = await newUser('umbrella');
+        await openScreen(page, email, 'umbrella');
+        await setUpApp(page);
+        await page.getByRole('button', { name: 'Done' }).click();
+        await appPanel(page).getByRole('button', { name: 'Turn off' }).waitFor();
 
-      const db = e2e.server.server.db.kysely;
-      await db.updateTable('teams').set({ require_two_step: 1 }).where('name', '=', 'umbrella').execute();
-      try {
-        await page.reload();
-        await appPanel(page).getByText('Two-step sign-in is on.').waitFor();
-        await appPanel(page)
-          .getByText('Your team requires two-step sign-in, so it cannot be turned off.')
-          .waitFor();
-        assert.equal(await appPanel(page).getByRole('button', { name: 'Turn off' }).count(), 0);
-        // The recovery codes stay theirs to renew.
-        await codesPanel(page).getByRole('button', { name: 'Make new codes' }).waitFor();
-      } finally {
-        await db.updateTable('teams').set({ require_two_step: 0 }).where('name', '=', 'umbrella').execute();
-      }
-    }));
+        const db = e2e.server.server.db.kysely;
+        const requires = (on: boolean) =>
+          db
+            .updateTable('teams')
+            .set({ require_two_step: on ? 1 : 0 })
+            .where('name', '=', 'umbrella')
+            .execute();
+        await requires(true);
+        try {
+          // The team starts requiring it while the screen is open: the server refuses, the dialog says why.
+          await appPanel(page).getByRole('button', { name: 'Turn off' }).click();
+          const dialog = page.getByRole('dialog', { name: 'Turn off two-step sign-in' });
+          await dialog.getByLabel('Current password').fill(DEMO_PASSWORD);
+          await dialog.getByRole('button', { name: 'Turn off' }).click();
+          await dialog
+            .getByRole('alert')
+            .getByText('Your team requires two-step sign-in, so it cannot be turned off.')
+            .waitFor();
+          await dialog.getByRole('button', { name: 'Cancel' }).click();
+          await dialog.waitFor({ state: 'detached' });
+
+          await page.reload();
+          await appPanel(page).getByText('Two-step sign-in is on.').waitFor();
+          await appPanel(page)
+            .getByText('Your team requires two-step sign-in, so it cannot be turned off.')
+            .waitFor();
+          assert.equal(await appPanel(page).getByRole('button', { name: 'Turn off' }).count(), 0);
+          // The recovery codes stay theirs to renew.
+          await codesPanel(page).getByRole('button', { name: 'Make new codes' }).waitFor();
+
+          // A member without it yet is told to set it up.
+          const other = await sessionFor(e2e.server.server.app, await newUser('umbrella'), 'umbrella');
+          await signInContext(page.context(), other.token);
+          await page.reload();
+          await appPanel(page)
+            .getByText(/^Your team requires two-step sign-in: set it up now/)
+            .waitFor();
+          await appPanel(page).getByRole('button', { name: 'Set up' }).waitFor();
+        } finally {
+          await requires(false);
+        }
+      },
+      [failedResource(409)],
+    ));
 });
