@@ -106,6 +106,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   ],
   es: ['manage.permissions.EDITOR'],
   fr: ['manage.nav.sessions'],
+  // An ASCII file name travels safely between systems and mail attachments.
+  ja: ['recoveryCodes.fileName'],
   pt: ['manage.permissions.EDITOR'],
 };
 
