@@ -199,6 +199,8 @@ describe('the passkeys and two-step screen', () => {
         const secret = (await appPanel(page).locator('code.secret').textContent())!.replace(/\s/g, '');
         const right = codeFor(direct(), secret);
         const code = appPanel(page).getByLabel('Code from the app');
+        // Focus moved from the button (now gone) to the field.
+        await until(() => code.evaluate((field) => field.matches(':focus')), 'focus on the code field');
         assert.equal(await code.getAttribute('inputmode'), 'numeric');
         assert.equal(await code.getAttribute('autocomplete'), 'one-time-code');
         await code.fill(right === '000000' ? '111111' : '000000');

@@ -34,6 +34,8 @@ function SetUp({ secret, done, cancel }: { secret: Key; done(codes: string[]): v
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  // The Set up button that was focused is gone: on to what is asked next (its label and hint say what).
+  useEffect(() => input.current?.focus(), []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
