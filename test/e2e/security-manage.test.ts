@@ -316,6 +316,26 @@ describe('the passkeys and two-step screen', () => {
         .waitFor();
     }));
 
+  it('says when a list cannot be loaded, and loads it again on request', () =>
+    e2e.withPage(
+      async ({ page }) => {
+        for (const path of ['/api/user/passkeys', '/api/user/two-step'])
+          await page.route(
+            (url) => url.pathname === path,
+            (route) => route.fulfill({ status: 503, json: { message: 'unavailable' } }),
+            { times: 1 },
+          );
+        await openScreen(page, await newUser());
+        for (const panel of [passkeysPanel(page), appPanel(page)]) {
+          await panel.getByRole('alert').getByText('Something went wrong. Please try again.').waitFor();
+          await panel.getByRole('button', { name: 'Try again' }).click();
+        }
+        await passkeysPanel(page).getByText('You have no passkeys yet.').waitFor();
+        await appPanel(page).getByText('Two-step sign-in is off.').waitFor();
+      },
+      [failedResource(503)],
+    ));
+
   it('says so instead of offering to add a passkey in a browser without WebAuthn', () =>
     e2e.withPage(async ({ page }, context) => {
       await context.addInitScript(() => {
