@@ -117,6 +117,7 @@ export const LAZY_PARTS = {
   'manage area': /^src\/features\/manage\/[\w-]+\.tsx$/,
   'invitation screen': /^src\/features\/login\/invite-screen\.tsx$|^src\/api\/invitation\.ts$/,
   'search page': /^src\/features\/search\/search-page\.tsx$|^src\/api\/search\.ts$/,
+  'passkeys and two-step screen': /^src\/features\/security\/[\w-]+\.tsx?$/,
 } as const;
 
 export const LANGUAGES = ['en', 'fr', 'es', 'pt', 'de', 'ja', 'da'] as const;

@@ -22,7 +22,7 @@ const DATA = [
   /@/, // e-mail addresses
   /^(Intoware|Onsight|Schenck|WorkfloPlus|Acme|Globex|Umbrella|Acme SSO|Google|Microsoft)$/,
   /^(intoware|onsight|SCHENCK)$/, // the brands' wordmarks (SVG lettering of the brand names)
-  /^(Ada Lovelace|Carol Diaz|Bob Stone|Dan Okafor|Lee Locke|Jordan Avery|Priya Natarajan|Tomás Ortega)$/,
+  /^(Ada Lovelace|Carol Diaz|Bob Stone|Dan Okafor|Lee Locke|Jordan Avery|Priya Natarajan|Tomás Ortega|Kim Lund|Noel Ward)$/,
   /^[A-Z]{1,2}$/, // initials
   /^[A-Z][a-z]+_[A-Z][a-z]+$/, // policy names (server data)
   /^(English|Français|Español|Português|Deutsch|日本語|Dansk)$/, // the language menu's endonyms
@@ -30,6 +30,9 @@ const DATA = [
   /^https?:\/\//, // addresses
   /^workflow$/, // the search query typed in the test
   /^Operations$/, // a group's name (team data)
+  /^Pixel 8$/, // a passkey's name (user data)
+  /^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/, // an authenticator-app key, in groups of four (base32)
+  /^[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$/, // a recovery code
   /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b/, // dates (Intl)
   /^\d{1,2}:\d{2}\s?(AM|PM)$/,
   /^(this minute|yesterday|\d+ (minute|hour|day)s? ago)$/, // relative times (Intl.RelativeTimeFormat)

@@ -93,6 +93,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'header.apps.label',
     'header.apps.dashboard',
     'team.support',
+    'security.passkeys.title',
+    'security.passkeys.name',
   ],
   da: [
     'manage.info.team',

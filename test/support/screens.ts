@@ -11,6 +11,7 @@ import { failedResource, signInContext } from './browser';
 import { sessionFor, tokenFor, type TestServer } from './test-server';
 import type { T } from './texts';
 import { appOf, codeFor, makeUser, memberWithApp } from './two-step';
+import { SoftAuthenticator } from './webauthn';
 
 export interface Shot {
   name: string;
@@ -167,6 +168,7 @@ const MANAGE_HEADINGS: Record<string, string> = {
   '/manage/activity': 'manage.nav.activity',
   '/manage/email': 'manage.nav.email',
   '/manage/leave': 'manage.nav.leave',
+  '/manage/security': 'manage.nav.security',
 };
 
 async function manage(page: Page, server: TestServer, t: T, path = '/manage') {
@@ -237,6 +239,49 @@ async function carolsScreen(page: Page, server: TestServer, t: T, path: string) 
   await signInAs(page, server, 'carol@globex.test');
   await page.goto(`${server.url}${path}`);
   await page.getByRole('heading', { level: 1, name: t(MANAGE_HEADINGS[path]!) }).waitFor();
+}
+
+/**
+ * A member of umbrella for the passkeys and two-step screen, made once per server: with `secured`, a
+ * synced passkey (a software authenticator through the API) and the authenticator app on.
+ */
+async function securityUser(
+  server: TestServer,
+  email: string,
+  name: string,
+  secured: boolean,
+): Promise<string> {
+  const { app, db } = server.server;
+  const made = await db.kysely.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (made) return email;
+  await makeUser(appOf(server), email, 'umbrella');
+  await db.kysely.updateTable('users').set({ name }).where('email', '=', email).execute();
+  if (!secured) return email;
+  const { accessToken } = await tokenFor(app, email, 'umbrella');
+  const call = async (path: string, body?: unknown) => {
+    const answer = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!answer.ok) throw new Error(`${path} answered ${answer.status}`);
+    return answer.json();
+  };
+  const device = new SoftAuthenticator({ synced: true });
+  const options = await call('/api/user/passkeys/options');
+  await call('/api/user/passkeys', { name: 'Pixel 8', response: device.create(options, server.url) });
+  const { secret } = (await call('/api/user/two-step/totp')) as { secret: string };
+  await call('/api/user/two-step/totp/confirm', { code: codeFor(appOf(server), secret) });
+  return email;
+}
+
+async function securityScreen(page: Page, server: TestServer, t: T, email: string) {
+  await signInContext(page.context(), (await sessionFor(server.server.app, email, 'umbrella')).token);
+  await page.goto(`${server.url}/manage/security`);
+  await page.getByRole('heading', { level: 1, name: t(MANAGE_HEADINGS['/manage/security']!) }).waitFor();
 }
 
 const ALL_SHOTS: Shot[] = [
@@ -753,6 +798,51 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await carolsScreen(page, server, t, '/manage/activity');
       await page.getByText(t('activity.kinds.signInFailed')).first().waitFor();
+    },
+  },
+  {
+    name: 'manage-security',
+    async show(page, server, t) {
+      await securityScreen(
+        page,
+        server,
+        t,
+        await securityUser(server, 'kim@umbrella.test', 'Kim Lund', true),
+      );
+      await page.getByText(t('security.passkeys.synced')).waitFor();
+      await page.getByText(t('security.recovery.left', { count: 10 })).waitFor();
+    },
+  },
+  {
+    name: 'manage-security-setup',
+    async show(page, server, t) {
+      await securityScreen(
+        page,
+        server,
+        t,
+        await securityUser(server, 'noel@umbrella.test', 'Noel Ward', false),
+      );
+      await page.getByRole('button', { name: t('security.totp.setUp') }).click();
+      await page.getByLabel(t('security.totp.code')).waitFor();
+    },
+  },
+  {
+    name: 'manage-security-codes',
+    async show(page, server, t) {
+      await securityScreen(
+        page,
+        server,
+        t,
+        await securityUser(server, 'kim@umbrella.test', 'Kim Lund', true),
+      );
+      await page.getByRole('button', { name: t('security.recovery.renew') }).click();
+      await page.getByLabel(t('security.reauth.password')).fill(DEMO_PASSWORD);
+      await page
+        .locator('dialog[open]')
+        .getByRole('button', { name: t('security.recovery.renew') })
+        .click();
+      await page.getByRole('list', { name: t('recoveryCodes.title') }).waitFor();
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
     },
   },
   {

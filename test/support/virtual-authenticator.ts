@@ -17,6 +17,11 @@ export interface VirtualAuthenticator {
   credentials(): Promise<VirtualCredential[]>;
   /** Whether the user "touches" it: when false, ceremonies wait (as for a user who walks away). */
   setPresence(present: boolean): Promise<void>;
+  /**
+   * Whether the user passes its check (fingerprint, PIN): when false, a ceremony that requires it fails
+   * at once with `NotAllowedError`, as when the user cancels the browser's prompt.
+   */
+  setUserVerified(verified: boolean): Promise<void>;
   /** A copy of a credential it holds, added to another page's authenticator (another device). */
   exportCredential(id: string): Promise<VirtualCredential>;
   importCredential(credential: VirtualCredential): Promise<void>;
@@ -48,6 +53,9 @@ export async function addVirtualAuthenticator(page: Page): Promise<VirtualAuthen
     },
     async setPresence(present) {
       await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: present });
+    },
+    async setUserVerified(verified) {
+      await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: verified });
     },
     async exportCredential(id) {
       const { credential } = await cdp.send('WebAuthn.getCredential', { authenticatorId, credentialId: id });

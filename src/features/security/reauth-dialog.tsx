@@ -1,0 +1,163 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LIMITS } from '../../api/limits';
+import { getReauthOptions } from '../../api/passkeys';
+import type { Reauthentication } from '../../api/two-step';
+import { Alert } from '../../ui/alert';
+import { Dialog } from '../../ui/dialog';
+import { LoadingOverlay } from '../../ui/loading-overlay';
+import { TextField } from '../../ui/text-field';
+import { isCancelled, refusalOf, useCall } from './common';
+import { assertPasskey } from './webauthn';
+
+type Problem = { at: 'password' | 'form'; message: string; calm?: boolean };
+
+/**
+ * Proof that it is still the user before turning two-step sign-in off or making new recovery codes:
+ * the current password, or one of their passkeys (`passkeys`: offer it). `act` sends the proof and
+ * resolves when done (the dialog closes); its refusal shows at the password or above the buttons.
+ */
+export function ReauthDialog({
+  open,
+  title,
+  note,
+  submitLabel,
+  passkeys,
+  act,
+  onClose,
+  returnFocus,
+}: {
+  open: boolean;
+  title: string;
+  /** What the action does beyond the obvious (new codes: the old ones stop working). */
+  note?: string;
+  submitLabel: string;
+  passkeys: boolean;
+  act(proof: Reauthentication): Promise<void>;
+  onClose(): void;
+  returnFocus?: () => HTMLElement | null;
+}) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog open={open} title={title} closable={!busy} onClose={onClose} returnFocus={returnFocus}>
+      <ReauthForm
+        key={String(open)}
+        note={note}
+        submitLabel={submitLabel}
+        passkeys={passkeys}
+        act={act}
+        onClose={onClose}
+        busy={busy}
+        setBusy={setBusy}
+      />
+    </Dialog>
+  );
+}
+
+function ReauthForm({
+  note,
+  submitLabel,
+  passkeys,
+  act,
+  onClose,
+  busy,
+  setBusy,
+}: {
+  note?: string;
+  submitLabel: string;
+  passkeys: boolean;
+  act(proof: Reauthentication): Promise<void>;
+  onClose(): void;
+  busy: boolean;
+  setBusy(busy: boolean): void;
+}) {
+  const { t } = useTranslation();
+  const call = useCall();
+  const [password, setPassword] = useState('');
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const alert = useRef<HTMLDivElement>(null);
+
+  function show(found: Problem) {
+    setProblem(found);
+    // After the fieldset is enabled again (focus cannot go into a disabled field).
+    requestAnimationFrame(() => (found.at === 'password' ? input.current : alert.current)?.focus());
+  }
+
+  async function attempt(proof: () => Promise<Reauthentication>) {
+    setProblem(null);
+    setBusy(true);
+    try {
+      await act(await proof());
+      setBusy(false);
+      onClose();
+    } catch (error) {
+      setBusy(false);
+      const { code } = refusalOf(error);
+      if (isCancelled(error)) show({ at: 'form', message: t('security.reauth.cancelled'), calm: true });
+      else if (code === 'InvalidPassword')
+        show({ at: 'password', message: t('security.reauth.InvalidPassword') });
+      else if (code === 'passkeyRefused') show({ at: 'form', message: t('security.reauth.passkeyRefused') });
+      else if (code === 'requiredByTeam') show({ at: 'form', message: t('security.totp.requiredByTeam') });
+      else show({ at: 'form', message: t('common.failed') });
+    }
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!password) {
+      show({ at: 'password', message: t('security.reauth.passwordRequired') });
+      return;
+    }
+    void attempt(async () => ({ password }));
+  }
+
+  function withPasskey() {
+    void attempt(async () => {
+      return { passkey: await assertPasskey(await call(getReauthOptions)) };
+    });
+  }
+
+  return (
+    <form className="stack" noValidate onSubmit={submit}>
+      <fieldset disabled={busy}>
+        {note ? <p>{note}</p> : null}
+        <p>{t('security.reauth.text')}</p>
+        <TextField
+          label={t('security.reauth.password')}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          maxLength={LIMITS.password}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={problem?.at === 'password' ? problem.message : null}
+          inputRef={input}
+          autoFocus
+        />
+        {problem?.at === 'form' ? (
+          <Alert tone={problem.calm ? 'info' : 'error'} ref={alert}>
+            {problem.message}
+          </Alert>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="button" className="button secondary" part="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button" part="button">
+            {submitLabel}
+          </button>
+        </div>
+        {passkeys ? (
+          <>
+            <p className="hint">{t('security.reauth.or')}</p>
+            <button type="button" className="button secondary block" part="button" onClick={withPasskey}>
+              {t('security.reauth.usePasskey')}
+            </button>
+          </>
+        ) : null}
+      </fieldset>
+      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
+    </form>
+  );
+}
