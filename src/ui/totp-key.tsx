@@ -13,12 +13,12 @@ export function groupedKey(secret: string): string {
 export function TotpKey({ uri, secret }: { uri: string; secret: string }) {
   const { t } = useTranslation();
   return (
-    <div className="totp-key">
-      <p>{t('totpKey.scan')}</p>
+    <div className="totp-key stack tight">
+      <div>{t('totpKey.scan')}</div>
       <QRCodeSVG value={uri} size={176} level="M" marginSize={2} title={t('totpKey.qrLabel')} />
-      <p>
+      <div>
         {t('totpKey.manual')} <code className="secret">{groupedKey(secret)}</code>
-      </p>
+      </div>
     </div>
   );
 }

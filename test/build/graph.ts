@@ -118,6 +118,8 @@ export const LAZY_PARTS = {
   'invitation screen': /^src\/features\/login\/invite-screen\.tsx$|^src\/api\/invitation\.ts$/,
   'search page': /^src\/features\/search\/search-page\.tsx$|^src\/api\/search\.ts$/,
   'passkeys and two-step screen': /^src\/features\/security\/[\w-]+\.tsx?$/,
+  'passkey ceremony and second step at sign-in':
+    /^src\/features\/login\/(passkey|second-step)\.tsx?$|^node_modules\/@simplewebauthn\/browser\/|^src\/api\/(passkeys|two-step)\.ts$|^src\/ui\/(totp-key|recovery-codes)\.tsx$/,
 } as const;
 
 export const LANGUAGES = ['en', 'fr', 'es', 'pt', 'de', 'ja', 'da'] as const;
