@@ -111,6 +111,28 @@ describe('passkey sign-in', () => {
   });
 });
 
+describe('passkeys in the e-mail field’s autofill', () => {
+  // Headless Chromium keeps the autofill ceremony waiting for a pick from its list, which CDP cannot
+  // make: this checks that the ceremony is asked for with the form, and yields to the button.
+  it('is asked for once the form shows, and gives way to the button', async () => {
+    await e2e.withPage(async ({ page }, context) => {
+      const who = await member();
+      await page.goto(`${e2e.server.url}/login/acme`);
+      await addVirtualAuthenticator(page);
+      await registerPasskey(page, who.accessToken);
+      await context.clearCookies();
+      const asked = page.waitForRequest(
+        (request) => request.method() === 'POST' && request.url().endsWith('/account/passkey/options'),
+      );
+      await page.goto(`${e2e.server.url}/login/acme`);
+      assert.equal(await page.getByLabel('Email').getAttribute('autocomplete'), 'username webauthn');
+      await asked;
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await signedInAs(page, who.email);
+    });
+  });
+});
+
 describe('two-step sign-in with the authenticator app', () => {
   it('asks for the code after the password: a wrong one, the right one, then the same one again', async () => {
     await e2e.withPage(async ({ page }, context) => {
