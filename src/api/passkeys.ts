@@ -65,12 +65,16 @@ export function getSignInOptions(ctx: ApiContext): Promise<PasskeyAuthentication
 
 /**
  * POST /account/passkey: signs in a member of `teamName` (a new session), or finishes this browser's
- * pending two-step sign-in; 401 `passkeyRefused` for every refusal alike.
+ * pending two-step sign-in — with `secondStep`, only as that user; 401 `passkeyRefused` for every
+ * refusal alike.
  */
 export function signInWithPasskey(
   ctx: ApiContext,
   response: PasskeyAssertion,
-  teamName: string,
+  { teamName, secondStep }: { teamName: string; secondStep?: boolean },
 ): Promise<{ authenticated: true }> {
-  return request(ctx, at(ctx, '/account/passkey'), { method: 'POST', json: { response, teamName } });
+  return request(ctx, at(ctx, '/account/passkey'), {
+    method: 'POST',
+    json: { response, teamName, ...(secondStep ? { secondStep } : {}) },
+  });
 }

@@ -174,16 +174,26 @@ describe('two-step sign-in with the authenticator app', () => {
     }, REFUSED);
   });
 
-  it('a passkey finishes the second step', async () => {
+  it('a passkey finishes the second step: the user’s own, not another user’s', async () => {
     await e2e.withPage(async ({ page }) => {
       const who = await member('acme', true);
+      const other = await member();
       await page.goto(`${e2e.server.url}/login/acme`);
-      await addVirtualAuthenticator(page);
+      const authenticator = await addVirtualAuthenticator(page);
+      // Their passkey is on another device; this one holds only the other user's.
       await registerPasskey(page, who.accessToken);
+      await authenticator.clearCredentials();
+      await registerPasskey(page, other.accessToken);
       await password(page, who.email);
       await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+      await page.getByText('This passkey is not one of yours.').waitFor();
+      await screenshot(page, 'e2e/two-step', 'passkey-not-yours');
+
+      await authenticator.clearCredentials();
+      await registerPasskey(page, who.accessToken);
+      await page.getByRole('button', { name: 'Use a passkey instead' }).click();
       await signedInAs(page, who.email);
-    });
+    }, REFUSED);
   });
 });
 

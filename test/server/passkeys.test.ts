@@ -321,6 +321,36 @@ describe('passkey sign-in', () => {
     });
     assert.equal(after.statusCode, 401);
   });
+
+  it('as a second step, is refused when it is another user’s passkey; the pending sign-in stays', async () => {
+    const who = await member();
+    const other = await member();
+    const others = new SoftAuthenticator();
+    await register(other.accessToken, others);
+    const key = (await bearer(t, who.accessToken, 'POST', '/api/user/two-step/totp')).json();
+    await bearer(t, who.accessToken, 'POST', '/api/user/two-step/totp/confirm', {
+      code: codeFor(t, key.secret as string),
+    });
+    const pending = cookiesFrom(await login(t, who.email));
+    const { options, jar } = await signInOptions();
+    const both = {
+      cookie: `${jar.cookie}; ${pending.cookie.replace(/XSRF-TOKEN=[^;]*;?\s*/, '')}`,
+      xsrf: jar.xsrf,
+    };
+    const refused = await withCookies(t, both, '/account/passkey', {
+      response: others.get(options, origin),
+      secondStep: true,
+    });
+    assert.equal(refused.statusCode, 401);
+    assert.equal(
+      refused.cookies.find((c) => c.name === 'acct_session'),
+      undefined,
+    );
+    const code = await withCookies(t, pending, '/account/two-step', {
+      code: codeFor(t, key.secret as string, 30_000),
+    });
+    assert.equal(code.statusCode, 200, code.body);
+  });
 });
 
 describe('managing passkeys', () => {

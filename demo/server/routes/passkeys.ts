@@ -190,8 +190,13 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       reply.clearCookie(WEBAUTHN_COOKIE, browserCookie);
       // The second step of this browser's pending sign-in, when it is the same user's: its first step
-      // counts too; any other pending sign-in of the browser simply ends.
+      // counts too; any other pending sign-in of the browser simply ends — unless the passkey was
+      // offered as that second step, which only the pending user's own passkey can be.
       const pending = await app.services.twoStep.pendingOf(cookies[PENDING_COOKIE]);
+      if (request.body.secondStep && pending?.pending.user_id !== signedIn.userId) {
+        request.log.info('passkey of another user at a second step');
+        return reply.code(401).send(REFUSED);
+      }
       const amr = [...signedIn.amr];
       if (pending && pending.pending.user_id === signedIn.userId) {
         if (await repos.twoStep.finishPending(pending.pending.id_hash, app.services.clock.now())) {

@@ -168,13 +168,15 @@ export const authenticationOptionsSchema = {
 
 /**
  * `POST /account/passkey`: 401 `passkeyRefused` for every refusal alike. `teamName`: the team whose
- * sign-in page asks; a passkey of a member of another team is refused.
+ * sign-in page asks; a passkey of a member of another team is refused. `secondStep`: it finishes the
+ * browser's pending two-step sign-in, so it must be that user's own passkey.
  */
 export const passkeySignInSchema = {
   body: Type.Object(
     {
       response: AuthenticationResponse,
       teamName: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.teamName })),
+      secondStep: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
   ),

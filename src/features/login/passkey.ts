@@ -18,13 +18,19 @@ export type PasskeyOutcome =
 
 /**
  * Sign in to `team` with a passkey: the browser's prompt (or, with `autofill`, its autofill list under
- * the e-mail field where the browser has one, waiting until the user picks one), then the server's check. `onChosen` runs once the
- * user has chosen, before the server answers. Its own chunk: the sign-in page loads it only to use it.
+ * the e-mail field where the browser has one, waiting until the user picks one), then the server's
+ * check. With `secondStep` it finishes the browser's pending sign-in, which only that user's passkey
+ * does. `onChosen` runs once the user has chosen, before the server answers. Its own chunk: the
+ * sign-in page loads it only to use it.
  */
 export async function passkeySignIn(
   ctx: ApiContext,
   team: string,
-  { autofill = false, onChosen }: { autofill?: boolean; onChosen?: () => void } = {},
+  {
+    autofill = false,
+    secondStep = false,
+    onChosen,
+  }: { autofill?: boolean; secondStep?: boolean; onChosen?: () => void } = {},
 ): Promise<PasskeyOutcome> {
   // Without autofill for passkeys (conditional mediation) there is only the button.
   if (autofill && !(await browserSupportsWebAuthnAutofill())) return 'cancelled';
@@ -32,7 +38,7 @@ export async function passkeySignIn(
     const optionsJSON = await getSignInOptions(ctx);
     const response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
     onChosen?.();
-    await signInWithPasskey(ctx, response, team);
+    await signInWithPasskey(ctx, response, { teamName: team, secondStep });
     return 'signedIn';
   } catch (error) {
     return outcomeOf(error);

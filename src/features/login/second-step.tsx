@@ -153,7 +153,7 @@ function Verify({ team, methods, onSignedIn, onRestart }: SecondStepProps) {
   async function signInWithPasskey() {
     setFailure(null);
     setBusy(true);
-    const outcome = await passkeySignIn(ctx, team);
+    const outcome = await passkeySignIn(ctx, team, { secondStep: true });
     if (outcome === 'signedIn') return onSignedIn();
     setBusy(false);
     // Here the passkey must be the signing-in user's own.

@@ -78,7 +78,8 @@ describe('<acct-login>: sign-in', () => {
   it("shows the team's providers, the local form with its autocomplete hints, and the forgot link", async () => {
     const view = await screen(mount('<acct-login team="acme"></acct-login>'));
     const email = (await view.findByLabelText('Email')) as HTMLInputElement;
-    expect(email.autocomplete).to.equal('username');
+    // The browser may offer passkeys in the field's autofill (conditional mediation).
+    expect(email.autocomplete).to.equal('username webauthn');
     expect((view.getByLabelText('Password') as HTMLInputElement).autocomplete).to.equal('current-password');
     // Buttons, not forms: a form post's redirect to the provider would be blocked by an embedding page's
     // CSP form-action; choosing one asks the issuer where to go and navigates there.
@@ -95,7 +96,10 @@ describe('<acct-login>: sign-in', () => {
   it('shows only the local form for globex and only Microsoft for umbrella', async () => {
     const globex = await screen(mount('<acct-login team="globex"></acct-login>'));
     await globex.findByLabelText('Email');
-    expect(globex.queryByRole('button', { name: /Sign in with/ })).to.equal(null);
+    // No provider: the passkey button is the only other way in.
+    expect(globex.getAllByRole('button', { name: /Sign in with/ }).map((b) => b.textContent)).to.deep.equal([
+      'Sign in with a passkey',
+    ]);
     const umbrella = await screen(mount('<acct-login team="umbrella"></acct-login>'));
     expect(await umbrella.findByRole('button', { name: 'Sign in with Microsoft' })).to.exist;
     expect(umbrella.queryByLabelText('Email')).to.equal(null);
