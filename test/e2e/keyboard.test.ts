@@ -1,6 +1,6 @@
 /**
- * Keyboard-only journeys: sign in, open the user menu and sign out, rename in the dialog,
- * generate a token — with Tab, Shift+Tab, Enter, Space, Escape and the arrow keys only, and a visible
+ * Keyboard-only journeys: sign in, open the user menu and sign out, a two-step sign-in's code, rename
+ * in the dialog, generate a token — with Tab, Shift+Tab, Enter, Space, Escape and the arrow keys only, and a visible
  * focus indicator on everything reached. Also: reduced motion, and a 320 px wide viewport.
  */
 import assert from 'node:assert/strict';
@@ -10,6 +10,7 @@ import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { failedResource, screenshot, signInContext, sweepTab, useE2E } from '../support/browser';
 import { SHOTS } from '../support/screens';
 import { sessionFor } from '../support/test-server';
+import { appOf, memberWithApp } from '../support/two-step';
 import { readLocale, translator } from '../support/texts';
 
 const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
@@ -140,6 +141,38 @@ describe('keyboard-only journeys', () => {
         await focusIs(page, { tag: 'INPUT', type: 'password' });
         await page.keyboard.press('ControlOrMeta+a');
         await page.keyboard.type(DEMO_PASSWORD);
+        await page.keyboard.press('Enter');
+        await page.waitForURL(`${e2e.server.url}/manage`);
+        await focusIs(page, { tag: 'H1' });
+      },
+      [failedResource(401)],
+    );
+  });
+
+  it('finishes a two-step sign-in: a wrong code, a recovery code, all by keyboard', async () => {
+    const email = 'keyboard-two-step@acme.test';
+    const { recoveryCodes } = await memberWithApp(appOf(e2e.server), email);
+    await withPage(
+      async ({ page }) => {
+        await page.goto(`${e2e.server.url}/login/acme`);
+        await page.getByLabel('Email').waitFor();
+        await focusIs(page, { tag: 'INPUT' });
+        await page.keyboard.type(email);
+        await page.keyboard.press('Tab');
+        await page.keyboard.type(DEMO_PASSWORD);
+        await page.keyboard.press('Enter');
+        // The second step opens with focus in its code field.
+        await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+        await focusIs(page, { tag: 'INPUT' });
+        await page.keyboard.type('12345x');
+        await page.keyboard.press('Enter');
+        await page.getByText('That code is not right').waitFor();
+        await focusIs(page, { tag: 'INPUT' });
+        await tabTo(page, { text: 'Use a recovery code instead' });
+        await page.keyboard.press('Enter');
+        await page.getByLabel('Recovery code').waitFor();
+        await focusIs(page, { tag: 'INPUT' });
+        await page.keyboard.type(recoveryCodes[0]!);
         await page.keyboard.press('Enter');
         await page.waitForURL(`${e2e.server.url}/manage`);
         await focusIs(page, { tag: 'H1' });
