@@ -1,19 +1,8 @@
 import { parseLoginPath } from '../features/login/routes';
+import { MANAGE_PATHS } from '../features/manage/routes';
 
-/** The portal's screens (spec §2 route table). */
-export type ManageSection =
-  | ''
-  | 'security'
-  | 'sessions'
-  | 'activity'
-  | 'email'
-  | 'leave'
-  | 'user'
-  | 'team'
-  | 'group'
-  | 'dev'
-  | 'dev/success'
-  | 'qr';
+/** The portal's manage screens (spec §2 route table): `''` is `/manage` itself. */
+export type ManageSection = '' | (typeof MANAGE_PATHS)[number];
 
 export type PortalView =
   | { kind: 'login' }
@@ -23,25 +12,12 @@ export type PortalView =
   | { kind: 'manage'; section: ManageSection }
   | { kind: 'redirect'; to: string };
 
-const MANAGE_SECTIONS: readonly ManageSection[] = [
-  '',
-  'security',
-  'sessions',
-  'activity',
-  'email',
-  'leave',
-  'user',
-  'team',
-  'group',
-  'dev',
-  'dev/success',
-  'qr',
-];
+const MANAGE_SECTIONS: readonly ManageSection[] = ['', ...MANAGE_PATHS];
 
 /**
  * The route table: `/login/{team, {teamName}, {teamName}/forgotPassword|resetPassword|error|invite}` (anything
  * else under /login redirects to `/login/team`, keeping the query such as ReturnUrl), `/search`,
- * `/manage/{'', security, sessions, activity, email, leave, user, team, group, dev, dev/success, qr}`, `home/token` → `manage/dev/success` (the
+ * `/manage/{'', …the manage area's sections}`, `home/token` → `manage/dev/success` (the
  * fragment kept), and anything else → `manage`. A mailed e-mail-change link (`/manage/email?change=…`)
  * opens outside the manage area: it needs no session.
  */

@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
 
 /** Spec §9: dialogs animate 150 ms in and 75 ms out (no animation with reduced motion, see base.css). */
 const CLOSE_MS = 75;
@@ -105,5 +105,30 @@ export function Dialog({
       </h2>
       {shown ? children : null}
     </dialog>
+  );
+}
+
+/**
+ * A dialog around a form: the form starts afresh each time the dialog opens, and the dialog cannot be
+ * closed while the form's request runs (`busy`, which the form sets).
+ */
+export function FormDialog({
+  open,
+  title,
+  returnFocus,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  returnFocus?: () => HTMLElement | null | undefined;
+  onClose(): void;
+  children(busy: boolean, setBusy: (busy: boolean) => void): ReactNode;
+}) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog open={open} title={title} closable={!busy} onClose={onClose} returnFocus={returnFocus}>
+      <Fragment key={String(open)}>{children(busy, setBusy)}</Fragment>
+    </Dialog>
   );
 }

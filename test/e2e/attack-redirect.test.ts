@@ -65,7 +65,9 @@ async function driveSignIns(cases: readonly ReturnUrlCase[], workers = 3): Promi
       page.on('response', (response) => {
         const status = response.status();
         if (status >= 400 && status !== 404)
-          current?.problems.push(`${status} ${response.request().method()} ${new URL(response.url()).pathname}`);
+          current?.problems.push(
+            `${status} ${response.request().method()} ${new URL(response.url()).pathname}`,
+          );
       });
       for (let next = queue.shift(); next; next = queue.shift()) {
         // The previous value's page is still loading the portal after its sign-in: leave it before the

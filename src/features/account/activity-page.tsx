@@ -4,7 +4,10 @@ import { getActivity, type ActivityEvent } from '../../api/account';
 import { WithTextPart } from '../../i18n/parts';
 import { useElement } from '../../ui/element-context';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
-import { Failed, fullTime, timeAgo, useCall, useDeviceName, useNow } from './common';
+import { useDeviceName } from './common';
+import { Failed } from '../../ui/failed';
+import { fullTime, timeAgo, useNow } from '../../ui/time';
+import { useCall } from '../../ui/use-call';
 
 /** The kinds this screen has words for; any other (a newer server's) reads as a general account change. */
 const KINDS = new Set([

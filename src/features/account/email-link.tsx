@@ -6,7 +6,8 @@ import { Alert } from '../../ui/alert';
 import { useElement } from '../../ui/element-context';
 import { useSearchParam } from '../../ui/router';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
-import { Failed, refusalOf } from './common';
+import { Failed } from '../../ui/failed';
+import { refusalOf } from '../../api/refusal';
 
 export interface EmailLink {
   change: string;

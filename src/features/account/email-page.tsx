@@ -10,7 +10,9 @@ import { Alert } from '../../ui/alert';
 import { BusyForm } from '../../ui/busy-form';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
-import { Failed, refusalOf, useCall } from './common';
+import { Failed } from '../../ui/failed';
+import { refusalOf } from '../../api/refusal';
+import { useCall } from '../../ui/use-call';
 import { LinkAnswer, useEmailLink } from './email-link';
 
 const EMAIL_CODES = ['invalidEmail', 'sameEmail', 'emailTaken'];

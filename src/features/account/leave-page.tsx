@@ -12,7 +12,9 @@ import { LoadingOverlay } from '../../ui/loading-overlay';
 import { useRouter } from '../../ui/router';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
-import { Failed, refusalOf, useCall } from './common';
+import { Failed } from '../../ui/failed';
+import { refusalOf } from '../../api/refusal';
+import { useCall } from '../../ui/use-call';
 
 /** Delete the account: re-authenticated, then asked once more in plain words. */
 function LeaveScreen() {

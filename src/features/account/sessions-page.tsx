@@ -6,7 +6,11 @@ import { noticesStore } from '../../state/notices';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useElement } from '../../ui/element-context';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
-import { Failed, fullTime, refusalOf, timeAgo, useCall, useDeviceName, useNow } from './common';
+import { useDeviceName } from './common';
+import { Failed } from '../../ui/failed';
+import { fullTime, timeAgo, useNow } from '../../ui/time';
+import { refusalOf } from '../../api/refusal';
+import { useCall } from '../../ui/use-call';
 
 type Loaded = SessionEntry[] | null | 'failed';
 /** What the confirmation asks about: one session, or every other one. */

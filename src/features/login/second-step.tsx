@@ -35,16 +35,71 @@ export interface SecondStepProps {
   onRestart(): void;
 }
 
-/** What a failed call says: the field it concerns, or a message for the whole screen. */
-type Failure = { field: string } | { message: string; restart?: boolean };
+/** A failure the screen shows above its form (the key of its text). */
+type Problem = { message: string };
 
-function failureOf(error: unknown, field: string): Failure {
+/** What a failed call says: the code was wrong (its field says so), or a message for the whole screen. */
+function failureOf(error: unknown): 'wrongCode' | Problem {
   const { status, code } = refusalOf(error);
-  if (status === 401 && code === 'invalidCode') return { field };
-  if (status === 401) return { message: 'twoStep.expired', restart: true };
-  if (status === 403) return { message: 'login.locked', restart: true };
+  if (status === 401 && code === 'invalidCode') return 'wrongCode';
+  if (status === 401) return { message: 'twoStep.expired' };
+  if (status === 403) return { message: 'login.locked' };
   if (status === 429) return { message: 'login.tooMany' };
   return { message: 'common.failed' };
+}
+
+/** A form with one code field: its value, the field's error, a failure above it, and sending it. */
+function useCodeForm() {
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  const [failure, setFailure] = useState<Problem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const failureAlert = useRef<HTMLDivElement>(null);
+  const focusLater = useFocusAfterRender();
+
+  /**
+   * Send the code; a refusal of it shows at the field (`wrong`), any other failure above the form.
+   * Whether it was taken (the form stays busy then: what follows is the caller's).
+   */
+  async function send(
+    call: (code: string) => Promise<unknown>,
+    texts: { required: string; wrong: string },
+  ): Promise<boolean> {
+    setFailure(null);
+    const value = code.trim();
+    if (!value) {
+      setError(texts.required);
+      input.current?.focus();
+      return false;
+    }
+    setError(undefined);
+    setBusy(true);
+    try {
+      await call(value);
+      return true;
+    } catch (caught) {
+      setBusy(false);
+      const failed = failureOf(caught);
+      if (failed === 'wrongCode') {
+        setError(texts.wrong);
+        focusLater(input);
+      } else {
+        setFailure(failed);
+        focusLater(failureAlert);
+      }
+      return false;
+    }
+  }
+
+  /** Show a failure above the form. */
+  function fail(problem: Problem) {
+    setBusy(false);
+    setFailure(problem);
+    focusLater(failureAlert);
+  }
+
+  return { code, setCode, error, setError, failure, busy, setBusy, input, failureAlert, send, fail };
 }
 
 /**
@@ -112,54 +167,29 @@ function Verify({ team, methods, onSignedIn, onRestart }: SecondStepProps) {
   const { t, i18n } = useTranslation();
   const ctx = useContext();
   const [recovery, setRecovery] = useState(!methods.includes('totp'));
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string>();
-  const [failure, setFailure] = useState<{ message: string; restart?: boolean } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-  const failureAlert = useRef<HTMLDivElement>(null);
-  const focusLater = useFocusAfterRender();
+  const { code, setCode, error, setError, failure, busy, setBusy, input, failureAlert, send, fail } =
+    useCodeForm();
 
-  useEffect(() => input.current?.focus(), [recovery]);
+  useEffect(() => input.current?.focus(), [input, recovery]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setFailure(null);
-    const value = code.trim();
-    if (!value) {
-      setError(t(recovery ? 'twoStep.recoveryRequired' : 'twoStep.codeRequired'));
-      input.current?.focus();
-      return;
-    }
-    setError(undefined);
-    setBusy(true);
-    try {
-      await finishSecondStep(ctx, recovery ? { recoveryCode: value } : { code: value });
-    } catch (caught) {
-      setBusy(false);
-      const failed = failureOf(caught, 'code');
-      if ('field' in failed) {
-        setError(t(recovery ? 'twoStep.wrongRecovery' : 'twoStep.wrongCode'));
-        focusLater(input);
-      } else {
-        setFailure(failed);
-        focusLater(failureAlert);
-      }
-      return;
-    }
-    onSignedIn();
+    const taken = await send(
+      (value) => finishSecondStep(ctx, recovery ? { recoveryCode: value } : { code: value }),
+      recovery
+        ? { required: t('twoStep.recoveryRequired'), wrong: t('twoStep.wrongRecovery') }
+        : { required: t('twoStep.codeRequired'), wrong: t('twoStep.wrongCode') },
+    );
+    if (taken) onSignedIn();
   }
 
   async function signInWithPasskey() {
-    setFailure(null);
     setBusy(true);
     const outcome = await passkeySignIn(ctx, team, { secondStep: true });
     if (outcome === 'signedIn') return onSignedIn();
-    setBusy(false);
     // Here the passkey must be the signing-in user's own.
     const message = outcome === 'refused' ? 'twoStep.passkeyRefused' : await passkeyMessage(i18n, outcome);
-    setFailure({ message, restart: outcome === 'locked' });
-    focusLater(failureAlert);
+    fail({ message });
   }
 
   function switchTo(toRecovery: boolean) {
@@ -213,15 +243,9 @@ function Verify({ team, methods, onSignedIn, onRestart }: SecondStepProps) {
 function Enrol({ teamLabel, account, onSignedIn, onRestart }: SecondStepProps) {
   const { t } = useTranslation();
   const ctx = useContext();
-  const [key, setKey] = useState<Key | 'loading' | { message: string; restart?: boolean }>('loading');
+  const [key, setKey] = useState<Key | 'loading' | Problem>('loading');
   const [codes, setCodes] = useState<string[] | null>(null);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string>();
-  const [failure, setFailure] = useState<{ message: string; restart?: boolean } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-  const failureAlert = useRef<HTMLDivElement>(null);
-  const focusLater = useFocusAfterRender();
+  const { code, setCode, error, failure, busy, setBusy, input, failureAlert, send } = useCodeForm();
   const { issuer, language } = ctx;
 
   useEffect(() => {
@@ -230,8 +254,8 @@ function Enrol({ teamLabel, account, onSignedIn, onRestart }: SecondStepProps) {
       (answer) => live && setKey(answer),
       (caught: unknown) => {
         if (!live) return;
-        const failed = failureOf(caught, 'code');
-        setKey('field' in failed ? { message: 'common.failed' } : failed);
+        const failed = failureOf(caught);
+        setKey(failed === 'wrongCode' ? { message: 'common.failed' } : failed);
       },
     );
     return () => {
@@ -241,33 +265,16 @@ function Enrol({ teamLabel, account, onSignedIn, onRestart }: SecondStepProps) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setFailure(null);
-    if (!code.trim()) {
-      setError(t('twoStep.codeRequired'));
-      input.current?.focus();
-      return;
-    }
-    setError(undefined);
-    setBusy(true);
-    try {
-      const answer = await confirmRequiredEnrolment(ctx, code.trim());
-      setCodes(answer.recoveryCodes);
-    } catch (caught) {
-      const failed = failureOf(caught, 'code');
-      if ('field' in failed) {
-        setError(t('twoStep.wrongCode'));
-        focusLater(input);
-      } else {
-        setFailure(failed);
-        focusLater(failureAlert);
-      }
-    }
-    setBusy(false);
+    const taken = await send(
+      async (value) => setCodes((await confirmRequiredEnrolment(ctx, value)).recoveryCodes),
+      { required: t('twoStep.codeRequired'), wrong: t('twoStep.wrongCode') },
+    );
+    if (taken) setBusy(false);
   }
 
   if (key === 'loading') return <LoadingCard />;
   const shown = 'uri' in key ? key : null;
-  const problem = failure ?? (shown ? null : (key as { message: string; restart?: boolean }));
+  const problem = failure ?? (shown ? null : (key as Problem));
   return (
     <Card busy={busy}>
       <h1 className="title">{t('twoStep.enrolTitle')}</h1>

@@ -1,41 +1,28 @@
-/** The manage area's sections (spec §2 route table, /manage children). */
-export type ManageSection =
-  | 'info'
-  | 'security'
-  | 'sessions'
-  | 'activity'
-  | 'email'
-  | 'leave'
-  | 'user'
-  | 'team'
-  | 'group'
-  | 'dev'
-  | 'dev/success'
-  | 'qr';
+/** The manage area's sections under `/manage/` (spec §2 route table, /manage children). */
+export const MANAGE_PATHS = [
+  'security',
+  'sessions',
+  'activity',
+  'email',
+  'leave',
+  'user',
+  'team',
+  'group',
+  'dev',
+  'dev/success',
+  'qr',
+] as const;
+
+/** A section of the manage area: `info` is `/manage` itself. */
+export type ManageSection = 'info' | (typeof MANAGE_PATHS)[number];
 
 /** The sections only team admins (OWNER or ADMIN) open; the manage area shows others why not. */
 export const ADMIN_SECTIONS: readonly ManageSection[] = ['team', 'user', 'group'];
 
-/** `/manage` → personal info; `/manage/{security,sessions,activity,email,leave,user,team,group,dev,dev/success,qr}`. */
+/** `/manage` → personal info; `/manage/{one of MANAGE_PATHS}` → that section; anything else → info. */
 export function manageSection(path: string): ManageSection {
   const rest = path.replace(/\/+$/, '').replace(/^\/manage\/?/, '');
-  return (
-    (
-      [
-        'security',
-        'sessions',
-        'activity',
-        'email',
-        'leave',
-        'user',
-        'team',
-        'group',
-        'dev',
-        'dev/success',
-        'qr',
-      ] as const
-    ).find((s) => s === rest) ?? 'info'
-  );
+  return MANAGE_PATHS.find((s) => s === rest) ?? 'info';
 }
 
 /**

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
+import { FormDialog } from '../../ui/dialog';
 import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
 
@@ -36,19 +36,19 @@ export function PasskeyNameDialog({
   onClose(): void;
   returnFocus?: () => HTMLElement | null;
 }) {
-  const [busy, setBusy] = useState(false);
   return (
-    <Dialog open={open} title={title} closable={!busy} onClose={onClose} returnFocus={returnFocus}>
-      <NameForm
-        key={String(open)}
-        initial={initial}
-        submitLabel={submitLabel}
-        save={save}
-        onClose={onClose}
-        busy={busy}
-        setBusy={setBusy}
-      />
-    </Dialog>
+    <FormDialog open={open} title={title} onClose={onClose} returnFocus={returnFocus}>
+      {(busy, setBusy) => (
+        <NameForm
+          initial={initial}
+          submitLabel={submitLabel}
+          save={save}
+          onClose={onClose}
+          busy={busy}
+          setBusy={setBusy}
+        />
+      )}
+    </FormDialog>
   );
 }
 

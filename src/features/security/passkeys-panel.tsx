@@ -14,7 +14,11 @@ import { noticesStore } from '../../state/notices';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useElement } from '../../ui/element-context';
 import { Spinner } from '../../ui/spinner';
-import { Failed, fullTime, isCancelled, refusalOf, timeAgo, useCall, useLoaded, useNow } from './common';
+import { isCancelled, useLoaded } from './common';
+import { Failed } from '../../ui/failed';
+import { fullTime, timeAgo, useNow } from '../../ui/time';
+import { refusalOf } from '../../api/refusal';
+import { useCall } from '../../ui/use-call';
 import { PasskeyNameDialog, type NameProblem } from './passkey-name-dialog';
 import { createPasskey } from './webauthn';
 

@@ -4,10 +4,12 @@ import { LIMITS } from '../../api/limits';
 import { getReauthOptions } from '../../api/passkeys';
 import type { Reauthentication } from '../../api/two-step';
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
+import { FormDialog } from '../../ui/dialog';
 import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
-import { isCancelled, refusalOf, useCall } from './common';
+import { isCancelled } from './common';
+import { refusalOf } from '../../api/refusal';
+import { useCall } from '../../ui/use-call';
 import { assertPasskey } from './webauthn';
 
 type Problem = { at: 'password' | 'form'; message: string; calm?: boolean };
@@ -37,20 +39,20 @@ export function ReauthDialog({
   onClose(): void;
   returnFocus?: () => HTMLElement | null;
 }) {
-  const [busy, setBusy] = useState(false);
   return (
-    <Dialog open={open} title={title} closable={!busy} onClose={onClose} returnFocus={returnFocus}>
-      <ReauthForm
-        key={String(open)}
-        note={note}
-        submitLabel={submitLabel}
-        passkeys={passkeys}
-        act={act}
-        onClose={onClose}
-        busy={busy}
-        setBusy={setBusy}
-      />
-    </Dialog>
+    <FormDialog open={open} title={title} onClose={onClose} returnFocus={returnFocus}>
+      {(busy, setBusy) => (
+        <ReauthForm
+          note={note}
+          submitLabel={submitLabel}
+          passkeys={passkeys}
+          act={act}
+          onClose={onClose}
+          busy={busy}
+          setBusy={setBusy}
+        />
+      )}
+    </FormDialog>
   );
 }
 

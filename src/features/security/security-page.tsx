@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { WithTextPart } from '../../i18n/parts';
 import { ScreenLoading } from '../../ui/spinner';
-import { Failed } from './common';
+import { Failed } from '../../ui/failed';
 import { PasskeysPanel } from './passkeys-panel';
 import { TwoStepPanels } from './two-step-panels';
 

@@ -19,7 +19,10 @@ import { RecoveryCodes } from '../../ui/recovery-codes';
 import { Spinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
 import { TotpKey } from '../../ui/totp-key';
-import { Failed, refusalOf, useCall, useLoaded } from './common';
+import { useLoaded } from './common';
+import { Failed } from '../../ui/failed';
+import { refusalOf } from '../../api/refusal';
+import { useCall } from '../../ui/use-call';
 import { ReauthDialog } from './reauth-dialog';
 
 /** At or under this many unused recovery codes, the screen warns to make new ones. */

@@ -1,14 +1,14 @@
-import { useCallback, useEffect, useState, type ComponentProps, type ReactNode } from 'react';
+import { useEffect, useState, type ComponentProps, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { ApiError, type ApiContext } from '../../api/client';
+import { ApiError } from '../../api/client';
 import { errorCode } from '../../api/members';
 import { WithTextPart } from '../../i18n/parts';
-import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { useElement } from '../../ui/element-context';
 import { ScreenLoading } from '../../ui/spinner';
+
+export { useCall } from '../../ui/use-call';
 
 // What the users and groups screens share: their text part, the signed-in call, refusals as text, the
 // spec's icons and the confirmation before something that cannot be undone.
@@ -24,15 +24,6 @@ export function AdminPart({ children }: { children: ReactNode }) {
     >
       {children}
     </WithTextPart>
-  );
-}
-
-/** A bearer call in the element's language (a 401 refreshes the token once, see the session store). */
-export function useCall() {
-  const { language } = useElement();
-  return useCallback(
-    <T,>(call: (ctx: ApiContext) => Promise<T>) => sessionStore.getState().authorized(call, language),
-    [language],
   );
 }
 

@@ -68,12 +68,3 @@ export function storageText(
     ),
   };
 }
-
-/** '2 hours ago', the language's way, for a time in the past. */
-export function timeAgo(iso: string, now: number, language: string): string {
-  const rtf = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
-  const age = Math.max(0, now - Date.parse(iso));
-  if (age < HOUR) return rtf.format(-Math.floor(age / MINUTE), 'minute');
-  if (age < DAY) return rtf.format(-Math.floor(age / HOUR), 'hour');
-  return rtf.format(-Math.floor(age / DAY), 'day');
-}

@@ -17,7 +17,10 @@ import { useElement } from '../../ui/element-context';
 import { LimitBar } from '../../ui/limit-bar';
 import { useRouter, useSearchParam } from '../../ui/router';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
-import { refusalOf, storageText, timeAgo } from './format';
+import { Failed } from '../../ui/failed';
+import { storageText } from './format';
+import { refusalOf } from '../../api/refusal';
+import { timeAgo } from '../../ui/time';
 import { InvitationList } from './invitation-list';
 import { InviteDialog } from './invite-dialog';
 import { SeatLimitDialog } from './seat-limit-dialog';
@@ -63,20 +66,6 @@ function useLoad<T>(load: (ctx: ApiContext) => Promise<T>): [Loaded<T>, () => vo
     };
   }, [call, load, round]);
   return [state, useCallback(() => setRound((n) => n + 1), []), setState];
-}
-
-function Failed({ retry }: { retry?: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <Alert tone="error">
-      <p>{t('common.failed')}</p>
-      {retry ? (
-        <button type="button" className="button secondary small" part="button" onClick={retry}>
-          {t('common.retry')}
-        </button>
-      ) : null}
-    </Alert>
-  );
 }
 
 function Toggle({

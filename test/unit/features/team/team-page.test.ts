@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import i18next, { type TFunction } from 'i18next';
 import type { Invitation } from '../../../../src/api/team';
-import { invitationStatus, storageText, timeAgo } from '../../../../src/features/team/format';
+import { invitationStatus, storageText } from '../../../../src/features/team/format';
+import { timeAgo } from '../../../../src/ui/time';
 import de from '../../../../src/i18n/locales/admin/de.json';
 import en from '../../../../src/i18n/locales/admin/en.json';
 import fr from '../../../../src/i18n/locales/admin/fr.json';
