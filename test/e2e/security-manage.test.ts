@@ -316,6 +316,23 @@ describe('the passkeys and two-step screen', () => {
         .waitFor();
     }));
 
+  it('asks a user without a password for a passkey only, to make new codes', () =>
+    e2e.withPage(async ({ page }) => {
+      const email = await newUser('acme', null);
+      await openScreen(page, email);
+      await addPasskey(page, 'Phone');
+      await setUpApp(page);
+      await page.getByRole('button', { name: 'Done' }).click();
+      await codesPanel(page).getByRole('button', { name: 'Make new codes' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Make new recovery codes' });
+      await dialog.getByText('To confirm it is you, use one of your passkeys.').waitFor();
+      assert.equal(await dialog.getByLabel('Current password').count(), 0);
+      await screenshot(page, 'e2e/security', 'reauth-passkey-only');
+      await dialog.getByRole('button', { name: 'Use a passkey', exact: true }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
+    }));
+
   it('says when a list cannot be loaded, and loads it again on request', () =>
     e2e.withPage(
       async ({ page }) => {

@@ -59,6 +59,14 @@ async function pendingSignIn(email: string) {
 }
 
 describe('authenticator app enrolment', () => {
+  it('says whether the user has a password to prove presence with', async () => {
+    const email = `no-password-${Date.now()}@acme.test`;
+    await makeUser(t, email, 'acme', null);
+    const { accessToken } = await tokenFor(t.app, email, 'acme');
+    const status = await bearer(t, accessToken, 'GET', '/api/user/two-step');
+    assert.equal(status.json().password, false);
+  });
+
   it('is off until confirmed with a code, then shows ten recovery codes once and mails a notice', async () => {
     const who = await member();
     const key = await bearer(t, who.accessToken, 'POST', '/api/user/two-step/totp');
@@ -82,7 +90,13 @@ describe('authenticator app enrolment', () => {
     assert.equal(new Set(codes).size, 10);
     for (const code of codes) assert.match(code, /^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$/);
     const status = await bearer(t, who.accessToken, 'GET', '/api/user/two-step');
-    assert.deepEqual(status.json(), { totp: true, recoveryCodesLeft: 10, passkeys: 0, required: false });
+    assert.deepEqual(status.json(), {
+      totp: true,
+      recoveryCodesLeft: 10,
+      passkeys: 0,
+      required: false,
+      password: true,
+    });
     const mail = await smtp.next(who.email, /two-step sign-in is on/i);
     assert.match(mail.text, /authenticator app/);
 
@@ -371,7 +385,13 @@ describe('turning two-step sign-in off', () => {
       password: DEMO_PASSWORD,
     });
     assert.equal(off.statusCode, 200, off.body);
-    assert.deepEqual(off.json(), { totp: false, recoveryCodesLeft: 0, passkeys: 0, required: false });
+    assert.deepEqual(off.json(), {
+      totp: false,
+      recoveryCodesLeft: 0,
+      passkeys: 0,
+      required: false,
+      password: true,
+    });
     await smtp.next(who.email, /two-step sign-in is off/i);
     assert.deepEqual((await login(t, who.email)).json(), { authenticated: true });
     const again = await bearer(t, who.accessToken, 'DELETE', '/api/user/two-step/totp', {
@@ -544,7 +564,13 @@ describe('a team that requires two-step sign-in', () => {
     // Required by the team: it cannot be turned off.
     const { accessToken } = await tokenFor(t.app, email, 'globex');
     const status = await bearer(t, accessToken, 'GET', '/api/user/two-step');
-    assert.deepEqual(status.json(), { totp: true, recoveryCodesLeft: 10, passkeys: 0, required: true });
+    assert.deepEqual(status.json(), {
+      totp: true,
+      recoveryCodesLeft: 10,
+      passkeys: 0,
+      required: true,
+      password: true,
+    });
     const off = await bearer(t, accessToken, 'DELETE', '/api/user/two-step/totp', {
       password: DEMO_PASSWORD,
     });

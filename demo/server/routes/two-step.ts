@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { User } from '../db/schema';
 import type { PendingUser } from '../db/two-step';
 import { recordActivity, recordSignIn } from '../lib/activity';
 import { cookiesOf } from '../lib/cookies';
@@ -168,7 +169,7 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  const status = async (userId: string): Promise<TwoStepStatus> => {
+  const status = async ({ id: userId, password_hash }: User): Promise<TwoStepStatus> => {
     const [totp, left, passkeys, required] = await Promise.all([
       repos.twoStep.totpOf(userId),
       repos.twoStep.unusedRecoveryCodes(userId),
@@ -176,13 +177,19 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
       repos.users.teamRequiresTwoStep(userId),
     ]);
     const on = totp !== undefined && totp.confirmed_at !== null;
-    return { totp: on, recoveryCodesLeft: on ? left : 0, passkeys: passkeys.length, required };
+    return {
+      totp: on,
+      recoveryCodesLeft: on ? left : 0,
+      passkeys: passkeys.length,
+      required,
+      password: password_hash !== null,
+    };
   };
 
   app.get(
     '/api/user/two-step',
     { config: { auth: 'bearer' }, schema: twoStepStatusSchema },
-    async (request) => status(callerOf(request).user.id),
+    async (request) => status(callerOf(request).user),
   );
 
   app.post(
@@ -270,7 +277,7 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.code(409).send({ message: 'two-step sign-in is not on', code: 'notOn' });
       await recordActivity(request, user.id, 'twoStepOff');
       await notifySecurity(request, user.id, 'twoStepOff');
-      return status(user.id);
+      return status(user);
     },
   );
 

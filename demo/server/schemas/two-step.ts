@@ -86,6 +86,8 @@ export const TwoStepStatus = Type.Object(
     passkeys: Type.Integer(),
     /** The team requires two-step sign-in (then it cannot be turned off). */
     required: Type.Boolean(),
+    /** The user has a password, to prove presence with (else only a passkey can). */
+    password: Type.Boolean(),
   },
   { additionalProperties: false },
 );

@@ -24,6 +24,7 @@ export function ReauthDialog({
   title,
   note,
   submitLabel,
+  password,
   passkeys,
   act,
   onClose,
@@ -34,6 +35,8 @@ export function ReauthDialog({
   /** What the action does beyond the obvious (new codes: the old ones stop working). */
   note?: string;
   submitLabel: string;
+  /** The user has a password (else only a passkey can prove it is them). */
+  password: boolean;
   passkeys: boolean;
   act(proof: Reauthentication): Promise<void>;
   onClose(): void;
@@ -45,6 +48,7 @@ export function ReauthDialog({
         <ReauthForm
           note={note}
           submitLabel={submitLabel}
+          password={password}
           passkeys={passkeys}
           act={act}
           onClose={onClose}
@@ -59,6 +63,7 @@ export function ReauthDialog({
 function ReauthForm({
   note,
   submitLabel,
+  password: hasPassword,
   passkeys,
   act,
   onClose,
@@ -67,6 +72,7 @@ function ReauthForm({
 }: {
   note?: string;
   submitLabel: string;
+  password: boolean;
   passkeys: boolean;
   act(proof: Reauthentication): Promise<void>;
   onClose(): void;
@@ -124,19 +130,29 @@ function ReauthForm({
     <form className="stack" noValidate onSubmit={submit}>
       <fieldset disabled={busy}>
         {note ? <p>{note}</p> : null}
-        <p>{t('security.reauth.text')}</p>
-        <TextField
-          label={t('security.reauth.password')}
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          maxLength={LIMITS.password}
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={problem?.at === 'password' ? problem.message : null}
-          inputRef={input}
-          autoFocus
-        />
+        <p>
+          {t(
+            hasPassword
+              ? 'security.reauth.text'
+              : passkeys
+                ? 'security.reauth.textPasskey'
+                : 'security.reauth.noProof',
+          )}
+        </p>
+        {hasPassword ? (
+          <TextField
+            label={t('security.reauth.password')}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            maxLength={LIMITS.password}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            error={problem?.at === 'password' ? problem.message : null}
+            inputRef={input}
+            autoFocus
+          />
+        ) : null}
         {problem?.at === 'form' ? (
           <Alert tone={problem.calm ? 'info' : 'error'} ref={alert}>
             {problem.message}
@@ -146,11 +162,17 @@ function ReauthForm({
           <button type="button" className="button secondary" part="button" onClick={onClose}>
             {t('common.cancel')}
           </button>
-          <button type="submit" className="button" part="button">
-            {submitLabel}
-          </button>
+          {hasPassword ? (
+            <button type="submit" className="button" part="button">
+              {submitLabel}
+            </button>
+          ) : passkeys ? (
+            <button type="button" className="button" part="button" onClick={withPasskey} autoFocus>
+              {t('security.reauth.withPasskey')}
+            </button>
+          ) : null}
         </div>
-        {passkeys ? (
+        {hasPassword && passkeys ? (
           <>
             <p className="hint">{t('security.reauth.or')}</p>
             <button type="button" className="button secondary block" part="button" onClick={withPasskey}>

@@ -251,6 +251,7 @@ export function TwoStepPanels({ passkeysRound }: { passkeysRound: number }) {
         title={asking === 'off' ? t('security.reauth.offTitle') : t('security.reauth.renewTitle')}
         note={asking === 'renew' ? t('security.recovery.renewNote') : undefined}
         submitLabel={asking === 'off' ? t('security.totp.turnOff') : t('security.recovery.renew')}
+        password={loaded?.password ?? true}
         passkeys={(loaded?.passkeys ?? 0) > 0 && browserSupportsWebAuthn()}
         act={act}
         onClose={() => setOpen(false)}
