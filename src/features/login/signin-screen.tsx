@@ -80,7 +80,8 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   const failureAlert = useRef<HTMLDivElement>(null);
   const signedInAlert = useRef<HTMLDivElement>(null);
   const focusLater = useFocusAfterRender();
-  const autofillStarted = useRef(false);
+  // The autofill ceremony of the form on screen: its options call and the browser's request.
+  const autofill = useRef<{ stop: AbortController; started: boolean } | null>(null);
 
   const validReturnUrl = safeReturnUrl(returnUrl, location.origin);
   const ready = teamState.status === 'ready' && !teamState.details.teamDisabled;
@@ -93,21 +94,27 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
 
   // Passkeys in the e-mail field's autofill list where the browser offers that (conditional mediation),
   // asked once the form shows and the page is idle, so it never delays the form; the ceremony waits for
-  // the user's choice and ends with the screen.
+  // the user's choice and ends with the screen, or when the password is sent.
   useEffect(() => {
     if (!local || !passkeys) return;
-    let live = true;
-    void whenIdle().then(async () => {
-      if (live) await passkey(() => live);
-    });
-    return () => {
-      live = false;
-      // Only a started ceremony has its chunk in: nothing to load to end nothing.
-      if (autofillStarted.current) void import('./passkey').then((module) => module.cancelPasskey());
-    };
+    const current = { stop: new AbortController(), started: false };
+    autofill.current = current;
+    void whenIdle().then(() => passkey(current));
+    return () => stopAutofill(current);
     // Once per form: the ceremony outlives renders.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [local, passkeys, issuer, team]);
+
+  /**
+   * End the autofill ceremony. Before a password sign-in too: its options call, sent once the sign-in
+   * has changed the anti-forgery cookie, would carry the old token and be refused.
+   */
+  function stopAutofill(current = autofill.current) {
+    if (!current || current.stop.signal.aborted) return;
+    current.stop.abort();
+    // Only a started ceremony has its chunk in: nothing to load to end nothing.
+    if (current.started) void import('./passkey').then((module) => module.cancelPasskey());
+  }
 
   // Spec §4: an already signed-in user on the sign-in screen is sent to '/'.
   useEffect(() => {
@@ -126,6 +133,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
       (missing.email ? emailInput : passwordInput).current?.focus();
       return;
     }
+    stopAutofill();
     setBusy(true);
     completing.current = true;
     let answer;
@@ -170,40 +178,40 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   }
 
   /**
-   * Sign in with a passkey: from the button, or — with `live`, until the screen goes — from the e-mail
-   * field's autofill list. That ceremony waits for the user's choice; until they choose, its end says
-   * nothing (the screen cancels it for the button or when it goes, and the button still works).
+   * Sign in with a passkey: from the button, or — with `autofill` — from the e-mail field's autofill
+   * list. That ceremony waits for the user's choice; until they choose, its end says nothing (the screen
+   * ends it for the button, the password or when it goes, and the button still works).
    */
-  async function passkey(live?: () => boolean) {
+  async function passkey(autofill?: { stop: AbortController; started: boolean }) {
+    const live = () => !autofill?.stop.signal.aborted;
     let chosen = false;
     const choose = () => {
       chosen = true;
       setFailure(null);
       setBusy(true);
     };
-    if (!live) choose();
+    if (!autofill) choose();
     let module;
     try {
+      if (!live()) return;
       module = await import('./passkey');
     } catch {
       // The chunk did not come (offline): the button says so; the autofill simply is not offered.
-      if (!live) {
+      if (!autofill) {
         setBusy(false);
         setFailure(t('common.failed'));
         focusLater(failureAlert);
       }
       return;
     }
-    if (live) {
-      if (!live()) return;
-      autofillStarted.current = true;
-    }
-    const outcome = await module.passkeySignIn({ issuer, language }, team, {
-      autofill: !!live,
+    if (!live()) return;
+    if (autofill) autofill.started = true;
+    const outcome = await module.passkeySignIn({ issuer, language, signal: autofill?.stop.signal }, team, {
+      autofill: !!autofill,
       onChosen: choose,
     });
     if (outcome === 'signedIn') return signedIn();
-    if (!chosen || (live && !live())) return;
+    if (!chosen || !live()) return;
     setBusy(false);
     const label = teamState.status === 'ready' ? teamState.details.displayName : team;
     setFailure(t(await module.passkeyMessage(i18n, outcome), { team: label }));
