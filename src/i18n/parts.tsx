@@ -8,9 +8,9 @@ import { matchLanguage, type Language } from './languages';
 /**
  * Texts that only some screens need, kept out of the language chunk every page loads: the team
  * administration screens ('admin'), the invitation screen ('invite'), the user's own sessions, security
- * activity and QR code login ('account'), and passkeys and two-step sign-in ('security': the manage
- * area's screen and the second step at sign-in). Each part is one lazily loaded chunk per language,
- * merged into the element's i18next store when a screen that needs it first renders.
+ * activity, QR code login and developer tools ('account'), and passkeys and two-step sign-in
+ * ('security': the manage area's screen and the second step at sign-in). Each part is one lazily loaded
+ * chunk per language, merged into the element's i18next store when a screen that needs it first renders.
  */
 export type TextPart = 'admin' | 'invite' | 'account' | 'security';
 

@@ -7,8 +7,10 @@ import { Alert } from '../../ui/alert';
 import { useElement } from '../../ui/element-context';
 import { useSearchParam } from '../../ui/router';
 import { useScreenTitle } from '../../ui/screen-title';
-import { Spinner } from '../../ui/spinner';
+import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { fillXsrfField, XsrfField } from '../../ui/xsrf-field';
+import { WithTextPart } from '../../i18n/parts';
+import { Failed } from '../../ui/failed';
 
 const ERRORS: Record<string, string> = {
   ScopeNotAllowed: 'token.errors.notAllowed',
@@ -22,6 +24,14 @@ const ERRORS: Record<string, string> = {
  * posted to /home/token — the server answers with the success page and the tokens in its fragment.
  */
 export default function TokenForm() {
+  return (
+    <WithTextPart part="account" waiting={<ScreenLoading />} failed={<Failed />}>
+      <TokenPanel />
+    </WithTextPart>
+  );
+}
+
+function TokenPanel() {
   const { t } = useTranslation();
   const { issuer, language, brand } = useElement();
   const [policies, setPolicies] = useState<PolicyDefinition[] | null | 'failed'>(null);

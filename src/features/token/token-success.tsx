@@ -6,6 +6,9 @@ import { Link } from '../../ui/router';
 import { useScreenTitle } from '../../ui/screen-title';
 import { captureTokenFragment } from './fragment';
 import { decodePayload } from './jwt';
+import { WithTextPart } from '../../i18n/parts';
+import { Failed } from '../../ui/failed';
+import { ScreenLoading } from '../../ui/spinner';
 
 function TokenBox({
   label,
@@ -63,6 +66,14 @@ function TokenBox({
  * form (its choice of policies is remembered) for new ones.
  */
 export default function TokenSuccess() {
+  return (
+    <WithTextPart part="account" waiting={<ScreenLoading />} failed={<Failed />}>
+      <TokensShown />
+    </WithTextPart>
+  );
+}
+
+function TokensShown() {
   const { t } = useTranslation();
   const { language } = useElement();
   const [tokens] = useState(captureTokenFragment);

@@ -21,7 +21,8 @@ describe('developer tools screens (component)', () => {
   it('the form: a checkbox per policy from the server in a named group, and Generate; axe-clean', async () => {
     await signInAs('ada@acme.test');
     const { view, container } = await renderWithElement(<TokenForm />, { route: '/manage/dev' });
-    const panel = within(view.getByRole('region', { name: 'Developer tools' }));
+    // The texts come in their own part: the panel shows once they are in.
+    const panel = within(await view.findByRole('region', { name: 'Developer tools' }));
     expect(panel.getByRole('link', { name: 'API documentation (opens in a new tab)' })).to.exist;
     const policies = within(await panel.findByRole('group', { name: 'Policies' }));
     expect(policies.getByRole('checkbox', { name: /^Job_Read\b/ })).to.have.property('value', 'Job_Read');
@@ -35,7 +36,7 @@ describe('developer tools screens (component)', () => {
     const id = fakeJwt({ sub: 'ada' });
     history.replaceState(null, '', `${location.pathname}#access_token=${access}&id_token=${id}`);
     const { view, container } = await renderWithElement(<TokenSuccess />, { route: '/manage/dev/success' });
-    const panel = within(view.getByRole('region', { name: 'Your tokens' }));
+    const panel = within(await view.findByRole('region', { name: 'Your tokens' }));
     const accessBox = panel.getByRole('textbox', { name: 'Access token' }) as HTMLTextAreaElement;
     expect([accessBox.value, accessBox.readOnly]).to.deep.equal([access, true]);
     const idBox = panel.getByRole('textbox', { name: 'ID token' }) as HTMLTextAreaElement;
