@@ -178,6 +178,9 @@ export async function withPage(
   }
 }
 
+/** How long a file's browser or server may take to start or stop. */
+const HOOK_TIMEOUT_MS = 120_000;
+
 /** The shared browser of an end-to-end file, and `withPage` bound to it. */
 export interface BrowserHandle {
   /** The browser (launched by the `before` hook: use it inside tests and hooks only). */
@@ -191,12 +194,19 @@ export interface BrowserHandle {
 /** Launch Debian's Chromium before the tests of the current suite (or file) and close it after them. */
 export function useBrowser(): BrowserHandle {
   let browser: Browser | undefined;
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  // Bounded: a browser or server that never starts (or stops) fails the file instead of stalling the run.
+  before(
+    async () => {
+      browser = await launchBrowser();
+    },
+    { timeout: HOOK_TIMEOUT_MS },
+  );
+  after(
+    async () => {
+      await browser?.close();
+    },
+    { timeout: HOOK_TIMEOUT_MS },
+  );
   const handle: BrowserHandle = {
     get browser() {
       if (!browser) throw new Error('the browser starts in a before hook: use it inside tests');
@@ -225,12 +235,18 @@ export type ServerEnv =
  */
 export function useServer(env: ServerEnv = {}): ServerHandle {
   let server: TestServer | undefined;
-  before(async () => {
-    server = await startTestServer(typeof env === 'function' ? await env() : env);
-  });
-  after(async () => {
-    await server?.close();
-  });
+  before(
+    async () => {
+      server = await startTestServer(typeof env === 'function' ? await env() : env);
+    },
+    { timeout: HOOK_TIMEOUT_MS },
+  );
+  after(
+    async () => {
+      await server?.close();
+    },
+    { timeout: HOOK_TIMEOUT_MS },
+  );
   return {
     get server() {
       if (!server) throw new Error('the server starts in a before hook: use it inside tests');

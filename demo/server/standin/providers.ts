@@ -125,6 +125,9 @@ async function interaction(
 async function startOne(kind: ProviderKind, publicUrl: string, port: number): Promise<StandIn> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(port, 'localhost', resolve));
+  // The identity server keeps the process running; a stand-in left listening alone (its app stopped
+  // early) must not keep it alive.
+  server.unref();
   const issuer = `http://localhost:${(server.address() as AddressInfo).port}`;
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const client = demoClient(kind);
