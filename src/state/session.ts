@@ -35,6 +35,8 @@ export interface SessionState {
   configure(issuer: string): Promise<boolean>;
   /** Run the login check now (deduplicated while one is running). Resolves to the logged-in flag. */
   check(): Promise<boolean>;
+  /** Resolves once no check is running (at once when none is). */
+  settled(): Promise<unknown>;
   /** End the signed-in calls in flight, revoke the session on the server, then reset to logged out. */
   signOut(): Promise<void>;
   /** Back to logged out, forgetting the token, the user and the timer. */
@@ -193,6 +195,10 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
         });
         inFlight = running;
         return running;
+      },
+
+      settled() {
+        return inFlight?.catch(() => undefined) ?? Promise.resolve();
       },
 
       async signOut() {

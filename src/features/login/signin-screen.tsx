@@ -138,6 +138,9 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     completing.current = true;
     let answer;
     try {
+      // The page's first session check may still wait for a connection: sent once the sign-in has
+      // changed the anti-forgery cookie, it would carry the old token and be refused.
+      await sessionStore.getState().settled();
       answer = await login({ issuer }, { teamName: team, email: email.trim(), password });
     } catch (error) {
       completing.current = false;
