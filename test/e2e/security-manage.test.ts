@@ -9,15 +9,14 @@ import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { failedResource, screenshot, signInContext, useE2E } from '../support/browser';
-import { sessionFor, type TestApp } from '../support/test-server';
-import { codeFor, makeUser } from '../support/two-step';
+import { sessionFor } from '../support/test-server';
+import { appOf, codeFor, makeUser } from '../support/two-step';
 import { addVirtualAuthenticator, type VirtualAuthenticator } from '../support/virtual-authenticator';
 
 const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
 
 /** The running server as the database helpers of the server tests take it (they use these three). */
-const direct = () =>
-  ({ app: e2e.server.server.app, db: e2e.server.server.db, clock: e2e.server.clock }) as unknown as TestApp;
+const direct = () => appOf(e2e.server);
 
 let users = 0;
 /** A new member of `team` (with the demo password unless `password` is null). */

@@ -11,7 +11,6 @@ import {
 import type { ApiContext } from '../../api/client';
 import { WithTextPart } from '../../i18n/parts';
 import { noticesStore } from '../../state/notices';
-import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
 import { useElement } from '../../ui/element-context';
 import { LimitBar } from '../../ui/limit-bar';
@@ -20,35 +19,17 @@ import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { Failed } from '../../ui/failed';
 import { storageText } from './format';
 import { refusalOf } from '../../api/refusal';
-import { timeAgo } from '../../ui/time';
+import { timeAgo, useNow } from '../../ui/time';
+import { useCall } from '../../ui/use-call';
 import { InvitationList } from './invitation-list';
 import { InviteDialog } from './invite-dialog';
 import { SeatLimitDialog } from './seat-limit-dialog';
 
 type Loaded<T> = T | null | 'failed' | 'forbidden';
-/** The sign-in methods among the team's login options (the others are settings, not methods). */
 /** A sign-in method, or the rule that every member signs in in two steps. */
 type Option = keyof TeamAdmin['loginOptions'];
+/** The sign-in methods among the team's login options (the others are settings, not methods). */
 type Method = Exclude<Option, 'requireTwoStep'>;
-
-/** Ask with the signed-in user's token (a fresh one once if it expired). */
-export function useCall() {
-  const { language } = useElement();
-  return useCallback(
-    <T,>(call: (ctx: ApiContext) => Promise<T>) => sessionStore.getState().authorized(call, language),
-    [language],
-  );
-}
-
-/** The clock the statuses are read against, moving on every minute. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 60_000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
 
 /** A list's load: the value, or whether it failed (a 403: the caller is no team admin, any more). */
 function useLoad<T>(load: (ctx: ApiContext) => Promise<T>): [Loaded<T>, () => void, (value: T) => void] {
