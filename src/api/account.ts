@@ -11,7 +11,10 @@ import type {
   EmailChangeBody,
   EmailChangeReply,
   EmailLinkBody,
+  EmailLinkCheckBody,
   EmailLinkReply,
+  EmailStatusReply,
+  PendingEmail,
 } from '../../demo/server/schemas/account-lifecycle';
 import { request, type ApiContext } from './client';
 import { issuerUrl } from './url';
@@ -58,6 +61,24 @@ export async function requestEmailChange(ctx: ApiContext, body: EmailChangeBody)
     json: body,
   });
   return reply.pendingEmail;
+}
+
+export type { PendingEmail };
+
+/** GET /api/user/email: the change waiting for its confirmation link, or null. */
+export async function getPendingEmail(ctx: ApiContext): Promise<PendingEmail | null> {
+  const reply = await request<EmailStatusReply>(ctx, at(ctx, '/api/user/email'));
+  return reply.pending;
+}
+
+/** DELETE /api/user/email: cancel the pending change; 404 `notFound` when none is waiting. */
+export function cancelEmailChange(ctx: ApiContext): Promise<void> {
+  return request<void>(ctx, at(ctx, '/api/user/email'), { method: 'DELETE' });
+}
+
+/** POST /api/user/email/check: resolves when the link is still good; 410 `gone` when it is not. */
+export function checkEmailLink(ctx: ApiContext, body: EmailLinkCheckBody): Promise<void> {
+  return request<void>(ctx, at(ctx, '/api/user/email/check'), { method: 'POST', json: body });
 }
 
 /** POST /api/user/email/confirm or /undo (the links' fields): the account's address afterwards. */

@@ -162,7 +162,7 @@ export function saveName(ctx: ApiContext, name: string): Promise<Static<typeof R
   return request<Static<typeof RenameReply>>(ctx, at(ctx, '/api/user'), { method: 'POST', json: { name } });
 }
 
-export type ProviderName = 'Google' | 'AzureAD' | 'Auth0';
+export type ProviderName = 'Google' | 'AzureAD' | 'Apple' | 'Auth0';
 
 /** Where the Connect form for a provider posts (`POST /api/external/{Provider}`, anti-forgery field). */
 export function connectFormAction(ctx: ApiContext, provider: ProviderName): string {

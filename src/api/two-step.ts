@@ -5,6 +5,7 @@ import type {
   SecondStepBody,
   SecondStepMethod,
   TotpKey,
+  TotpReplacement,
   TwoStepStatus,
 } from '../../demo/server/schemas/two-step';
 import { request, type ApiContext } from './client';
@@ -13,7 +14,7 @@ import { issuerUrl } from './url';
 // Two-step sign-in: the second step of a pending sign-in (its httpOnly cookie, no token), and the
 // signed-in user's authenticator app and recovery codes. Types from the server's schemas (type-only).
 
-export type { SecondStepMethod, TotpKey, TwoStepStatus };
+export type { SecondStepMethod, TotpKey, TotpReplacement, TwoStepStatus };
 /** A code from the app, or a recovery code. */
 export type SecondStep = Static<typeof SecondStepBody>;
 /** Proof of presence: the password, or an assertion for `getReauthOptions`. */
@@ -68,4 +69,20 @@ export function renewRecoveryCodes(
   proof: Reauthentication,
 ): Promise<Static<typeof RecoveryCodes>> {
   return request(ctx, at(ctx, '/api/user/two-step/recovery-codes'), { method: 'POST', json: proof });
+}
+
+/** POST /api/user/two-step/totp/replace (bearer): a key for a new device; the one in force stays (409 `notOn`). */
+export function startReplacement(ctx: ApiContext, proof: Reauthentication): Promise<TotpReplacement> {
+  return request(ctx, at(ctx, '/api/user/two-step/totp/replace'), { method: 'POST', json: proof });
+}
+
+/**
+ * POST /api/user/two-step/totp/replace/confirm (bearer): the new app's code puts its key in force (400
+ * `invalidCode`, 409 `replacementGone`).
+ */
+export function confirmReplacement(
+  ctx: ApiContext,
+  body: { replacement: string; code: string },
+): Promise<TwoStepStatus> {
+  return request(ctx, at(ctx, '/api/user/two-step/totp/replace/confirm'), { method: 'POST', json: body });
 }

@@ -1,17 +1,39 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from './alert';
+import { useElement } from './element-context';
 
 /**
  * Recovery codes, shown once: the list, copy and download as a text file. Focus goes to the list's
  * heading when it appears, so a screen reader reads the warning first. Its texts are in the 'security'
  * part.
  */
-export function RecoveryCodes({ codes, account }: { codes: readonly string[]; account: string }) {
+export function RecoveryCodes({
+  codes,
+  account,
+  team,
+}: {
+  codes: readonly string[];
+  account: string;
+  /** The team's name as its members know it. */
+  team: string;
+}) {
   const { t } = useTranslation();
+  const { issuer, language } = useElement();
   const heading = useRef<HTMLHeadingElement>(null);
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
-  const text = `${t('recoveryCodes.fileTitle', { account })}\n\n${codes.join('\n')}\n`;
+  // A file found months later must say which account, team and site the codes open, and from when
+  // (newer codes replace older ones).
+  const [made] = useState(() => new Intl.DateTimeFormat(language, { dateStyle: 'long' }).format(new Date()));
+  const text = [
+    t('recoveryCodes.fileTitle', { account }),
+    t('recoveryCodes.fileTeam', { team }),
+    t('recoveryCodes.fileSite', { site: new URL(issuer).host }),
+    t('recoveryCodes.fileDate', { date: made }),
+    '',
+    ...codes,
+    '',
+  ].join('\n');
 
   useEffect(() => heading.current?.focus(), []);
 

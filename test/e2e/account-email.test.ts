@@ -73,10 +73,10 @@ describe('changing the e-mail address', () => {
         await screenshot(page, 'e2e/account', 'email-confirmed');
         assert.equal(await login('ada.new@example.test'), 200);
         assert.equal(await login('ada@acme.test'), 401);
-        // The link works once.
+        // The link works once: opened again, it says so at once, with nothing to click.
         await page.goto(confirmMail.link);
-        await confirm.getByRole('button', { name: 'Confirm the new address' }).click();
         await confirm.getByText('This link is no longer valid.', { exact: false }).waitFor();
+        assert.equal(await confirm.getByRole('button').count(), 0);
 
         // The old address's link takes it back (and signs every session out), opened signed out: whoever
         // lost the address can no longer sign in with it.
@@ -89,6 +89,40 @@ describe('changing the e-mail address', () => {
         assert.equal(await login('ada.new@example.test'), 401);
       },
       [failedResource(400), failedResource(409), failedResource(410)],
+    );
+  });
+
+  it('shows the pending change after a reload, and cancels it: its link is then no longer valid', async () => {
+    await e2e.withPage(
+      async ({ page }) => {
+        await signIn(page, 'ada@acme.test', '/manage/email');
+        const form = page.getByRole('region', { name: 'Change your email address' });
+        await form.getByLabel('New email address').fill('ada.later@example.test');
+        await form.getByLabel('Current password').fill(DEMO_PASSWORD);
+        await form.getByRole('button', { name: 'Send confirmation link' }).click();
+        await form.getByText('We sent a link to ada.later@example.test.', { exact: false }).waitFor();
+        const confirmMail = await inbox().next('ada.later@example.test', /Confirm your new/);
+        await inbox().next('ada@acme.test', /being changed/);
+        assert.ok(confirmMail.link);
+
+        await page.reload();
+        await form.getByText('A change to ada.later@example.test is waiting', { exact: false }).waitFor();
+        await screenshot(page, 'e2e/account', 'email-pending');
+        await form.getByRole('button', { name: 'Cancel the change' }).click();
+        await page.getByText('The change is cancelled.', { exact: false }).first().waitFor();
+        await form
+          .getByText('A change to ada.later@example.test', { exact: false })
+          .waitFor({ state: 'detached' });
+        await page.reload();
+        await form.getByLabel('New email address').waitFor();
+        assert.equal(await form.getByText('is waiting', { exact: false }).count(), 0);
+
+        await page.goto(confirmMail.link);
+        const confirm = page.getByRole('region', { name: 'Confirm your new email address' });
+        await confirm.getByText('This link is no longer valid.', { exact: false }).waitFor();
+        assert.equal(await login('ada@acme.test'), 200);
+      },
+      [failedResource(410)],
     );
   });
 });

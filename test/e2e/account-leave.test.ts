@@ -45,7 +45,8 @@ describe('deleting the account', () => {
       async ({ page }) => {
         await signIn(page, 'mo@acme.test', '/manage/leave');
         const panel = page.getByRole('region', { name: 'Delete your account' });
-        await panel.getByText('Leave the team acme', { exact: false }).waitFor();
+        // The team by its display name, not its slug (getByText's substring match ignores case).
+        await panel.getByText(/Leave the team Acme:/).waitFor();
         const submit = panel.getByRole('button', { name: 'Delete account' });
         await submit.click();
         await panel.getByText('Enter your current password.').waitFor();

@@ -128,7 +128,9 @@ describe('sessions', () => {
       // Cancel ends nothing; End session ends it.
       await one.page.getByRole('button', { name: 'End the session of Chrome on Windows' }).click();
       const question = one.page.getByRole('alertdialog', { name: 'End this session?' });
-      await question.getByText('Chrome on Windows will be signed out at once.').waitFor();
+      await question
+        .getByText(/^Chrome on Windows \(signed in: .+\) will be signed out at once\.$/)
+        .waitFor();
       await question.getByRole('button', { name: 'Cancel' }).click();
       await question.waitFor({ state: 'detached' });
       assert.equal(await signedIn(two.page), true);
@@ -160,6 +162,42 @@ describe('sessions', () => {
     } finally {
       await one.context.close();
       await two.context.close();
+    }
+  });
+
+  it('tells apart two sessions of the same browser: when each signed in, on the row and its button', async () => {
+    const clock = e2e.server.clock;
+    const browsers = [
+      await browserAs(CHROME_LINUX),
+      await browserAs(CHROME_LINUX),
+      await browserAs(CHROME_LINUX),
+    ];
+    try {
+      // Two sessions signed in half an hour apart, both 'about 2 hours ago'; then this one, now.
+      for (const [i, { page }] of browsers.entries()) {
+        clock.offset = [-160, -130, 0][i]! * 60_000;
+        await signIn(page, 'ada@acme.test', 'acme', '/manage/sessions');
+        await rows(page).first().waitFor();
+      }
+      const { page } = browsers[2]!;
+      await page.reload();
+      await rows(page).nth(2).waitFor();
+      const others = rows(page).filter({ hasNotText: 'This device' });
+      assert.equal(await others.count(), 2);
+      const texts = await others.allInnerTexts();
+      assert.notEqual(texts[0], texts[1], 'the two rows read differently');
+      for (const text of texts) assert.match(text, /Signed in: .*\d{1,2}:\d{2}/);
+      const ends = others.getByRole('button', {
+        name: /^End the session of Chrome on Linux \(signed in: .+\)$/,
+      });
+      assert.equal(await ends.count(), 2);
+      const names = await ends.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')));
+      assert.notEqual(names[0], names[1], 'the two End buttons are named apart');
+      await screenshot(page, 'e2e/account', 'sessions-same-browser');
+      for (const browser of browsers) assert.deepEqual(await browser.problems(), []);
+    } finally {
+      clock.offset = 0;
+      for (const browser of browsers) await browser.context.close();
     }
   });
 

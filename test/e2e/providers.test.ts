@@ -101,6 +101,24 @@ describe('external providers, end to end', () => {
     });
   });
 
+  it("connects ada's Apple account (its stand-in answers by form_post), then disconnects it", async () => {
+    await withPage(async ({ page }) => {
+      await signInContext(page.context(), (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
+      await page.goto(`${e2e.server.url}/manage`);
+      const panel = page.getByRole('region', { name: 'Third-party accounts' });
+      const row = panel.getByRole('listitem').filter({ hasText: 'Apple' });
+      await row.getByText('Not connected').waitFor();
+      await panel.getByRole('button', { name: 'Connect Apple' }).click();
+      await atProvider(page, 'ada');
+      await page.waitForURL(`${e2e.server.url}/manage`);
+      await row.getByText('Connected as ada@acme.test').waitFor();
+      await panel.getByRole('button', { name: 'Disconnect Apple' }).click();
+      await confirmDisconnect(page, 'Apple', 'ada@acme.test');
+      await page.getByText('Apple account removed').waitFor();
+      await row.getByText('Not connected').waitFor();
+    });
+  });
+
   it("connects ada's Auth0 (the team's Acme SSO), then disconnects it", async () => {
     await withPage(async ({ page }) => {
       await signInContext(page.context(), (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);

@@ -373,7 +373,7 @@ describe('the passkeys and two-step screen', () => {
       async ({ page }) => {
         const email = await newUser('umbrella');
         await openScreen(page, email, 'umbrella');
-        await setUpApp(page);
+        const secret = await setUpApp(page);
         await page.getByRole('button', { name: 'Done' }).click();
         await appPanel(page).getByRole('button', { name: 'Turn off' }).waitFor();
 
@@ -407,6 +407,32 @@ describe('the passkeys and two-step screen', () => {
           // The recovery codes stay theirs to renew.
           await codesPanel(page).getByRole('button', { name: 'Make new codes' }).waitFor();
 
+          // A new phone: set up on a new device, after the password; the new app's code puts it in force.
+          await appPanel(page).getByRole('button', { name: 'Set up on a new device' }).click();
+          const move = page.getByRole('dialog', { name: 'Set up on a new device' });
+          await move.getByLabel('Current password').fill(DEMO_PASSWORD);
+          await move.getByRole('button', { name: 'Continue' }).click();
+          await move.waitFor({ state: 'detached' });
+          await appPanel(page)
+            .getByRole('img', { name: 'QR code of the key for your authenticator app' })
+            .waitFor();
+          const moved = (await appPanel(page).locator('code.secret').textContent())!.replace(/\s/g, '');
+          assert.notEqual(moved, secret);
+          await screenshot(page, 'e2e/security', 'move-app');
+          // The code of the step the set-up used is spent: the new app's comes from the next step.
+          e2e.server.clock.advance(30_000);
+          const code = appPanel(page).getByLabel('Code from the app');
+          await code.fill(codeFor(direct(), secret));
+          await appPanel(page).getByRole('button', { name: 'Use the new device' }).click();
+          await appPanel(page).getByText('This code is not valid.', { exact: false }).waitFor();
+          await code.fill(codeFor(direct(), moved));
+          await appPanel(page).getByRole('button', { name: 'Use the new device' }).click();
+          await page
+            .getByText('Two-step sign-in now uses your new device.', { exact: false })
+            .first()
+            .waitFor();
+          await appPanel(page).getByText('Two-step sign-in is on.').waitFor();
+
           // A member without it yet is told to set it up.
           const other = await sessionFor(e2e.server.server.app, await newUser('umbrella'), 'umbrella');
           await signInContext(page.context(), other.token);
@@ -416,9 +442,10 @@ describe('the passkeys and two-step screen', () => {
             .waitFor();
           await appPanel(page).getByRole('button', { name: 'Set up' }).waitFor();
         } finally {
+          e2e.server.clock.offset = 0;
           await requires(false);
         }
       },
-      [failedResource(409)],
+      [failedResource(400), failedResource(409)],
     ));
 });

@@ -222,8 +222,17 @@ describe('a team that requires two-step sign-in', () => {
         const key = await page.locator('acct-portal .totp-key .secret').textContent();
         const secret = key!.replace(/\s/g, '');
         await screenshot(page, 'e2e/two-step', 'enrol');
-        await page.getByLabel('Code from the app').fill(codeFor(app(), secret));
-        await page.getByRole('button', { name: 'Turn on and continue' }).click();
+        // The code field has the focus once the key is shown: typing the app's code is all there is to do.
+        await page.waitForFunction(
+          () => {
+            let active = document.activeElement;
+            while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+            return active instanceof HTMLInputElement && active.name === 'code';
+          },
+          undefined,
+          { timeout: 5000 },
+        );
+        await typeCode(page, codeFor(app(), secret));
         await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
         assert.equal(await page.locator('acct-portal .recovery-codes li').count(), 10);
         await screenshot(page, 'e2e/two-step', 'enrol-codes');

@@ -180,3 +180,73 @@ describe('POST /api/user/email', () => {
     }
   });
 });
+
+describe('the pending change: GET and DELETE /api/user/email, POST /api/user/email/check', () => {
+  const get = (token?: string) =>
+    t.app.inject({
+      method: 'GET',
+      url: '/api/user/email',
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+  const cancel = (token?: string) =>
+    t.app.inject({
+      method: 'DELETE',
+      url: '/api/user/email',
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+  const check = (body: unknown) => post('/api/user/email/check', body);
+
+  it('shows the pending change to its user only, who can cancel it; its links are then gone', async () => {
+    await addPasswordUser('kim@acme.test', 'Kim');
+    await addPasswordUser('lou@acme.test', 'Lou');
+    const kim = (await tokenFor(t.app, 'kim@acme.test')).accessToken;
+    const lou = (await tokenFor(t.app, 'lou@acme.test')).accessToken;
+    const carol = (await tokenFor(t.app, 'carol@globex.test', 'globex')).accessToken;
+
+    assert.equal((await get()).statusCode, 401);
+    assert.equal((await cancel()).statusCode, 401);
+    assert.deepEqual((await get(kim)).json(), { pending: null });
+
+    await post('/api/user/email', { newEmail: 'kim.new@example.test', password: DEMO_PASSWORD }, kim);
+    const confirm = linkParts((await smtp.next('kim.new@example.test', /Confirm/)).link);
+    const undo = linkParts((await smtp.next('kim@acme.test', /being changed/)).link);
+    const status = (await get(kim)).json() as { pending: { newEmail: string; expiresAt: string } };
+    assert.equal(status.pending.newEmail, 'kim.new@example.test');
+    assert.ok(Date.parse(status.pending.expiresAt) > Date.now() + 50 * 60_000);
+    // Another member, and another team's admin, see nothing of it and cancel nothing.
+    assert.deepEqual((await get(lou)).json(), { pending: null });
+    assert.equal((await cancel(lou)).statusCode, 404);
+    assert.equal((await cancel(carol)).statusCode, 404);
+
+    // Both links are good until the change is cancelled; checking them uses neither.
+    const confirmCheck = { change: confirm.change, token: confirm.token, action: 'confirm' };
+    const undoCheck = { change: undo.change, token: undo.undo, action: 'undo' };
+    assert.equal((await check(confirmCheck)).statusCode, 204);
+    assert.equal((await check(confirmCheck)).statusCode, 204);
+    assert.equal((await check(undoCheck)).statusCode, 204);
+    assert.equal((await check({ ...confirmCheck, token: 'wrong' })).statusCode, 410);
+    assert.equal((await check({ ...confirmCheck, action: 'undo' })).statusCode, 410);
+
+    assert.equal((await cancel(kim)).statusCode, 204);
+    assert.deepEqual((await get(kim)).json(), { pending: null });
+    assert.equal((await cancel(kim)).statusCode, 404);
+    assert.equal((await check(confirmCheck)).statusCode, 410);
+    assert.equal((await check(undoCheck)).statusCode, 410);
+    const confirmed = await post('/api/user/email/confirm', { change: confirm.change, token: confirm.token });
+    assert.equal(confirmed.statusCode, 410);
+    assert.equal((await login('kim@acme.test')).statusCode, 200);
+  });
+
+  it('says a used confirmation link is gone, while its undo link stays good', async () => {
+    await addPasswordUser('max@acme.test', 'Max');
+    const max = (await tokenFor(t.app, 'max@acme.test')).accessToken;
+    await post('/api/user/email', { newEmail: 'max.new@example.test', password: DEMO_PASSWORD }, max);
+    const confirm = linkParts((await smtp.next('max.new@example.test', /Confirm/)).link);
+    const undo = linkParts((await smtp.next('max@acme.test', /being changed/)).link);
+    const body = { change: confirm.change, token: confirm.token };
+    assert.equal((await post('/api/user/email/confirm', body)).statusCode, 200);
+    assert.equal((await check({ ...body, action: 'confirm' })).statusCode, 410);
+    assert.equal((await check({ change: undo.change, token: undo.undo, action: 'undo' })).statusCode, 204);
+    assert.deepEqual((await get(max)).json(), { pending: null });
+  });
+});

@@ -453,6 +453,111 @@ describe("two-step changes in the user's security log, and leaving", () => {
   });
 });
 
+describe('moving the authenticator app to a new device', () => {
+  it('needs the password; the old key works until a code from the new one confirms it, then only the new', async () => {
+    const who = await enrolled('move');
+    const replace = (proof: unknown) =>
+      bearer(t, who.accessToken, 'POST', '/api/user/two-step/totp/replace', proof);
+    const confirm = (body: unknown) =>
+      bearer(t, who.accessToken, 'POST', '/api/user/two-step/totp/replace/confirm', body);
+    assert.equal((await replace({ password: 'nope' })).statusCode, 400);
+    const started = await replace({ password: DEMO_PASSWORD });
+    assert.equal(started.statusCode, 200, started.body);
+    const { secret, uri, replacement } = started.json() as {
+      secret: string;
+      uri: string;
+      replacement: string;
+    };
+    assert.notEqual(secret, who.secret);
+    assert.ok(uri.includes(`secret=${secret}`));
+
+    // Nothing changed yet: the old app still signs in (its code of this step, used once).
+    const before = await pendingSignIn(who.email);
+    const oldCode = await withCookies(t, before.jar, '/account/two-step', { code: codeFor(t, who.secret) });
+    assert.equal(oldCode.statusCode, 200, oldCode.body);
+    t.clock.advance(30_000);
+
+    // A wrong code, the old app's code, a forged or altered ticket: refused, nothing changed.
+    assert.equal((await confirm({ replacement, code: '000000' })).json().code, 'invalidCode');
+    assert.equal((await confirm({ replacement, code: codeFor(t, who.secret) })).statusCode, 400);
+    const forged = await confirm({ replacement: `${replacement}x`, code: codeFor(t, secret) });
+    assert.equal(forged.statusCode, 409);
+    assert.equal(forged.json().code, 'replacementGone');
+
+    const done = await confirm({ replacement, code: codeFor(t, secret) });
+    assert.equal(done.statusCode, 200, done.body);
+    assert.equal(done.json().totp, true);
+    assert.equal(done.json().recoveryCodesLeft, 10);
+    // Taken once: the same ticket again is gone.
+    t.clock.advance(30_000);
+    assert.equal((await confirm({ replacement, code: codeFor(t, secret) })).statusCode, 409);
+
+    // Now the old app's codes are refused at sign-in, the new app's accepted.
+    t.clock.advance(30_000);
+    const after = await pendingSignIn(who.email);
+    const stale = await withCookies(t, after.jar, '/account/two-step', { code: codeFor(t, who.secret) });
+    assert.equal(stale.statusCode, 401);
+    const fresh = await withCookies(t, after.jar, '/account/two-step', { code: codeFor(t, secret) });
+    assert.equal(fresh.statusCode, 200, fresh.body);
+    await login(t, who.email); // a sign-in for the log; the pending one is dropped
+    const log = await bearer(t, who.accessToken, 'GET', '/api/user/activity');
+    assert.ok((log.json().events as Array<{ kind: string }>).some((e) => e.kind === 'twoStepMoved'));
+  });
+
+  it('works where the team requires two-step sign-in (which refuses turning it off)', async () => {
+    const admin = await tokenFor(t.app, 'carol@globex.test', 'globex');
+    await bearer(t, admin.accessToken, 'PATCH', '/api/team/login-options', { requireTwoStep: true });
+    try {
+      const email = `move-required${++serial}@globex.test`;
+      await makeUser(t, email, 'globex');
+      const { accessToken } = await tokenFor(t.app, email, 'globex');
+      const key = (await bearer(t, accessToken, 'POST', '/api/user/two-step/totp')).json() as {
+        secret: string;
+      };
+      await bearer(t, accessToken, 'POST', '/api/user/two-step/totp/confirm', {
+        code: codeFor(t, key.secret),
+      });
+      t.clock.advance(30_000);
+      const off = await bearer(t, accessToken, 'DELETE', '/api/user/two-step/totp', {
+        password: DEMO_PASSWORD,
+      });
+      assert.equal(off.json().code, 'requiredByTeam');
+      const started = await bearer(t, accessToken, 'POST', '/api/user/two-step/totp/replace', {
+        password: DEMO_PASSWORD,
+      });
+      const { secret, replacement } = started.json() as { secret: string; replacement: string };
+      const done = await bearer(t, accessToken, 'POST', '/api/user/two-step/totp/replace/confirm', {
+        replacement,
+        code: codeFor(t, secret),
+      });
+      assert.equal(done.statusCode, 200, done.body);
+      assert.equal(done.json().required, true);
+    } finally {
+      await bearer(t, admin.accessToken, 'PATCH', '/api/team/login-options', { requireTwoStep: false });
+    }
+  });
+
+  it("is refused without two-step on, and another user's ticket does not open for them", async () => {
+    const owner = await enrolled('move-owner');
+    const other = await enrolled('move-other');
+    const none = await member('move-none');
+    const off = await bearer(t, none.accessToken, 'POST', '/api/user/two-step/totp/replace', {
+      password: DEMO_PASSWORD,
+    });
+    assert.equal(off.json().code, 'notOn');
+    const started = await bearer(t, owner.accessToken, 'POST', '/api/user/two-step/totp/replace', {
+      password: DEMO_PASSWORD,
+    });
+    const { secret, replacement } = started.json() as { secret: string; replacement: string };
+    const foreign = await bearer(t, other.accessToken, 'POST', '/api/user/two-step/totp/replace/confirm', {
+      replacement,
+      code: codeFor(t, secret),
+    });
+    assert.equal(foreign.statusCode, 409);
+    assert.equal(foreign.json().code, 'replacementGone');
+  });
+});
+
 describe('authorisation of the two-step routes', () => {
   const routes: Array<[string, string, unknown?]> = [
     ['GET', '/api/user/two-step'],
@@ -460,6 +565,8 @@ describe('authorisation of the two-step routes', () => {
     ['POST', '/api/user/two-step/totp/confirm', { code: '123456' }],
     ['DELETE', '/api/user/two-step/totp', { password: 'x' }],
     ['POST', '/api/user/two-step/recovery-codes', { password: 'x' }],
+    ['POST', '/api/user/two-step/totp/replace', { password: 'x' }],
+    ['POST', '/api/user/two-step/totp/replace/confirm', { replacement: 'x', code: '123456' }],
   ];
   for (const [method, url, body] of routes) {
     it(`${method} ${url}: 401 without a token, and with a forged one`, async () => {

@@ -95,6 +95,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'team.support',
     'security.passkeys.title',
     'security.passkeys.name',
+    'recoveryCodes.fileTeam',
   ],
   da: [
     'manage.info.team',
@@ -103,10 +104,11 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'header.apps.label',
     'header.apps.dashboard',
     'team.support',
+    'recoveryCodes.fileTeam',
   ],
   es: ['manage.permissions.EDITOR'],
   fr: ['manage.nav.sessions'],
-  pt: ['manage.permissions.EDITOR'],
+  pt: ['manage.permissions.EDITOR', 'recoveryCodes.fileSite'],
 };
 
 for (const part of PARTS)

@@ -827,6 +827,25 @@ const ALL_SHOTS: Shot[] = [
     },
   },
   {
+    name: 'manage-security-move',
+    async show(page, server, t) {
+      await securityScreen(
+        page,
+        server,
+        t,
+        await securityUser(server, 'kim@umbrella.test', 'Kim Lund', true),
+      );
+      await page.getByRole('button', { name: t('security.totp.move') }).click();
+      await page.getByLabel(t('security.reauth.password')).fill(DEMO_PASSWORD);
+      await page
+        .locator('dialog[open]')
+        .getByRole('button', { name: t('login.continue') })
+        .click();
+      await page.getByRole('button', { name: t('security.totp.moveConfirm') }).waitFor();
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+    },
+  },
+  {
     name: 'manage-security-codes',
     async show(page, server, t) {
       await securityScreen(
@@ -850,6 +869,19 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await manage(page, server, t, '/manage/email');
       await page.getByLabel(t('account.email.password')).waitFor();
+    },
+  },
+  {
+    name: 'manage-email-pending',
+    async show(page, server, t) {
+      const call = await adaCalls(server);
+      const asked = await call('POST', '/api/user/email', {
+        newEmail: 'ada.elsewhere@example.test',
+        password: DEMO_PASSWORD,
+      });
+      if (asked.status !== 202) throw new Error(`/api/user/email answered ${asked.status}`);
+      await manage(page, server, t, '/manage/email');
+      await page.getByRole('button', { name: t('account.email.cancel') }).waitFor();
     },
   },
   {

@@ -260,6 +260,61 @@ export function emailChangesRepository(db: Kysely<Database>) {
       return db.selectFrom('email_changes').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
+    /** The user's change waiting for its confirmation link, if any (at most one: a new one supersedes). */
+    pending(userId: string, now: number) {
+      return db
+        .selectFrom('email_changes')
+        .select(['new_email', 'expires_at'])
+        .where('user_id', '=', userId)
+        .where('confirmed_at', 'is', null)
+        .where('superseded_at', 'is', null)
+        .where('undone_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+    },
+
+    /** Cancel the user's pending change, as its undo link would: both its links stop working. */
+    async cancel(userId: string, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable('email_changes')
+        .set({ undone_at: now })
+        .where('user_id', '=', userId)
+        .where('confirmed_at', 'is', null)
+        .where('superseded_at', 'is', null)
+        .where('undone_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /**
+     * Whether a link would still be taken, without using it: the same conditions as `confirm` and `undo`
+     * (an undo link stays good after the change is confirmed).
+     */
+    async usable(
+      id: string,
+      action: 'confirm' | 'undo',
+      hash: string,
+      now: number,
+      undoAfter: number,
+    ): Promise<boolean> {
+      let query = db
+        .selectFrom('email_changes')
+        .select('id')
+        .where('id', '=', id)
+        .where('superseded_at', 'is', null)
+        .where('undone_at', 'is', null);
+      query =
+        action === 'confirm'
+          ? query
+              .where('token_hash', '=', hash)
+              .where('confirmed_at', 'is', null)
+              .where('expires_at', '>', now)
+          : query.where('undo_hash', '=', hash).where('created_at', '>', undoAfter);
+      return (await query.executeTakeFirst()) !== undefined;
+    },
+
     /**
      * Confirm a change, in one transaction: used by one conditional UPDATE (of parallel uses one wins),
      * then the address changes — refused, with nothing changed, when another member took it meanwhile.

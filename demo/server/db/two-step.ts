@@ -71,6 +71,21 @@ export function twoStepRepository(db: Kysely<Database>) {
       });
     },
 
+    /**
+     * Put a new key in place of the confirmed `current` one, in one conditional UPDATE: false when the key
+     * in force is no longer `current` (replaced, removed or turned off meanwhile). The recovery codes stay.
+     */
+    async replace(userId: string, current: string, sealed: string, now: number): Promise<boolean> {
+      const replaced = await db
+        .updateTable('totp_secrets')
+        .set({ sealed_secret: sealed, created_at: now, confirmed_at: now })
+        .where('user_id', '=', userId)
+        .where('sealed_secret', '=', current)
+        .where('confirmed_at', 'is not', null)
+        .executeTakeFirst();
+      return Number(replaced.numUpdatedRows) === 1;
+    },
+
     /** Turn two-step sign-in off: the key, its used steps and the recovery codes go. Whether it was on. */
     async remove(userId: string): Promise<boolean> {
       return db.transaction().execute(async (trx) => {

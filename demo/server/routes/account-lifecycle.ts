@@ -8,7 +8,14 @@ import { sendInBackground } from '../lib/notify';
 import { reauthRefusal } from '../lib/reauth';
 import { emailConfirmMail, emailNoticeMail, mailBrand } from '../mail/compose';
 import { callerOf } from '../plugins/auth';
-import { deleteAccountSchema, emailChangeSchema, emailLinkSchema } from '../schemas/account-lifecycle';
+import {
+  cancelEmailChangeSchema,
+  deleteAccountSchema,
+  emailChangeSchema,
+  emailLinkCheckSchema,
+  emailLinkSchema,
+  emailStatusSchema,
+} from '../schemas/account-lifecycle';
 import { clearSessionCookies, issueXsrfCookie, setSessionOf } from '../plugins/cookies';
 
 /** A confirmation link lives one hour; the old address's undo link 7 days. */
@@ -91,6 +98,46 @@ export const accountLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => 
       sendInBackground(request, { to: newEmail, ...confirm });
       sendInBackground(request, { to: caller.user.email, ...notice });
       return reply.code(202).send({ pendingEmail: newEmail });
+    },
+  );
+
+  /** The change waiting for its confirmation: the screen shows it (and its cancel) after a reload. */
+  app.get('/api/user/email', { config: { auth: 'bearer' }, schema: emailStatusSchema }, async (request) => {
+    const caller = callerOf(request);
+    const pending = await repos.emailChanges.pending(caller.user.id, clock.now());
+    return {
+      pending: pending
+        ? { newEmail: pending.new_email, expiresAt: new Date(pending.expires_at).toISOString() }
+        : null,
+    };
+  });
+
+  /** Cancel the pending change: its links stop working, as the old address's undo link would do. */
+  app.delete(
+    '/api/user/email',
+    { config: { body: 'none', auth: 'bearer' }, schema: cancelEmailChangeSchema },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      if (!(await repos.emailChanges.cancel(caller.user.id, clock.now())))
+        return reply.code(404).send({ message: 'no change is waiting', code: 'notFound' });
+      await recordActivity(request, caller.user.id, 'emailChangeUndone');
+      return reply.code(204).send();
+    },
+  );
+
+  /**
+   * Whether a mail's link would still be taken, asked when the screen opens so that a used or stale link
+   * says so at once rather than after a click. Uses nothing; limited as the links themselves are.
+   */
+  app.post(
+    '/api/user/email/check',
+    { config: { body: 'json', auth: 'none' }, schema: emailLinkCheckSchema },
+    async (request, reply) => {
+      if (await limited(request, reply)) return reply;
+      const { change, token, action } = request.body;
+      const now = clock.now();
+      const usable = await repos.emailChanges.usable(change, action, sha256(token), now, now - UNDO_MS);
+      return usable ? reply.code(204).send() : reply.code(410).send(GONE);
     },
   );
 

@@ -4,9 +4,11 @@ import type { User } from '../db/schema';
 import type { PendingUser } from '../db/two-step';
 import { recordActivity, recordSignIn } from '../lib/activity';
 import { cookiesOf } from '../lib/cookies';
+import { sha256 } from '../lib/crypto';
 import { clientAddress } from '../lib/normalise';
 import { notifySecurity } from '../lib/notify';
 import { PasskeyRefused, registrantOf } from '../lib/passkeys';
+import { TotpReplacements } from '../lib/totp-replacement';
 import { PENDING_COOKIE } from '../lib/two-step';
 import { callerOf } from '../plugins/auth';
 import { beginSession, pendingCookieOptions } from '../plugins/cookies';
@@ -18,6 +20,8 @@ import {
   totpConfirmSchema,
   totpEnrolSchema,
   totpRemoveSchema,
+  totpReplaceConfirmSchema,
+  totpReplaceSchema,
   twoStepStatusSchema,
   type TwoStepStatus,
 } from '../schemas/two-step';
@@ -39,6 +43,7 @@ const LOCKED = { message: 'account locked' };
  */
 export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, twoStep, lockout, limiter, config, clock, hasher, passkeys } = app.services;
+  const replacements = new TotpReplacements(app.services.keys.hmacSecret, clock);
 
   /**
    * The caller's pending sign-in, after the address limit and the lockout; or the refusal sent (and
@@ -277,6 +282,46 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.code(409).send({ message: 'two-step sign-in is not on', code: 'notOn' });
       await recordActivity(request, user.id, 'twoStepOff');
       await notifySecurity(request, user.id, 'twoStepOff');
+      return status(user);
+    },
+  );
+
+  /**
+   * Move the authenticator app to a new device (a new phone), for everyone and above all for a member
+   * whose team requires two-step sign-in, who cannot turn it off and on again: after proving presence,
+   * a new key; the key in force keeps working until a code from the new app confirms the new one.
+   */
+  app.post(
+    '/api/user/two-step/totp/replace',
+    { config: { body: 'json', auth: 'bearer' }, schema: totpReplaceSchema },
+    async (request, reply) => {
+      const { user } = callerOf(request);
+      if (!(await reauthenticated(request, reply, request.body))) return reply;
+      const current = await repos.twoStep.totpOf(user.id);
+      if (!current || current.confirmed_at === null)
+        return reply.code(409).send({ message: 'two-step sign-in is not on', code: 'notOn' });
+      const key = twoStep.newKey(user.id, user.email);
+      const replacement = await replacements.issue(user.id, key.sealed, current.sealed_secret);
+      return { uri: key.uri, secret: key.secret, replacement };
+    },
+  );
+
+  app.post(
+    '/api/user/two-step/totp/replace/confirm',
+    { config: { body: 'json', auth: 'bearer' }, schema: totpReplaceConfirmSchema },
+    async (request, reply) => {
+      const { user } = callerOf(request);
+      if (await limiter.refuse(reply, `two-step:user:${user.id}`, USER_LIMIT)) return reply;
+      const GONE = { message: 'set up the new device again', code: 'replacementGone' };
+      const replacement = await replacements.read(request.body.replacement, user.id);
+      const current = await repos.twoStep.totpOf(user.id);
+      if (!replacement || !current || sha256(current.sealed_secret) !== replacement.replaces)
+        return reply.code(409).send(GONE);
+      if ((await twoStep.checkCode(user.id, replacement.sealed, request.body.code.trim())) !== 'ok')
+        return reply.code(400).send({ message: 'the code is not valid', code: 'invalidCode', field: 'code' });
+      if (!(await repos.twoStep.replace(user.id, current.sealed_secret, replacement.sealed, clock.now())))
+        return reply.code(409).send(GONE);
+      await recordActivity(request, user.id, 'twoStepMoved');
       return status(user);
     },
   );

@@ -128,3 +128,33 @@ export const recoveryRegenerateSchema = {
   body: ReauthBody,
   response: { 200: RecoveryCodes, ...errors(400, 401, 403, 409, 413, 415, 429, 500, 503) },
 } satisfies RouteSchema;
+
+/** `POST /api/user/two-step/totp/replace`: a new key for a new device, and the ticket that holds it. */
+export const TotpReplacement = Type.Object(
+  {
+    uri: Type.String(),
+    secret: Type.String(),
+    /** Sent back with the new app's first code; ten minutes. */
+    replacement: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type TotpReplacement = Static<typeof TotpReplacement>;
+export const totpReplaceSchema = {
+  body: ReauthBody,
+  response: { 200: TotpReplacement, ...errors(400, 401, 403, 409, 413, 415, 429, 500, 503) },
+} satisfies RouteSchema;
+
+/**
+ * `POST /api/user/two-step/totp/replace/confirm`: a code from the new app puts its key in force (400
+ * `invalidCode`; 409 `replacementGone`: the ticket expired, or the key changed meanwhile).
+ */
+export const ReplaceConfirmBody = Type.Object(
+  { replacement: Type.String({ minLength: 1, maxLength: 2000 }), code: Code },
+  { additionalProperties: false },
+);
+export type ReplaceConfirmBody = Static<typeof ReplaceConfirmBody>;
+export const totpReplaceConfirmSchema = {
+  body: ReplaceConfirmBody,
+  response: { 200: TwoStepStatus, ...errors(400, 401, 403, 409, 413, 415, 429, 500) },
+} satisfies RouteSchema;

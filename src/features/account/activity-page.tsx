@@ -23,6 +23,7 @@ const KINDS = new Set([
   'emailChangeUndone',
   'twoStepOn',
   'twoStepOff',
+  'twoStepMoved',
   'recoveryCodesRenewed',
   'recoveryCodeUsed',
   'passkeyAdded',

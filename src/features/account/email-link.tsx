@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { answerEmailLink } from '../../api/account';
+import { answerEmailLink, checkEmailLink } from '../../api/account';
 import { WithTextPart } from '../../i18n/parts';
 import { Alert } from '../../ui/alert';
 import { useElement } from '../../ui/element-context';
@@ -37,9 +37,28 @@ export function LinkAnswer({
 }) {
   const { t } = useTranslation();
   const { issuer, language } = useElement();
-  const [state, setState] = useState<'idle' | 'busy' | { done: string } | { refused: string }>('idle');
+  const [state, setState] = useState<'checking' | 'idle' | 'busy' | { done: string } | { refused: string }>(
+    'checking',
+  );
   const titleId = useId();
   const result = useRef<HTMLDivElement>(null);
+
+  // A used, superseded or expired link says so as it opens, not after a click that cannot succeed. If
+  // the check itself fails, the button is offered all the same: answering has the final word.
+  useEffect(() => {
+    let live = true;
+    checkEmailLink({ issuer, language }, { change, token, action }).then(
+      () => live && setState('idle'),
+      (error: unknown) => {
+        if (!live) return;
+        const { status, code } = refusalOf(error);
+        setState(status === 410 || code === 'gone' ? { refused: 'gone' } : 'idle');
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [issuer, language, change, token, action]);
 
   useEffect(() => {
     if (typeof state === 'object') result.current?.focus();
@@ -61,7 +80,12 @@ export function LinkAnswer({
       <h2 className="panel-title" id={titleId}>
         {action === 'confirm' ? t('account.link.confirmTitle') : t('account.link.undoTitle')}
       </h2>
-      {typeof state === 'object' ? (
+      {state === 'checking' ? (
+        <div className="loading" role="status">
+          <Spinner />
+          <span>{t('common.loading')}</span>
+        </div>
+      ) : typeof state === 'object' ? (
         <div ref={result} tabIndex={-1}>
           {'done' in state ? (
             <Alert tone="success">
@@ -104,8 +128,6 @@ export function LinkAnswer({
     </section>
   );
 }
-
-/** Ask for a new address: the current password (when the user has one) proves it is them. */
 
 /**
  * A mail's link opened without the manage area: answering it needs no session (the link is the proof),

@@ -1,29 +1,27 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { deleteAccount } from '../../api/account';
-import { getPasswordOptions } from '../../api/endpoints';
-import { LIMITS } from '../../api/limits';
 import { WithTextPart } from '../../i18n/parts';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
 import { LoadingOverlay } from '../../ui/loading-overlay';
 import { useRouter } from '../../ui/router';
-import { ScreenLoading, Spinner } from '../../ui/spinner';
-import { TextField } from '../../ui/text-field';
+import { ScreenLoading } from '../../ui/spinner';
 import { Failed } from '../../ui/failed';
 import { refusalOf } from '../../api/refusal';
 import { useCall } from '../../ui/use-call';
+import { PasswordProofField, ProofGate, usePasswordProof } from './password-proof';
 
 /** Delete the account: re-authenticated, then asked once more in plain words. */
 function LeaveScreen() {
   const { t } = useTranslation();
   const call = useCall();
   const router = useRouter();
-  const user = useStore(sessionStore, (state) => state.user);
-  const [hasPassword, setHasPassword] = useState<boolean | null | 'failed'>(null);
-  const [round, setRound] = useState(0);
+  // The team's display name, as the rest of the portal shows it; its slug only until the team is in.
+  const team = useStore(sessionStore, (state) => state.team?.displayName ?? state.user?.team ?? '');
+  const { hasPassword, retry } = usePasswordProof();
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ password?: string; form?: string }>({});
   const [asking, setAsking] = useState(false);
@@ -32,17 +30,6 @@ function LeaveScreen() {
   const textId = useId();
   const passwordInput = useRef<HTMLInputElement>(null);
   const formAlert = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    let live = true;
-    call(getPasswordOptions).then(
-      (options) => live && setHasPassword(options.hasPassword),
-      () => live && setHasPassword('failed'),
-    );
-    return () => {
-      live = false;
-    };
-  }, [call, round]);
 
   function ask(event: FormEvent) {
     event.preventDefault();
@@ -89,43 +76,27 @@ function LeaveScreen() {
       <h2 className="panel-title" id={titleId}>
         {t('account.leave.title')}
       </h2>
-      <p>{t('account.leave.intro', { team: user?.team ?? '' })}</p>
-      {hasPassword === null ? (
-        <div className="loading" role="status">
-          <Spinner />
-          <span>{t('common.loading')}</span>
-        </div>
-      ) : hasPassword === 'failed' ? (
-        <Failed retry={() => setRound((n) => n + 1)} />
-      ) : (
-        <>
-          {errors.form ? (
-            <div ref={formAlert} tabIndex={-1}>
-              <Alert tone="error">{errors.form}</Alert>
-            </div>
-          ) : null}
-          <form className="stack" noValidate onSubmit={ask}>
-            {hasPassword ? (
-              <TextField
-                label={t('account.email.password')}
-                name="password"
-                type="password"
-                autoComplete="current-password"
-                maxLength={LIMITS.password}
-                value={password}
-                inputRef={passwordInput}
-                onChange={(event) => setPassword(event.target.value)}
-                error={errors.password}
-              />
-            ) : (
-              <p className="hint">{t('account.leave.recentSignIn')}</p>
-            )}
-            <button type="submit" className="button danger" part="button">
-              {t('account.leave.submit')}
-            </button>
-          </form>
-        </>
-      )}
+      <p>{t('account.leave.intro', { team })}</p>
+      <ProofGate hasPassword={hasPassword} retry={retry}>
+        {errors.form ? (
+          <div ref={formAlert} tabIndex={-1}>
+            <Alert tone="error">{errors.form}</Alert>
+          </div>
+        ) : null}
+        <form className="stack" noValidate onSubmit={ask}>
+          <PasswordProofField
+            hasPassword={hasPassword === true}
+            value={password}
+            onChange={setPassword}
+            error={errors.password}
+            inputRef={passwordInput}
+            recentSignIn={t('account.leave.recentSignIn')}
+          />
+          <button type="submit" className="button danger" part="button">
+            {t('account.leave.submit')}
+          </button>
+        </form>
+      </ProofGate>
       <Dialog
         open={asking}
         title={t('account.leave.confirmTitle')}

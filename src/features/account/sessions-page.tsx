@@ -120,8 +120,9 @@ function SessionsScreen() {
                       ) : null}
                     </span>
                     <span className="session-times hint">
-                      <time dateTime={session.createdAt} title={fullTime(session.createdAt, language)}>
-                        {t('sessions.created', { when: timeAgo(session.createdAt, now, language) })}
+                      {/* The exact time, not '2 hours ago': it is what tells two sessions of one browser apart. */}
+                      <time dateTime={session.createdAt} title={timeAgo(session.createdAt, now, language)}>
+                        {t('sessions.created', { when: fullTime(session.createdAt, language) })}
                       </time>
                       <time dateTime={session.lastActiveAt} title={fullTime(session.lastActiveAt, language)}>
                         {t('sessions.active', { when: timeAgo(session.lastActiveAt, now, language) })}
@@ -133,7 +134,10 @@ function SessionsScreen() {
                           type="button"
                           className="button secondary small"
                           part="button"
-                          aria-label={t('sessions.endLabel', { device: name })}
+                          aria-label={t('sessions.endLabel', {
+                            device: name,
+                            when: fullTime(session.createdAt, language),
+                          })}
                           disabled={busy}
                           onClick={() => ask({ kind: 'one', session })}
                         >
@@ -155,7 +159,10 @@ function SessionsScreen() {
           title={question.kind === 'one' ? t('sessions.confirm.title') : t('sessions.confirmOthers.title')}
           text={
             question.kind === 'one'
-              ? t('sessions.confirm.text', { device: deviceName(question.session) })
+              ? t('sessions.confirm.text', {
+                  device: deviceName(question.session),
+                  when: fullTime(question.session.createdAt, language),
+                })
               : t('sessions.confirmOthers.text')
           }
           action={question.kind === 'one' ? t('sessions.confirm.action') : t('sessions.confirmOthers.action')}

@@ -263,6 +263,12 @@ function Enrol({ teamLabel, account, onSignedIn, onRestart }: SecondStepProps) {
     };
   }, [issuer, language]);
 
+  // The code field takes the focus once the key is shown: the next thing to do is type the app's code.
+  const keyShown = typeof key === 'object' && 'uri' in key;
+  useEffect(() => {
+    if (keyShown) input.current?.focus();
+  }, [keyShown, input]);
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     const taken = await send(
@@ -281,7 +287,7 @@ function Enrol({ teamLabel, account, onSignedIn, onRestart }: SecondStepProps) {
       {codes ? (
         <>
           <Alert tone="success">{t('twoStep.enrolled')}</Alert>
-          <RecoveryCodes codes={codes} account={account} />
+          <RecoveryCodes codes={codes} account={account} team={teamLabel} />
           <button type="button" className="button block" part="button" onClick={onSignedIn}>
             {t('login.continue')}
           </button>

@@ -77,6 +77,7 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
   const providers: Array<[ProviderName, string]> = [];
   if (team.googleOptions) providers.push(['Google', 'Google']);
   if (team.azureOptions) providers.push(['AzureAD', 'Microsoft']);
+  if (team.appleOptions) providers.push(['Apple', 'Apple']);
   // The generic provider goes by the team's display name ('Acme SSO') everywhere here, its removed and
   // failed notices included, rather than 'Auth0': spec §8 lists one notice per provider kind, and §2 labels
   // this provider by its display name — the name the user sees on its row and its button, and on the

@@ -1,18 +1,14 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from '../../ui/alert';
 import { FormDialog } from '../../ui/dialog';
-import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
+import { DialogForm, useDialogProblem, type DialogProblem } from './dialog-form';
 
 /** The server's limit for a passkey's name (its `cleanName`), in characters. */
 export const PASSKEY_NAME_MAX = 50;
 
-/**
- * What went wrong with a name: at the field, or about the whole step (the passkey itself); `calm` for
- * what is no fault (the user closed the browser's prompt).
- */
-export type NameProblem = { at: 'name' | 'form'; message: string; calm?: boolean };
+/** What went wrong with a name: at the field, or about the whole step (the passkey itself). */
+export type NameProblem = DialogProblem<'name'>;
 
 /**
  * A passkey's name, asked before adding one and when renaming: `save` does the work (for a new passkey,
@@ -69,9 +65,7 @@ function NameForm({
 }) {
   const { t } = useTranslation();
   const [name, setName] = useState(initial);
-  const [problem, setProblem] = useState<NameProblem | null>(null);
-  const input = useRef<HTMLInputElement>(null);
-  const alert = useRef<HTMLDivElement>(null);
+  const { problem, setProblem, show, input, alert, fieldError } = useDialogProblem<'name'>();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -93,41 +87,34 @@ function NameForm({
       setBusy(false);
     }
     if (!found) return onClose();
-    setProblem(found);
-    // After the fieldset is enabled again (focus cannot go into a disabled field).
-    requestAnimationFrame(() => (found.at === 'name' ? input.current : alert.current)?.focus());
+    show(found);
   }
 
   return (
-    <form className="stack" noValidate onSubmit={(event) => void submit(event)}>
-      <fieldset disabled={busy}>
-        <TextField
-          label={t('security.passkeys.name')}
-          hint={t('security.passkeys.nameHint')}
-          name="passkeyName"
-          autoComplete="off"
-          maxLength={PASSKEY_NAME_MAX}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={problem?.at === 'name' ? problem.message : null}
-          inputRef={input}
-          autoFocus
-        />
-        {problem?.at === 'form' ? (
-          <Alert tone={problem.calm ? 'info' : 'error'} ref={alert}>
-            {problem.message}
-          </Alert>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="button secondary" part="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button" part="button">
-            {submitLabel}
-          </button>
-        </div>
-      </fieldset>
-      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
-    </form>
+    <DialogForm
+      busy={busy}
+      onSubmit={(event) => void submit(event)}
+      onClose={onClose}
+      problem={problem}
+      alertRef={alert}
+      actions={
+        <button type="submit" className="button" part="button">
+          {submitLabel}
+        </button>
+      }
+    >
+      <TextField
+        label={t('security.passkeys.name')}
+        hint={t('security.passkeys.nameHint')}
+        name="passkeyName"
+        autoComplete="off"
+        maxLength={PASSKEY_NAME_MAX}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        error={fieldError('name')}
+        inputRef={input}
+        autoFocus
+      />
+    </DialogForm>
   );
 }

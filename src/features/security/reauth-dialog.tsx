@@ -1,18 +1,15 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '../../api/limits';
 import { getReauthOptions } from '../../api/passkeys';
 import type { Reauthentication } from '../../api/two-step';
-import { Alert } from '../../ui/alert';
 import { FormDialog } from '../../ui/dialog';
-import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
 import { isCancelled } from './common';
+import { DialogForm, useDialogProblem } from './dialog-form';
 import { refusalOf } from '../../api/refusal';
 import { useCall } from '../../ui/use-call';
 import { assertPasskey } from './webauthn';
-
-type Problem = { at: 'password' | 'form'; message: string; calm?: boolean };
 
 /**
  * Proof that it is still the user before turning two-step sign-in off or making new recovery codes:
@@ -82,15 +79,7 @@ function ReauthForm({
   const { t } = useTranslation();
   const call = useCall();
   const [password, setPassword] = useState('');
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const input = useRef<HTMLInputElement>(null);
-  const alert = useRef<HTMLDivElement>(null);
-
-  function show(found: Problem) {
-    setProblem(found);
-    // After the fieldset is enabled again (focus cannot go into a disabled field).
-    requestAnimationFrame(() => (found.at === 'password' ? input.current : alert.current)?.focus());
-  }
+  const { problem, setProblem, show, input, alert, fieldError } = useDialogProblem<'password'>();
 
   async function attempt(proof: () => Promise<Reauthentication>) {
     setProblem(null);
@@ -127,61 +116,58 @@ function ReauthForm({
   }
 
   return (
-    <form className="stack" noValidate onSubmit={submit}>
-      <fieldset disabled={busy}>
-        {note ? <p>{note}</p> : null}
-        <p>
-          {t(
-            hasPassword
-              ? 'security.reauth.text'
-              : passkeys
-                ? 'security.reauth.textPasskey'
-                : 'security.reauth.noProof',
-          )}
-        </p>
-        {hasPassword ? (
-          <TextField
-            label={t('security.reauth.password')}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            maxLength={LIMITS.password}
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            error={problem?.at === 'password' ? problem.message : null}
-            inputRef={input}
-            autoFocus
-          />
-        ) : null}
-        {problem?.at === 'form' ? (
-          <Alert tone={problem.calm ? 'info' : 'error'} ref={alert}>
-            {problem.message}
-          </Alert>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="button secondary" part="button" onClick={onClose}>
-            {t('common.cancel')}
+    <DialogForm
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      problem={problem}
+      alertRef={alert}
+      actions={
+        hasPassword ? (
+          <button type="submit" className="button" part="button">
+            {submitLabel}
           </button>
-          {hasPassword ? (
-            <button type="submit" className="button" part="button">
-              {submitLabel}
-            </button>
-          ) : passkeys ? (
-            <button type="button" className="button" part="button" onClick={withPasskey} autoFocus>
-              {t('security.reauth.withPasskey')}
-            </button>
-          ) : null}
-        </div>
-        {hasPassword && passkeys ? (
+        ) : passkeys ? (
+          <button type="button" className="button" part="button" onClick={withPasskey} autoFocus>
+            {t('security.reauth.withPasskey')}
+          </button>
+        ) : null
+      }
+      after={
+        hasPassword && passkeys ? (
           <>
             <p className="hint">{t('security.reauth.or')}</p>
             <button type="button" className="button secondary block" part="button" onClick={withPasskey}>
               {t('security.reauth.usePasskey')}
             </button>
           </>
-        ) : null}
-      </fieldset>
-      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
-    </form>
+        ) : null
+      }
+    >
+      {note ? <p>{note}</p> : null}
+      <p>
+        {t(
+          hasPassword
+            ? 'security.reauth.text'
+            : passkeys
+              ? 'security.reauth.textPasskey'
+              : 'security.reauth.noProof',
+        )}
+      </p>
+      {hasPassword ? (
+        <TextField
+          label={t('security.reauth.password')}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          maxLength={LIMITS.password}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={fieldError('password')}
+          inputRef={input}
+          autoFocus
+        />
+      ) : null}
+    </DialogForm>
   );
 }

@@ -3,12 +3,15 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import {
+  confirmReplacement,
   confirmTotp,
   getTwoStep,
   removeTotp,
   renewRecoveryCodes,
+  startReplacement,
   startTotp,
   type TotpKey as Key,
+  type TotpReplacement,
   type TwoStepStatus,
 } from '../../api/two-step';
 import { noticesStore } from '../../state/notices';
@@ -28,13 +31,25 @@ import { ReauthDialog } from './reauth-dialog';
 /** At or under this many unused recovery codes, the screen warns to make new ones. */
 export const FEW_CODES = 3;
 
-/** Setting up the authenticator app: the new key and the code typed from it. */
-function SetUp({ secret, done, cancel }: { secret: Key; done(codes: string[]): void; cancel(): void }) {
+/**
+ * Setting up the authenticator app (first, or on a new device): the new key and the code typed from
+ * it. `confirm` sends the code; a refusal of the code shows at the field, `gone` above the form.
+ */
+function SetUp({
+  secret,
+  confirm,
+  submitLabel,
+  cancel,
+}: {
+  secret: Key;
+  confirm(code: string): Promise<void>;
+  submitLabel: string;
+  cancel(): void;
+}) {
   const { t } = useTranslation();
-  const call = useCall();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState<'failed' | 'gone' | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   // The Set up button that was focused is gone: on to what is asked next (its label and hint say what).
@@ -49,18 +64,17 @@ function SetUp({ secret, done, cancel }: { secret: Key; done(codes: string[]): v
       return;
     }
     setError(null);
-    setFailed(false);
+    setFailed(null);
     setBusy(true);
     try {
-      const { recoveryCodes } = await call((ctx) => confirmTotp(ctx, typed));
-      done(recoveryCodes);
+      await confirm(typed);
       return;
     } catch (problem) {
       const { code: refusal } = refusalOf(problem);
       if (refusal === 'invalidCode') {
         setError(t('security.totp.invalidCode'));
         requestAnimationFrame(() => input.current?.focus());
-      } else setFailed(true);
+      } else setFailed(refusal === 'replacementGone' ? 'gone' : 'failed');
     }
     setBusy(false);
   }
@@ -68,11 +82,12 @@ function SetUp({ secret, done, cancel }: { secret: Key; done(codes: string[]): v
   return (
     <div className="stack">
       <TotpKey uri={secret.uri} secret={secret.secret} />
-      {failed ? <Failed /> : null}
+      {failed === 'gone' ? <Alert tone="error">{t('security.totp.moveGone')}</Alert> : null}
+      {failed === 'failed' ? <Failed /> : null}
       <BusyForm
         busy={busy}
         busyLabel={t('common.saving')}
-        submitLabel={t('security.totp.confirm')}
+        submitLabel={submitLabel}
         onSubmit={(event) => void submit(event)}
       >
         <TextField
@@ -104,13 +119,16 @@ export function TwoStepPanels({ passkeysRound }: { passkeysRound: number }) {
   const { t } = useTranslation();
   const call = useCall();
   const email = useStore(sessionStore, (state) => state.user?.email ?? '');
+  const team = useStore(sessionStore, (state) => state.team?.displayName ?? state.user?.team ?? '');
   const load = useCallback(() => call(getTwoStep), [call]);
   const [status, reload, setStatus] = useLoaded<TwoStepStatus>(load);
   const [secret, setSecret] = useState<Key | null>(null);
   const [starting, setStarting] = useState(false);
   const [startFailed, setStartFailed] = useState(false);
   const [codes, setCodes] = useState<string[] | null>(null);
-  const [asking, setAsking] = useState<'off' | 'renew' | null>(null);
+  const [asking, setAsking] = useState<'off' | 'renew' | 'move' | null>(null);
+  // The key for a new device, while its first code is awaited (the one in force still works).
+  const [moving, setMoving] = useState<TotpReplacement | null>(null);
   const [open, setOpen] = useState(false);
   const appTitle = useId();
   const codesTitle = useId();
@@ -155,13 +173,33 @@ export function TwoStepPanels({ passkeysRound }: { passkeysRound: number }) {
     requestAnimationFrame(() => appHeading.current?.focus());
   }
 
-  const ask = (what: 'off' | 'renew') => {
+  const ask = (what: 'off' | 'renew' | 'move') => {
     setAsking(what);
     setOpen(true);
   };
 
+  async function confirmSetUp(code: string) {
+    confirmed((await call((ctx) => confirmTotp(ctx, code))).recoveryCodes);
+  }
+
+  async function confirmMove(code: string) {
+    if (!moving) return;
+    const replacement = moving.replacement;
+    setStatus(await call((ctx) => confirmReplacement(ctx, { replacement, code })));
+    setMoving(null);
+    noticesStore.getState().show(t('security.totp.moved'), 'Success');
+    requestAnimationFrame(() => appHeading.current?.focus());
+  }
+
+  function cancelMove() {
+    setMoving(null);
+    requestAnimationFrame(() => appHeading.current?.focus());
+  }
+
   async function act(proof: Parameters<typeof removeTotp>[1]) {
-    if (asking === 'off') {
+    if (asking === 'move') {
+      setMoving(await call((ctx) => startReplacement(ctx, proof)));
+    } else if (asking === 'off') {
       setStatus(await call((ctx) => removeTotp(ctx, proof)));
       noticesStore.getState().show(t('security.totp.turnedOff'), 'Success');
     } else {
@@ -188,21 +226,38 @@ export function TwoStepPanels({ passkeysRound }: { passkeysRound: number }) {
           </div>
         ) : status === 'failed' ? (
           <Failed retry={reload} />
+        ) : status.totp && moving ? (
+          <SetUp
+            secret={moving}
+            confirm={confirmMove}
+            submitLabel={t('security.totp.moveConfirm')}
+            cancel={cancelMove}
+          />
         ) : status.totp ? (
           <>
             <p data-two-step="on">
               <strong>{t('security.totp.on')}</strong>
             </p>
-            {status.required ? (
-              <p className="hint">{t('security.totp.required')}</p>
-            ) : (
-              <button type="button" className="button secondary" part="button" onClick={() => ask('off')}>
-                {t('security.totp.turnOff')}
+            {status.required ? <p className="hint">{t('security.totp.required')}</p> : null}
+            <p className="hint">{t('security.totp.moveHint')}</p>
+            <div className="dialog-actions">
+              <button type="button" className="button secondary" part="button" onClick={() => ask('move')}>
+                {t('security.totp.move')}
               </button>
-            )}
+              {status.required ? null : (
+                <button type="button" className="button secondary" part="button" onClick={() => ask('off')}>
+                  {t('security.totp.turnOff')}
+                </button>
+              )}
+            </div>
           </>
         ) : secret ? (
-          <SetUp secret={secret} done={confirmed} cancel={cancelSetUp} />
+          <SetUp
+            secret={secret}
+            confirm={confirmSetUp}
+            submitLabel={t('security.totp.confirm')}
+            cancel={cancelSetUp}
+          />
         ) : (
           <>
             <p data-two-step="off">
@@ -225,7 +280,7 @@ export function TwoStepPanels({ passkeysRound }: { passkeysRound: number }) {
       </section>
       {codes ? (
         <section className="panel" part="card" aria-label={t('recoveryCodes.title')} ref={codesSection}>
-          <RecoveryCodes codes={codes} account={email} />
+          <RecoveryCodes codes={codes} account={email} team={team} />
           <button type="button" className="button" part="button" onClick={finished}>
             {t('security.totp.done')}
           </button>
@@ -248,9 +303,21 @@ export function TwoStepPanels({ passkeysRound }: { passkeysRound: number }) {
       ) : null}
       <ReauthDialog
         open={open}
-        title={asking === 'off' ? t('security.reauth.offTitle') : t('security.reauth.renewTitle')}
+        title={
+          asking === 'move'
+            ? t('security.totp.move')
+            : asking === 'off'
+              ? t('security.reauth.offTitle')
+              : t('security.reauth.renewTitle')
+        }
         note={asking === 'renew' ? t('security.recovery.renewNote') : undefined}
-        submitLabel={asking === 'off' ? t('security.totp.turnOff') : t('security.recovery.renew')}
+        submitLabel={
+          asking === 'move'
+            ? t('login.continue')
+            : asking === 'off'
+              ? t('security.totp.turnOff')
+              : t('security.recovery.renew')
+        }
         password={loaded?.password ?? true}
         passkeys={(loaded?.passkeys ?? 0) > 0 && browserSupportsWebAuthn()}
         act={act}

@@ -48,7 +48,7 @@ describe('ui/recovery-codes: the codes, shown once', () => {
   it('lists every code, takes focus to its heading, and offers copy and download; axe-clean', async () => {
     await withTexts();
     const { view, container } = await renderWithElement(
-      <RecoveryCodes codes={CODES} account="ada@acme.test" />,
+      <RecoveryCodes codes={CODES} account="ada@acme.test" team="Acme" />,
     );
     const heading = view.getByRole('heading', { name: 'Your recovery codes' });
     await waitFor(() => expect(container.getRootNode()).to.have.property('activeElement', heading));
@@ -64,9 +64,12 @@ describe('ui/recovery-codes: the codes, shown once', () => {
 
   it('downloads the codes as a text file named in the element’s language', async () => {
     await withTexts('fr');
-    const { view } = await renderWithElement(<RecoveryCodes codes={CODES} account="ada@acme.test" />, {
-      language: 'fr',
-    });
+    const { view } = await renderWithElement(
+      <RecoveryCodes codes={CODES} account="ada@acme.test" team="Acme" />,
+      {
+        language: 'fr',
+      },
+    );
     const clicked: HTMLAnchorElement[] = [];
     const click = HTMLAnchorElement.prototype.click;
     // The download itself is the browser's: the link it is given is what this checks.
@@ -81,6 +84,11 @@ describe('ui/recovery-codes: the codes, shown once', () => {
     expect(clicked).to.have.length(1);
     expect(clicked[0]!.download).to.equal('codes-de-secours.txt');
     const text = await (await fetch(clicked[0]!.href)).text();
-    expect(text).to.equal(`Codes de secours pour ada@acme.test\n\n${CODES.join('\n')}\n`);
+    // Whose codes, for which team and site, and from when: a file found later says what it opens.
+    const today = new Intl.DateTimeFormat('fr', { dateStyle: 'long' }).format(new Date());
+    expect(text).to.equal(
+      `Codes de secours pour ada@acme.test\nÉquipe : Acme\nSite : ${location.host}\nCréés le ${today}\n\n` +
+        `${CODES.join('\n')}\n`,
+    );
   });
 });
