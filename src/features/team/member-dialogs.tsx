@@ -94,6 +94,10 @@ function PermissionsForm({
             </label>
           ))}
         </div>
+        {/* None is a state the product knows ('No Permissions Defined'), so it is allowed, but said. */}
+        {chosen.length === 0 ? (
+          <Alert tone="info">{t('users.permissions.noneWarning', { name: member.name })}</Alert>
+        ) : null}
         {error ? (
           <Alert tone="error" ref={alert}>
             {error}
@@ -104,7 +108,7 @@ function PermissionsForm({
             {t('common.cancel')}
           </button>
           <button type="submit" className="button" part="button">
-            {t('users.permissions.save')}
+            {chosen.length === 0 ? t('users.permissions.saveNone') : t('users.permissions.save')}
           </button>
         </div>
       </fieldset>

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
-import { within } from '@testing-library/react';
+import { fireEvent, within } from '@testing-library/react';
+import type { Member } from '../../../../src/api/members';
 import type { TeamAdmin } from '../../../../src/api/team';
+import { PermissionsDialog } from '../../../../src/features/team/member-dialogs';
 import { SeatLimitDialog } from '../../../../src/features/team/seat-limit-dialog';
 import { WithTextPart } from '../../../../src/i18n/parts';
 import { renderWithElement } from '../../render';
@@ -48,5 +50,34 @@ describe('the user-limit dialog says the real numbers', () => {
     const de = await limitDialog({ used: 4, limit: 5, members: 1, pending: 3 }, 'de');
     expect(de.getByText('Das Team hat 1 Mitglied und 3 ausstehende Einladungen. Belegte Plätze: 4 von 5.')).to
       .exist;
+  });
+});
+
+const bob: Member = {
+  id: 'bob',
+  name: 'Bob Stone',
+  email: 'bob@acme.test',
+  permissions: ['EDITOR'],
+  methods: ['google'],
+  lastSignInAt: null,
+  disabled: false,
+  groups: [],
+};
+
+describe('a member’s permissions with none checked', () => {
+  it('warns what that means and says so on the save button', async () => {
+    const { view } = await renderWithElement(
+      <WithTextPart part="admin" waiting={null} failed={null}>
+        <PermissionsDialog member={bob} open onSaved={() => {}} onClose={() => {}} />
+      </WithTextPart>,
+    );
+    const dialog = within(await view.findByRole('dialog'));
+    const warning =
+      'With none checked, Bob Stone keeps their sign-in but has no permission in the team’s apps.';
+    expect(dialog.queryByText(warning)).to.equal(null);
+    expect(dialog.getByRole('button', { name: 'Save permissions' })).to.exist;
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'Editor' }));
+    expect(dialog.getByRole('status').textContent).to.equal(warning);
+    expect(dialog.getByRole('button', { name: 'Save without permissions' })).to.exist;
   });
 });
