@@ -25,6 +25,7 @@ const teamWith = (seats: TeamAdmin['seats']): TeamAdmin => ({
   configured: { google: false, azure: false, auth0: false, apple: false },
   support: { name: null, email: null, phone: null },
   callerIsOwner: true,
+  membersWithoutTwoStep: 0,
 });
 
 async function limitDialog(seats: TeamAdmin['seats'], language: 'en' | 'de' = 'en') {
@@ -62,6 +63,8 @@ const bob: Member = {
   lastSignInAt: null,
   disabled: false,
   groups: [],
+  locked: null,
+  twoStep: false,
 };
 
 describe('a member’s permissions with none checked', () => {
