@@ -103,10 +103,13 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'header.apps.label',
     'header.apps.dashboard',
     'team.support',
+    'team.log.options.auth0',
+    // The actor and what they changed, both filled in: the sentence is its placeholders.
+    'team.log.team.loginOptions',
   ],
-  es: ['manage.permissions.EDITOR'],
-  fr: ['manage.nav.sessions'],
-  pt: ['manage.permissions.EDITOR'],
+  es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions'],
+  fr: ['manage.nav.sessions', 'team.logFilter.invitation'],
+  pt: ['manage.permissions.EDITOR', 'team.log.team.loginOptions'],
 };
 
 for (const part of PARTS)

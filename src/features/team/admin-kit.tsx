@@ -110,6 +110,39 @@ export function IconButton({
   );
 }
 
+/** A list's next page: a failure to load it, and the button that loads it while there is one. */
+export function ShowMore({
+  state,
+  hasMore,
+  label,
+  className = 'button secondary',
+  onMore,
+}: {
+  state: 'idle' | 'loading' | 'failed';
+  hasMore: boolean;
+  label: string;
+  className?: string;
+  onMore(): void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {state === 'failed' ? <Alert tone="error">{t('common.failed')}</Alert> : null}
+      {hasMore ? (
+        <button
+          type="button"
+          className={className}
+          part="button"
+          disabled={state === 'loading'}
+          onClick={onMore}
+        >
+          {state === 'loading' ? t('common.loading') : label}
+        </button>
+      ) : null}
+    </>
+  );
+}
+
 /** A refusal that means the thing acted on is gone (removed meanwhile, e.g. in another tab). */
 export function gone(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 404 || error.status === 410);

@@ -27,6 +27,7 @@ import {
   Icon,
   IconButton,
   SEARCH_DELAY_MS,
+  ShowMore,
   useCall,
   useDebounced,
 } from './admin-kit';
@@ -413,18 +414,12 @@ function Members() {
               );
             })}
           </ul>
-          {more === 'failed' ? <Alert tone="error">{t('common.failed')}</Alert> : null}
-          {list.next ? (
-            <button
-              type="button"
-              className="button secondary"
-              part="button"
-              disabled={more === 'loading'}
-              onClick={() => void showMore()}
-            >
-              {more === 'loading' ? t('common.loading') : t('users.more')}
-            </button>
-          ) : null}
+          <ShowMore
+            state={more}
+            hasMore={!!list.next}
+            label={t('users.more')}
+            onMore={() => void showMore()}
+          />
         </>
       ) : null}
       {dialog?.kind === 'permissions' ? (
