@@ -18,7 +18,7 @@ import { LimitBar } from '../../ui/limit-bar';
 import { useRouter, useSearchParam } from '../../ui/router';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { Failed } from '../../ui/failed';
-import { ShowMore } from './admin-kit';
+import { Confirm, ShowMore } from './admin-kit';
 import { auditSentence, storageText } from './format';
 import { refusalOf } from '../../api/refusal';
 import { timeAgo, useNow } from '../../ui/time';
@@ -103,6 +103,9 @@ function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAd
   // The switch shows the change at once; it goes back if the server refuses it.
   const [pending, setPending] = useState<Partial<Record<Option, boolean>>>({});
   const [error, setError] = useState<string | null>(null);
+  // Requiring two-step sign-in asks first, saying whom it concerns.
+  const [askTwoStep, setAskTwoStep] = useState(false);
+  const without = team.membersWithoutTwoStep;
 
   async function change(method: Option, on: boolean) {
     setError(null);
@@ -152,10 +155,25 @@ function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAd
           on={pending.requireTwoStep ?? team.loginOptions.requireTwoStep}
           disabled={'requireTwoStep' in pending}
           hint={t('team.requireTwoStepHint')}
-          onChange={(next) => void change('requireTwoStep', next)}
+          onChange={(next) => (next ? setAskTwoStep(true) : void change('requireTwoStep', false))}
         />
       </div>
       {error ? <Alert tone="error">{error}</Alert> : null}
+      <Confirm
+        open={askTwoStep}
+        title={t('team.twoStepConfirm.title')}
+        text={
+          without === 0
+            ? t('team.twoStepConfirm.textNone')
+            : t('team.twoStepConfirm.text', { count: without })
+        }
+        action={t('team.twoStepConfirm.confirm')}
+        onConfirm={async () => {
+          setAskTwoStep(false);
+          await change('requireTwoStep', true);
+        }}
+        onClose={() => setAskTwoStep(false)}
+      />
     </section>
   );
 }

@@ -5,6 +5,7 @@ import type { TeamAdmin } from '../../../../src/api/team';
 import { PermissionsDialog } from '../../../../src/features/team/member-dialogs';
 import { SeatLimitDialog } from '../../../../src/features/team/seat-limit-dialog';
 import { WithTextPart } from '../../../../src/i18n/parts';
+import TeamPage from '../../../../src/features/team/team-page';
 import UserPage from '../../../../src/features/team/user-page';
 import { expectNoAxeViolations, renderWithElement } from '../../render';
 import { logoutEverywhere, serverReady, signInAs } from '../../support';
@@ -164,5 +165,26 @@ describe('the users list (component, real server)', () => {
     expect(view.getByRole('button', { name: 'Unlock Lee Locke' })).to.exist;
     expect(view.getByText('Two-step sign-in')).to.exist;
     expect(view.getByText('Off')).to.exist;
+  });
+});
+
+describe('requiring two-step sign-in (component, real server)', () => {
+  before(serverReady);
+  afterEach(logoutEverywhere);
+
+  it('asks first, naming how many members will have to set it up; Cancel changes nothing', async () => {
+    await signInAs('ada@acme.test');
+    const { view } = await renderWithElement(<TeamPage />, { route: '/manage/team' });
+    const toggle = await view.findByRole('switch', { name: 'Require two-step sign-in' });
+    expect(toggle.getAttribute('aria-checked')).to.equal('false');
+    fireEvent.click(toggle);
+    const ask = within(await view.findByRole('alertdialog', { name: 'Require two-step sign-in?' }));
+    expect(
+      ask.getByText(
+        /^\d+ members? ha(s|ve) not set up two-step sign-in yet and will have to at their next sign-in\.$/,
+      ),
+    ).to.exist;
+    fireEvent.click(ask.getByRole('button', { name: 'Cancel' }));
+    expect(toggle.getAttribute('aria-checked')).to.equal('false');
   });
 });
