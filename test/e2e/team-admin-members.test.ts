@@ -187,7 +187,7 @@ describe('users screen', () => {
       await row(page, 'Ada Lovelace')
         .getByText('You cannot disable or remove yourself, nor drop your own administrator rights.')
         .waitFor();
-      await removeSelf.click();
+      await removeSelf.click({ force: true });
       assert.equal(await page.getByRole('alertdialog').count(), 0);
       await screenshot(page, 'e2e/team-admin', 'remove-self-refused');
     });
