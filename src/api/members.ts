@@ -54,6 +54,11 @@ export function updateMember(ctx: ApiContext, memberId: string, patch: MemberPat
   return request<Member>(ctx, at(ctx, `/api/team/members/${id(memberId)}`), { method: 'PATCH', json: patch });
 }
 
+/** POST /api/team/members/:id/unlock: lift a lock (failed sign-ins or an admin's); the member as now. */
+export function unlockMember(ctx: ApiContext, memberId: string): Promise<Member> {
+  return request<Member>(ctx, at(ctx, `/api/team/members/${id(memberId)}/unlock`), { method: 'POST' });
+}
+
 /** DELETE /api/team/members/:id: 204; 403 notOwner, 409 lastOwner or self. */
 export function removeMember(ctx: ApiContext, memberId: string): Promise<null> {
   return request<null>(ctx, at(ctx, `/api/team/members/${id(memberId)}`), { method: 'DELETE' });

@@ -5,7 +5,8 @@ import type {
   InviteBody,
 } from '../../demo/server/schemas/invitation';
 import type {
-  AuditList,
+  AuditKind as AuditKindSchema,
+  AuditList as AuditListSchema,
   LoginOptionsBody,
   Permission as PermissionSchema,
   TeamAdmin as TeamAdminSchema,
@@ -22,7 +23,9 @@ export type TeamPermission = Static<typeof PermissionSchema>;
 export type Invitation = Static<typeof InvitationSchema>;
 export type InviteRequest = Static<typeof InviteBody>;
 export type LoginOptionsChange = Static<typeof LoginOptionsBody>;
-export type AuditEvent = Static<typeof AuditList>['events'][number];
+export type AuditList = Static<typeof AuditListSchema>;
+export type AuditEvent = AuditList['events'][number];
+export type AuditKind = Static<typeof AuditKindSchema>;
 
 const at = (ctx: ApiContext, path: string) => issuerUrl(ctx.issuer, path, location.origin);
 
@@ -69,8 +72,16 @@ export function revokeInvitation(ctx: ApiContext, id: string): Promise<unknown> 
   });
 }
 
-/** GET /api/team/audit (admin): the latest admin actions, newest first. */
-export async function getAudit(ctx: ApiContext, limit = 10): Promise<AuditEvent[]> {
-  const list = await request<Static<typeof AuditList>>(ctx, at(ctx, `/api/team/audit?limit=${limit}`));
-  return list.events;
+/**
+ * GET /api/team/audit (admin): admin actions, newest first, `limit` at a time; `before` is the last
+ * page's `next`, `kind` keeps one kind of action.
+ */
+export function getAudit(
+  ctx: ApiContext,
+  query: { limit: number; before?: string | null; kind?: AuditKind | null },
+): Promise<AuditList> {
+  const params = new URLSearchParams({ limit: String(query.limit) });
+  if (query.before) params.set('before', query.before);
+  if (query.kind) params.set('kind', query.kind);
+  return request<AuditList>(ctx, at(ctx, `/api/team/audit?${params.toString()}`));
 }

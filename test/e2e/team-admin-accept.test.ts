@@ -88,6 +88,8 @@ describe('accepting an invitation', () => {
     await withPage(async ({ page }) => {
       await openInvite(page, link);
       await page.getByText('grace@acme.test').waitFor();
+      // Password managers file the new password under the invited address.
+      assert.equal(await page.locator('input[autocomplete="username"]').inputValue(), 'grace@acme.test');
       assert.ok(await page.getByRole('button', { name: t('login.providers.google') }).isVisible());
       await screenshot(page, 'e2e/invite', 'form');
 

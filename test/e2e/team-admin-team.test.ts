@@ -292,7 +292,7 @@ describe('the team screen', () => {
         assert.equal(await google.getAttribute('aria-checked'), 'true');
         await google.click();
         await settled(google, false);
-        await activity(page).getByText('Changed the login options: google').waitFor();
+        await activity(page).getByText('Ada Lovelace turned off Google sign-in').waitFor();
         const team = await api(e2e.server, 'GET', '/api/team/public/acme', null);
         assert.equal(team.body?.googleOptions, undefined);
         assert.ok(team.body?.localOptions);

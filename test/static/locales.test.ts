@@ -105,10 +105,13 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'header.apps.dashboard',
     'team.support',
     'recoveryCodes.fileTeam',
+    'team.log.options.auth0',
+    // The actor and what they changed, both filled in: the sentence is its placeholders.
+    'team.log.team.loginOptions',
   ],
-  es: ['manage.permissions.EDITOR'],
-  fr: ['manage.nav.sessions'],
-  pt: ['manage.permissions.EDITOR', 'recoveryCodes.fileSite'],
+  es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions'],
+  fr: ['manage.nav.sessions', 'team.logFilter.invitation'],
+  pt: ['manage.permissions.EDITOR', 'recoveryCodes.fileSite', 'team.log.team.loginOptions'],
 };
 
 for (const part of PARTS)

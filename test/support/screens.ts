@@ -736,7 +736,9 @@ const ALL_SHOTS: Shot[] = [
       await invitePending(server, 'sam.taylor@example.test');
       await manage(page, server, t, '/manage/team');
       await page.getByText(t('team.status.sentNow')).first().waitFor();
-      await page.getByText(t('team.actions.member.invited', { target: 'sam.taylor@example.test' })).waitFor();
+      await page
+        .getByText(t('team.log.member.invited', { actor: 'Ada Lovelace', email: 'sam.taylor@example.test' }))
+        .waitFor();
     },
   },
   {

@@ -422,7 +422,7 @@ export function accountsRepository(db: Kysely<Database>, dialect: Dialect) {
             actor: { id: user.id, name: user.name, email: user.email },
             action: 'member.removed',
             target: user.email,
-            detail: { self: true },
+            detail: { self: true, name: user.name },
             now,
           });
           return { ok: true };

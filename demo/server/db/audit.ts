@@ -53,16 +53,32 @@ export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Prom
 /** The trail of admin actions of each team. */
 export function auditRepository(db: Kysely<Database>) {
   return {
-    /** The team's latest events, newest first. */
-    latest(teamId: string, limit: number): Promise<AuditEventsTable[]> {
-      return db
-        .selectFrom('audit_events')
-        .selectAll()
-        .where('team_id', '=', teamId)
+    /**
+     * The team's events, newest first, a page at a time: those older than `before` (an event's id, which
+     * sorts by time), of one kind of action (`kind.…`) or by one actor when asked. One more than `limit`
+     * is read to know whether a next page exists.
+     */
+    async page(
+      teamId: string,
+      limit: number,
+      filter: { before?: string; kind?: string; actor?: string } = {},
+    ): Promise<{ events: AuditEventsTable[]; next: string | null }> {
+      let query = db.selectFrom('audit_events').selectAll().where('team_id', '=', teamId);
+      // An id begins with its event's time (eventId): the page goes on below (created_at, id).
+      if (filter.before !== undefined) {
+        const at = Number(filter.before.slice(0, 15));
+        const before = filter.before;
+        query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(at, before)));
+      }
+      if (filter.kind !== undefined) query = query.where('action', 'like', `${filter.kind}.%`);
+      if (filter.actor !== undefined) query = query.where('actor_id', '=', filter.actor);
+      const rows = await query
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
-        .limit(limit)
+        .limit(limit + 1)
         .execute();
+      const events = rows.slice(0, limit);
+      return { events, next: rows.length > limit ? events[events.length - 1]!.id : null };
     },
   };
 }

@@ -70,7 +70,7 @@ export function groupsRepository(db: Kysely<Database>) {
       if (!group) return { ok: false, reason: 'notFound' };
       const user = await trx
         .selectFrom('users')
-        .select(['id', 'email'])
+        .select(['id', 'email', 'name'])
         .where('id', '=', userId)
         .where('team_id', '=', teamId)
         .executeTakeFirst();
@@ -101,7 +101,8 @@ export function groupsRepository(db: Kysely<Database>) {
           actor,
           action,
           target: group.name,
-          detail: { member: user.email },
+          // The member's name as it was then: the trail reads "… added Bob Stone to Platform Engineering".
+          detail: { member: user.email, name: user.name },
           now,
         });
       }

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Permission } from '../domain/permissions';
-import { isAdmin, refuseMemberChange, type MemberRefusal, type MemberState } from '../domain/team-rules';
+import {
+  isAdmin,
+  refuseMemberChange,
+  type AuditAction,
+  type MemberRefusal,
+  type MemberState,
+} from '../domain/team-rules';
 import { recordAudit, type Actor } from './audit';
 import type { Dialect } from './connect';
 import { memberTerms, prefixRange, sortKey } from './member-terms';
@@ -119,6 +125,12 @@ export interface MemberRow {
   /** External account provider names (Google, AzureAD, Auth0, Apple). */
   providers: string[];
   groups: Array<{ id: string; name: string }>;
+  /** Locked by an administrator (users.locked). */
+  adminLocked: boolean;
+  /** Until when too many failed sign-ins lock the member out (may lie in the past); null: never. */
+  lockedUntil: number | null;
+  /** Two-step sign-in set up (a confirmed authenticator). */
+  twoStep: boolean;
 }
 
 export interface MemberPage {
@@ -139,7 +151,19 @@ const BASE_COLUMNS = [
   'users.password_hash',
   'users.last_sign_in_at',
   'users.disabled_at',
+  'users.locked',
 ] as const;
+
+/** Record an action on a member: their address is the target, their name (as it was) the detail. */
+function recordMemberAudit(
+  trx: Kysely<Database>,
+  at: { teamId: string; actor: Actor; now: number },
+  action: AuditAction,
+  user: { email: string; name: string },
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  return recordAudit(trx, { ...at, action, target: user.email, detail: { ...detail, name: user.name } });
+}
 
 /** A team's members as its admins see them: listed, searched, changed, removed. */
 export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
@@ -152,11 +176,12 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
       password_hash: string | null;
       last_sign_in_at: number | null;
       disabled_at: number | null;
+      locked: number;
     }>,
   ): Promise<MemberRow[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
-    const [permissions, providers, groups] = await Promise.all([
+    const [permissions, providers, groups, failures, totp] = await Promise.all([
       db
         .selectFrom('user_permissions')
         .select(['user_id', 'permission'])
@@ -173,6 +198,23 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
         .select(['group_members.user_id', 'groups.id', 'groups.name', 'groups.name_key'])
         .where('group_members.user_id', 'in', ids)
         .execute(),
+      // Failed sign-ins are counted per (team name, address), as the sign-in route sees them.
+      db
+        .selectFrom('login_failures')
+        .innerJoin('teams', 'teams.name', 'login_failures.team_name')
+        .innerJoin('users', (join) =>
+          join.onRef('users.team_id', '=', 'teams.id').onRef('users.email', '=', 'login_failures.email'),
+        )
+        .select(['users.id as user_id', 'login_failures.locked_until'])
+        .where('users.id', 'in', ids)
+        .where('login_failures.locked_until', 'is not', null)
+        .execute(),
+      db
+        .selectFrom('totp_secrets')
+        .select('user_id')
+        .where('user_id', 'in', ids)
+        .where('confirmed_at', 'is not', null)
+        .execute(),
     ]);
     const by = <T extends { user_id: string }>(list: T[]) => {
       const map = new Map<string, T[]>();
@@ -182,6 +224,8 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
     const permissionsOf = by(permissions);
     const providersOf = by(providers);
     const groupsOf = by(groups);
+    const lockedUntil = new Map(failures.map((row) => [row.user_id, Number(row.locked_until)]));
+    const withTwoStep = new Set(totp.map((row) => row.user_id));
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
@@ -194,6 +238,9 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
       groups: (groupsOf.get(row.id) ?? [])
         .sort((a, b) => (a.name_key < b.name_key ? -1 : a.name_key > b.name_key ? 1 : 0))
         .map((g) => ({ id: g.id, name: g.name })),
+      adminLocked: row.locked !== 0,
+      lockedUntil: lockedUntil.get(row.id) ?? null,
+      twoStep: withTwoStep.has(row.id),
     }));
   }
 
@@ -411,14 +458,8 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
                 .insertInto('user_permissions')
                 .values(after.map((permission) => ({ user_id: userId, permission })))
                 .execute();
-            await recordAudit(trx, {
-              teamId,
-              actor,
-              action: 'member.permissions',
-              target: user.email,
-              detail: { from: before, to: after },
-              now,
-            });
+            const change = { from: before, to: after };
+            await recordMemberAudit(trx, { teamId, actor, now }, 'member.permissions', user, change);
           }
           if (next.disabled !== state.disabled) {
             await trx
@@ -427,13 +468,8 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
               .where('id', '=', userId)
               .execute();
             if (next.disabled) await revokeUserSessions(trx, userId, now);
-            await recordAudit(trx, {
-              teamId,
-              actor,
-              action: next.disabled ? 'member.disabled' : 'member.enabled',
-              target: user.email,
-              now,
-            });
+            const action = next.disabled ? 'member.disabled' : 'member.enabled';
+            await recordMemberAudit(trx, { teamId, actor, now }, action, user);
           }
         },
       );
@@ -453,10 +489,48 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
         () => null,
         async (trx, { user }) => {
           await trx.deleteFrom('users').where('id', '=', userId).execute();
-          await recordAudit(trx, { teamId, actor, action: 'member.removed', target: user.email, now });
+          await recordMemberAudit(trx, { teamId, actor, now }, 'member.removed', user);
         },
       );
     },
+
+    /**
+     * Lift a member's lock: the failed sign-ins that locked them and an administrator's lock. Judged
+     * like any change of the member (an admin does not act on an owner); nothing to lift is no change.
+     */
+    unlock(
+      teamId: string,
+      teamName: string,
+      actor: Actor & { owner: boolean },
+      userId: string,
+      now: number,
+    ): Promise<MemberOutcome> {
+      return guarded(
+        teamId,
+        actor,
+        userId,
+        (state) => state,
+        async (trx, { user }) => {
+          const failures = await trx
+            .deleteFrom('login_failures')
+            .where('team_name', '=', teamName)
+            .where('email', '=', user.email)
+            .where('locked_until', '>', now)
+            .executeTakeFirst();
+          const locked = await trx
+            .updateTable('users')
+            .set({ locked: 0 })
+            .where('id', '=', userId)
+            .where('locked', '!=', 0)
+            .executeTakeFirst();
+          if (Number(failures.numDeletedRows) + Number(locked.numUpdatedRows) === 0) return;
+          await recordMemberAudit(trx, { teamId, actor, now }, 'member.unlocked', user);
+        },
+      );
+    },
+
+    /** Owners of the team who are not disabled: the users screen says which changes would leave none. */
+    activeOwners: (teamId: string) => activeOwners(db, teamId),
   };
 }
 

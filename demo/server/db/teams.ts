@@ -114,7 +114,24 @@ export function teamsRepository(db: Kysely<Database>, dialect: Dialect) {
         .select('kind')
         .where('team_id', '=', teamId)
         .execute();
-      return { team, pending, configured: new Set(providers.map((row) => row.kind)) };
+      // Who would have to set up two-step sign-in if the team required it: members able to sign in
+      // (not disabled) without a confirmed authenticator.
+      const withoutTwoStep = await db
+        .selectFrom('users')
+        .leftJoin('totp_secrets', (join) =>
+          join.onRef('totp_secrets.user_id', '=', 'users.id').on('totp_secrets.confirmed_at', 'is not', null),
+        )
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('users.team_id', '=', teamId)
+        .where('users.disabled_at', 'is', null)
+        .where('totp_secrets.user_id', 'is', null)
+        .executeTakeFirstOrThrow();
+      return {
+        team,
+        pending,
+        configured: new Set(providers.map((row) => row.kind)),
+        withoutTwoStep: Number(withoutTwoStep.n),
+      };
     },
 
     /** Set the seat limit, never below the seats in use (decided with the team's row held). */

@@ -64,6 +64,7 @@ export const AUDIT_ACTIONS = [
   'member.disabled',
   'member.enabled',
   'member.removed',
+  'member.unlocked',
   'team.seatLimit',
   'team.loginOptions',
   'group.created',

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { decodeCursor, encodeCursor, type MemberRow } from '../db/members';
+import type { FastifyReply } from 'fastify';
+import { decodeCursor, encodeCursor, type MemberOutcome, type MemberRow } from '../db/members';
 import { kindOfName } from '../lib/external';
 import { adminOf } from '../plugins/auth';
 import { errors, NoBody } from '../schemas/common';
@@ -14,7 +15,7 @@ import {
 } from '../schemas/team';
 
 /** A member as the API shows them (schemas/team.ts `Member`). */
-export function toMember(row: MemberRow): Member {
+export function toMember(row: MemberRow, now: number): Member {
   const providers = row.providers.map(kindOfName).filter((kind) => kind !== null);
   const methods: SignInMethod[] = [...(row.hasPassword ? (['password'] as const) : []), ...providers];
   return {
@@ -26,6 +27,13 @@ export function toMember(row: MemberRow): Member {
     lastSignInAt: row.lastSignInAt === null ? null : new Date(row.lastSignInAt).toISOString(),
     disabled: row.disabled,
     groups: row.groups,
+    locked:
+      row.lockedUntil !== null && row.lockedUntil > now
+        ? { reason: 'failedSignIns', until: new Date(row.lockedUntil).toISOString() }
+        : row.adminLocked
+          ? { reason: 'admin', until: null }
+          : null,
+    twoStep: row.twoStep,
   };
 }
 
@@ -44,6 +52,17 @@ const REFUSED = {
 export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock } = app.services;
 
+  /** A change's answer: the refusal, or the member as they now are. */
+  async function answer(reply: FastifyReply, teamId: string, userId: string, outcome: MemberOutcome) {
+    if (!outcome.ok) {
+      const refused = REFUSED[outcome.reason];
+      return reply.code(refused.status).send({ message: refused.message, code: outcome.reason });
+    }
+    const member = await repos.members.find(teamId, userId);
+    if (!member) return reply.code(404).send({ message: 'no such member' });
+    return toMember(member, clock.now());
+  }
+
   app.get(
     '/api/team/members',
     {
@@ -51,7 +70,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { querystring: MemberQuery, response: { 200: MemberList, ...errors(400, 401, 403, 500) } },
     },
     async (request, reply) => {
-      const { caller } = adminOf(request);
+      const { caller, actor } = adminOf(request);
       const { q = '', cursor, limit } = request.query;
       const after = cursor === undefined ? null : decodeCursor(cursor);
       if (cursor !== undefined && !after)
@@ -65,10 +84,12 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         limit === undefined ? MEMBER_PAGE_DEFAULT : Number(limit),
       );
       return {
-        members: page.members.map(toMember),
+        members: page.members.map((row) => toMember(row, clock.now())),
         next: page.next ? encodeCursor(page.next) : null,
         total: page.total,
         totalExact: page.totalExact,
+        callerIsOwner: actor.owner,
+        activeOwners: await repos.members.activeOwners(caller.user.team_id),
       };
     },
   );
@@ -87,13 +108,27 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { caller, actor } = adminOf(request);
       const teamId = caller.user.team_id;
       const outcome = await repos.members.update(teamId, actor, request.params.id, request.body, clock.now());
-      if (!outcome.ok) {
-        const refused = REFUSED[outcome.reason];
-        return reply.code(refused.status).send({ message: refused.message, code: outcome.reason });
-      }
-      const member = await repos.members.find(teamId, request.params.id);
-      if (!member) return reply.code(404).send({ message: 'no such member' });
-      return toMember(member);
+      return answer(reply, teamId, request.params.id, outcome);
+    },
+  );
+
+  app.post(
+    '/api/team/members/:id/unlock',
+    {
+      config: { auth: 'bearer', role: 'admin' },
+      schema: {
+        params: MemberParams,
+        response: { 200: Member, ...errors(400, 401, 403, 404, 409, 413, 415, 500) },
+      },
+    },
+    async (request, reply) => {
+      const { caller, actor } = adminOf(request);
+      const teamId = caller.user.team_id;
+      const team = await repos.teams.findById(teamId);
+      const outcome = team
+        ? await repos.members.unlock(teamId, team.name, actor, request.params.id, clock.now())
+        : ({ ok: false, reason: 'notFound' } as const);
+      return answer(reply, teamId, request.params.id, outcome);
     },
   );
 

@@ -11,7 +11,7 @@ import { toMember } from './members';
  * shows its screen results either way.
  */
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { repos } = app.services;
+  const { repos, clock } = app.services;
   app.get(
     '/api/search',
     {
@@ -22,7 +22,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const caller = callerOf(request);
       if (!isAdmin(await repos.users.permissionsOf(caller.user.id))) return { members: [] };
       const page = await repos.members.list(caller.user.team_id, request.query.q, null, SEARCH_MEMBERS_MAX);
-      return { members: page.members.map(toMember) };
+      return { members: page.members.map((row) => toMember(row, clock.now())) };
     },
   );
 };

@@ -25,6 +25,7 @@ export function teamAdminView(
   pending: number,
   configured: ReadonlySet<string>,
   callerIsOwner: boolean,
+  withoutTwoStep: number,
 ): TeamAdmin {
   return {
     id: team.id,
@@ -50,6 +51,7 @@ export function teamAdminView(
     ) as TeamAdmin['configured'],
     support: { name: team.manager_name, email: team.manager_email, phone: team.manager_phone },
     callerIsOwner,
+    membersWithoutTwoStep: withoutTwoStep,
   };
 }
 
@@ -62,8 +64,8 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock } = app.services;
 
   const view = async (teamId: string, owner: boolean) => {
-    const { team, pending, configured } = await repos.teams.adminView(teamId, clock.now());
-    return teamAdminView(team, pending, configured, owner);
+    const { team, pending, configured, withoutTwoStep } = await repos.teams.adminView(teamId, clock.now());
+    return teamAdminView(team, pending, configured, owner, withoutTwoStep);
   };
 
   app.get(
@@ -142,15 +144,21 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/team/audit',
     {
-      config: { auth: 'bearer', role: 'admin', invalid: { limit: 'invalidLimit' } },
+      config: {
+        auth: 'bearer',
+        role: 'admin',
+        invalid: { limit: 'invalidLimit', before: 'invalidCursor', kind: 'invalidKind' },
+      },
       schema: { querystring: AuditQuery, response: { 200: AuditList, ...errors(400, 401, 403, 500) } },
     },
     async (request) => {
       const { caller } = adminOf(request);
       const limit = request.query.limit === undefined ? AUDIT_DEFAULT : Number(request.query.limit);
-      const rows = await repos.audit.latest(caller.user.team_id, limit);
+      const { before, kind, actor } = request.query;
+      const page = await repos.audit.page(caller.user.team_id, limit, { before, kind, actor });
       return {
-        events: rows.map((row) => ({
+        next: page.next,
+        events: page.events.map((row) => ({
           id: row.id,
           at: new Date(row.created_at).toISOString(),
           actor:

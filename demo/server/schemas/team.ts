@@ -88,6 +88,8 @@ export const TeamAdmin = Type.Object({
     phone: Type.Union([Type.String(), Type.Null()]),
   }),
   callerIsOwner: Type.Boolean(),
+  /** Members (not disabled) without two-step sign-in: those who must set it up if the team requires it. */
+  membersWithoutTwoStep: Type.Integer(),
 });
 export type TeamAdmin = Static<typeof TeamAdmin>;
 
@@ -117,6 +119,17 @@ export const Member = Type.Object({
   lastSignInAt: Type.Union([Type.String(), Type.Null()]),
   disabled: Type.Boolean(),
   groups: Type.Array(GroupRef),
+  /**
+   * Why the member cannot sign in now, null when they can: too many failed sign-ins (until a time,
+   * ISO 8601), or an administrator's lock (no end). An admin lifts either (`…/unlock`).
+   */
+  locked: Type.Union([
+    Type.Null(),
+    Type.Object({ reason: Type.Literal('failedSignIns'), until: Type.String() }),
+    Type.Object({ reason: Type.Literal('admin'), until: Type.Null() }),
+  ]),
+  /** Two-step sign-in is set up (a confirmed authenticator app). */
+  twoStep: Type.Boolean(),
 });
 export type Member = Static<typeof Member>;
 
@@ -145,6 +158,12 @@ export const MemberList = Type.Object({
   /** Members matching `q` (all members without it); a search counts up to 100 (`totalExact` false beyond). */
   total: Type.Integer(),
   totalExact: Type.Boolean(),
+  /**
+   * What the screen needs to offer only the changes the server allows (domain/team-rules.ts): whether
+   * the caller is an owner, and how many owners the team has who are not disabled.
+   */
+  callerIsOwner: Type.Boolean(),
+  activeOwners: Type.Integer(),
 });
 export type MemberList = Static<typeof MemberList>;
 
@@ -202,11 +221,28 @@ export const AuditEvent = Type.Object({
 });
 export type AuditEvent = Static<typeof AuditEvent>;
 
+/** The kinds of admin action the trail can be filtered by: the part of `action` before the dot. */
+export const AuditKind = Type.Enum(['member', 'invitation', 'group', 'team']);
+export type AuditKind = Static<typeof AuditKind>;
+
 export const AuditQuery = Type.Object(
-  { limit: Type.Optional(Type.String({ pattern: PAGE_LIMIT })) },
+  {
+    limit: Type.Optional(Type.String({ pattern: PAGE_LIMIT })),
+    /** The `next` of the previous page: the events older than it. */
+    before: Type.Optional(Type.String({ pattern: '^[0-9]{15}-[0-9a-z-]{1,60}$' })),
+    /** Only this kind of action. */
+    kind: Type.Optional(AuditKind),
+    /** Only what this member did (their id). */
+    actor: Type.Optional(Id),
+  },
   { additionalProperties: false },
 );
-export const AuditList = Type.Object({ events: Type.Array(AuditEvent) });
+export type AuditQuery = Static<typeof AuditQuery>;
+export const AuditList = Type.Object({
+  events: Type.Array(AuditEvent),
+  /** The cursor of the next (older) page; null on the last. */
+  next: Type.Union([Type.String(), Type.Null()]),
+});
 export type AuditList = Static<typeof AuditList>;
 
 export const StorageBody = Type.Object(

@@ -299,6 +299,15 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
             submitLabel={t('invite.submit')}
             onSubmit={submit}
           >
+            {/* For password managers: which account the new password belongs to. */}
+            <input
+              type="text"
+              name="username"
+              autoComplete="username"
+              value={invitation.email}
+              readOnly
+              hidden
+            />
             <TextField
               label={t('invite.name')}
               name="name"

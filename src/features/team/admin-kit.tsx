@@ -67,6 +67,8 @@ const ICONS = {
   enable: 'M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4z',
   edit: 'M3 17.2V21h3.8L17.8 9.9 14 6.2zM20.7 7a1 1 0 0 0 0-1.4l-2.3-2.3a1 1 0 0 0-1.4 0l-1.8 1.8 3.7 3.8z',
   close: 'M19 6.4 17.6 5 12 10.6 6.4 5 5 6.4 10.6 12 5 17.6 6.4 19l5.6-5.6 5.6 5.6 1.4-1.4-5.6-5.6z',
+  unlock:
+    'M12 17a2 2 0 1 0 0-4 2 2 0 0 0 0 4zm6-9h-1V6a5 5 0 0 0-9.9-1l1.9.6A3 3 0 0 1 15 6v2H6a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V10a2 2 0 0 0-2-2zm0 12H6V10h12z',
 } as const;
 export type IconName = keyof typeof ICONS;
 
@@ -78,13 +80,72 @@ export function Icon({ name }: { name: IconName }) {
   );
 }
 
-/** An icon button whose accessible name is `label` (also its tooltip). */
-export function IconButton({ icon, label, onClick }: { icon: IconName; label: string; onClick(): void }) {
+/**
+ * An icon button whose accessible name is `label` (also its tooltip). `blockedBy`: the id of the note
+ * saying why the server would refuse it; it then stays focusable but does nothing (aria-disabled).
+ */
+export function IconButton({
+  icon,
+  label,
+  onClick,
+  blockedBy,
+}: {
+  icon: IconName;
+  label: string;
+  onClick(): void;
+  blockedBy?: string;
+}) {
   return (
-    <button type="button" className="icon-button subtle" aria-label={label} title={label} onClick={onClick}>
+    <button
+      type="button"
+      className="icon-button subtle"
+      aria-label={label}
+      title={label}
+      aria-disabled={blockedBy ? true : undefined}
+      aria-describedby={blockedBy}
+      onClick={blockedBy ? undefined : onClick}
+    >
       <Icon name={icon} />
     </button>
   );
+}
+
+/** A list's next page: a failure to load it, and the button that loads it while there is one. */
+export function ShowMore({
+  state,
+  hasMore,
+  label,
+  className = 'button secondary',
+  onMore,
+}: {
+  state: 'idle' | 'loading' | 'failed';
+  hasMore: boolean;
+  label: string;
+  className?: string;
+  onMore(): void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {state === 'failed' ? <Alert tone="error">{t('common.failed')}</Alert> : null}
+      {hasMore ? (
+        <button
+          type="button"
+          className={className}
+          part="button"
+          disabled={state === 'loading'}
+          onClick={onMore}
+        >
+          {state === 'loading' ? t('common.loading') : label}
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+/** A refusal that means the thing acted on is gone (removed meanwhile, e.g. in another tab). */
+export function gone(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 410);
 }
 
 /** The shared confirmation (ui/confirm-dialog.tsx), with the admin screens' words for a refusal. */

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { Invitation } from '../../api/team';
+import type { AuditEvent, Invitation } from '../../api/team';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -67,4 +67,66 @@ export function storageText(
       limitBytes / scale,
     ),
   };
+}
+
+/** The team's sign-in settings an admin turns on or off (team.loginOptions events). */
+const OPTIONS = ['local', 'google', 'azure', 'auth0', 'apple', 'requireTwoStep'] as const;
+
+/**
+ * An admin action as one sentence naming who did what to whom: "Ada Lovelace added Bob Stone to
+ * Platform Engineering", "Ada Lovelace turned on Google sign-in and turned off password sign-in",
+ * "Bob Stone left the team". The member's name is the one recorded with the event (older events have
+ * only the address); never an internal name or id.
+ */
+export function auditSentence(event: AuditEvent, language: string, t: TFunction): string {
+  const actor = event.actor?.name ?? t('team.anApp');
+  const { detail } = event;
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+  const member = text(detail.name) ?? text(detail.member) ?? event.target;
+  const list = (items: string[]) => new Intl.ListFormat(language, { type: 'conjunction' }).format(items);
+  switch (event.action) {
+    case 'member.removed':
+      return detail.self === true
+        ? t('team.log.left', { actor })
+        : t('team.log.member.removed', { actor, member });
+    case 'member.permissions': {
+      const to = Array.isArray(detail.to) ? detail.to : [];
+      return to.length === 0
+        ? t('team.log.member.permissionsNone', { actor, member })
+        : t('team.log.member.permissions', {
+            actor,
+            member,
+            permissions: list(to.map((p) => t(`manage.permissions.${p}`))),
+          });
+    }
+    case 'member.invited':
+    case 'invitation.resent':
+    case 'invitation.revoked':
+    case 'invitation.accepted':
+      return t(`team.log.${event.action}`, { actor, email: event.target });
+    case 'team.seatLimit':
+      return t('team.log.team.seatLimit', { actor, limit: Number(detail.to ?? event.target) });
+    case 'team.loginOptions': {
+      // What was turned on first, then what was turned off.
+      const changed = OPTIONS.filter((option) => typeof detail[option] === 'boolean');
+      const changes = [
+        ...changed.filter((option) => detail[option] === true),
+        ...changed.filter((option) => detail[option] === false),
+      ].map((option) =>
+        t(detail[option] ? 'team.log.turnedOn' : 'team.log.turnedOff', {
+          option: t(`team.log.options.${option}`),
+        }),
+      );
+      return t('team.log.team.loginOptions', { actor, changes: list(changes) });
+    }
+    case 'group.renamed':
+      return t('team.log.group.renamed', { actor, from: text(detail.from) ?? '', group: event.target });
+    case 'group.memberAdded':
+    case 'group.memberRemoved':
+    case 'group.created':
+    case 'group.deleted':
+      return t(`team.log.${event.action}`, { actor, member, group: event.target });
+    default:
+      return t(`team.log.${event.action}`, { actor, member });
+  }
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   listGroups,
@@ -16,41 +16,57 @@ import { LoadingOverlay } from '../../ui/loading-overlay';
 import { Spinner } from '../../ui/spinner';
 import { failure, useCall } from './admin-kit';
 
+/** What the server's rules (domain/team-rules.ts) make of this member's permissions for this caller. */
+export interface PermissionRules {
+  /** The member is the caller. */
+  self: boolean;
+  callerIsOwner: boolean;
+  /** The member is the team's only owner who is not disabled. */
+  soleOwner: boolean;
+}
+
+interface PermissionsProps {
+  member: Member;
+  rules: PermissionRules;
+  onSaved(member: Member): void;
+  /** A save failed (the list may need to follow: the member may be gone). */
+  onFailed?(problem: unknown): void;
+  onClose(): void;
+}
+
 /**
  * A member's permissions as checkboxes. The server decides who may change what (only an owner touches
- * owners, the team keeps an owner, nobody drops their own admin rights); its refusal is shown here.
+ * owners, the team keeps an owner, nobody drops their own admin rights): a box it would refuse to change
+ * is disabled, with the reason beside it; any other refusal is shown here.
  */
-export function PermissionsDialog({
-  member,
-  open,
-  onSaved,
-  onClose,
-}: {
-  member: Member;
-  open: boolean;
-  onSaved(member: Member): void;
-  onClose(): void;
-}) {
+export function PermissionsDialog({ open, ...props }: PermissionsProps & { open: boolean }) {
   const { t } = useTranslation();
   return (
-    <Dialog open={open} title={t('users.permissions.title', { name: member.name })} onClose={onClose}>
-      <PermissionsForm key={`${member.id}-${open}`} member={member} onSaved={onSaved} onClose={onClose} />
+    <Dialog
+      open={open}
+      title={t('users.permissions.title', { name: props.member.name })}
+      onClose={props.onClose}
+    >
+      <PermissionsForm key={`${props.member.id}-${open}`} {...props} />
     </Dialog>
   );
 }
 
-function PermissionsForm({
-  member,
-  onSaved,
-  onClose,
-}: {
-  member: Member;
-  onSaved(member: Member): void;
-  onClose(): void;
-}) {
+function PermissionsForm({ member, rules, onSaved, onFailed, onClose }: PermissionsProps) {
   const { t } = useTranslation();
   const call = useCall();
+  const notes = useId();
   const [chosen, setChosen] = useState<Permission[]>(member.permissions);
+  const adminRights = chosen.filter((p) => p === 'OWNER' || p === 'ADMIN');
+  /** Why this box cannot change, or null. */
+  const lockOf = (permission: Permission): string | null => {
+    if (permission === 'OWNER' && !rules.callerIsOwner) return t('users.errors.notOwner');
+    if (permission === 'OWNER' && rules.soleOwner && chosen.includes('OWNER'))
+      return t('users.errors.lastOwner');
+    if (rules.self && adminRights.length === 1 && adminRights[0] === permission)
+      return t('users.errors.self');
+    return null;
+  };
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const alert = useRef<HTMLDivElement>(null);
@@ -71,6 +87,7 @@ function PermissionsForm({
     } catch (problem) {
       setBusy(false);
       setError(failure(t, problem));
+      onFailed?.(problem);
     }
   }
 
@@ -79,21 +96,36 @@ function PermissionsForm({
       <fieldset disabled={busy}>
         <legend className="visually-hidden">{t('users.columns.permissions')}</legend>
         <div className="stack tight">
-          {PERMISSION_NAMES.map((permission) => (
-            <label key={permission} className="check">
-              <input
-                type="checkbox"
-                checked={chosen.includes(permission)}
-                onChange={(event) =>
-                  setChosen(
-                    event.target.checked ? [...chosen, permission] : chosen.filter((p) => p !== permission),
-                  )
-                }
-              />
-              <span>{t(`manage.permissions.${permission}`)}</span>
-            </label>
-          ))}
+          {PERMISSION_NAMES.map((permission) => {
+            const lock = lockOf(permission);
+            const note = `${notes}-${permission}`;
+            return (
+              <label key={permission} className="check">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(permission)}
+                  disabled={lock !== null}
+                  aria-describedby={lock ? note : undefined}
+                  onChange={(event) =>
+                    setChosen(
+                      event.target.checked ? [...chosen, permission] : chosen.filter((p) => p !== permission),
+                    )
+                  }
+                />
+                <span>{t(`manage.permissions.${permission}`)}</span>
+                {lock ? (
+                  <span className="hint" id={note}>
+                    {lock}
+                  </span>
+                ) : null}
+              </label>
+            );
+          })}
         </div>
+        {/* None is a state the product knows ('No Permissions Defined'), so it is allowed, but said. */}
+        {chosen.length === 0 ? (
+          <Alert tone="info">{t('users.permissions.noneWarning', { name: member.name })}</Alert>
+        ) : null}
         {error ? (
           <Alert tone="error" ref={alert}>
             {error}
@@ -104,7 +136,7 @@ function PermissionsForm({
             {t('common.cancel')}
           </button>
           <button type="submit" className="button" part="button">
-            {t('users.permissions.save')}
+            {chosen.length === 0 ? t('users.permissions.saveNone') : t('users.permissions.save')}
           </button>
         </div>
       </fieldset>
@@ -117,34 +149,24 @@ function PermissionsForm({
  * The groups a member is in, as checkboxes: each change is saved at once (PUT or DELETE of the
  * membership), and the member's row follows.
  */
-export function MemberGroupsDialog({
-  member,
-  open,
-  onChanged,
-  onClose,
-}: {
+interface GroupsProps {
   member: Member;
-  open: boolean;
   onChanged(member: Member): void;
+  /** A change failed (the list may need to follow: the member may be gone). */
+  onFailed?(problem: unknown): void;
   onClose(): void;
-}) {
+}
+
+export function MemberGroupsDialog({ open, ...props }: GroupsProps & { open: boolean }) {
   const { t } = useTranslation();
   return (
-    <Dialog open={open} title={t('users.groups.title', { name: member.name })} onClose={onClose}>
-      <MemberGroups key={`${member.id}-${open}`} member={member} onChanged={onChanged} onClose={onClose} />
+    <Dialog open={open} title={t('users.groups.title', { name: props.member.name })} onClose={props.onClose}>
+      <MemberGroups key={`${props.member.id}-${open}`} {...props} />
     </Dialog>
   );
 }
 
-function MemberGroups({
-  member,
-  onChanged,
-  onClose,
-}: {
-  member: Member;
-  onChanged(member: Member): void;
-  onClose(): void;
-}) {
+function MemberGroups({ member, onChanged, onFailed, onClose }: GroupsProps) {
   const { t } = useTranslation();
   const call = useCall();
   const [groups, setGroups] = useState<Group[] | null>(null);
@@ -181,6 +203,7 @@ function MemberGroups({
       onChanged(next);
     } catch (problem) {
       setError(failure(t, problem));
+      onFailed?.(problem);
     } finally {
       setBusy(null);
     }

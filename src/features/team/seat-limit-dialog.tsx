@@ -82,7 +82,15 @@ function LimitForm({
           maxLength={7}
           value={value}
           onChange={(event) => setValue(event.target.value)}
-          hint={t('team.limitDialog.hint', { used: team.seats.used })}
+          hint={t('team.limitDialog.hint', {
+            members: t('team.limitDialog.members', { count: team.seats.members }),
+            pending:
+              team.seats.pending === 0
+                ? t('team.limitDialog.pendingNone')
+                : t('team.limitDialog.pending', { count: team.seats.pending }),
+            used: team.seats.used,
+            limit: team.seats.limit,
+          })}
           error={error}
           inputRef={input}
           autoFocus

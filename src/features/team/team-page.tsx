@@ -5,7 +5,8 @@ import {
   getInvitations,
   getTeam,
   setLoginOptions,
-  type AuditEvent,
+  type AuditKind,
+  type AuditList,
   type TeamAdmin,
 } from '../../api/team';
 import type { ApiContext } from '../../api/client';
@@ -17,7 +18,8 @@ import { LimitBar } from '../../ui/limit-bar';
 import { useRouter, useSearchParam } from '../../ui/router';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { Failed } from '../../ui/failed';
-import { storageText } from './format';
+import { Confirm, ShowMore } from './admin-kit';
+import { auditSentence, storageText } from './format';
 import { refusalOf } from '../../api/refusal';
 import { timeAgo, useNow } from '../../ui/time';
 import { useCall } from '../../ui/use-call';
@@ -101,6 +103,9 @@ function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAd
   // The switch shows the change at once; it goes back if the server refuses it.
   const [pending, setPending] = useState<Partial<Record<Option, boolean>>>({});
   const [error, setError] = useState<string | null>(null);
+  // Requiring two-step sign-in asks first, saying whom it concerns.
+  const [askTwoStep, setAskTwoStep] = useState(false);
+  const without = team.membersWithoutTwoStep;
 
   async function change(method: Option, on: boolean) {
     setError(null);
@@ -150,10 +155,25 @@ function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAd
           on={pending.requireTwoStep ?? team.loginOptions.requireTwoStep}
           disabled={'requireTwoStep' in pending}
           hint={t('team.requireTwoStepHint')}
-          onChange={(next) => void change('requireTwoStep', next)}
+          onChange={(next) => (next ? setAskTwoStep(true) : void change('requireTwoStep', false))}
         />
       </div>
       {error ? <Alert tone="error">{error}</Alert> : null}
+      <Confirm
+        open={askTwoStep}
+        title={t('team.twoStepConfirm.title')}
+        text={
+          without === 0
+            ? t('team.twoStepConfirm.textNone')
+            : t('team.twoStepConfirm.text', { count: without })
+        }
+        action={t('team.twoStepConfirm.confirm')}
+        onConfirm={async () => {
+          setAskTwoStep(false);
+          await change('requireTwoStep', true);
+        }}
+        onClose={() => setAskTwoStep(false)}
+      />
     </section>
   );
 }
@@ -190,35 +210,107 @@ function Support({ support }: { support: TeamAdmin['support'] }) {
   );
 }
 
-function Activity({ events, retry, now }: { events: Loaded<AuditEvent[]>; retry(): void; now: number }) {
+/** The admin actions a page of the trail shows. */
+const AUDIT_PAGE = 10;
+const AUDIT_KINDS: AuditKind[] = ['member', 'invitation', 'group', 'team'];
+
+/**
+ * The admin actions, newest first, each a sentence (who did what to whom), ten at a time with older
+ * ones on demand, of one kind when the admin picks one. `round` changes when something was just done.
+ */
+function Activity({ round, now }: { round: number; now: number }) {
   const { t } = useTranslation();
   const { language } = useElement();
+  const call = useCall();
+  const [kind, setKind] = useState<AuditKind | ''>('');
+  const [attempt, setAttempt] = useState(0);
+  // The list is kept with the load it answers (null: it failed); another key shows as loading.
+  const key = `${round}:${attempt}:${kind}`;
+  const [loaded, setLoaded] = useState<{ key: string; list: AuditList | null } | null>(null);
+  const [more, setMore] = useState<'idle' | 'loading' | 'failed'>('idle');
+  useEffect(() => {
+    let live = true;
+    call((ctx) => getAudit(ctx, { limit: AUDIT_PAGE, kind: kind || null })).then(
+      (list) => live && setLoaded({ key, list }),
+      () => live && setLoaded({ key, list: null }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [call, key, kind]);
+  const list = loaded?.key === key ? loaded.list : undefined;
+
+  async function older() {
+    if (!list?.next) return;
+    setMore('loading');
+    try {
+      const page = await call((ctx) =>
+        getAudit(ctx, { limit: AUDIT_PAGE, before: list.next, kind: kind || null }),
+      );
+      setLoaded((current) =>
+        current?.key === key && current.list
+          ? { key, list: { events: [...current.list.events, ...page.events], next: page.next } }
+          : current,
+      );
+      setMore('idle');
+    } catch {
+      setMore('failed');
+    }
+  }
+
   return (
     <section className="panel" part="card" aria-labelledby="activity-title">
-      <h2 className="panel-title" id="activity-title">
-        {t('team.activity')}
-      </h2>
-      {events === null ? (
+      <div className="panel-head">
+        <h2 className="panel-title" id="activity-title">
+          {t('team.activity')}
+        </h2>
+        <label className="audit-filter">
+          <span>{t('team.logFilter.filter')}</span>
+          <select
+            value={kind}
+            onChange={(event) => {
+              setKind(event.target.value as AuditKind | '');
+              setMore('idle');
+            }}
+          >
+            <option value="">{t('team.logFilter.all')}</option>
+            {AUDIT_KINDS.map((value) => (
+              <option key={value} value={value}>
+                {t(`team.logFilter.${value}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {list === undefined ? (
         <div className="loading" role="status">
           <Spinner />
           <span>{t('common.loading')}</span>
         </div>
-      ) : typeof events === 'string' ? (
-        <Failed retry={retry} />
-      ) : events.length === 0 ? (
-        <p className="hint">{t('team.noActivity')}</p>
+      ) : list === null ? (
+        <Failed retry={() => setAttempt((n) => n + 1)} />
+      ) : list.events.length === 0 ? (
+        <p className="hint">{kind ? t('team.logFilter.none') : t('team.noActivity')}</p>
       ) : (
-        <ul className="invites audit">
-          {events.map((event) => (
-            <li key={event.id}>
-              <span className="invite-email">{event.actor?.name ?? t('team.anApp')}</span>
-              <span>{t(`team.actions.${event.action}`, { target: event.target })}</span>
-              <time className="hint" dateTime={event.at}>
-                {timeAgo(event.at, now, language)}
-              </time>
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className="invites audit">
+            {list.events.map((event) => (
+              <li key={event.id}>
+                <span>{auditSentence(event, language, t)}</span>
+                <time className="hint" dateTime={event.at}>
+                  {timeAgo(event.at, now, language)}
+                </time>
+              </li>
+            ))}
+          </ul>
+          <ShowMore
+            state={more}
+            hasMore={!!list.next}
+            label={t('team.logFilter.more')}
+            className="button secondary small"
+            onMore={() => void older()}
+          />
+        </>
       )}
     </section>
   );
@@ -231,7 +323,8 @@ function TeamScreen() {
   const now = useNow();
   const [team, reloadTeam, setTeam] = useLoad(getTeam);
   const [invitations, reloadInvitations] = useLoad(getInvitations);
-  const [audit, reloadAudit] = useLoad(useCallback((ctx: ApiContext) => getAudit(ctx, 10), []));
+  const [auditRound, setAuditRound] = useState(0);
+  const reloadAudit = useCallback(() => setAuditRound((n) => n + 1), []);
   const [limitOpen, setLimitOpen] = useState(false);
   // The users screen links to /manage/team?invite=1: open the invitation at once.
   const [inviting, setInviting] = useState(useSearchParam('invite') === '1');
@@ -335,7 +428,7 @@ function TeamScreen() {
         }}
       />
       <Support support={team.support} />
-      <Activity events={audit} retry={reloadAudit} now={now} />
+      <Activity round={auditRound} now={now} />
       <SeatLimitDialog
         open={limitOpen}
         team={team}

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import {
   listMembers,
   removeMember,
+  unlockMember,
   updateMember,
   type Member,
   type MemberList,
@@ -22,9 +23,11 @@ import {
   Confirm,
   failure,
   forbidden,
+  gone,
   Icon,
   IconButton,
   SEARCH_DELAY_MS,
+  ShowMore,
   useCall,
   useDebounced,
 } from './admin-kit';
@@ -51,6 +54,38 @@ const PROVIDERS: Record<Exclude<SignInMethod, 'password'>, string> = {
   auth0: 'Auth0',
   apple: 'Apple',
 };
+
+/**
+ * Why the server would refuse an action on `member` (domain/team-rules.ts), as the reason to show:
+ * `change` for any change (an admin does not act on an owner), `leave` for disabling or removing them
+ * (not oneself, not the team's last active owner). Offering them only to refuse after a confirmation
+ * would waste the admin's time.
+ */
+function refusals(member: Member, list: MemberList, me: string | undefined, t: TFunction) {
+  const owner = member.permissions.includes('OWNER');
+  const change = owner && !list.callerIsOwner ? t('users.errors.notOwner') : undefined;
+  const leave =
+    change ??
+    (member.id === me
+      ? t('users.errors.self')
+      : owner && !member.disabled && list.activeOwners <= 1
+        ? t('users.errors.lastOwner')
+        : undefined);
+  return { change, leave };
+}
+
+/** A member's status: disabled, locked (and why, until when) or active. */
+function statusOf(member: Member, language: string, t: TFunction): string {
+  if (member.disabled) return t('users.status.disabled');
+  if (member.locked?.reason === 'failedSignIns')
+    return t('users.status.lockedFailures', {
+      until: new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+        new Date(member.locked.until),
+      ),
+    });
+  if (member.locked) return t('users.status.lockedAdmin');
+  return t('users.status.active');
+}
 
 /** When a member last signed in: relative within a month ("3 days ago"), else the date. */
 function lastSignIn(iso: string | null, language: string, t: TFunction): string {
@@ -83,6 +118,7 @@ function Members() {
   const [dialog, setDialog] = useState<{ kind: DialogKind; member: Member } | null>(null);
   const [open, setOpen] = useState(false);
   const search = useRef<HTMLInputElement>(null);
+  const notes = useId();
 
   // The query lives in the address (?q=), so a reload or a shared link keeps it.
   useEffect(() => {
@@ -141,6 +177,18 @@ function Members() {
     setOpen(true);
   };
   const close = () => setOpen(false);
+  // The member is gone (removed in another tab, by another admin): the list as it now is.
+  const reloadIfGone = (problem: unknown) => {
+    if (gone(problem)) setAttempt((n) => n + 1);
+  };
+  async function watched(action: Promise<void>) {
+    try {
+      await action;
+    } catch (problem) {
+      reloadIfGone(problem);
+      throw problem;
+    }
+  }
 
   async function disable(member: Member, disabled: boolean) {
     const saved = await call((ctx) => updateMember(ctx, member.id, { disabled }));
@@ -153,6 +201,16 @@ function Members() {
     try {
       await disable(member, false);
     } catch (problem) {
+      reloadIfGone(problem);
+      noticesStore.getState().show(failure(t, problem), 'Failure');
+    }
+  }
+  async function unlock(member: Member) {
+    try {
+      replace(await call((ctx) => unlockMember(ctx, member.id)));
+      noticesStore.getState().show(t('users.unlock.done', { name: member.name }), 'Success');
+    } catch (problem) {
+      reloadIfGone(problem);
       noticesStore.getState().show(failure(t, problem), 'Failure');
     }
   }
@@ -241,115 +299,154 @@ function Members() {
                 })}
           </p>
           <ul className="members" aria-labelledby="users-title">
-            {list.members.map((member) => (
-              <li key={member.id} className={member.disabled ? 'member disabled' : 'member'}>
-                <div className="member-who">
-                  <span className="member-name">
-                    {member.name}
-                    {member.id === me ? ` ${t('users.you')}` : ''}
-                  </span>
-                  <span className="member-email">{member.email}</span>
-                </div>
-                <dl className="member-facts">
-                  <div>
-                    <dt>{t('users.columns.permissions')}</dt>
-                    <dd>
-                      {member.permissions.length
-                        ? format.format(member.permissions.map((p) => t(`manage.permissions.${p}`)))
-                        : t('users.nothing')}
-                    </dd>
+            {list.members.map((member) => {
+              const refused = refusals(member, list, me, t);
+              const note = refused.leave ? `${notes}-${member.id}` : undefined;
+              return (
+                <li key={member.id} className={member.disabled ? 'member disabled' : 'member'}>
+                  <div className="member-who">
+                    <span className="member-name">
+                      {member.name}
+                      {member.id === me ? ` ${t('users.you')}` : ''}
+                    </span>
+                    <span className="member-email">{member.email}</span>
                   </div>
-                  <div>
-                    <dt>{t('users.columns.methods')}</dt>
-                    <dd>
-                      {member.methods.length
-                        ? format.format(
-                            member.methods.map((m) =>
-                              m === 'password' ? t('users.methods.password') : PROVIDERS[m],
-                            ),
-                          )
-                        : t('users.nothing')}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{t('users.columns.groups')}</dt>
-                    <dd>
-                      {member.groups.length
-                        ? format.format(member.groups.map((g) => g.name))
-                        : t('users.nothing')}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{t('users.columns.lastSignIn')}</dt>
-                    <dd>
-                      {member.lastSignInAt ? (
-                        <time dateTime={member.lastSignInAt}>
-                          {lastSignIn(member.lastSignInAt, language, t)}
-                        </time>
-                      ) : (
-                        t('users.never')
-                      )}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{t('users.columns.status')}</dt>
-                    <dd className={member.disabled ? 'member-status-off' : undefined}>
-                      {t(member.disabled ? 'users.status.disabled' : 'users.status.active')}
-                    </dd>
-                  </div>
-                </dl>
-                <div className="member-actions">
-                  <IconButton
-                    icon="settings"
-                    label={t('users.actions.settings', { name: member.name })}
-                    onClick={() => ask('permissions', member)}
-                  />
-                  <IconButton
-                    icon="group"
-                    label={t('users.actions.group', { name: member.name })}
-                    onClick={() => ask('groups', member)}
-                  />
-                  {member.disabled ? (
+                  <dl className="member-facts">
+                    <div>
+                      <dt>{t('users.columns.permissions')}</dt>
+                      <dd>
+                        {member.permissions.length
+                          ? format.format(member.permissions.map((p) => t(`manage.permissions.${p}`)))
+                          : t('users.nothing')}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{t('users.columns.methods')}</dt>
+                      <dd>
+                        {member.methods.length
+                          ? format.format(
+                              member.methods.map((m) =>
+                                m === 'password' ? t('users.methods.password') : PROVIDERS[m],
+                              ),
+                            )
+                          : t('users.nothing')}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{t('users.columns.groups')}</dt>
+                      <dd>
+                        {member.groups.length
+                          ? format.format(member.groups.map((g) => g.name))
+                          : t('users.nothing')}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{t('users.columns.lastSignIn')}</dt>
+                      <dd>
+                        {member.lastSignInAt ? (
+                          <time dateTime={member.lastSignInAt}>
+                            {lastSignIn(member.lastSignInAt, language, t)}
+                          </time>
+                        ) : (
+                          t('users.never')
+                        )}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{t('users.columns.twoStep')}</dt>
+                      <dd>{t(member.twoStep ? 'users.twoStep.on' : 'users.twoStep.off')}</dd>
+                    </div>
+                    <div>
+                      <dt>{t('users.columns.status')}</dt>
+                      <dd className={member.disabled || member.locked ? 'member-status-off' : undefined}>
+                        {statusOf(member, language, t)}
+                      </dd>
+                    </div>
+                  </dl>
+                  {note ? (
+                    <p className="hint member-note" id={note}>
+                      {refused.leave}
+                    </p>
+                  ) : null}
+                  <div className="member-actions">
+                    {member.locked ? (
+                      <IconButton
+                        icon="unlock"
+                        label={t('users.actions.unlock', { name: member.name })}
+                        blockedBy={refused.change && note}
+                        onClick={() => void unlock(member)}
+                      />
+                    ) : null}
                     <IconButton
-                      icon="enable"
-                      label={t('users.actions.enable', { name: member.name })}
-                      onClick={() => void enable(member)}
+                      icon="settings"
+                      label={t('users.actions.settings', { name: member.name })}
+                      blockedBy={refused.change && note}
+                      onClick={() => ask('permissions', member)}
                     />
-                  ) : (
                     <IconButton
-                      icon="block"
-                      label={t('users.actions.disable', { name: member.name })}
-                      onClick={() => ask('disable', member)}
+                      icon="group"
+                      label={t('users.actions.group', { name: member.name })}
+                      onClick={() => ask('groups', member)}
                     />
-                  )}
-                  <IconButton
-                    icon="delete"
-                    label={t('users.actions.delete', { name: member.name })}
-                    onClick={() => ask('remove', member)}
-                  />
-                </div>
-              </li>
-            ))}
+                    {member.disabled ? (
+                      <IconButton
+                        icon="enable"
+                        label={t('users.actions.enable', { name: member.name })}
+                        blockedBy={refused.change && note}
+                        onClick={() => void enable(member)}
+                      />
+                    ) : (
+                      <IconButton
+                        icon="block"
+                        label={t('users.actions.disable', { name: member.name })}
+                        blockedBy={note}
+                        onClick={() => ask('disable', member)}
+                      />
+                    )}
+                    <IconButton
+                      icon="delete"
+                      label={t('users.actions.delete', { name: member.name })}
+                      blockedBy={note}
+                      onClick={() => ask('remove', member)}
+                    />
+                  </div>
+                </li>
+              );
+            })}
           </ul>
-          {more === 'failed' ? <Alert tone="error">{t('common.failed')}</Alert> : null}
-          {list.next ? (
-            <button
-              type="button"
-              className="button secondary"
-              part="button"
-              disabled={more === 'loading'}
-              onClick={() => void showMore()}
-            >
-              {more === 'loading' ? t('common.loading') : t('users.more')}
-            </button>
-          ) : null}
+          <ShowMore
+            state={more}
+            hasMore={!!list.next}
+            label={t('users.more')}
+            onMore={() => void showMore()}
+          />
         </>
       ) : null}
       {dialog?.kind === 'permissions' ? (
-        <PermissionsDialog member={dialog.member} open={open} onSaved={replace} onClose={close} />
+        <PermissionsDialog
+          member={dialog.member}
+          open={open}
+          rules={{
+            self: dialog.member.id === me,
+            callerIsOwner: list?.callerIsOwner ?? false,
+            soleOwner:
+              dialog.member.permissions.includes('OWNER') &&
+              !dialog.member.disabled &&
+              (list?.activeOwners ?? 0) <= 1,
+          }}
+          onSaved={replace}
+          onFailed={reloadIfGone}
+          onClose={close}
+        />
       ) : null}
       {dialog?.kind === 'groups' ? (
-        <MemberGroupsDialog member={dialog.member} open={open} onChanged={replace} onClose={close} />
+        <MemberGroupsDialog
+          member={dialog.member}
+          open={open}
+          onChanged={replace}
+          onFailed={reloadIfGone}
+          onClose={close}
+        />
       ) : null}
       {dialog?.kind === 'disable' ? (
         <Confirm
@@ -357,7 +454,7 @@ function Members() {
           title={t('users.disable.title', { name: dialog.member.name })}
           text={t('users.disable.text', { name: dialog.member.name, email: dialog.member.email })}
           action={t('users.disable.confirm')}
-          onConfirm={() => disable(dialog.member, true)}
+          onConfirm={() => watched(disable(dialog.member, true))}
           onClose={close}
         />
       ) : null}
@@ -367,7 +464,7 @@ function Members() {
           title={t('users.remove.title', { name: dialog.member.name })}
           text={t('users.remove.text', { name: dialog.member.name, email: dialog.member.email })}
           action={t('users.remove.confirm')}
-          onConfirm={() => remove(dialog.member)}
+          onConfirm={() => watched(remove(dialog.member))}
           onClose={close}
           returnFocus={() => search.current}
         />

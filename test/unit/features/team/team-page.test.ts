@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import i18next, { type TFunction } from 'i18next';
-import type { Invitation } from '../../../../src/api/team';
-import { invitationStatus, storageText } from '../../../../src/features/team/format';
+import type { AuditEvent, Invitation } from '../../../../src/api/team';
+import { auditSentence, invitationStatus, storageText } from '../../../../src/features/team/format';
+import enMain from '../../../../src/i18n/locales/en.json';
 import { timeAgo } from '../../../../src/ui/time';
 import de from '../../../../src/i18n/locales/admin/de.json';
 import en from '../../../../src/i18n/locales/admin/en.json';
@@ -99,5 +100,56 @@ describe('storage and times, the language’s way', () => {
     expect(ago(3 * HOUR)).to.equal('3 hours ago');
     expect(ago(DAY + HOUR)).to.equal('yesterday');
     expect(ago(3 * DAY, 'de')).to.equal('vor 3 Tagen');
+  });
+});
+
+describe('an admin action as a sentence: actor, target and change', () => {
+  // The permission names live in the main chunk; the sentences in the admin part.
+  const t = translator('en', { ...enMain, ...en, team: en.team });
+  const ada = { id: 'a', name: 'Ada Lovelace', email: 'ada@acme.test' };
+  const event = (
+    action: AuditEvent['action'],
+    target: string,
+    detail: AuditEvent['detail'] = {},
+    actor = ada,
+  ) => auditSentence({ id: 'e', at: new Date(NOW).toISOString(), actor, action, target, detail }, 'en', t);
+
+  it('names the member and the group of a membership, not the group alone', () => {
+    expect(
+      event('group.memberAdded', 'Platform Engineering', { member: 'bob@acme.test', name: 'Bob Stone' }),
+    ).to.equal('Ada Lovelace added Bob Stone to Platform Engineering');
+    // An older event, recorded without the name: the address.
+    expect(event('group.memberRemoved', 'Platform Engineering', { member: 'bob@acme.test' })).to.equal(
+      'Ada Lovelace removed bob@acme.test from Platform Engineering',
+    );
+  });
+
+  it('says which sign-in options went on and which off, in words', () => {
+    expect(event('team.loginOptions', 'google, local', { google: true, local: false })).to.equal(
+      'Ada Lovelace turned on Google sign-in and turned off password sign-in',
+    );
+    expect(event('team.loginOptions', 'requireTwoStep', { requireTwoStep: true })).to.equal(
+      'Ada Lovelace turned on required two-step sign-in',
+    );
+  });
+
+  it('a member who left, a removal, permissions, the user limit', () => {
+    const bob = { id: 'b', name: 'Bob Stone', email: 'bob@acme.test' };
+    expect(event('member.removed', 'bob@acme.test', { self: true, name: 'Bob Stone' }, bob)).to.equal(
+      'Bob Stone left the team',
+    );
+    expect(event('member.removed', 'bob@acme.test', { name: 'Bob Stone' })).to.equal(
+      'Ada Lovelace removed Bob Stone from the team',
+    );
+    expect(
+      event('member.permissions', 'bob@acme.test', {
+        from: ['EDITOR'],
+        to: ['ADMIN', 'EDITOR'],
+        name: 'Bob Stone',
+      }),
+    ).to.equal('Ada Lovelace set the permissions of Bob Stone to Administrator and Editor');
+    expect(event('team.seatLimit', '1200', { from: 100, to: 1200 })).to.equal(
+      'Ada Lovelace set the user limit to 1,200',
+    );
   });
 });
