@@ -4,9 +4,7 @@ import { Alert } from '../../ui/alert';
 import { FormDialog } from '../../ui/dialog';
 import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
-
-/** The server's limit for a passkey's name (its `cleanName`), in characters. */
-export const PASSKEY_NAME_MAX = 50;
+import { charCount, LIMITS } from '../../api/limits';
 
 /**
  * What went wrong with a name: at the field, or about the whole step (the passkey itself); `calm` for
@@ -76,7 +74,7 @@ function NameForm({
   async function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = name.trim();
-    if (!trimmed || Array.from(trimmed).length > PASSKEY_NAME_MAX) {
+    if (!trimmed || charCount(trimmed) > LIMITS.name) {
       setProblem({
         at: 'name',
         message: trimmed ? t('security.passkeys.errors.invalidName') : t('security.passkeys.nameRequired'),
@@ -106,7 +104,7 @@ function NameForm({
           hint={t('security.passkeys.nameHint')}
           name="passkeyName"
           autoComplete="off"
-          maxLength={PASSKEY_NAME_MAX}
+          limit={LIMITS.name}
           value={name}
           onChange={(event) => setName(event.target.value)}
           error={problem?.at === 'name' ? problem.message : null}
