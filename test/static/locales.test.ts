@@ -103,10 +103,11 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'header.apps.label',
     'header.apps.dashboard',
     'team.support',
+    'manage.nav.menu',
   ],
   es: ['manage.permissions.EDITOR'],
   fr: ['manage.nav.sessions'],
-  pt: ['manage.permissions.EDITOR'],
+  pt: ['manage.permissions.EDITOR', 'manage.nav.menu'],
 };
 
 for (const part of PARTS)
