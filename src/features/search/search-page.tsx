@@ -56,7 +56,8 @@ export default function SearchPage({ screens: index = [] }: { screens?: readonly
   }, [signedIn, i18n.language]);
 
   useEffect(() => {
-    if (!signedIn || !trimmed) return;
+    // Only a team admin's search finds members: a member's would be a call answered with nothing.
+    if (!signedIn || !trimmed || admin !== true) return;
     const controller = new AbortController();
     const key = `${attempt}:${trimmed}`;
     const timer = setTimeout(() => {
@@ -74,14 +75,16 @@ export default function SearchPage({ screens: index = [] }: { screens?: readonly
       clearTimeout(timer);
       controller.abort();
     };
-  }, [signedIn, trimmed, attempt, i18n.language]);
+  }, [signedIn, trimmed, attempt, i18n.language, admin]);
 
   const screens = trimmed && admin !== null ? findScreens(index, trimmed, t, admin) : [];
   // Only the answer for the query on screen counts: an older one is not shown under a newer query.
-  const current =
-    signedIn && admin !== null && members?.key === `${attempt}:${trimmed}`
-      ? members
-      : { status: 'loading' as const };
+  const current: Members | { status: 'loading' } =
+    admin === false
+      ? { key: '', status: 'ready', members: [] }
+      : signedIn && admin && members?.key === `${attempt}:${trimmed}`
+        ? members
+        : { status: 'loading' };
   const found = current.status === 'ready' ? current.members : [];
 
   return (
