@@ -16,7 +16,7 @@ import { isLoginPath, matchRoute, needsLoginCheck } from './routes';
 
 /** Lazily loaded chunks: signing in never downloads the manage area or the search page. */
 const ManageArea = lazyScreen(() => import('../features/manage/manage-area'));
-const SearchPage = lazyScreen(() => import('../features/search/search-page'));
+const SearchPage = lazyScreen(() => import('./search-screen'));
 const EmailLinkPage = lazyScreen(() => import('../features/account/email-link'));
 
 /**

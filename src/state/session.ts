@@ -250,14 +250,15 @@ export const sessionStore = createSessionStore();
 
 /**
  * Initials (spec §3): first letter of the first word plus first letter of the second word; one letter
- * for a single word; a dash when there is no name. At most two letters, upper-cased.
+ * for a single word; a dash when there is no name. At most two letters, upper-cased. Only letters
+ * count (with their combining marks): a word's punctuation or digits are passed over, and a "word"
+ * without a letter is no word, so a name such as `<img src=x` gives "IS", never markup-like text.
  */
 export function initials(name: string | null | undefined): string {
-  const words = (name ?? '').trim().split(/\s+/u).filter(Boolean);
-  if (words.length === 0) return '-';
-  return words
-    .slice(0, 2)
-    .map((word) => Array.from(word)[0] ?? '')
-    .join('')
-    .toLocaleUpperCase();
+  const letters = (name ?? '')
+    .split(/\s+/u)
+    .map((word) => /\p{L}\p{M}*/u.exec(word)?.[0])
+    .filter((letter): letter is string => !!letter);
+  if (letters.length === 0) return '-';
+  return letters.slice(0, 2).join('').toLocaleUpperCase();
 }

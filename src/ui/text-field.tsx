@@ -1,4 +1,6 @@
 import { useId, type InputHTMLAttributes, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
+import { charCount } from '../api/limits';
 
 /** Spec §5: these input types are not text inputs; asking the text field for one is a programming error. */
 export const UNSUPPORTED_TYPES = [
@@ -20,7 +22,16 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   /** Help text under the field. */
   hint?: string | null;
   inputRef?: Ref<HTMLInputElement>;
+  /**
+   * The most characters the server takes (a `LIMITS` entry), counted as it counts them. From 80 % of it
+   * a counter says how many are left, and past it the field is invalid and says by how many — instead
+   * of `maxlength`, which cuts pasted text short without a word.
+   */
+  limit?: number;
 }
+
+/** The share of a field's limit from which its counter shows. */
+const COUNT_FROM = 0.8;
 
 /** A labelled text input with its error and hint wired to `aria-describedby` and `aria-invalid`. */
 export function TextField({
@@ -28,6 +39,7 @@ export function TextField({
   error,
   hint,
   inputRef,
+  limit,
   type = 'text',
   className,
   ...input
@@ -35,10 +47,17 @@ export function TextField({
   if ((UNSUPPORTED_TYPES as readonly string[]).includes(type)) {
     throw new Error(`TextField does not support type="${type}"`);
   }
+  const { t } = useTranslation();
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
-  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+  const countId = `${id}-count`;
+  const count = limit === undefined ? 0 : charCount(String(input.value ?? ''));
+  const over = limit !== undefined && count > limit;
+  const counting = limit !== undefined && count >= limit * COUNT_FROM;
+  const describedBy =
+    [error ? errorId : null, counting ? countId : null, hint ? hintId : null].filter(Boolean).join(' ') ||
+    undefined;
   return (
     <div className={`field${className ? ` ${className}` : ''}`}>
       <label htmlFor={id}>{label}</label>
@@ -48,9 +67,24 @@ export function TextField({
         id={id}
         type={type}
         part="input"
-        aria-invalid={error ? true : undefined}
+        aria-invalid={error || over ? true : undefined}
         aria-describedby={describedBy}
       />
+      {limit !== undefined ? (
+        // Always there, so that a screen reader hears the count once it shows (a live region added
+        // together with its text is not announced).
+        <div aria-live="polite">
+          {over ? (
+            <p className="field-error" id={countId}>
+              {t('common.limit.over', { count: count - limit })}
+            </p>
+          ) : counting ? (
+            <p className="hint" id={countId}>
+              {t('common.limit.left', { count: limit - count })}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       {hint ? (
         <p className="hint" id={hintId}>
           {hint}

@@ -70,23 +70,29 @@ describe('search', () => {
     });
   });
 
-  it('shows a member (bob) no members and no admin screens', async () => {
+  it('shows a member (bob) no members and no admin screens, and asks the server for none', async () => {
     await withPage(async ({ page }) => {
+      // A member's search finds no members (the server answers nothing): it is not asked at all.
+      const searches: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/search') searches.push(request.url());
+      });
       await searchAs(page, 'bob@acme.test', 'ada');
       await main(page)
         .getByText(t('search.none', { query: 'ada' }))
         .waitFor();
       await answered(page);
-      await page.goto(`${e2e.server.url}/search?q=team`);
+      await page.goto(`${e2e.server.url}/search?q=groups`);
       await main(page)
-        .getByText(t('search.none', { query: 'team' }))
+        .getByText(t('search.none', { query: 'groups' }))
         .waitFor();
       assert.equal(
         await main(page)
-          .getByRole('link', { name: t('manage.heading.team') })
+          .getByRole('link', { name: t('manage.heading.group') })
           .count(),
         0,
       );
+      assert.deepEqual(searches, []);
       // His own screens he finds.
       await page.goto(`${e2e.server.url}/search?q=personal`);
       await main(page)

@@ -108,10 +108,11 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'team.log.options.auth0',
     // The actor and what they changed, both filled in: the sentence is its placeholders.
     'team.log.team.loginOptions',
+    'manage.nav.menu',
   ],
   es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions'],
   fr: ['manage.nav.sessions', 'team.logFilter.invitation'],
-  pt: ['manage.permissions.EDITOR', 'recoveryCodes.fileSite', 'team.log.team.loginOptions'],
+  pt: ['manage.permissions.EDITOR', 'recoveryCodes.fileSite', 'team.log.team.loginOptions', 'manage.nav.menu'],
 };
 
 for (const part of PARTS)

@@ -92,9 +92,12 @@ export async function sweepTab(context: BrowserContext): Promise<SweepTab> {
     if (origin.startsWith('http')) origins.add(origin);
   });
   const cdp = await context.newCDPSession(page);
+  // A shot may narrow the page (a phone's navigation); the next starts at the context's size again.
+  const viewport = page.viewportSize();
   return {
     async next(allow = []) {
       await page.goto('about:blank');
+      if (viewport) await page.setViewportSize(viewport);
       await context.clearCookies();
       for (const origin of origins) {
         await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'local_storage' });

@@ -177,6 +177,18 @@ async function manage(page: Page, server: TestServer, t: T, path = '/manage') {
   await page.getByRole('heading', { level: 1, name: t(MANAGE_HEADINGS[path.split('?')[0]!]!) }).waitFor();
 }
 
+/**
+ * The sessions screen at 390 px: the navigation folds behind one button naming the page, and the
+ * content starts under it. Returns that button.
+ */
+async function phoneSessions(page: Page, server: TestServer, t: T) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await manage(page, server, t, '/manage/sessions');
+  const menu = page.getByRole('button', { name: t('manage.nav.menu', { page: t('manage.nav.sessions') }) });
+  await menu.waitFor();
+  return menu;
+}
+
 /** A caller of acme's admin API as ada (the shots set up the team's state through it). */
 async function adaCalls(server: TestServer) {
   const { accessToken } = await tokenFor(server.server.app, 'ada@acme.test');
@@ -643,6 +655,38 @@ const ALL_SHOTS: Shot[] = [
       await page.goto(`${server.url}/login/team`);
       await page.getByRole('button', { name: t('header.language', { language: 'English' }) }).click();
       await page.getByRole('menuitemradio', { name: 'Deutsch' }).waitFor();
+    },
+  },
+  {
+    name: 'manage-nav-groups',
+    async show(page, server, t) {
+      // A team admin's navigation: your account, your team, developer tools.
+      await manage(page, server, t, '/manage/group');
+      await page.getByText(t('manage.nav.groups.team'), { exact: true }).waitFor();
+    },
+  },
+  {
+    name: 'manage-nav-phone',
+    async show(page, server, t) {
+      await phoneSessions(page, server, t);
+    },
+  },
+  {
+    name: 'manage-nav-phone-open',
+    async show(page, server, t) {
+      await (await phoneSessions(page, server, t)).click();
+      await page.getByRole('link', { name: t('manage.nav.group') }).waitFor();
+    },
+  },
+  {
+    name: 'search-manage-words',
+    async show(page, server, t) {
+      // The newer screens are found by the words people use for them, not only by their titles.
+      await signInAs(page, server, 'ada@acme.test');
+      const q = t('manage.words.security').split(/[,、]/)[1]!.trim();
+      await page.goto(`${server.url}/search?${new URLSearchParams({ q })}`);
+      await page.getByRole('link', { name: t('manage.nav.security') }).waitFor();
+      await page.locator('acct-portal main .spinner').waitFor({ state: 'detached' });
     },
   },
   {

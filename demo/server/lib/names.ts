@@ -1,5 +1,7 @@
-/** Names people give (a user's, a group's): spec §5 allows 1–50 characters. */
-export const NAME_MAX = 50;
+import { charCount, LIMITS } from '../../../src/api/limits';
+
+/** Names people give (a user's, a group's, a passkey's): spec §5 allows 1–50 characters. */
+export const NAME_MAX = LIMITS.name;
 
 // C0 and C1 control characters; bidi and other format characters are allowed and rendered as text.
 // eslint-disable-next-line no-control-regex
@@ -14,7 +16,7 @@ export function cleanName(
   max = NAME_MAX,
 ): { name: string } | { problem: 'length' | 'control'; message: string } {
   const name = value.normalize('NFC').trim();
-  const length = Array.from(name).length;
+  const length = charCount(name);
   if (length < 1 || length > max)
     return { problem: 'length', message: `name must have 1 to ${max} characters` };
   if (CONTROL.test(name)) return { problem: 'control', message: 'name must not contain control characters' };

@@ -82,7 +82,7 @@ export const AcceptBody = Type.Object(
     ...LinkFields,
     // The rules (trimmed, 1–50 characters; the reset's password policy) are checked after the link, with
     // their own codes at their own fields.
-    name: Type.String({ maxLength: LIMITS.name }),
+    name: Type.String({ maxLength: LIMITS.nameInput }),
     password: Type.String({ maxLength: LIMITS.newPassword }),
     confirmPassword: Type.String({ maxLength: LIMITS.newPassword }),
   },

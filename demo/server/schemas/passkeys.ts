@@ -110,7 +110,7 @@ export const AuthenticationResponse = Type.Object(
   { additionalProperties: false },
 );
 
-const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Name = Type.String({ minLength: 1, maxLength: LIMITS.nameInput });
 
 /** A passkey as its owner sees it. */
 export const PasskeyView = Type.Object(

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { LIMITS } from '../../../src/api/limits';
 import { PERMISSIONS } from '../domain/permissions';
 import { AUDIT_ACTIONS } from '../domain/team-rules';
 import { errors, type RouteSchema } from './common';
@@ -188,10 +189,9 @@ export type Group = Static<typeof Group>;
 export const GroupList = Type.Object({ groups: Type.Array(Group) });
 export type GroupList = Static<typeof GroupList>;
 
-export const GROUP_NAME_MAX = 50;
 /** A group's name: trimmed, 1–50 characters, no control characters (checked by the route: `invalidName`). */
 export const GroupBody = Type.Object(
-  { name: Type.String({ maxLength: 1000 }) },
+  { name: Type.String({ maxLength: LIMITS.nameInput }) },
   { additionalProperties: false },
 );
 export type GroupBody = Static<typeof GroupBody>;

@@ -32,7 +32,7 @@ export const permissionsSchema = {
  * 1–50 characters, no control characters) answers 400 with its own message.
  */
 export const RenameBody = Type.Object(
-  { name: Type.String({ maxLength: LIMITS.name }) },
+  { name: Type.String({ maxLength: LIMITS.nameInput }) },
   { additionalProperties: false },
 );
 export const RenameReply = Type.Object({ name: Type.String() }, { additionalProperties: false });

@@ -13,6 +13,7 @@ import {
   GlobeIcon,
   GridIcon,
   MoonIcon,
+  SearchIcon,
   ShieldIcon,
   SignOutIcon,
   SunIcon,
@@ -131,6 +132,11 @@ export function HeaderBar({
         />
         {loggedIn && user ? (
           <>
+            {/* The portal's search (manage screens, and members for team admins): a link, so the
+                portal follows it in place and other pages open the issuer's. */}
+            <a className="icon-button" href={`${issuer}/search`} aria-label={t('header.search')}>
+              <SearchIcon />
+            </a>
             {dashboard ? (
               <a className="header-link header-dashboard" href={dashboard}>
                 {t('header.goToDashboard')}

@@ -10,7 +10,7 @@ import {
   type Invitation,
   type InvitationGone,
 } from '../../api/invitation';
-import { LIMITS } from '../../api/limits';
+import { charCount, LIMITS } from '../../api/limits';
 import { WithTextPart } from '../../i18n/parts';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
@@ -113,7 +113,11 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
     event.preventDefault();
     setFailure(null);
     const found: FieldErrors = {
-      name: name.trim() ? undefined : t('invite.nameRequired'),
+      name: !name.trim()
+        ? t('invite.nameRequired')
+        : charCount(name) > LIMITS.name
+          ? t('invite.nameInvalid')
+          : undefined,
       password: password ? undefined : t('login.reset.newRequired'),
       confirm: !confirm
         ? t('login.reset.confirmRequired')
@@ -312,7 +316,7 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
               label={t('invite.name')}
               name="name"
               autoComplete="name"
-              maxLength={LIMITS.name}
+              limit={LIMITS.name}
               value={name}
               onChange={(event) => setName(event.target.value)}
               error={errors.name}

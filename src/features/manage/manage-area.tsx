@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useId, type ComponentType } from 'react';
+import { Suspense, useEffect, useId, useState, type ComponentType } from 'react';
 import { useStore } from 'zustand';
 import { useTranslation } from 'react-i18next';
 import { sessionStore } from '../../state/session';
@@ -9,7 +9,14 @@ import { SignInPrompt } from '../../ui/sign-in-prompt';
 import { Snackbar } from '../../ui/snackbar';
 import { ScreenLoading } from '../../ui/spinner';
 import { InfoSection } from './info-section';
-import { ADMIN_SECTIONS, developerToolsSupported, manageSection, type ManageSection } from './routes';
+import {
+  ADMIN_SECTIONS,
+  developerToolsSupported,
+  MANAGE_GROUPS,
+  MANAGE_SCREENS,
+  manageSection,
+  type ManageSection,
+} from './routes';
 import { isTeamAdmin, usePermissions, type PermissionsState } from './use-permissions';
 
 /** Sections whose screens come with later work show a short note instead of a blank page. */
@@ -24,23 +31,13 @@ function Pending() {
 
 /**
  * Each screen's heading: after a navigation in the portal focus goes to it, so it names the screen
- * rather than the area.
+ * rather than the area. (The newer screens' headings are their navigation words: the screens' own
+ * texts load with them, after the heading shows.)
  */
-const HEADINGS: Record<ManageSection, string> = {
-  info: 'manage.heading.info',
-  // The sidebar's words: the screens' own texts load with them, after the heading shows.
-  security: 'manage.nav.security',
-  sessions: 'manage.nav.sessions',
-  activity: 'manage.nav.activity',
-  email: 'manage.nav.email',
-  leave: 'manage.nav.leave',
-  qr: 'manage.heading.qr',
-  dev: 'manage.heading.dev',
-  'dev/success': 'manage.heading.devSuccess',
-  team: 'manage.heading.team',
-  user: 'manage.heading.user',
-  group: 'manage.heading.group',
-};
+function headingOf(section: ManageSection): string {
+  if (section === 'dev/success') return 'manage.heading.devSuccess';
+  return MANAGE_SCREENS.find((screen) => screen.section === section)?.heading ?? 'manage.heading.info';
+}
 
 /** Screens of other features shown in the manage area, given by whoever composes it (portal, element). */
 export type ManageSections = Partial<Record<Exclude<ManageSection, 'info'>, ComponentType>>;
@@ -82,6 +79,65 @@ function Content({
   return Screen ? <Screen /> : <Pending />;
 }
 
+/**
+ * The manage area's navigation: its screens under three headings (your account, your team for team
+ * admins, developer tools), the current one marked (`aria-current`). On a narrow screen the list folds
+ * behind a disclosure button that names the current page, so the screen's content starts near the top;
+ * it folds again after each navigation.
+ */
+function ManageNav({ section, admin }: { section: ManageSection; admin: boolean }) {
+  const { t } = useTranslation();
+  const listId = useId();
+  const [open, setOpen] = useState(false);
+  const [shownFor, setShownFor] = useState(section);
+  if (shownFor !== section) {
+    setShownFor(section);
+    setOpen(false);
+  }
+  const current = section === 'dev/success' ? 'dev' : section;
+  const screens = MANAGE_SCREENS.filter(
+    (screen) => (admin || !screen.admin) && (screen.section !== 'dev' || developerToolsSupported()),
+  );
+  const currentScreen = screens.find((screen) => screen.section === current);
+  return (
+    <nav className={open ? 'sidebar open' : 'sidebar'} aria-label={t('manage.nav.label')}>
+      <button
+        type="button"
+        className="sidebar-toggle"
+        part="button"
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => setOpen((value) => !value)}
+      >
+        {t('manage.nav.menu', { page: t(currentScreen?.nav ?? 'manage.nav.info') })}
+      </button>
+      <div className="sidebar-groups" id={listId}>
+        {MANAGE_GROUPS.map((group) => {
+          const inGroup = screens.filter((screen) => screen.group === group);
+          if (inGroup.length === 0) return null;
+          const headingId = `${listId}-${group}`;
+          return (
+            <div key={group} className="sidebar-group">
+              <p className="sidebar-heading" id={headingId}>
+                {t(`manage.nav.groups.${group}`)}
+              </p>
+              <ul aria-labelledby={headingId}>
+                {inGroup.map((screen) => (
+                  <li key={screen.section}>
+                    <Link to={screen.path} aria-current={screen.section === current ? 'page' : undefined}>
+                      {t(screen.nav)}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          );
+        })}
+      </div>
+    </nav>
+  );
+}
+
 function SignedOut({ standalone }: { standalone: boolean }) {
   const router = useRouter();
   const { path, search } = router.location;
@@ -114,38 +170,13 @@ export default function ManageArea({
   if (status === 'unknown') return <ScreenLoading />;
   if (status === 'loggedOut') return <SignedOut standalone={standalone} />;
 
-  const items: Array<[string, string, boolean]> = [
-    ['/manage', t('manage.nav.info'), section === 'info'],
-    ['/manage/security', t('manage.nav.security'), section === 'security'],
-    ['/manage/sessions', t('manage.nav.sessions'), section === 'sessions'],
-    ['/manage/activity', t('manage.nav.activity'), section === 'activity'],
-    ['/manage/email', t('manage.nav.email'), section === 'email'],
-    ['/manage/leave', t('manage.nav.leave'), section === 'leave'],
-    ['/manage/qr', t('manage.nav.qr'), section === 'qr'],
-  ];
-  if (developerToolsSupported())
-    items.push(['/manage/dev', t('manage.nav.dev'), section === 'dev' || section === 'dev/success']);
-  if (isTeamAdmin(permissions))
-    for (const admin of ADMIN_SECTIONS)
-      items.push([`/manage/${admin}`, t(`manage.nav.${admin}`), section === admin]);
-
   return (
     <div className="manage">
-      <nav className="sidebar" aria-label={t('manage.nav.label')}>
-        <ul>
-          {items.map(([to, label, current]) => (
-            <li key={to}>
-              <Link to={to} aria-current={current ? 'page' : undefined}>
-                {label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <ManageNav section={section} admin={isTeamAdmin(permissions)} />
       <div className="manage-content stack">
         {/* Outside the Suspense boundary: it is there for the portal's focus as soon as the address changes. */}
         <h1 className="title" id={titleId}>
-          {t(HEADINGS[section])}
+          {t(headingOf(section))}
         </h1>
         <ScreenTitleContext.Provider value={titleId}>
           <Suspense fallback={<ScreenLoading />}>

@@ -8,10 +8,7 @@ import { Dialog } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
 import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
-import { LIMITS } from '../../api/limits';
-
-/** Spec §5/§9: the name is at most 50 characters. */
-export const NAME_MAX = 50;
+import { charCount, LIMITS } from '../../api/limits';
 
 /**
  * Change name (spec §2, §5): 'Your name', Cancel and Set name; required, at most 50 characters after
@@ -39,8 +36,8 @@ function NameForm({ onClose, t, language }: { onClose(): void; t: TFunction; lan
     const trimmed = name.trim();
     const problem = !trimmed
       ? t('manage.name.required')
-      : Array.from(trimmed).length > NAME_MAX
-        ? t('manage.name.tooLong', { n: NAME_MAX })
+      : charCount(trimmed) > LIMITS.name
+        ? t('manage.name.tooLong', { n: LIMITS.name })
         : null;
     if (problem) {
       setError(problem);
@@ -68,7 +65,7 @@ function NameForm({ onClose, t, language }: { onClose(): void; t: TFunction; lan
           label={t('manage.name.label')}
           name="name"
           autoComplete="name"
-          maxLength={LIMITS.name}
+          limit={LIMITS.name}
           value={name}
           onChange={(event) => setName(event.target.value)}
           error={error}

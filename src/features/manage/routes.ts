@@ -19,6 +19,132 @@ export type ManageSection = 'info' | (typeof MANAGE_PATHS)[number];
 /** The sections only team admins (OWNER or ADMIN) open; the manage area shows others why not. */
 export const ADMIN_SECTIONS: readonly ManageSection[] = ['team', 'user', 'group'];
 
+/** The headings of the manage area's navigation, in order. */
+export const MANAGE_GROUPS = ['account', 'team', 'developer'] as const;
+export type ManageGroup = (typeof MANAGE_GROUPS)[number];
+
+/** A screen of the manage area as its navigation and the search page know it. */
+export interface ManageScreen {
+  section: ManageSection;
+  /** Its portal address. */
+  path: string;
+  /** Its navigation label's text key; the heading's (`manage.heading.*`) where it differs. */
+  nav: string;
+  heading: string;
+  /** Other words it is found by (comma-separated in each language): what it holds, what people call it. */
+  words: string;
+  group: ManageGroup;
+  /** Only team admins (OWNER or ADMIN) see it listed. */
+  admin: boolean;
+}
+
+/**
+ * Every screen of the manage area, in navigation order: the sidebar and the search page's index are both
+ * made from it, so a screen added here is listed and found. `dev/success` is a result, not a screen.
+ * (The keys are written out whole so the static test of unused texts sees them.)
+ */
+export const MANAGE_SCREENS: readonly ManageScreen[] = [
+  {
+    section: 'info',
+    path: '/manage',
+    nav: 'manage.nav.info',
+    heading: 'manage.heading.info',
+    words: 'manage.words.info',
+    group: 'account',
+    admin: false,
+  },
+  {
+    section: 'security',
+    path: '/manage/security',
+    nav: 'manage.nav.security',
+    heading: 'manage.nav.security',
+    words: 'manage.words.security',
+    group: 'account',
+    admin: false,
+  },
+  {
+    section: 'sessions',
+    path: '/manage/sessions',
+    nav: 'manage.nav.sessions',
+    heading: 'manage.nav.sessions',
+    words: 'manage.words.sessions',
+    group: 'account',
+    admin: false,
+  },
+  {
+    section: 'activity',
+    path: '/manage/activity',
+    nav: 'manage.nav.activity',
+    heading: 'manage.nav.activity',
+    words: 'manage.words.activity',
+    group: 'account',
+    admin: false,
+  },
+  {
+    section: 'email',
+    path: '/manage/email',
+    nav: 'manage.nav.email',
+    heading: 'manage.nav.email',
+    words: 'manage.words.email',
+    group: 'account',
+    admin: false,
+  },
+  {
+    section: 'qr',
+    path: '/manage/qr',
+    nav: 'manage.nav.qr',
+    heading: 'manage.heading.qr',
+    words: 'manage.words.qr',
+    group: 'account',
+    admin: false,
+  },
+  {
+    section: 'leave',
+    path: '/manage/leave',
+    nav: 'manage.nav.leave',
+    heading: 'manage.nav.leave',
+    words: 'manage.words.leave',
+    group: 'account',
+    admin: false,
+  },
+  {
+    section: 'team',
+    path: '/manage/team',
+    nav: 'manage.nav.team',
+    heading: 'manage.heading.team',
+    words: 'manage.words.team',
+    group: 'team',
+    admin: true,
+  },
+  {
+    section: 'user',
+    path: '/manage/user',
+    nav: 'manage.nav.user',
+    heading: 'manage.heading.user',
+    words: 'manage.words.user',
+    group: 'team',
+    admin: true,
+  },
+  {
+    section: 'group',
+    path: '/manage/group',
+    nav: 'manage.nav.group',
+    heading: 'manage.heading.group',
+    words: 'manage.words.group',
+    group: 'team',
+    admin: true,
+  },
+  {
+    section: 'dev',
+    path: '/manage/dev',
+    nav: 'manage.nav.dev',
+    heading: 'manage.heading.dev',
+    words: 'manage.words.dev',
+    group: 'developer',
+    admin: false,
+  },
+];
+
 /** `/manage` → personal info; `/manage/{one of MANAGE_PATHS}` → that section; anything else → info. */
 export function manageSection(path: string): ManageSection {
   const rest = path.replace(/\/+$/, '').replace(/^\/manage\/?/, '');

@@ -7,21 +7,7 @@ import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { Spinner } from '../../ui/spinner';
-
-/** The manage screens the search finds by their titles; the last three only for team admins. */
-const SCREENS: ReadonlyArray<[path: string, title: string, adminOnly: boolean]> = [
-  ['/manage', 'manage.heading.info', false],
-  ['/manage/qr', 'manage.heading.qr', false],
-  ['/manage/dev', 'manage.heading.dev', false],
-  ['/manage/team', 'manage.heading.team', true],
-  ['/manage/user', 'manage.heading.user', true],
-  ['/manage/group', 'manage.heading.group', true],
-];
-
-/** Case and accents left out, as the server's member search folds them. */
-function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-}
+import { findScreens, type SearchableScreen } from './find-screens';
 
 /** The answer for one query (and try): while there is none for the query on screen, it is loading. */
 type Members = { key: string; status: 'ready'; members: FoundMember[] } | { key: string; status: 'failed' };
@@ -30,12 +16,13 @@ type Members = { key: string; status: 'ready'; members: FoundMember[] } | { key:
 const TYPING_PAUSE_MS = 250;
 
 /**
- * The search page (spec §2): the manage screens whose titles hold the query and, for team admins, the
+ * The search page (spec §2): the manage screens (`screens`, the manage area's table given by the
+ * portal) whose titles or words hold the query and, for team admins, the
  * team's members whose name or address starts with it (the server decides who may see them). The page
  * is open to all; a signed-out visitor with a query is offered the sign-in, back to the same search.
  * Typing updates /search?q=… (replacing the history entry, so Back leaves the page).
  */
-export default function SearchPage() {
+export default function SearchPage({ screens: index = [] }: { screens?: readonly SearchableScreen[] }) {
   const { t, i18n } = useTranslation();
   const router = useRouter();
   const query = useSearchParam('q') ?? '';
@@ -69,7 +56,8 @@ export default function SearchPage() {
   }, [signedIn, i18n.language]);
 
   useEffect(() => {
-    if (!signedIn || !trimmed) return;
+    // Only a team admin's search finds members: a member's would be a call answered with nothing.
+    if (!signedIn || !trimmed || admin !== true) return;
     const controller = new AbortController();
     const key = `${attempt}:${trimmed}`;
     const timer = setTimeout(() => {
@@ -87,18 +75,16 @@ export default function SearchPage() {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [signedIn, trimmed, attempt, i18n.language]);
+  }, [signedIn, trimmed, attempt, i18n.language, admin]);
 
-  const folded = fold(trimmed);
-  const screens =
-    trimmed && admin !== null
-      ? SCREENS.filter(([, title, adminOnly]) => (admin || !adminOnly) && fold(t(title)).includes(folded))
-      : [];
+  const screens = trimmed && admin !== null ? findScreens(index, trimmed, t, admin) : [];
   // Only the answer for the query on screen counts: an older one is not shown under a newer query.
-  const current =
-    signedIn && admin !== null && members?.key === `${attempt}:${trimmed}`
-      ? members
-      : { status: 'loading' as const };
+  const current: Members | { status: 'loading' } =
+    admin === false
+      ? { key: '', status: 'ready', members: [] }
+      : signedIn && admin && members?.key === `${attempt}:${trimmed}`
+        ? members
+        : { status: 'loading' };
   const found = current.status === 'ready' ? current.members : [];
 
   return (
@@ -144,10 +130,10 @@ export default function SearchPage() {
                 {t('search.screens')}
               </h2>
               <ul className="providers-list">
-                {screens.map(([path, title]) => (
-                  <li key={path}>
-                    <Link to={path} className="link">
-                      {t(title)}
+                {screens.map((screen) => (
+                  <li key={screen.path}>
+                    <Link to={screen.path} className="link">
+                      {t(screen.heading)}
                     </Link>
                   </li>
                 ))}

@@ -2,10 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../ui/dialog';
 import { TextField } from '../../ui/text-field';
+import { charCount, LIMITS } from '../../api/limits';
 import { DialogForm, useDialogProblem, type DialogProblem } from './dialog-form';
-
-/** The server's limit for a passkey's name (its `cleanName`), in characters. */
-export const PASSKEY_NAME_MAX = 50;
 
 /** What went wrong with a name: at the field, or about the whole step (the passkey itself). */
 export type NameProblem = DialogProblem<'name'>;
@@ -70,7 +68,7 @@ function NameForm({
   async function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = name.trim();
-    if (!trimmed || Array.from(trimmed).length > PASSKEY_NAME_MAX) {
+    if (!trimmed || charCount(trimmed) > LIMITS.name) {
       setProblem({
         at: 'name',
         message: trimmed ? t('security.passkeys.errors.invalidName') : t('security.passkeys.nameRequired'),
@@ -108,7 +106,7 @@ function NameForm({
         hint={t('security.passkeys.nameHint')}
         name="passkeyName"
         autoComplete="off"
-        maxLength={PASSKEY_NAME_MAX}
+        limit={LIMITS.name}
         value={name}
         onChange={(event) => setName(event.target.value)}
         error={fieldError('name')}

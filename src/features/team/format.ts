@@ -1,10 +1,9 @@
 import type { TFunction } from 'i18next';
 import type { AuditEvent, Invitation } from '../../api/team';
+import { calendarDays, relativeDays, timeAgo } from '../../ui/time';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-/** An invitation reads 'Sent – …' for its first three days, then how long it has left (spec §2 sample). */
+const DAY = 24 * 60 * 60_000;
+/** An invitation reads 'Sent …' for its first three days, then when it expires (spec §2 sample). */
 const SENT_FOR = 3 * DAY;
 
 export { refusalOf } from '../../api/refusal';
@@ -17,33 +16,26 @@ export interface InvitationStatus {
   urgent: boolean;
 }
 
-/** Whole calendar days from `now` to `then`, in the browser's time zone (so 'Tomorrow' means the date). */
-function calendarDays(now: number, then: number): number {
-  const day = (ms: number) => {
-    const date = new Date(ms);
-    return Date.UTC(date.getFullYear(), date.getMonth(), date.getDate());
-  };
-  return Math.round((day(then) - day(now)) / DAY);
-}
-
-/** An invitation's status from its timestamps: 'Sent – 2 Hours Ago', 'Expires – 4 days', 'Expires – Tomorrow'. */
-export function invitationStatus(invitation: Invitation, now: number, t: TFunction): InvitationStatus {
+/**
+ * An invitation's status from its timestamps — 'Sent 2 hours ago', 'Expires in 4 days', 'Expires
+ * tomorrow' — its times in the one relative style of ui/time.
+ */
+export function invitationStatus(
+  invitation: Invitation,
+  now: number,
+  t: TFunction,
+  language: string,
+): InvitationStatus {
   const sent = Date.parse(invitation.sentAt);
   const expires = Date.parse(invitation.expiresAt);
-  const ends = (text: string, urgent: boolean) => ({ text, at: invitation.expiresAt, urgent });
-  const sentText = (text: string) => ({ text, at: invitation.sentAt, urgent: false });
-  if (expires <= now) return ends(t('team.status.expired'), true);
-  const age = Math.max(0, now - sent);
-  if (age < SENT_FOR) {
-    if (age < MINUTE) return sentText(t('team.status.sentNow'));
-    if (age < HOUR) return sentText(t('team.status.sentMinutes', { count: Math.floor(age / MINUTE) }));
-    if (age < DAY) return sentText(t('team.status.sentHours', { count: Math.floor(age / HOUR) }));
-    return sentText(t('team.status.sentDays', { count: Math.floor(age / DAY) }));
+  if (expires <= now) return { text: t('team.status.expired'), at: invitation.expiresAt, urgent: true };
+  if (now - sent < SENT_FOR) {
+    const when = timeAgo(invitation.sentAt, now, language);
+    return { text: t('team.status.sent', { when }), at: invitation.sentAt, urgent: false };
   }
-  const days = calendarDays(now, expires);
-  if (days <= 0) return ends(t('team.status.expiresToday'), true);
-  if (days === 1) return ends(t('team.status.expiresTomorrow'), true);
-  return ends(t('team.status.expiresDays', { count: days }), false);
+  const when = relativeDays(invitation.expiresAt, now, language);
+  const urgent = calendarDays(now, expires) <= 1;
+  return { text: t('team.status.expires', { when }), at: invitation.expiresAt, urgent };
 }
 
 const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte'] as const;

@@ -12,6 +12,7 @@ import {
   type Group,
   type Member,
 } from '../../api/members';
+import { charCount, LIMITS } from '../../api/limits';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
@@ -29,8 +30,6 @@ import {
   useDebounced,
 } from './admin-kit';
 
-/** The server's limit on a group's name (schemas/team.ts GROUP_NAME_MAX). */
-const NAME_MAX = 50;
 /** How many members the picker offers for a search. */
 const PICKS = 8;
 
@@ -199,7 +198,7 @@ function Groups() {
 function checkName(name: string, t: TFunction): string | null {
   const trimmed = name.trim();
   if (!trimmed) return t('groups.errors.required');
-  if (Array.from(trimmed).length > NAME_MAX) return t('groups.errors.tooLong', { n: NAME_MAX });
+  if (charCount(trimmed) > LIMITS.name) return t('groups.errors.tooLong', { n: LIMITS.name });
   return null;
 }
 
@@ -254,7 +253,7 @@ function CreateGroup({
           label={t('groups.create.label')}
           name="groupName"
           autoComplete="off"
-          maxLength={200}
+          limit={LIMITS.name}
           value={name}
           onChange={(event) => setName(event.target.value)}
           error={fieldError}
@@ -314,7 +313,7 @@ function NameForm({
           label={t('groups.rename.label')}
           name="groupName"
           autoComplete="off"
-          maxLength={200}
+          limit={LIMITS.name}
           value={name}
           onChange={(event) => setName(event.target.value)}
           error={fieldError}

@@ -94,7 +94,7 @@ export function InvitationList({
       {invitations.length === 0 ? <p className="hint">{t('team.noInvites')}</p> : null}
       <ul className="invites" ref={list} hidden={invitations.length === 0}>
         {invitations.map((invitation) => {
-          const status = invitationStatus(invitation, now, t);
+          const status = invitationStatus(invitation, now, t, language);
           return (
             <li key={invitation.id}>
               <span className="invite-email">{invitation.email}</span>

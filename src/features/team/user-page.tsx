@@ -18,6 +18,7 @@ import { useElement } from '../../ui/element-context';
 import { Link, useRouter } from '../../ui/router';
 import { Spinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
+import { timeAgo } from '../../ui/time';
 import {
   AdminPart,
   Confirm,
@@ -45,7 +46,7 @@ export default function UserPage() {
 type Loaded = MemberList & { q: string; key: string };
 type DialogKind = 'permissions' | 'groups' | 'disable' | 'remove';
 
-const DAY = 86_400;
+const DAY = 86_400_000;
 
 /** Providers go by their own names in every language; only the password is a word to translate. */
 const PROVIDERS: Record<Exclude<SignInMethod, 'password'>, string> = {
@@ -90,13 +91,9 @@ function statusOf(member: Member, language: string, t: TFunction): string {
 /** When a member last signed in: relative within a month ("3 days ago"), else the date. */
 function lastSignIn(iso: string | null, language: string, t: TFunction): string {
   if (!iso) return t('users.never');
-  const seconds = (Date.parse(iso) - Date.now()) / 1000;
-  const abs = Math.abs(seconds);
-  if (abs >= 30 * DAY)
+  if (Math.abs(Date.parse(iso) - Date.now()) >= 30 * DAY)
     return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso));
-  const relative = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
-  const [size, unit] = abs < 3600 ? [60, 'minute'] : abs < DAY ? [3600, 'hour'] : ([DAY, 'day'] as const);
-  return relative.format(Math.round(seconds / size), unit as Intl.RelativeTimeFormatUnit);
+  return timeAgo(iso, Date.now(), language);
 }
 
 function Members() {

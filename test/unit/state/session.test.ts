@@ -180,4 +180,13 @@ describe('initials (spec §3)', () => {
     expect(initials('Élodie Ørsted')).to.equal('ÉØ');
     expect(initials('山田 太郎')).to.equal('山太');
   });
+
+  it('takes letters only, never punctuation or digits', () => {
+    expect(initials('<img src=x')).to.equal('IS');
+    expect(initials('"Ada" (Lovelace)')).to.equal('AL');
+    expect(initials('— 42 Ada')).to.equal('A');
+    expect(initials('<> 1234 !!')).to.equal('-');
+    // A letter written with a combining accent stays whole.
+    expect(initials('E\u0301lodie Zola')).to.equal('E\u0301Z');
+  });
 });

@@ -7,6 +7,7 @@ import { Dialog } from '../../../src/ui/dialog';
 import { Snackbar } from '../../../src/ui/snackbar';
 import { elementCss } from '../../../src/styles/sheet';
 import { TextField, UNSUPPORTED_TYPES } from '../../../src/ui/text-field';
+import { expectNoAxeViolations, renderWithElement } from '../render';
 
 function Harness({ closable, onClosed }: { closable: boolean; onClosed(): void }) {
   const [open, setOpen] = useState(false);
@@ -241,6 +242,43 @@ describe('ui/text-field', () => {
       </>,
     );
     expect(types.map((type) => (screen.getByLabelText(type) as HTMLInputElement).type)).to.deep.equal(types);
+  });
+
+  function Limited({ initial = '' }: { initial?: string }) {
+    const [value, setValue] = useState(initial);
+    return (
+      <TextField label="Name" limit={10} value={value} onChange={(event) => setValue(event.target.value)} />
+    );
+  }
+
+  it('counts toward its limit from 80 % of it, and keeps pasted text past it with an error at the field', async () => {
+    const { view } = await renderWithElement(<Limited />);
+    const field = view.getByLabelText('Name') as HTMLInputElement;
+    // No maxlength: the browser would cut a pasted text short without a word.
+    expect(field.maxLength).to.equal(-1);
+    fireEvent.change(field, { target: { value: 'abcdefg' } });
+    expect(view.queryByText(/left/)).to.equal(null);
+    fireEvent.change(field, { target: { value: '  abcdefgh  ' } });
+    const left = view.getByText('2 characters left');
+    expect(field.getAttribute('aria-describedby')).to.contain(left.id);
+    expect(field.getAttribute('aria-invalid')).to.equal(null);
+    fireEvent.change(field, { target: { value: 'abcdefghi' } });
+    expect(view.getByText('1 character left')).to.exist;
+    // A paste past the limit: all of it stays, and the field says by how much it is too long.
+    fireEvent.change(field, { target: { value: 'abcdefghijklm' } });
+    expect(field.value).to.equal('abcdefghijklm');
+    const over = view.getByText('3 characters too many');
+    expect(over.className).to.equal('field-error');
+    expect(field.getAttribute('aria-invalid')).to.equal('true');
+    expect(field.getAttribute('aria-describedby')).to.contain(over.id);
+    await expectNoAxeViolations(view.getByLabelText('Name').closest('.field')!);
+  });
+
+  it('counts characters as the server does: code points of the NFC form', async () => {
+    const { view } = await renderWithElement(<Limited initial={'e\u0301'.repeat(9)} />);
+    expect(view.getByText('1 character left')).to.exist;
+    fireEvent.change(view.getByLabelText('Name'), { target: { value: '😀'.repeat(11) } });
+    expect(view.getByText('1 character too many')).to.exist;
   });
 });
 

@@ -54,12 +54,15 @@ describe('<acct-manage>', () => {
     fireEvent.click(await view.findByRole('button', { name: 'Edit name' }));
     const form = await dialog(element);
     const field = form.getByLabelText('Your name') as HTMLInputElement;
-    // The server's limit caps the field; the name rule (50) has its own message below it.
-    expect(field.maxLength).to.equal(1000);
+    // The name rule (50, the server's) is counted at the field, never cut short by maxlength.
+    expect(field.maxLength).to.equal(-1);
     type(field, '   ');
     fireEvent.click(form.getByRole('button', { name: 'Set name' }));
     expect(await form.findByText('Enter your name.')).to.exist;
+    type(field, 'x'.repeat(45));
+    expect(form.getByText('5 characters left')).to.exist;
     type(field, 'x'.repeat(51));
+    expect(form.getByText('1 character too many')).to.exist;
     fireEvent.click(form.getByRole('button', { name: 'Set name' }));
     expect(await form.findByText('Your name cannot be more than 50 characters.')).to.exist;
     expect(field.getAttribute('aria-invalid')).to.equal('true');

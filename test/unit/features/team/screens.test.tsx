@@ -26,7 +26,7 @@ describe('team screens (component)', () => {
       'true',
     );
     expect(view.getByText('Priya Natarajan')).to.exist;
-    await view.findByText(/^(No pending invitations\.|Sent - .*|Expires - .*|Expired)$/);
+    await view.findByText(/^(No pending invitations\.|Sent .*|Expires .*|Expired)$/);
     await expectNoAxeViolations(container);
   });
 
@@ -63,5 +63,20 @@ describe('team screens (component)', () => {
     expect(groups.getByText('Enter a group name.')).to.exist;
     await groups.findByRole('button', { name: 'Try again' });
     await expectNoAxeViolations(container);
+  });
+
+  it('Manage group: a name past the server’s 50 characters is kept whole and refused at the field', async () => {
+    const { view } = await renderWithElement(<GroupPage />, { route: '/manage/group' });
+    const groups = within(await view.findByRole('region', { name: 'Groups' }));
+    const field = groups.getByRole('textbox', { name: 'New group name' }) as HTMLInputElement;
+    expect(field.maxLength).to.equal(-1);
+    fireEvent.change(field, { target: { value: 'g'.repeat(40) } });
+    expect(groups.getByText('10 characters left')).to.exist;
+    fireEvent.change(field, { target: { value: 'g'.repeat(60) } });
+    expect(field.value).to.have.length(60);
+    expect(groups.getByText('10 characters too many')).to.exist;
+    expect(field.getAttribute('aria-invalid')).to.equal('true');
+    fireEvent.click(groups.getByRole('button', { name: 'Create group' }));
+    expect(groups.getByText('A group name cannot be more than 50 characters.')).to.exist;
   });
 });

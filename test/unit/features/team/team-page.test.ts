@@ -3,7 +3,7 @@ import i18next, { type TFunction } from 'i18next';
 import type { AuditEvent, Invitation } from '../../../../src/api/team';
 import { auditSentence, invitationStatus, storageText } from '../../../../src/features/team/format';
 import enMain from '../../../../src/i18n/locales/en.json';
-import { timeAgo } from '../../../../src/ui/time';
+import { relativeTime, timeAgo } from '../../../../src/ui/time';
 import de from '../../../../src/i18n/locales/admin/de.json';
 import en from '../../../../src/i18n/locales/admin/en.json';
 import fr from '../../../../src/i18n/locales/admin/fr.json';
@@ -38,44 +38,46 @@ const sent = (ago: number): Invitation => ({
 
 describe('invitation status (from its times)', () => {
   const t = translator('en', en);
-  const status = (ago: number) => invitationStatus(sent(ago), NOW, t);
+  const status = (ago: number) => invitationStatus(sent(ago), NOW, t, 'en');
 
-  it('reads "Sent" for three days, in minutes, hours or days, each in its plural form', () => {
-    expect(status(10_000)).to.deep.include({ text: 'Sent - Just Now', urgent: false });
-    expect(status(60_000).text).to.equal('Sent - 1 Minute Ago');
-    expect(status(45 * 60_000).text).to.equal('Sent - 45 Minutes Ago');
-    expect(status(HOUR + 60_000).text).to.equal('Sent - 1 Hour Ago');
-    expect(status(2 * HOUR).text).to.equal('Sent - 2 Hours Ago');
-    expect(status(DAY + HOUR).text).to.equal('Sent - 1 Day Ago');
-    expect(status(2 * DAY + 23 * HOUR).text).to.equal('Sent - 2 Days Ago');
+  it('reads "Sent" for three days, its time in the one relative style of every screen', () => {
+    expect(status(10_000)).to.deep.include({ text: 'Sent this minute', urgent: false });
+    expect(status(60_000).text).to.equal('Sent 1 minute ago');
+    expect(status(45 * 60_000).text).to.equal('Sent 45 minutes ago');
+    expect(status(HOUR + 60_000).text).to.equal('Sent 1 hour ago');
+    expect(status(2 * HOUR).text).to.equal('Sent 2 hours ago');
+    expect(status(DAY + HOUR).text).to.equal('Sent yesterday');
+    expect(status(2 * DAY + 23 * HOUR).text).to.equal('Sent 3 days ago');
     expect(status(2 * HOUR).at).to.equal(sent(2 * HOUR).sentAt);
+    // The same words as the sessions, activity and admin-action lists for the same time.
+    expect(status(2 * HOUR).text).to.equal(`Sent ${timeAgo(sent(2 * HOUR).sentAt, NOW, 'en')}`);
   });
 
-  it('then how long it has left, by calendar date; the last two days and expired ones urgent', () => {
-    expect(status(3 * DAY)).to.deep.include({ text: 'Expires - 4 days', urgent: false });
-    expect(status(4 * DAY)).to.deep.include({ text: 'Expires - 3 days', urgent: false });
+  it('then when it expires, by calendar date; the last two days and expired ones urgent', () => {
+    expect(status(3 * DAY)).to.deep.include({ text: 'Expires in 4 days', urgent: false });
+    expect(status(4 * DAY)).to.deep.include({ text: 'Expires in 3 days', urgent: false });
     // Sent 6 days ago at 10:00: it ends tomorrow at 10:00.
-    expect(status(6 * DAY)).to.deep.include({ text: 'Expires - Tomorrow', urgent: true });
+    expect(status(6 * DAY)).to.deep.include({ text: 'Expires tomorrow', urgent: true });
     // It ends at 01:00 tomorrow, 15 hours from now: tomorrow by the date, not today.
-    expect(status(6 * DAY + 9 * HOUR).text).to.equal('Expires - Tomorrow');
+    expect(status(6 * DAY + 9 * HOUR).text).to.equal('Expires tomorrow');
     // It ends at 23:00 two days from now, 61 hours: two days by the date.
-    expect(status(5 * DAY - 13 * HOUR).text).to.equal('Expires - 2 days');
-    expect(status(6 * DAY + 11 * HOUR)).to.deep.include({ text: 'Expires - Today', urgent: true });
+    expect(status(5 * DAY - 13 * HOUR).text).to.equal('Expires in 2 days');
+    expect(status(6 * DAY + 11 * HOUR)).to.deep.include({ text: 'Expires today', urgent: true });
     expect(status(7 * DAY)).to.deep.include({ text: 'Expired', urgent: true });
     expect(status(9 * DAY)).to.deep.include({ text: 'Expired', urgent: true });
     expect(status(6 * DAY).at).to.equal(sent(6 * DAY).expiresAt);
   });
 
-  it("speaks each language's plural forms", () => {
-    const inDe = (ago: number) => invitationStatus(sent(ago), NOW, translator('de', de)).text;
-    expect(inDe(2 * HOUR)).to.equal('Gesendet - vor 2 Stunden');
-    expect(inDe(HOUR)).to.equal('Gesendet - vor 1 Stunde');
-    expect(inDe(6 * DAY)).to.equal('Läuft ab - morgen');
-    const inFr = (ago: number) => invitationStatus(sent(ago), NOW, translator('fr', fr)).text;
-    expect(inFr(HOUR)).to.equal('Envoyée - il y a 1 heure');
-    expect(inFr(4 * DAY)).to.equal('Expire - dans 3 jours');
-    const inJa = (ago: number) => invitationStatus(sent(ago), NOW, translator('ja', ja)).text;
-    expect(inJa(2 * HOUR)).to.equal('送信済み - 2 時間前');
+  it('speaks each language, with Intl.RelativeTimeFormat’s words', () => {
+    const inDe = (ago: number) => invitationStatus(sent(ago), NOW, translator('de', de), 'de').text;
+    expect(inDe(2 * HOUR)).to.equal('Gesendet vor 2 Stunden');
+    expect(inDe(HOUR)).to.equal('Gesendet vor 1 Stunde');
+    expect(inDe(6 * DAY)).to.equal('Läuft morgen ab');
+    const inFr = (ago: number) => invitationStatus(sent(ago), NOW, translator('fr', fr), 'fr').text;
+    expect(inFr(HOUR)).to.equal('Envoyée il y a 1 heure');
+    expect(inFr(4 * DAY)).to.equal('Expire dans 3 jours');
+    const inJa = (ago: number) => invitationStatus(sent(ago), NOW, translator('ja', ja), 'ja').text;
+    expect(inJa(2 * HOUR)).to.equal('送信: 2 時間前');
   });
 });
 
@@ -100,6 +102,18 @@ describe('storage and times, the language’s way', () => {
     expect(ago(3 * HOUR)).to.equal('3 hours ago');
     expect(ago(DAY + HOUR)).to.equal('yesterday');
     expect(ago(3 * DAY, 'de')).to.equal('vor 3 Tagen');
+    // A time just ahead of this clock (the server's runs ahead) has still happened.
+    expect(ago(-20_000)).to.equal('this minute');
+  });
+
+  it('has one relative style, past and future, by the date beyond a day', () => {
+    const at = (ms: number, language = 'en') => relativeTime(new Date(NOW + ms).toISOString(), NOW, language);
+    expect(at(-30_000)).to.equal('this minute');
+    expect(at(3 * HOUR)).to.equal('in 3 hours');
+    // 10:00 now; 38 hours ahead is 00:00 the day after tomorrow.
+    expect(at(38 * HOUR)).to.equal('in 2 days');
+    expect(at(-DAY, 'fr')).to.equal('hier');
+    expect(at(-5 * 60_000, 'ja')).to.equal('5 分前');
   });
 });
 
