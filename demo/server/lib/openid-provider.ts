@@ -174,6 +174,15 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
       introspection: OIDC_ROUTES.introspection,
       token: OIDC_ROUTES.token,
     },
+    // A refused authorization request (unknown client, a redirect URI not registered) never redirects:
+    // a plain page with the protocol's error, nothing loaded from elsewhere.
+    async renderError(ctx, out) {
+      const escape = (value: unknown) =>
+        String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+      ctx.type = 'html';
+      ctx.set('Content-Security-Policy', "default-src 'none'");
+      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(out.error)}</title></head><body><h1>${escape(out.error)}</h1><p>${escape(out.error_description)}</p></body></html>`;
+    },
     rotateRefreshToken: true,
     ttl: {
       AccessToken: TOKEN_TTL_SECONDS,
