@@ -31,6 +31,7 @@ import { externalRoutes } from './routes/external';
 import type { StandIn } from './standin/providers';
 import { invitationRoutes } from './routes/invitations';
 import { loginRoutes } from './routes/login';
+import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
 import { groupRoutes } from './routes/groups';
 import { memberRoutes } from './routes/members';
 import { searchRoutes } from './routes/search';
@@ -153,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCors(app, config.corsOrigins);
   registerSecurity(app, config, () => closing);
   registerAuth(app);
+  await registerOpenIdProvider(app);
 
   await app.register(discoveryRoutes);
   await app.register(userinfoRoutes);
@@ -176,6 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(deviceRoutes);
   if (config.demo) await app.register(outboxRoutes);
   await app.register(tokenRoutes);
+  await app.register(oidcRoutes);
   await app.register(pageRoutes);
   return app;
 }

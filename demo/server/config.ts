@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { SCRYPT_LN_MAX, SCRYPT_LN_MIN, SCRYPT_PARAMS } from './lib/password';
@@ -59,6 +60,11 @@ export interface Config {
   loginAddressLimit: number;
   /** Keep and show the address each session signed in from (the sessions screen, the security log). */
   sessionAddresses: boolean;
+  /**
+   * The OpenID Provider's clients (RFC 7591 client metadata), from the JSON file OIDC_CLIENTS_FILE,
+   * plus, in demo mode, the demo suite app's.
+   */
+  oidcClients: OidcClient[];
   /** Where the built bundle and the demo pages are. */
   distDir: string;
   demoDir: string;
@@ -74,6 +80,77 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** A client of the OpenID Provider: RFC 7591 metadata, as oidc-provider takes it. */
+export interface OidcClient {
+  client_id: string;
+  client_secret?: string;
+  redirect_uris: string[];
+  post_logout_redirect_uris?: string[];
+  grant_types?: string[];
+  response_types?: string[];
+  token_endpoint_auth_method?: string;
+  client_name?: string;
+  [metadata: string]: unknown;
+}
+
+/** The demo suite app's client (a public client: code flow with PKCE, no secret). */
+export const DEMO_OIDC_CLIENT_ID = 'acct-suite-app';
+
+/**
+ * The clients of OIDC_CLIENTS_FILE, checked enough to say what is wrong at start: a JSON array of
+ * objects, each with a unique `client_id` and absolute `redirect_uris` without a fragment. The provider
+ * checks the rest of the metadata when it is built.
+ */
+function readOidcClients(path: string | undefined, problems: string[]): OidcClient[] {
+  if (!path) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    problems.push(`OIDC_CLIENTS_FILE ${path} cannot be read as JSON: ${(error as Error).message}`);
+    return [];
+  }
+  if (!Array.isArray(parsed)) {
+    problems.push(`OIDC_CLIENTS_FILE ${path} must hold a JSON array of client metadata objects`);
+    return [];
+  }
+  const seen = new Set<string>();
+  const clients: OidcClient[] = [];
+  parsed.forEach((entry: unknown, index) => {
+    const where = `OIDC_CLIENTS_FILE entry ${index}`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      problems.push(`${where} must be an object`);
+      return;
+    }
+    const client = entry as Partial<OidcClient>;
+    if (typeof client.client_id !== 'string' || !client.client_id) {
+      problems.push(`${where} needs a client_id`);
+      return;
+    }
+    if (seen.has(client.client_id)) problems.push(`${where}: client_id ${client.client_id} appears twice`);
+    seen.add(client.client_id);
+    const uris = client.redirect_uris;
+    if (!Array.isArray(uris) || uris.length === 0) {
+      problems.push(`${where} (${client.client_id}) needs redirect_uris, a non-empty array`);
+      return;
+    }
+    for (const uri of uris) {
+      let ok = typeof uri === 'string';
+      try {
+        ok &&= !new URL(uri as string).hash;
+      } catch {
+        ok = false;
+      }
+      if (!ok)
+        problems.push(
+          `${where} (${client.client_id}): redirect URI ${JSON.stringify(uri)} must be absolute, without #`,
+        );
+    }
+    clients.push(client as OidcClient);
+  });
+  return clients;
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -184,6 +261,19 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
+  const oidcClients = readOidcClients(value('OIDC_CLIENTS_FILE'), problems);
+  if (demo && partnerPort && !oidcClients.some((client) => client.client_id === DEMO_OIDC_CLIENT_ID)) {
+    oidcClients.push({
+      client_id: DEMO_OIDC_CLIENT_ID,
+      client_name: 'Suite app (demo)',
+      redirect_uris: [`http://localhost:${partnerPort}/suite-app.html`],
+      post_logout_redirect_uris: [`http://localhost:${partnerPort}/suite-app.html`],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
+  }
+
   const config: Config = {
     port,
     host,
@@ -214,6 +304,7 @@ export function loadConfig(env: Env = process.env): Config {
     hashCost: int('HASH_COST', SCRYPT_PARAMS.ln, SCRYPT_LN_MIN, SCRYPT_LN_MAX),
     loginAddressLimit: int('LOGIN_ADDRESS_LIMIT', 100, 1, 1_000_000),
     sessionAddresses: bool('SESSION_ADDRESSES', false),
+    oidcClients,
     distDir: resolve(value('DIST_DIR') ?? resolve(ROOT, 'dist')),
     demoDir: resolve(ROOT, 'demo'),
   };

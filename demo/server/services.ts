@@ -11,6 +11,7 @@ import type { SessionService } from './lib/sessions';
 import type { TokenService } from './lib/tokens';
 import type { TwoStepService } from './lib/two-step';
 import type { PasskeyService } from './lib/passkeys';
+import type { OpenIdProvider } from './lib/openid-provider';
 import type { XsrfService } from './lib/xsrf';
 
 /** Everything a route needs, built once at start and reachable as `app.services`. */
@@ -63,6 +64,8 @@ export interface SignInRedirect {
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /** The OpenID Provider (routes/oidc.ts). */
+    oidc: OpenIdProvider;
   }
   interface FastifyContextConfig {
     /** The body kind the route accepts. */

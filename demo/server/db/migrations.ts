@@ -594,6 +594,29 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('email_changes_user').on('email_changes').column('user_id').execute();
     },
   },
+  '010-oidc-models': {
+    async up(db: AnyDb) {
+      // The OpenID Provider's state (oidc-provider's models: sessions, interactions, codes, tokens,
+      // grants), one row per model and id, its payload as JSON (db/oidc-models.ts). The columns beside
+      // the payload are what the provider looks rows up by, and the expiry and single use it relies on.
+      await db.schema
+        .createTable('oidc_models')
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('grant_id', 'text')
+        .addColumn('user_code', 'text')
+        .addColumn('uid', 'text')
+        .addColumn('expires_at', 'bigint')
+        .addColumn('consumed_at', 'bigint')
+        .addPrimaryKeyConstraint('oidc_models_pk', ['model', 'id'])
+        .execute();
+      await db.schema.createIndex('oidc_models_grant').on('oidc_models').columns(['grant_id']).execute();
+      await db.schema.createIndex('oidc_models_uid').on('oidc_models').columns(['uid']).execute();
+      await db.schema.createIndex('oidc_models_user_code').on('oidc_models').columns(['user_code']).execute();
+      await db.schema.createIndex('oidc_models_expires').on('oidc_models').columns(['expires_at']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

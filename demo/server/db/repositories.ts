@@ -9,6 +9,7 @@ import { invitationsRepository } from './invitations';
 import { loginFailuresRepository } from './login-failures';
 import { membersRepository } from './members';
 import { oauthFlowsRepository } from './oauth-flows';
+import { oidcModelsRepository } from './oidc-models';
 import { passkeysRepository } from './passkeys';
 import { passwordResetsRepository } from './password-resets';
 import { policiesRepository } from './policies';
@@ -47,6 +48,7 @@ export function createRepositories(db: Db) {
     activity: activityRepository(kysely),
     emailChanges: emailChangesRepository(kysely),
     accounts: accountsRepository(kysely, db.dialect),
+    oidcModels: oidcModelsRepository(kysely),
   };
 }
 

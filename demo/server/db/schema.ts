@@ -163,6 +163,21 @@ export interface OauthFlowsTable {
   invitation_id: string | null;
 }
 
+/** One object of the OpenID Provider (oidc-provider's adapter, db/oidc-models.ts). */
+export interface OidcModelsTable {
+  /** The provider's model name: Session, Interaction, AuthorizationCode, RefreshToken, Grant, … */
+  model: string;
+  id: string;
+  /** The provider's payload, as JSON. */
+  payload: string;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  /** Milliseconds since the epoch; null: kept until destroyed. */
+  expires_at: number | null;
+  consumed_at: number | null;
+}
+
 export interface DeviceCodesTable {
   /** SHA-256 of the device code (≥128 random bits); the code itself is only in the QR. */
   code_hash: string;
@@ -401,6 +416,7 @@ export interface Database {
   activity_events: ActivityEventsTable;
   known_devices: KnownDevicesTable;
   email_changes: EmailChangesTable;
+  oidc_models: OidcModelsTable;
 }
 
 export type Team = Selectable<TeamsTable>;

@@ -47,6 +47,8 @@ export interface SigningKey {
   publicKey: CryptoKey | KeyObject | Uint8Array;
   /** The public half, as `/.well-known/jwks` publishes it. */
   publicJwk: Static<typeof PublicJwk>;
+  /** The private key as a JWK, for the OpenID Provider's key set (lib/openid-provider.ts). */
+  privateJwk: JWK;
 }
 
 export interface KeyRingOptions {
@@ -166,10 +168,23 @@ export class KeyRing {
     });
   }
 
+  /** Every live key, the signing key first. */
+  private ordered(): SigningKey[] {
+    const signing = this.signingKey();
+    return [signing, ...this.live().filter((key) => key !== signing)];
+  }
+
   /** What `/.well-known/jwks` publishes: every live key, the signing key first. */
   published(): Array<Static<typeof PublicJwk>> {
-    const signing = this.signingKey();
-    return [signing, ...this.live().filter((key) => key !== signing)].map((key) => key.publicJwk);
+    return this.ordered().map((key) => key.publicJwk);
+  }
+
+  /**
+   * The private keys of `published()`, in its order (the signing key first): the OpenID Provider's key
+   * set, which signs with the first key of its algorithm.
+   */
+  privateJwks(): JWK[] {
+    return this.ordered().map((key) => key.privateJwk);
   }
 
   /** The key a token names, if it is live; an unknown kid reloads the keys first (at most once a second). */
@@ -227,6 +242,7 @@ export class KeyRing {
         privateKey: await importJWK(privateJwk, ALG),
         publicKey: await importJWK(publicJwk, ALG),
         publicJwk: { ...publicJwk, kid: row.kid, alg: ALG, use: 'sig' },
+        privateJwk: { ...privateJwk, kid: row.kid, alg: ALG, use: 'sig' },
       });
     }
     this.keys = keys;

@@ -1,11 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SIGNING_ALG } from '../lib/keys';
+import { OIDC_PREFIX, OIDC_ROUTES, OIDC_SCOPES, PROVIDER_GRANTS } from '../lib/openid-provider';
 import { discoverySchema, healthSchema, jwksSchema } from '../schemas/discovery';
 
-/** OpenID discovery, the public signing keys, and liveness. */
+/**
+ * OpenID discovery, the public signing keys, and liveness. The issuer's discovery lists the OpenID
+ * Provider's endpoints (mounted under OIDC_PREFIX, routes/oidc.ts) beside the server's own: one token
+ * endpoint for every grant, the server's userinfo and JWKS (the same keys sign both).
+ */
 export const discoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config, keys, repos } = app.services;
   const base = config.publicUrl;
+  const provider = (path: string) => `${base}${OIDC_PREFIX}${path}`;
 
   app.get('/healthz', { config: { auth: 'none' }, schema: healthSchema }, async () => ({
     status: 'ok' as const,
@@ -19,17 +25,25 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.header('Cache-Control', 'public, max-age=300');
       return {
         issuer: base,
+        authorization_endpoint: provider(OIDC_ROUTES.authorization),
         userinfo_endpoint: `${base}/connect/userinfo`,
         token_endpoint: `${base}/connect/token`,
         jwks_uri: `${base}/.well-known/jwks`,
         device_authorization_endpoint: `${base}/api/DeviceCode/generate`,
+        end_session_endpoint: provider(OIDC_ROUTES.endSession),
+        revocation_endpoint: provider(OIDC_ROUTES.revocation),
+        introspection_endpoint: provider(OIDC_ROUTES.introspection),
         grant_types_supported: [
           'device_code',
           'urn:ietf:params:oauth:grant-type:device_code',
           'client_credentials',
+          ...PROVIDER_GRANTS,
         ],
-        scopes_supported: ['openid', 'profile', 'email', ...policies],
-        response_types_supported: ['token'],
+        scopes_supported: [...new Set([...OIDC_SCOPES, ...policies])],
+        response_types_supported: ['code', 'token'],
+        response_modes_supported: ['query', 'form_post'],
+        code_challenge_methods_supported: ['S256'],
+        authorization_response_iss_parameter_supported: true,
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: [SIGNING_ALG],
         token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
@@ -43,6 +57,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'groups',
           'amr',
           'auth_time',
+          'sid',
         ],
       };
     },

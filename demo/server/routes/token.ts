@@ -3,7 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual, sha256 } from '../lib/crypto';
 import { TOKEN_TTL_SECONDS } from '../lib/tokens';
 import type { Session } from '../db/schema';
+import { OIDC_ROUTES, PROVIDER_GRANTS } from '../lib/openid-provider';
 import { sessionOf } from '../plugins/cookies';
+import { forwardToProvider } from './oidc';
 import { tokenSchema } from '../schemas/token';
 
 const SESSION_GRANT = 'device_code';
@@ -33,13 +35,14 @@ function oauthError(reply: FastifyReply, error: string, description: string, sta
 }
 
 /**
- * POST /connect/token. Three grants:
+ * POST /connect/token. Four kinds of grant:
  * - the portal's session exchange (`grant_type=device_code` with `sessionId`): the session id must be the
  *   public handle of the caller's own session cookie;
  * - the RFC 8628 device grant for QR code login: the mobile app (DEVICE_CLIENT_ID) exchanges a device
  *   code once, within its ten minutes, for tokens of the user who generated it (`expired_token`,
  *   `invalid_grant` otherwise; the code was authorized when it was made, so never `authorization_pending`);
- * - client credentials (RFC 6749 §4.4) for a team's API clients (`clientGrant`).
+ * - client credentials (RFC 6749 §4.4) for a team's API clients (`clientGrant`);
+ * - the OpenID Provider's authorization code and refresh token grants, handed to it as they came.
  */
 export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config, repos, tokens, clock } = app.services;
@@ -113,13 +116,16 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { body: 'form', auth: 'none' }, schema: tokenSchema },
     async (request, reply) => {
       const body = request.body;
+      // The OpenID Provider's grants: one token endpoint for every client (openid-provider.md).
+      if ((PROVIDER_GRANTS as readonly string[]).includes(body.grant_type))
+        return forwardToProvider(request, reply, OIDC_ROUTES.token);
       if (body.grant_type === DEVICE_GRANT) return deviceGrant(body, reply);
       if (body.grant_type === CLIENT_GRANT) return clientGrant(request, body, reply);
       if (body.grant_type !== SESSION_GRANT) {
         return oauthError(
           reply,
           'unsupported_grant_type',
-          `grant_type must be device_code, ${DEVICE_GRANT} or ${CLIENT_GRANT}`,
+          `grant_type must be device_code, ${DEVICE_GRANT}, ${CLIENT_GRANT}, ${PROVIDER_GRANTS.join(', ')}`,
         );
       }
       if (body.client_id !== config.portalClientId)

@@ -5,10 +5,17 @@ import { errors, type RouteSchema } from './common';
 export const DiscoveryReply = Type.Object(
   {
     issuer: Type.String(),
+    authorization_endpoint: Type.String(),
     userinfo_endpoint: Type.String(),
     token_endpoint: Type.String(),
     jwks_uri: Type.String(),
     device_authorization_endpoint: Type.String(),
+    end_session_endpoint: Type.String(),
+    revocation_endpoint: Type.String(),
+    introspection_endpoint: Type.String(),
+    code_challenge_methods_supported: Type.Array(Type.String()),
+    authorization_response_iss_parameter_supported: Type.Boolean(),
+    response_modes_supported: Type.Array(Type.String()),
     grant_types_supported: Type.Array(Type.String()),
     scopes_supported: Type.Array(Type.String()),
     response_types_supported: Type.Array(Type.String()),

@@ -16,6 +16,17 @@ export const TokenBody = Type.Object(
     /** Client credentials (RFC 6749 §4.4): the secret in the form (or HTTP Basic), and the scopes asked for. */
     client_secret: Type.Optional(Type.String({ maxLength: 400 })),
     scope: Type.Optional(Type.String({ maxLength: 400 })),
+    /**
+     * The OpenID Provider's grants (authorization code with PKCE, refresh token), handed to it as they
+     * came (lib/openid-provider.ts): it validates them.
+     */
+    code: Type.Optional(Type.String({ maxLength: 400 })),
+    redirect_uri: Type.Optional(Type.String({ maxLength: 2000 })),
+    code_verifier: Type.Optional(Type.String({ maxLength: 200 })),
+    refresh_token: Type.Optional(Type.String({ maxLength: 400 })),
+    resource: Type.Optional(Type.String({ maxLength: 2000 })),
+    client_assertion: Type.Optional(Type.String({ maxLength: 8000 })),
+    client_assertion_type: Type.Optional(Type.String({ maxLength: 200 })),
     __RequestVerificationToken: XsrfField,
   },
   { additionalProperties: false },

@@ -106,8 +106,9 @@ async function interaction(
     return;
   }
   const form = await readForm(req);
-  const accountId = (form.get('login') ?? '').trim().toLowerCase();
-  if (!accountId) {
+  const login = (form.get('login') ?? '').trim().toLowerCase();
+  const accountId = `${kind}-${login}`;
+  if (!login) {
     res.writeHead(400).end('account required');
     return;
   }
@@ -144,13 +145,15 @@ async function startOne(kind: ProviderKind, publicUrl: string, port: number): Pr
         token_endpoint_auth_method: apple ? 'client_secret_post' : 'client_secret_basic',
       },
     ],
-    async findAccount(_ctx, id): Promise<Account> {
-      const account = accountFor(kind, id);
+    // The account id is the subject itself (`<kind>-<name>`): oidc-provider 9 puts the account id in
+    // `sub`, whatever the claims say.
+    async findAccount(_ctx, accountId): Promise<Account> {
+      const account = accountFor(kind, accountId.slice(kind.length + 1));
       return {
-        accountId: id,
+        accountId,
         async claims() {
           return {
-            sub: `${kind}-${id}`,
+            sub: accountId,
             email: account.email,
             // Apple sends it as a string.
             email_verified: apple ? 'true' : true,

@@ -1,0 +1,227 @@
+/**
+ * The OpenID Provider end to end: openid-client (v6) as an independent relying party, Chromium through
+ * the portal's real sign-in screens. The relying party's redirect URI is a page of the test's own
+ * loopback server: the test reads the address the provider sent the browser to.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import * as client from 'openid-client';
+import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import { screenshot, useE2E } from '../support/browser';
+
+const CLIENT_ID = 'e2e-relying-party';
+const SECRET = 'e2e-relying-party-secret-0123456789abcdef';
+
+const dir = mkdtempSync(join(tmpdir(), 'oidc-e2e-'));
+/** The relying party's page: any address answers a blank page. */
+let app: Server | undefined;
+let REDIRECT = '';
+let APP_ORIGIN = '';
+after(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  // The browser keeps its connections to the page open: end them, or close() waits for them.
+  app?.closeAllConnections();
+  await new Promise((resolve) => app?.close(resolve));
+});
+
+const e2e = useE2E(async () => {
+  app = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title>');
+  });
+  await new Promise<void>((resolve) => app!.listen(0, '127.0.0.1', resolve));
+  APP_ORIGIN = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+  REDIRECT = `${APP_ORIGIN}/callback`;
+  const file = join(dir, 'clients.json');
+  writeFileSync(
+    file,
+    JSON.stringify([
+      {
+        client_id: CLIENT_ID,
+        client_secret: SECRET,
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ]),
+  );
+  return { OIDC_CLIENTS_FILE: file, LOGIN_ADDRESS_LIMIT: '10000' };
+});
+const { withPage } = e2e;
+
+/** The relying party's view of the issuer, through its discovery. */
+async function relyingParty(): Promise<client.Configuration> {
+  return client.discovery(
+    new URL(e2e.server.url),
+    CLIENT_ID,
+    { id_token_signed_response_alg: 'EdDSA' },
+    client.ClientSecretBasic(SECRET),
+    { execute: [client.allowInsecureRequests] },
+  );
+}
+
+interface Started {
+  url: URL;
+  verifier: string;
+  state: string;
+  nonce: string;
+}
+
+/** An authorization request as the relying party builds it (PKCE S256, state, nonce). */
+async function start(config: client.Configuration, extra: Record<string, string> = {}): Promise<Started> {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT,
+    scope: 'openid profile email',
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+    ...extra,
+  });
+  return { url, verifier, state, nonce };
+}
+
+/** Goes to the address and waits until the provider sends the browser back to the relying party. */
+async function backAtApp(page: Page, url: URL | string, act?: () => Promise<void>): Promise<URL> {
+  const arrived = page.waitForURL((address) => address.origin === APP_ORIGIN);
+  await page.goto(String(url));
+  await act?.();
+  await arrived;
+  return new URL(page.url());
+}
+
+async function signInWithPassword(page: Page, email: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** An OAuth error answer of the given code, as openid-client reports it. */
+const oauthError = (code: string) => (error: unknown) => (error as { error?: string }).error === code;
+
+const grant = (config: client.Configuration, back: URL, started: Started, verifier = started.verifier) =>
+  client.authorizationCodeGrant(config, back, {
+    pkceCodeVerifier: verifier,
+    expectedState: started.state,
+    expectedNonce: started.nonce,
+  });
+
+describe('the OpenID Provider with a relying party and the portal’s screens', () => {
+  it('signs in by password through the portal: tokens verified, userinfo, prompt=none, code replay', async () => {
+    await withPage(async ({ page }) => {
+      const config = await relyingParty();
+      const started = await start(config, { team: 'acme' });
+      const back = await backAtApp(page, started.url, async () => {
+        await page.waitForURL((address) => address.pathname === '/login/acme');
+        await screenshot(page, 'e2e/oidc-provider', 'sign-in');
+        await signInWithPassword(page, 'ada@acme.test');
+      });
+      assert.equal(back.searchParams.get('iss'), e2e.server.url);
+      const tokens = await grant(config, back, started);
+      const claims = tokens.claims();
+      assert.ok(claims);
+      assert.equal(claims.email, 'ada@acme.test');
+      assert.equal(claims.team, 'acme');
+      assert.deepEqual(claims.amr, ['pwd']);
+      const jwks = createRemoteJWKSet(new URL(`${e2e.server.url}/.well-known/jwks`));
+      await jwtVerify(tokens.id_token!, jwks, { issuer: e2e.server.url, audience: CLIENT_ID });
+      const access = await jwtVerify(tokens.access_token, jwks, {
+        issuer: e2e.server.url,
+        audience: 'acct-api',
+        typ: 'at+jwt',
+      });
+      assert.equal(access.payload.sub, claims.sub);
+      const userinfo = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+      assert.equal(userinfo.email, 'ada@acme.test');
+      assert.equal(userinfo.team, 'acme');
+
+      // Signed in: prompt=none answers at once, with a code.
+      const silent = await start(config, { prompt: 'none' });
+      const silentBack = await backAtApp(page, silent.url);
+      assert.ok(silentBack.searchParams.get('code'));
+      assert.ok((await grant(config, silentBack, silent)).access_token);
+
+      // The code is used once; its replay also revokes what it gave (so it comes last here).
+      await assert.rejects(grant(config, back, started), oauthError('invalid_grant'));
+    });
+  });
+
+  it('answers prompt=none with login_required when signed out', async () => {
+    await withPage(async ({ page }) => {
+      const config = await relyingParty();
+      const started = await start(config, { prompt: 'none' });
+      const back = await backAtApp(page, started.url);
+      assert.equal(back.searchParams.get('error'), 'login_required');
+      assert.equal(back.searchParams.get('code'), null);
+      await assert.rejects(grant(config, back, started), oauthError('login_required'));
+    });
+  });
+
+  it('refuses an unknown redirect URI without redirecting, and a request without PKCE', async () => {
+    // The refusal page itself is a 400, which Chromium reports on the console.
+    await withPage(
+      async ({ page }) => {
+        const config = await relyingParty();
+        const started = await start(config, { redirect_uri: 'https://evil.example.test/callback' });
+        const response = await page.goto(String(started.url));
+        assert.equal(response?.status(), 400);
+        assert.equal(new URL(page.url()).origin, e2e.server.url);
+        await screenshot(page, 'e2e/oidc-provider', 'bad-redirect');
+
+        const noPkce = new URL(started.url);
+        noPkce.searchParams.set('redirect_uri', REDIRECT);
+        noPkce.searchParams.delete('code_challenge');
+        noPkce.searchParams.delete('code_challenge_method');
+        const back = await backAtApp(page, noPkce);
+        assert.equal(back.searchParams.get('error'), 'invalid_request');
+      },
+      [/status of 400/],
+    );
+  });
+
+  it('refuses a wrong verifier; rotates refresh tokens; introspects and revokes', async () => {
+    await withPage(async ({ page }) => {
+      const config = await relyingParty();
+      /** The first time through the portal's sign-in; then the portal session answers at once. */
+      const signIn = async (extra: Record<string, string>, withPassword: boolean) => {
+        const started = await start(config, extra);
+        const back = await backAtApp(page, started.url, async () => {
+          if (!withPassword) return;
+          await page.waitForURL((address) => address.pathname === '/login/acme');
+          await signInWithPassword(page, 'ada@acme.test');
+        });
+        return { started, back };
+      };
+      const first = await signIn({ team: 'acme' }, true);
+      await assert.rejects(
+        grant(config, first.back, first.started, client.randomPKCECodeVerifier()),
+        oauthError('invalid_grant'),
+      );
+
+      const offline = await signIn({ scope: 'openid email offline_access', prompt: 'consent' }, false);
+      const tokens = await grant(config, offline.back, offline.started);
+      assert.ok(tokens.refresh_token, 'a refresh token');
+      const rotated = await client.refreshTokenGrant(config, tokens.refresh_token);
+      assert.ok(rotated.refresh_token && rotated.refresh_token !== tokens.refresh_token);
+
+      const live = await client.tokenIntrospection(config, rotated.refresh_token);
+      assert.equal(live.active, true);
+      assert.equal(live.client_id, CLIENT_ID);
+      await client.tokenRevocation(config, rotated.refresh_token);
+      assert.equal((await client.tokenIntrospection(config, rotated.refresh_token)).active, false);
+      await assert.rejects(
+        client.refreshTokenGrant(config, rotated.refresh_token),
+        oauthError('invalid_grant'),
+      );
+    });
+  });
+});

@@ -1,0 +1,420 @@
+/**
+ * The OpenID Provider mounted in the server (routes/oidc.ts, lib/openid-provider.ts), driven through
+ * Fastify inject as a browser and a relying party would: discovery, the code flow with PKCE handed to
+ * the portal's sign-in and finished from its session, tokens checked against the JWKS, userinfo,
+ * refresh rotation, revocation, introspection, and the refusals (PKCE, redirect URI, replay).
+ */
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import { loadConfig, ConfigError } from '../../demo/server/config';
+import { createTestApp, sessionFor, type DirectSession, type TestApp } from '../support/test-server';
+
+const PUBLIC_CLIENT = 'test-public-app';
+const CONFIDENTIAL_CLIENT = 'test-server-app';
+const SECRET = 'test-server-app-secret-0123456789abcdef';
+const REDIRECT = 'https://app.example.test/callback';
+const ISSUER = 'http://localhost:8080';
+
+const clientsFile = (dir: string) => {
+  const path = join(dir, 'oidc-clients.json');
+  writeFileSync(
+    path,
+    JSON.stringify([
+      {
+        client_id: PUBLIC_CLIENT,
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'none',
+      },
+      {
+        client_id: CONFIDENTIAL_CLIENT,
+        client_secret: SECRET,
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ]),
+  );
+  return path;
+};
+
+const verifierPair = () => {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+};
+
+const basic = `Basic ${Buffer.from(`${CONFIDENTIAL_CLIENT}:${SECRET}`).toString('base64')}`;
+
+describe('the OpenID Provider', () => {
+  let t: TestApp;
+  let ada: DirectSession;
+  // The clients file lies in a directory of its own, written before the app reads its config.
+  const dir = mkdtempSync(join(tmpdir(), 'oidc-'));
+  before(async () => {
+    t = await createTestApp({ OIDC_CLIENTS_FILE: clientsFile(dir) });
+    ada = await sessionFor(t.app, 'ada@acme.test');
+  });
+  after(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A browser's cookie jar over inject: the provider's cookies and the portal's session. */
+  class Browser {
+    readonly jar = new Map<string, string>();
+    constructor(portalCookie?: string) {
+      for (const part of portalCookie?.split('; ') ?? []) {
+        const [name, value] = part.split('=');
+        this.jar.set(name!, value!);
+      }
+    }
+    async get(url: string) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: {
+          host: 'localhost:8080',
+          cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '),
+          accept: 'text/html',
+        },
+      });
+      const setCookie = response.headers['set-cookie'];
+      for (const line of [setCookie ?? []].flat()) {
+        const [pair, ...attributes] = line.split(';');
+        const [name, ...value] = pair!.split('=');
+        const expired = attributes.some((a) => /expires=Thu, 01 Jan 1970/i.test(a));
+        if (expired) this.jar.delete(name!.trim());
+        else this.jar.set(name!.trim(), value.join('='));
+      }
+      return response;
+    }
+    /** Follows redirects on this server; stops at the first address elsewhere (the app's). */
+    async follow(url: string) {
+      let response = await this.get(url);
+      const visited = [url];
+      while ([302, 303].includes(response.statusCode)) {
+        const location = String(response.headers.location);
+        visited.push(location);
+        const next = new URL(location, ISSUER);
+        if (next.origin !== ISSUER) return { response, location: next, visited };
+        if (next.pathname.startsWith('/login/')) return { response, location: next, visited };
+        response = await this.get(`${next.pathname}${next.search}`);
+      }
+      return { response, location: null, visited };
+    }
+  }
+
+  const authorize = (params: Record<string, string>) =>
+    `/oidc/auth?${new URLSearchParams({
+      client_id: PUBLIC_CLIENT,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid profile email',
+      state: 'state-1',
+      nonce: 'nonce-1',
+      ...params,
+    })}`;
+
+  const token = (form: Record<string, string>, authorization?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/connect/token',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(authorization ? { authorization } : {}),
+      },
+      payload: new URLSearchParams(form).toString(),
+    });
+
+  /** Signs ada in through the code flow with the portal session: the code and the verifier. */
+  async function codeFor(params: Record<string, string> = {}, browser = new Browser(ada.cookie)) {
+    const { verifier, challenge } = verifierPair();
+    const { location } = await browser.follow(
+      authorize({ code_challenge: challenge, code_challenge_method: 'S256', ...params }),
+    );
+    assert.ok(location, 'ends at the app');
+    assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
+    return { code: location.searchParams.get('code')!, verifier, location, browser };
+  }
+
+  const jwks = async () =>
+    createLocalJWKSet(
+      (await t.app.inject({ method: 'GET', url: '/.well-known/jwks' })).json() as JSONWebKeySet,
+    );
+
+  it('lists the provider in the issuer’s discovery, beside what the spec lists', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/.well-known/openid-configuration' });
+    assert.equal(response.statusCode, 200);
+    const doc = response.json();
+    assert.equal(doc.issuer, ISSUER);
+    assert.equal(doc.authorization_endpoint, `${ISSUER}/oidc/auth`);
+    assert.equal(doc.token_endpoint, `${ISSUER}/connect/token`);
+    assert.equal(doc.userinfo_endpoint, `${ISSUER}/connect/userinfo`);
+    assert.equal(doc.jwks_uri, `${ISSUER}/.well-known/jwks`);
+    assert.equal(doc.end_session_endpoint, `${ISSUER}/oidc/session/end`);
+    assert.equal(doc.revocation_endpoint, `${ISSUER}/oidc/token/revocation`);
+    assert.equal(doc.introspection_endpoint, `${ISSUER}/oidc/token/introspection`);
+    assert.deepEqual(doc.code_challenge_methods_supported, ['S256']);
+    assert.equal(doc.authorization_response_iss_parameter_supported, true);
+    assert.ok(doc.device_authorization_endpoint);
+    for (const grant of ['device_code', 'client_credentials', 'authorization_code', 'refresh_token'])
+      assert.ok(doc.grant_types_supported.includes(grant), grant);
+    // The provider's own discovery names the same issuer.
+    const own = (await t.app.inject({ method: 'GET', url: '/oidc/.well-known/openid-configuration' })).json();
+    assert.equal(own.issuer, ISSUER);
+  });
+
+  it('sends a browser without a portal session to the portal’s sign-in, and to the team’s when named', async () => {
+    const { challenge } = verifierPair();
+    const signedOut = new Browser();
+    const first = await signedOut.follow(
+      authorize({ code_challenge: challenge, code_challenge_method: 'S256' }),
+    );
+    assert.equal(first.location?.pathname, '/login/team');
+    assert.match(first.location?.searchParams.get('ReturnUrl') ?? '', /^\/oidc\/interaction\/[\w-]+$/);
+    const team = await new Browser().follow(
+      authorize({ code_challenge: challenge, code_challenge_method: 'S256', team: 'acme' }),
+    );
+    assert.equal(team.location?.pathname, '/login/acme');
+
+    // Once signed in, the ReturnUrl finishes the login and the browser goes on to the app.
+    for (const [name, value] of new Browser(ada.cookie).jar) signedOut.jar.set(name, value);
+    const back = await signedOut.follow(first.location!.searchParams.get('ReturnUrl')!);
+    assert.equal(`${back.location?.origin}${back.location?.pathname}`, REDIRECT);
+    assert.ok(back.location?.searchParams.get('code'));
+  });
+
+  it('signs in with the code flow and PKCE: state, iss, tokens verified against the JWKS, userinfo', async () => {
+    const { code, verifier, location } = await codeFor();
+    assert.equal(location.searchParams.get('state'), 'state-1');
+    assert.equal(location.searchParams.get('iss'), ISSUER);
+    const response = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: PUBLIC_CLIENT,
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const tokens = response.json();
+    const keys = await jwks();
+    const id = await jwtVerify(tokens.id_token, keys, { issuer: ISSUER, audience: PUBLIC_CLIENT });
+    assert.equal(id.payload.nonce, 'nonce-1');
+    assert.equal(id.payload.email, 'ada@acme.test');
+    assert.equal(id.payload.name, 'Ada Lovelace');
+    assert.equal(id.payload.team, 'acme');
+    assert.equal(typeof id.payload.team_id, 'string');
+    assert.ok(Array.isArray(id.payload.groups));
+    assert.equal(typeof id.payload.auth_time, 'number');
+    assert.deepEqual(id.payload.amr, ['pwd']);
+    const access = await jwtVerify(tokens.access_token, keys, {
+      issuer: ISSUER,
+      audience: t.config.accessTokenAudience,
+      typ: 'at+jwt',
+    });
+    assert.equal(access.payload.sub, id.payload.sub);
+    assert.equal(decodeProtectedHeader(tokens.access_token).kid, t.app.services.keys.signingKey().kid);
+
+    const userinfo = await t.app.inject({
+      method: 'GET',
+      url: '/connect/userinfo',
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    assert.equal(userinfo.statusCode, 200, userinfo.body);
+    assert.equal(userinfo.json().email, 'ada@acme.test');
+    assert.equal(userinfo.json().team, 'acme');
+  });
+
+  it('refuses a code used twice, a wrong verifier, and a missing one', async () => {
+    const first = await codeFor();
+    const exchange = (code: string, verifier?: string) =>
+      token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: PUBLIC_CLIENT,
+        ...(verifier ? { code_verifier: verifier } : {}),
+      });
+    assert.equal((await exchange(first.code, first.verifier)).statusCode, 200);
+    const replay = await exchange(first.code, first.verifier);
+    assert.equal(replay.statusCode, 400);
+    assert.equal(replay.json().error, 'invalid_grant');
+
+    const second = await codeFor();
+    const wrong = await exchange(second.code, verifierPair().verifier);
+    assert.equal(wrong.json().error, 'invalid_grant');
+
+    const third = await codeFor();
+    const missing = await exchange(third.code);
+    assert.equal(missing.statusCode, 400);
+    assert.match(missing.json().error, /invalid_(grant|request)/);
+  });
+
+  it('refuses an authorization request without PKCE, and an unknown redirect URI without redirecting', async () => {
+    const browser = new Browser(ada.cookie);
+    const noPkce = await browser.get(authorize({}));
+    assert.equal(noPkce.statusCode, 303);
+    const back = new URL(String(noPkce.headers.location));
+    assert.equal(`${back.origin}${back.pathname}`, REDIRECT);
+    assert.equal(back.searchParams.get('error'), 'invalid_request');
+
+    const { challenge } = verifierPair();
+    const refusedParams: Array<Record<string, string>> = [
+      { redirect_uri: 'https://evil.example.test/callback' },
+      { redirect_uri: `${REDIRECT}/more` },
+      { client_id: 'no-such-client' },
+    ];
+    for (const params of refusedParams) {
+      const refused = await browser.get(
+        authorize({ code_challenge: challenge, code_challenge_method: 'S256', ...params }),
+      );
+      assert.equal(refused.statusCode, 400, JSON.stringify(params));
+      assert.equal(refused.headers.location, undefined);
+    }
+  });
+
+  it('answers prompt=none from a live portal session, and login_required once it has ended', async () => {
+    const session = await sessionFor(t.app, 'ada@acme.test');
+    const browser = new Browser(session.cookie);
+    await codeFor({}, browser);
+    const { challenge } = verifierPair();
+    const silent = await browser.follow(
+      authorize({ code_challenge: challenge, code_challenge_method: 'S256', prompt: 'none' }),
+    );
+    assert.ok(silent.location?.searchParams.get('code'), silent.visited.join(' → '));
+
+    const signOut = await t.app.inject({
+      method: 'POST',
+      url: '/account/logout',
+      headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf },
+    });
+    assert.ok(signOut.statusCode < 400, `${signOut.statusCode} ${signOut.body}`);
+    const after = await browser.follow(
+      authorize({ code_challenge: challenge, code_challenge_method: 'S256', prompt: 'none' }),
+    );
+    assert.equal(after.location?.searchParams.get('error'), 'login_required');
+    assert.equal(after.location?.searchParams.get('code'), null);
+  });
+
+  it('gives a rotating refresh token for offline_access, revokes it, and introspects', async () => {
+    const { code, verifier } = await codeFor({
+      client_id: CONFIDENTIAL_CLIENT,
+      scope: 'openid email offline_access',
+      prompt: 'consent',
+    });
+    const first = await token(
+      { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT },
+      basic,
+    );
+    assert.equal(first.statusCode, 200, first.body);
+    const refresh1 = first.json().refresh_token as string;
+    assert.ok(refresh1, 'a refresh token');
+
+    const second = await token({ grant_type: 'refresh_token', refresh_token: refresh1 }, basic);
+    assert.equal(second.statusCode, 200, second.body);
+    const refresh2 = second.json().refresh_token as string;
+    assert.notEqual(refresh2, refresh1, 'rotated');
+    const reused = await token({ grant_type: 'refresh_token', refresh_token: refresh1 }, basic);
+    assert.equal(reused.json().error, 'invalid_grant');
+
+    const introspect = (value: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/oidc/token/introspection',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+        payload: new URLSearchParams({ token: value }).toString(),
+      });
+    // The replayed refresh token revoked the whole grant (RFC 9700 §4.14.2): sign in again.
+    assert.equal((await introspect(refresh2)).json().active, false);
+    const again = await codeFor({
+      client_id: CONFIDENTIAL_CLIENT,
+      scope: 'openid email offline_access',
+      prompt: 'consent',
+    });
+    const fresh = (
+      await token(
+        {
+          grant_type: 'authorization_code',
+          code: again.code,
+          code_verifier: again.verifier,
+          redirect_uri: REDIRECT,
+        },
+        basic,
+      )
+    ).json().refresh_token as string;
+    const live = (await introspect(fresh)).json();
+    assert.equal(live.active, true);
+    assert.equal(live.client_id, CONFIDENTIAL_CLIENT);
+
+    const revoked = await t.app.inject({
+      method: 'POST',
+      url: '/oidc/token/revocation',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+      payload: new URLSearchParams({ token: fresh }).toString(),
+    });
+    assert.equal(revoked.statusCode, 200);
+    assert.equal((await introspect(fresh)).json().active, false);
+    const afterRevoke = await token({ grant_type: 'refresh_token', refresh_token: fresh }, basic);
+    assert.equal(afterRevoke.json().error, 'invalid_grant');
+  });
+
+  it('signs with the new key once a rotated key starts signing', async () => {
+    const kid = await t.app.services.keys.rotate(t.clock.now());
+    const { code, verifier } = await codeFor();
+    const tokens = (
+      await token({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT,
+        client_id: PUBLIC_CLIENT,
+      })
+    ).json();
+    assert.equal(decodeProtectedHeader(tokens.id_token).kid, kid);
+    assert.equal(decodeProtectedHeader(tokens.access_token).kid, kid);
+  });
+});
+
+describe('OIDC_CLIENTS_FILE', () => {
+  it('reports what is wrong with the clients file with the rest of the configuration', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oidc-config-'));
+    const path = join(dir, 'clients.json');
+    writeFileSync(
+      path,
+      JSON.stringify([
+        { client_id: 'a', redirect_uris: ['https://a.test/cb#frag'] },
+        { client_id: 'a', redirect_uris: ['not a url'] },
+        { redirect_uris: ['https://b.test/cb'] },
+        { client_id: 'c' },
+      ]),
+    );
+    assert.throws(
+      () => loadConfig({ OIDC_CLIENTS_FILE: path, PORT: 'x' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        const text = error.problems.join('\n');
+        assert.match(text, /PORT/);
+        assert.match(text, /redirect URI "https:\/\/a\.test\/cb#frag"/);
+        assert.match(text, /client_id a appears twice/);
+        assert.match(text, /redirect URI "not a url"/);
+        assert.match(text, /entry 2 needs a client_id/);
+        assert.match(text, /entry 3 \(c\) needs redirect_uris/);
+        return true;
+      },
+    );
+    writeFileSync(path, '{"client_id": "x"}');
+    assert.throws(() => loadConfig({ OIDC_CLIENTS_FILE: path }), /must hold a JSON array/);
+    assert.throws(() => loadConfig({ OIDC_CLIENTS_FILE: join(dir, 'missing.json') }), /cannot be read/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('adds the demo suite app’s client in demo mode only', () => {
+    assert.ok(loadConfig({}).oidcClients.some((client) => client.client_id === 'acct-suite-app'));
+    assert.deepEqual(loadConfig({ DEMO: 'false' }).oidcClients, []);
+  });
+});
