@@ -14,7 +14,7 @@ import { lazyScreen } from '../../ui/lazy-screen';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { useFocusAfterRender } from '../../ui/focus';
 import { TextField } from '../../ui/text-field';
-import { ProviderButtons } from './provider-buttons';
+import { ProvidersThenForm } from './provider-buttons';
 import { safeReturnUrl } from './return-url';
 import { withReturnUrl } from './routes';
 import { useTeam } from './use-team';
@@ -298,12 +298,6 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   const errorMessage = (ERROR_CODES as readonly string[]).includes(errorCode ?? '')
     ? t(`login.errors.${errorCode}`)
     : null;
-  const hasProviders = !!(
-    details.googleOptions ||
-    details.azureOptions ||
-    details.auth0Options ||
-    details.appleOptions
-  );
   return (
     <Card busy={busy}>
       <h1 className="title">{t('login.signIn.title', { team: details.displayName ?? team })}</h1>
@@ -313,67 +307,64 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
           {failure}
         </Alert>
       ) : null}
-      <ProviderButtons
+      <ProvidersThenForm
         details={details}
         disabled={busy}
         onChoose={(kind, label) => void startProvider(kind, label)}
+        extra={
+          passkeys ? (
+            <button
+              type="button"
+              className="button secondary block"
+              part="button"
+              disabled={busy}
+              onClick={() => void passkey()}
+            >
+              {t('login.passkey')}
+            </button>
+          ) : null
+        }
+        form={
+          details.localOptions ? (
+            <>
+              <BusyForm
+                busy={busy}
+                busyLabel={t('login.signingIn')}
+                submitLabel={t('login.continue')}
+                onSubmit={submit}
+              >
+                <TextField
+                  label={t('login.email')}
+                  name="email"
+                  type="email"
+                  autoComplete="username webauthn"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  maxLength={LIMITS.email}
+                  value={email}
+                  onChange={(event) => setEmail(event.target.value)}
+                  error={errors.email}
+                  inputRef={emailInput}
+                />
+                <TextField
+                  label={t('login.password')}
+                  name="password"
+                  type="password"
+                  autoComplete="current-password"
+                  maxLength={LIMITS.password}
+                  value={password}
+                  onChange={(event) => setPassword(event.target.value)}
+                  error={errors.password}
+                  inputRef={passwordInput}
+                />
+              </BusyForm>
+              <Link to={withReturnUrl('forgotPassword', returnUrl)} className="link" disabled={busy}>
+                {t('login.forgotPassword')}
+              </Link>
+            </>
+          ) : null
+        }
       />
-      {passkeys ? (
-        <button
-          type="button"
-          className="button secondary block"
-          part="button"
-          disabled={busy}
-          onClick={() => void passkey()}
-        >
-          {t('login.passkey')}
-        </button>
-      ) : null}
-      {details.localOptions ? (
-        <>
-          {hasProviders || passkeys ? (
-            <div className="divider" role="separator">
-              <span>{t('login.or')}</span>
-            </div>
-          ) : null}
-          <BusyForm
-            busy={busy}
-            busyLabel={t('login.signingIn')}
-            submitLabel={t('login.continue')}
-            onSubmit={submit}
-          >
-            <TextField
-              label={t('login.email')}
-              name="email"
-              type="email"
-              autoComplete="username webauthn"
-              autoCapitalize="none"
-              spellCheck={false}
-              maxLength={LIMITS.email}
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-              error={errors.email}
-              inputRef={emailInput}
-            />
-            <TextField
-              label={t('login.password')}
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              maxLength={LIMITS.password}
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              error={errors.password}
-              inputRef={passwordInput}
-            />
-          </BusyForm>
-          <Link to={withReturnUrl('forgotPassword', returnUrl)} className="link" disabled={busy}>
-            {t('login.forgotPassword')}
-          </Link>
-        </>
-      ) : !hasProviders && !passkeys ? (
-        <Alert tone="info">{t('login.noMethods')}</Alert>
-      ) : null}
       <Link to={withReturnUrl('/login/team', returnUrl)} className="link" disabled={busy}>
         {t('login.changeTeam')}
       </Link>
