@@ -104,7 +104,9 @@ describe('sign-in journey in the portal', () => {
 
   it('shows each Error code, on the sign-in screen and its error variant', async () => {
     const messages = {
-      UserLocked: 'Your account is locked. Try again later.',
+      UserLocked: 'This account is locked. Try again later.',
+      UserDisabled:
+        "An administrator has turned this account off. Ask your team's administrator to turn it back on.",
       UserAlreadyExists: 'An account already exists for this sign-in.',
       ForbiddenSignup: 'There is no account for this sign-in.',
       InvalidTenant: 'This email account cannot be used to sign in to this team.',

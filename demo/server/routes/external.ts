@@ -37,6 +37,7 @@ import {
  */
 type ErrorCode =
   | 'UserLocked'
+  | 'UserDisabled'
   | 'UserAlreadyExists'
   | 'ForbiddenSignup'
   | 'InvalidTenant'
@@ -399,8 +400,10 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     const user = await external.resolveUser(team.id, kind, identity, row.link_by_email === 1);
     if (typeof user === 'string') return fail(reply, team.name, 'login', user, flow.return_url);
-    // A disabled member is refused like a locked one.
-    if (user.locked || user.disabled_at !== null || (await lockout.isLocked(team.name, user.email)))
+    // The provider vouched for the person, as the right password does: they are told that an
+    // administrator turned the account off (waiting would not help), else that it is locked.
+    if (user.disabled_at !== null) return fail(reply, team.name, 'login', 'UserDisabled', flow.return_url);
+    if (user.locked || (await lockout.isLocked(team.name, user.email)))
       return fail(reply, team.name, 'login', 'UserLocked', flow.return_url);
     return signInUser(request, reply, user, flow.return_url, kind);
   }

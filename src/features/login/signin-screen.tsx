@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { login, startProviderSignIn, type LoginAnswer, type ProviderKind } from '../../api/endpoints';
 import { LIMITS } from '../../api/limits';
+import { refusalOf } from '../../api/refusal';
 import { originOf } from '../../api/url';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
@@ -22,16 +23,18 @@ import { useTeam } from './use-team';
 /**
  * Spec §8: the Error query parameter's codes (and, beyond the spec, ProviderFailed: the provider round
  * trip did not complete — refused, cancelled or expired; InvitationGone: joining by invitation through a
- * provider, the invitation was used, revoked, resent or expired meanwhile).
+ * provider, the invitation was used, revoked, resent or expired meanwhile; UserDisabled: an administrator
+ * turned the account off). A locked or turned-off account reads as after a password.
  */
-const ERROR_CODES = [
-  'UserLocked',
-  'UserAlreadyExists',
-  'ForbiddenSignup',
-  'InvalidTenant',
-  'ProviderFailed',
-  'InvitationGone',
-] as const;
+const ERROR_TEXTS: Record<string, string> = {
+  UserLocked: 'login.locked',
+  UserDisabled: 'login.disabled',
+  UserAlreadyExists: 'login.errors.UserAlreadyExists',
+  ForbiddenSignup: 'login.errors.ForbiddenSignup',
+  InvalidTenant: 'login.errors.InvalidTenant',
+  ProviderFailed: 'login.errors.ProviderFailed',
+  InvitationGone: 'login.errors.InvitationGone',
+};
 
 /** The second step and the passkey ceremony: their own chunks, loaded when a sign-in needs them. */
 const SecondStep = lazyScreen(() => import('./second-step'));
@@ -146,7 +149,8 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
       completing.current = false;
       setBusy(false);
       const status = error instanceof ApiError ? error.status : 0;
-      if (status === 403) setFailure(t('login.locked'));
+      if (status === 403)
+        setFailure(refusalOf(error).code === 'disabled' ? t('login.disabled') : t('login.locked'));
       else if (status === 429) setFailure(t('login.tooMany'));
       else if (status >= 400 && status < 500) setFailure(t('login.invalidCredentials'));
       else setFailure(t('common.failed'));
@@ -295,9 +299,8 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   }
 
   const { details } = teamState;
-  const errorMessage = (ERROR_CODES as readonly string[]).includes(errorCode ?? '')
-    ? t(`login.errors.${errorCode}`)
-    : null;
+  const errorKey = errorCode && Object.hasOwn(ERROR_TEXTS, errorCode) ? ERROR_TEXTS[errorCode] : undefined;
+  const errorMessage = errorKey ? t(errorKey) : null;
   return (
     <Card busy={busy}>
       <h1 className="title">{t('login.signIn.title', { team: details.displayName ?? team })}</h1>
