@@ -31,6 +31,12 @@ export interface SessionState {
   sessionId: string | null;
   user: UserInfo | null;
   team: TeamPublic | null;
+  /**
+   * The session ended without a sign-out here (ended from another device, the account removed): the
+   * team it was in, so the sign-in screens can say so and keep the team. Cleared by any sign-in or
+   * sign-out.
+   */
+  ended: { team: string } | null;
   /** Point the store at an issuer; a different issuer resets the state. Returns the running check. */
   configure(issuer: string): Promise<boolean>;
   /** Run the login check now (deduplicated while one is running). Resolves to the logged-in flag. */
@@ -69,6 +75,7 @@ const loggedOut = {
   sessionId: null,
   user: null,
   team: null,
+  ended: null,
 } as const satisfies Partial<SessionState>;
 
 /** Whether a JWT's `exp` is more than a minute away (the payload is only read, never trusted). */
@@ -106,6 +113,13 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
     /** The context of a call that signing out ends. */
     const signedInContext = (): ApiContext => ({ ...context(), signal: calls.signal });
 
+    /** The `ended` a check that found no session leaves: the team of the session it had, if any. */
+    function endedNow(): SessionState['ended'] {
+      const was = get();
+      const team = was.loggedIn ? (was.team?.name ?? was.user?.team) : undefined;
+      return team ? { team } : was.ended;
+    }
+
     async function runCheck(gen: number): Promise<boolean> {
       const stale = () => gen !== generation;
       try {
@@ -119,7 +133,7 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
         if (stale()) return get().loggedIn;
         if (!checked.authenticated || !checked.session) {
           stopTimer();
-          set({ ...loggedOut });
+          set({ ...loggedOut, ended: endedNow() });
           return false;
         }
         // The same session as before, with a token that is still good: one request is enough (the
@@ -150,10 +164,13 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
         stopTimer();
         timer = scheduler.setTimeout(() => void get().check(), LOGIN_RECHECK_MS);
         return true;
-      } catch {
+      } catch (error) {
         if (stale()) return get().loggedIn;
         stopTimer();
-        set({ ...loggedOut });
+        // A refusal (the revoked session's anti-forgery token no longer matches) ends it too; a network
+        // failure says nothing about it.
+        const refused = error instanceof ApiError && error.status < 500;
+        set({ ...loggedOut, ended: refused ? endedNow() : get().ended });
         return false;
       }
     }
@@ -167,6 +184,7 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
       sessionId: null,
       user: null,
       team: null,
+      ended: null,
 
       configure(issuer) {
         if (get().issuer === issuer && (inFlight || get().status !== 'unknown')) {
@@ -183,6 +201,7 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
           accessToken: null,
           user: null,
           team: null,
+          ended: null,
         });
         return get().check();
       },

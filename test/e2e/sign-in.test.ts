@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { failedResource, screenshot, useE2E } from '../support/browser';
+import { failedResource, screenshot, signInContext, useE2E } from '../support/browser';
+import { sha256 } from '../../demo/server/lib/crypto';
+import { sessionFor } from '../support/test-server';
 
 const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
 const { withPage } = e2e;
@@ -104,7 +106,9 @@ describe('sign-in journey in the portal', () => {
 
   it('shows each Error code, on the sign-in screen and its error variant', async () => {
     const messages = {
-      UserLocked: 'Your account is locked. Try again later.',
+      UserLocked: 'This account is locked. Try again later.',
+      UserDisabled:
+        "An administrator has turned this account off. Ask your team's administrator to turn it back on.",
       UserAlreadyExists: 'An account already exists for this sign-in.',
       ForbiddenSignup: 'There is no account for this sign-in.',
       InvalidTenant: 'This email account cannot be used to sign in to this team.',
@@ -214,4 +218,30 @@ describe('sign-in on the partner origin', () => {
       });
     });
   }
+});
+
+describe('a session ended elsewhere', () => {
+  it('says so on the team screen and keeps the team', async () => {
+    await withPage(
+      async ({ page }, context) => {
+        const session = await sessionFor(e2e.server.server.app, 'ada@acme.test');
+        await signInContext(context, session.token);
+        await page.goto(`${e2e.server.url}/manage`);
+        await page.locator('acct-portal .header-name').waitFor();
+        // Ended from another device (the sessions screen does the same).
+        await e2e.server.server.app.services.sessions.revoke(sha256(session.token));
+        await page.getByRole('link', { name: 'QR code login' }).click();
+        await page.waitForURL((url) => url.pathname === '/login/team');
+        await page
+          .getByText('You were signed out: your session was ended elsewhere, or your account was removed.', {
+            exact: false,
+          })
+          .waitFor();
+        assert.equal(await page.getByLabel('Team name').inputValue(), 'acme');
+        await screenshot(page, 'e2e/sign-in', 'session-ended');
+      },
+      // The revoked session's anti-forgery token is refused (403).
+      [failedResource(401), failedResource(403)],
+    );
+  });
 });

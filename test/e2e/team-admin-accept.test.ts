@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { failedResource, screenshot, useE2E } from '../support/browser';
+import { failedResource, screenshot, signInContext, useE2E } from '../support/browser';
 import { TestSmtp } from '../support/smtp';
-import { tokenFor } from '../support/test-server';
+import { sessionFor, tokenFor } from '../support/test-server';
+import { appOf, codeFor } from '../support/two-step';
 import { readLocale, translator } from '../support/texts';
 
 let smtp: TestSmtp | undefined;
@@ -249,5 +250,75 @@ describe('accepting an invitation', () => {
     } finally {
       clock.advance(-8 * 24 * 3600 * 1000);
     }
+  });
+
+  /** Set up the authenticator app the team requires, see the recovery codes, go on; then on /manage. */
+  async function enrolAndContinue(page: Page, email: string) {
+    await page.getByRole('heading', { name: t('twoStep.enrolTitle') }).waitFor();
+    assert.notEqual(new URL(page.url()).pathname, '/manage', 'no session before the second step');
+    const key = await page.locator('acct-portal .totp-key .secret').textContent();
+    const code = codeFor(appOf(e2e.server), key!.replace(/\s/g, ''));
+    await page.getByLabel(t('twoStep.codeLabel')).fill(code);
+    await page.getByRole('button', { name: t('twoStep.enrolConfirm') }).click();
+    await page.getByRole('heading', { name: t('recoveryCodes.title') }).waitFor();
+    assert.equal(await page.locator('acct-portal .recovery-codes li').count(), 10);
+    await page.getByRole('button', { name: t('login.continue') }).click();
+    await page.waitForURL(`${e2e.server.url}/manage`);
+    await page
+      .getByRole('region', { name: 'Personal info' })
+      .getByRole('definition')
+      .filter({ hasText: email })
+      .first()
+      .waitFor();
+  }
+
+  it('has a joiner set up two-step sign-in first when the team requires it', async () => {
+    const db = e2e.server.server.db.kysely;
+    await db.updateTable('teams').set({ require_two_step: 1 }).where('name', '=', 'acme').execute();
+    try {
+      const byPassword = await invite('vera@acme.test');
+      await withPage(async ({ page }) => {
+        await openInvite(page, byPassword.link);
+        await fillForm(page, 'Vera Rubin', 'vera chose a long one');
+        await enrolAndContinue(page, 'vera@acme.test');
+      }, REFUSED);
+      const byGoogle = await invite('wim@acme.test');
+      await withPage(async ({ page }) => {
+        await openInvite(page, byGoogle.link);
+        await page.getByRole('button', { name: t('login.providers.google') }).click();
+        await page.getByLabel('Account').fill('wim@acme.test');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await enrolAndContinue(page, 'wim@acme.test');
+      }, REFUSED);
+      const on = await db
+        .selectFrom('totp_secrets')
+        .innerJoin('users', 'users.id', 'totp_secrets.user_id')
+        .select(['users.email', 'totp_secrets.confirmed_at'])
+        .where('users.email', 'in', ['vera@acme.test', 'wim@acme.test'])
+        .execute();
+      assert.equal(on.filter((row) => row.confirmed_at !== null).length, 2);
+    } finally {
+      await db.updateTable('teams').set({ require_two_step: 0 }).where('name', '=', 'acme').execute();
+    }
+  });
+
+  it('tells someone signed in who they are and signs them out only when asked', async () => {
+    const { link } = await invite('xena@acme.test');
+    await withPage(async ({ page }, context) => {
+      await signInContext(context, (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
+      await openInvite(page, link);
+      const notice = page.getByText(/You are signed in as/);
+      await notice.waitFor();
+      assert.match((await notice.textContent()) ?? '', /ada@acme\.test/);
+      assert.equal(await page.getByLabel(t('invite.name')).count(), 0, 'no join form yet');
+      await screenshot(page, 'e2e/invite', 'signed-in');
+      // Ada is still signed in: nothing was replaced behind her back.
+      await page.locator('acct-portal .header-name').waitFor();
+      await page.getByRole('button', { name: t('invite.signOutAndContinue') }).click();
+      await page.getByLabel(t('invite.name')).waitFor();
+      await fillForm(page, 'Xena Ward', 'xena chose a long one');
+      await page.waitForURL(`${e2e.server.url}/manage`);
+      await page.locator('acct-portal .header-name').getByText('Xena Ward').waitFor();
+    }, REFUSED);
   });
 });

@@ -91,7 +91,7 @@ describe('POST /api/user/email', () => {
     );
   });
 
-  it('needs the current password, refuses a taken address without naming its holder', async () => {
+  it('needs the current password; answers a taken address as any other, refusing it at confirmation', async () => {
     await addPasswordUser('ivo@acme.test', 'Ivo');
     const { accessToken } = await tokenFor(t.app, 'ivo@acme.test');
     const none = await post('/api/user/email', { newEmail: 'ivo2@example.test' }, accessToken);
@@ -109,9 +109,20 @@ describe('POST /api/user/email', () => {
       { newEmail: 'ada@acme.test', password: DEMO_PASSWORD },
       accessToken,
     );
-    assert.equal(taken.statusCode, 409);
-    assert.equal(taken.json().code, 'emailTaken');
-    assert.doesNotMatch(taken.body, /Ada|Lovelace/);
+    // The same answer as for a free address: a member learns nothing of who is in the team.
+    assert.equal(taken.statusCode, 202, taken.body);
+    assert.deepEqual(taken.json(), { pendingEmail: 'ada@acme.test' });
+    const takenMail = await smtp.next('ada@acme.test', /Confirm your new/);
+    await smtp.next('ivo@acme.test', /being changed/);
+    const takenLink = linkParts(takenMail.link);
+    const refused = await post('/api/user/email/confirm', {
+      change: takenLink.change,
+      token: takenLink.token,
+    });
+    assert.equal(refused.statusCode, 409);
+    assert.equal(refused.json().code, 'emailTaken');
+    assert.doesNotMatch(refused.body, /Ada|Lovelace/);
+    assert.equal((await login('ivo@acme.test')).statusCode, 200, 'the address did not change');
     const same = await post(
       '/api/user/email',
       { newEmail: 'ivo@acme.test', password: DEMO_PASSWORD },

@@ -5,6 +5,7 @@ import { INVITATION_TTL_MS } from '../../demo/server/domain/team-rules';
 import { sha256 } from '../../demo/server/lib/crypto';
 import { signInAtProvider } from '../support/idp';
 import { TestSmtp } from '../support/smtp';
+import { codeFor, cookiesFrom, withCookies } from '../support/two-step';
 import { addUser, api, callers, expectError, type Callers } from '../support/team-admin';
 import { createTestApp, type TestApp } from '../support/test-server';
 
@@ -438,6 +439,59 @@ describe('POST /api/invitations/accept', () => {
   });
 });
 
+/** With acme's "require two-step sign-in" on for the test. */
+async function requiringTwoStep(test: () => Promise<void>) {
+  await t.db.kysely.updateTable('teams').set({ require_two_step: 1 }).where('name', '=', 'acme').execute();
+  try {
+    await test();
+  } finally {
+    await t.db.kysely.updateTable('teams').set({ require_two_step: 0 }).where('name', '=', 'acme').execute();
+  }
+}
+
+/**
+ * A pending sign-in (the answer's cookies) finished as a required enrolment: the app set up, the
+ * recovery codes shown, then the session. Checks there was no session before.
+ */
+async function finishEnrolment(response: LightMyRequestResponse, email: string) {
+  assert.equal(
+    response.cookies.find((c) => c.name === 'acct_session' && c.value),
+    undefined,
+    'no session',
+  );
+  const jar = cookiesFrom(response);
+  assert.ok(jar.cookie.includes('acct_two_step='), 'a pending sign-in');
+  const key = await withCookies(t, jar, '/account/two-step/enrol');
+  assert.equal(key.statusCode, 200, key.body);
+  const done = await withCookies(t, jar, '/account/two-step/enrol/confirm', {
+    code: codeFor(t, (key.json() as { secret: string }).secret),
+  });
+  assert.equal(done.statusCode, 200, done.body);
+  assert.equal((done.json() as { recoveryCodes: string[] }).recoveryCodes.length, 10);
+  const session = cookiesFrom(done);
+  assert.equal((await withCookies(t, session, '/account/check')).json().authenticated, true);
+  const totp = await t.db.kysely
+    .selectFrom('totp_secrets')
+    .innerJoin('users', 'users.id', 'totp_secrets.user_id')
+    .select('totp_secrets.confirmed_at')
+    .where('users.email', '=', email)
+    .executeTakeFirst();
+  assert.ok(totp?.confirmed_at, 'two-step sign-in is on');
+}
+
+describe('joining a team that requires two-step sign-in', () => {
+  it('with a password: no session until the new member has set up the app', async () => {
+    await requiringTwoStep(async () => {
+      const { link, email } = await invited();
+      const response = await accept(link);
+      assert.equal(response.statusCode, 200, response.body);
+      assert.deepEqual(response.json(), { twoStep: { methods: [], enrol: true } });
+      expectGone(await inspect(link), 'used');
+      await finishEnrolment(response, email);
+    });
+  });
+});
+
 describe('joining through a provider', () => {
   /** Start a Google sign-in from an invitation link, as the element does (JSON call, then navigation). */
   async function startWith(link: Pick<Link, 'id' | 'token'>, returnUrl?: string) {
@@ -489,6 +543,16 @@ describe('joining through a provider', () => {
       .execute();
     assert.deepEqual(linked, [{ provider: 'Google', subject: 'google-zoe' }]);
     expectGone(await inspect(link), 'used');
+  });
+
+  it('stops at the enrolment when the team requires two-step sign-in, with no session', async () => {
+    await requiringTwoStep(async () => {
+      const { link } = await invited('wes@google.example', ['SPOKE']);
+      const response = await roundTrip(link, 'wes');
+      assert.equal(response.statusCode, 303, response.body);
+      assert.equal(response.headers.location, '/login/acme?TwoStep=enrol&ReturnUrl=%2Fmanage');
+      await finishEnrolment(response, 'wes@google.example');
+    });
   });
 
   it('refuses an account whose e-mail is not the invited one (ForbiddenSignup); the invitation stays open', async () => {

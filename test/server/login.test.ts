@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { LOCKOUT_MS } from '../../demo/server/lib/lockout';
+import { makeUser } from '../support/two-step';
 import { PasswordHasher, scryptParams } from '../../demo/server/lib/password';
 import {
   createTestApp,
@@ -110,6 +111,21 @@ describe('POST /account/login', () => {
   it('refuses a user locked by an administrator — shown only with the right password', async () => {
     assert.equal((await login('acme', 'locked@acme.test', DEMO_PASSWORD)).statusCode, 403);
     assert.equal((await login('acme', 'locked@acme.test', 'wrong')).statusCode, 401);
+  });
+
+  it('says an administrator turned the account off — only after the right password', async () => {
+    const id = await makeUser(t, 'off@acme.test');
+    await t.db.kysely.updateTable('users').set({ disabled_at: t.clock.now() }).where('id', '=', id).execute();
+    const wrong = await login('acme', 'off@acme.test', 'wrong password');
+    assert.equal(wrong.statusCode, 401);
+    assert.deepEqual(wrong.json(), { message: 'invalid credentials' }, 'a wrong password learns nothing');
+    const right = await login('acme', 'off@acme.test', DEMO_PASSWORD);
+    assert.equal(right.statusCode, 403, right.body);
+    assert.equal(right.json().code, 'disabled');
+    assert.equal(
+      right.cookies.find((c) => c.name === 'acct_session'),
+      undefined,
+    );
   });
 
   it("rotates the session: the browser's previous session is revoked", async () => {

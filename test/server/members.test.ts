@@ -269,7 +269,7 @@ describe('disabled members', () => {
     );
   });
 
-  it('refuses their password sign-in exactly like a wrong password', async () => {
+  it('refuses their password sign-in, saying why only after the right password', async () => {
     const email = `pw${++counter}@acme.test`;
     const id = await addUser(t, { email, name: 'Pat Password', permissions: ['SPOKE'] });
     const hash = await t.app.services.hasher.hash(DEMO_PASSWORD);
@@ -280,15 +280,17 @@ describe('disabled members', () => {
     await patch(id, { disabled: true });
     const refused = await login(DEMO_PASSWORD);
     const wrong = await login('not the password');
-    assert.equal(refused.statusCode, 401);
-    assert.equal(refused.body, wrong.body);
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json().code, 'disabled');
+    assert.equal(wrong.statusCode, 401);
+    assert.deepEqual(wrong.json(), { message: 'invalid credentials' });
     assert.equal(
       refused.cookies.find((c) => c.name === 'acct_session'),
       undefined,
     );
   });
 
-  it('refuses their provider sign-in (UserLocked)', async () => {
+  it('refuses their provider sign-in (UserDisabled)', async () => {
     const bob = who.ids['bob@acme.test']!;
     await patch(bob, { disabled: true });
     try {
@@ -309,7 +311,7 @@ describe('disabled members', () => {
         url: `${back.pathname}${back.search}`,
         headers: { cookie: `acct_oauth=${browser}` },
       });
-      assert.equal(callback.headers.location, '/login/acme?Error=UserLocked');
+      assert.equal(callback.headers.location, '/login/acme?Error=UserDisabled');
     } finally {
       await patch(bob, { disabled: false });
     }

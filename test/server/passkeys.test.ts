@@ -272,11 +272,23 @@ describe('passkey sign-in', () => {
     await register(who.accessToken, authenticator);
     const refused = await signIn(authenticator, 'globex');
     assert.equal(refused.statusCode, 401);
+    assert.equal(refused.json().code, 'passkeyRefused', 'not told it was removed');
     assert.equal(
       refused.cookies.find((c) => c.name === 'acct_session'),
       undefined,
     );
     assert.equal((await signIn(authenticator, 'Acme')).statusCode, 200);
+  });
+
+  it('tells a passkey removed from its account apart from another team’s', async () => {
+    const who = await member();
+    const authenticator = new SoftAuthenticator();
+    const id = (await register(who.accessToken, authenticator)).json().id as string;
+    assert.equal((await bearer(t, who.accessToken, 'DELETE', `/api/user/passkeys/${id}`)).statusCode, 204);
+    const removed = await signIn(authenticator, 'acme');
+    assert.equal(removed.statusCode, 401);
+    assert.equal(removed.json().code, 'passkeyUnknown');
+    assert.doesNotMatch(removed.body, /@/, 'names no account');
   });
 
   it('stops at once for a disabled member', async () => {

@@ -358,7 +358,7 @@ const ALL_SHOTS: Shot[] = [
     name: 'sign-in-error-variant',
     async show(page, server, t) {
       await page.goto(`${server.url}/login/acme/error?Error=UserLocked`);
-      await page.getByText(t('login.errors.UserLocked')).waitFor();
+      await page.getByText(t('login.locked')).waitFor();
     },
   },
   {

@@ -205,18 +205,6 @@ async function moveAddress(
  */
 export function emailChangesRepository(db: Kysely<Database>) {
   return {
-    /** Whether another member of the team has this address (never who). */
-    async taken(teamId: string, email: string, userId: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('users')
-        .select('id')
-        .where('team_id', '=', teamId)
-        .where('email', '=', email)
-        .where('id', '!=', userId)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
     /** A new pending change, superseding the user's earlier pending ones, in one transaction. */
     async request(change: {
       id: string;

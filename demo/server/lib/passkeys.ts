@@ -22,6 +22,12 @@ type ChallengePurpose = 'register' | 'authenticate' | 'reauth';
 /** Why a ceremony was refused: logged, never told the caller apart. */
 export class PasskeyRefused extends Error {}
 
+/**
+ * A passkey no account holds (removed from its account, or never registered here): the person can be
+ * told so — it names no account, so it reveals nothing about who is a member.
+ */
+export class PasskeyUnknown extends PasskeyRefused {}
+
 /** The caller a registration is bound to: the user and their session (or token). */
 export interface RegistrationCaller {
   id: string;
@@ -252,7 +258,7 @@ export class PasskeyService {
     teamName?: string,
   ): Promise<PasskeySignIn> {
     const found = await this.repo.findByCredential(response.id);
-    if (!found) throw new PasskeyRefused('unknown credential');
+    if (!found) throw new PasskeyUnknown('unknown credential');
     if (found.refused) throw new PasskeyRefused('member disabled or locked');
     // One host serves every team, so the browser offers any of its passkeys: on a team's sign-in page
     // only that team's members get in.

@@ -105,3 +105,26 @@ export async function beginSecondStep(
   reply.setCookie(PENDING_COOKIE, token, pendingCookieOptions(config));
   await issueXsrfCookie(request, reply);
 }
+
+/**
+ * The sign-in after a first factor that a team's rule may not skip — a provider, or joining by
+ * invitation: with the team's "require two-step sign-in" on, no session but a pending sign-in (the
+ * enrolment when the user has no authenticator app yet) that the sign-in screen's second step finishes;
+ * otherwise the session. What happened: `session`, or the second step waiting (`verify` or `enrol`).
+ */
+export async function beginSessionUnlessSecondStep(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+  amr: readonly string[],
+  teamRequiresTwoStep: boolean,
+): Promise<'session' | 'verify' | 'enrol'> {
+  if (!teamRequiresTwoStep) {
+    await beginSession(request, reply, userId, amr);
+    return 'session';
+  }
+  const totp = await request.server.services.repos.twoStep.totpOf(userId);
+  const on = totp !== undefined && totp.confirmed_at !== null;
+  await beginSecondStep(request, reply, userId, amr, !on);
+  return on ? 'verify' : 'enrol';
+}

@@ -17,7 +17,7 @@ import { normaliseTeam } from '../lib/normalise';
 import { returnTarget, StartTickets, type StartRequest } from '../lib/start-ticket';
 import { cookiesOf } from '../lib/cookies';
 import { callerOf, signedInSession } from '../plugins/auth';
-import { beginSecondStep, beginSession, cookieOptions, sessionOf } from '../plugins/cookies';
+import { beginSessionUnlessSecondStep, cookieOptions, sessionOf } from '../plugins/cookies';
 import { recordActivity, recordSignIn } from '../lib/activity';
 import {
   callbackFormSchema,
@@ -37,6 +37,7 @@ import {
  */
 type ErrorCode =
   | 'UserLocked'
+  | 'UserDisabled'
   | 'UserAlreadyExists'
   | 'ForbiddenSignup'
   | 'InvalidTenant'
@@ -291,10 +292,32 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
       } as const;
       return fail(reply, team.name, 'login', code[outcome.reason], flow.return_url);
     }
-    await beginSession(request, reply, outcome.userId, ['fed']);
-    await recordSignIn(request, outcome.userId, kind);
     reply.clearCookie(FLOW_COOKIE, flowCookie);
-    return reply.redirect(flow.return_url ?? '/manage', 303);
+    // Joining is a sign-in: the team's two-step rule holds before any session exists.
+    return finishSignIn(request, reply, team, outcome.userId, flow.return_url ?? '/manage', kind);
+  }
+
+  /**
+   * The provider's part is done: a session and on to `returnUrl`, or — the team requiring two-step
+   * sign-in — a pending sign-in, and the sign-in screen takes the second step (or the enrolment).
+   */
+  async function finishSignIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    team: Pick<Team, 'name' | 'require_two_step'>,
+    userId: string,
+    returnUrl: string | null,
+    kind: ProviderKind,
+  ) {
+    const required = team.require_two_step === 1;
+    const begun = await beginSessionUnlessSecondStep(request, reply, userId, ['fed'], required);
+    if (begun === 'session') {
+      await recordSignIn(request, userId, kind);
+      return reply.redirect(returnUrl ?? '/', 303);
+    }
+    const query = new URLSearchParams({ TwoStep: begun });
+    if (returnUrl?.startsWith('/')) query.set('ReturnUrl', returnUrl);
+    return reply.redirect(`/login/${encodeURIComponent(team.name)}?${query}`, 303);
   }
 
   async function signInUser(
@@ -305,20 +328,9 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     kind: ProviderKind,
   ) {
     reply.clearCookie(FLOW_COOKIE, flowCookie);
-    // A team that requires two-step sign-in asks for it after a provider too: no session yet, the
-    // sign-in screen takes the second step (or the enrolment) with the pending cookie.
     const team = await repos.teams.findById(user.team_id);
-    if (team?.require_two_step) {
-      const totp = await repos.twoStep.totpOf(user.id);
-      const on = totp !== undefined && totp.confirmed_at !== null;
-      await beginSecondStep(request, reply, user.id, ['fed'], !on);
-      const query = new URLSearchParams({ TwoStep: on ? 'verify' : 'enrol' });
-      if (returnUrl?.startsWith('/')) query.set('ReturnUrl', returnUrl);
-      return reply.redirect(`/login/${encodeURIComponent(team.name)}?${query}`, 303);
-    }
-    await beginSession(request, reply, user.id, ['fed']);
-    await recordSignIn(request, user.id, kind);
-    return reply.redirect(returnUrl ?? '/', 303);
+    if (!team) throw new Error('the signed-in user has no team');
+    return finishSignIn(request, reply, team, user.id, returnUrl, kind);
   }
 
   /**
@@ -388,8 +400,10 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     const user = await external.resolveUser(team.id, kind, identity, row.link_by_email === 1);
     if (typeof user === 'string') return fail(reply, team.name, 'login', user, flow.return_url);
-    // A disabled member is refused like a locked one.
-    if (user.locked || user.disabled_at !== null || (await lockout.isLocked(team.name, user.email)))
+    // The provider vouched for the person, as the right password does: they are told that an
+    // administrator turned the account off (waiting would not help), else that it is locked.
+    if (user.disabled_at !== null) return fail(reply, team.name, 'login', 'UserDisabled', flow.return_url);
+    if (user.locked || (await lockout.isLocked(team.name, user.email)))
       return fail(reply, team.name, 'login', 'UserLocked', flow.return_url);
     return signInUser(request, reply, user, flow.return_url, kind);
   }

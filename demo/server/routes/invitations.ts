@@ -14,7 +14,7 @@ import { checkPassword } from '../lib/password-policy';
 import { inviteMail, mailBrand } from '../mail/compose';
 import { serverText } from '../mail/texts';
 import { adminOf, type TeamAdmin } from '../plugins/auth';
-import { beginSession } from '../plugins/cookies';
+import { beginSessionUnlessSecondStep } from '../plugins/cookies';
 import { recordSignIn } from '../lib/activity';
 import { errors, NoBody } from '../schemas/common';
 import {
@@ -277,7 +277,16 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!outcome.ok && outcome.reason === 'gone') return gone(reply, outcome.gone);
       if (!outcome.ok)
         return reply.code(409).send({ message: REFUSALS[outcome.reason], code: outcome.reason });
-      await beginSession(request, reply, outcome.userId);
+      // Joining is a sign-in: a team that requires two-step sign-in has the new member set up the
+      // authenticator app (the sign-in's second step) before any session exists.
+      const begun = await beginSessionUnlessSecondStep(
+        request,
+        reply,
+        outcome.userId,
+        ['pwd'],
+        await repos.users.teamRequiresTwoStep(outcome.userId),
+      );
+      if (begun !== 'session') return { twoStep: { methods: [], enrol: true } };
       await recordSignIn(request, outcome.userId, 'invitation');
       return { authenticated: true as const };
     },

@@ -11,11 +11,12 @@ const ADDRESS_WINDOW_MS = 5 * 60_000;
 
 const INVALID = { message: 'invalid credentials' };
 const LOCKED = { message: 'account locked' };
+const DISABLED = { message: 'an administrator has turned this account off', code: 'disabled' };
 
 /**
  * POST /account/login. Unknown team, unknown e-mail, no password set and a wrong password all answer
  * the same 401 body after the same hashing work; 5 consecutive failures lock (team, e-mail) for 15 min
- * (403). Success: a new session (the old one, if any, is revoked) and a session-bound XSRF cookie — or,
+ * (403). The right password of a disabled member: 403 `disabled`. Success: a new session (the old one, if any, is revoked) and a session-bound XSRF cookie — or,
  * with two-step sign-in on (or required by the team), `{twoStep}` and a pending sign-in (routes/two-step.ts).
  */
 export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -44,13 +45,14 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Always hash: with no user (or no password) the hasher derives against a random salt, so every
       // failure kind costs the same time.
       const valid = await hasher.verify(request.body.password, user?.password_hash ?? null);
-      // A disabled member is refused exactly like a wrong password: nothing tells the two apart.
-      if (!user || !valid || user.disabled_at !== null) {
+      if (!user || !valid) {
         if (user) await recordFailedSignIn(request, user.id, 'password');
         const { locked } = await lockout.recordFailure(teamName, email);
         return locked ? reply.code(403).send(LOCKED) : reply.code(401).send(INVALID);
       }
-      // An administrator's lock shows only to someone who knows the password.
+      // An administrator's lock, and that an administrator turned the account off, show only to someone
+      // who knows the password — told so, since waiting would not help them.
+      if (user.disabled_at !== null) return reply.code(403).send(DISABLED);
       if (user.locked) return reply.code(403).send(LOCKED);
 
       // Remember the language the user signs in with: their mail goes out in it.

@@ -7,7 +7,7 @@ import { randomToken } from '../lib/crypto';
 import { cleanName } from '../lib/names';
 import { clientAddress } from '../lib/normalise';
 import { notifySecurity } from '../lib/notify';
-import { PasskeyRefused, registrantOf } from '../lib/passkeys';
+import { PasskeyRefused, PasskeyUnknown, registrantOf } from '../lib/passkeys';
 import { PENDING_COOKIE, PENDING_MS } from '../lib/two-step';
 import { callerOf } from '../plugins/auth';
 import { beginSession, cookieOptions } from '../plugins/cookies';
@@ -30,6 +30,10 @@ const ADDRESS_WINDOW_MS = 5 * 60_000;
 /** Registrations per user per 5 minutes. */
 const USER_LIMIT = { max: 20, windowMs: 5 * 60_000 };
 const REFUSED = { message: 'the passkey was not accepted', code: 'passkeyRefused' };
+const UNKNOWN = {
+  message: 'no account has this passkey (removed, or never set up here)',
+  code: 'passkeyUnknown',
+};
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
@@ -186,7 +190,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       } catch (error) {
         if (!(error instanceof PasskeyRefused)) throw error;
         request.log.info({ reason: error.message }, 'passkey sign-in refused');
-        return reply.code(401).send(REFUSED);
+        return reply.code(401).send(error instanceof PasskeyUnknown ? UNKNOWN : REFUSED);
       }
       reply.clearCookie(WEBAUTHN_COOKIE, browserCookie);
       // The second step of this browser's pending sign-in, when it is the same user's: its first step

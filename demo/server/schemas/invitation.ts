@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { PERMISSIONS } from '../domain/permissions';
 import { LIMITS } from '../../../src/api/limits';
 import { Permission } from './team';
+import { TwoStepNeeded } from './two-step';
 
 /**
  * Invitations: the admins' calls (invite, list, resend, revoke) and the invitee's (inspect the link,
@@ -90,5 +91,9 @@ export const AcceptBody = Type.Object(
 );
 export type AcceptBody = Static<typeof AcceptBody>;
 
-export const AcceptResult = Type.Object({ authenticated: Type.Literal(true) });
+/**
+ * Joined and signed in; or — the team requiring two-step sign-in — joined with only a pending sign-in:
+ * the new member sets up an authenticator app (`POST /account/two-step/enrol`) before a session begins.
+ */
+export const AcceptResult = Type.Union([Type.Object({ authenticated: Type.Literal(true) }), TwoStepNeeded]);
 export type AcceptResult = Static<typeof AcceptResult>;

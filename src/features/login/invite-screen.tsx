@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
 import { ApiError } from '../../api/client';
 import { startProviderSignIn, type ProviderKind, type TeamPublic } from '../../api/endpoints';
 import {
@@ -19,12 +20,16 @@ import { Card, LoadingCard } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { useFocusAfterRender } from '../../ui/focus';
 import { NewPasswordFields } from '../../ui/new-password-fields';
+import { lazyScreen } from '../../ui/lazy-screen';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { TextField } from '../../ui/text-field';
-import { ProviderButtons } from './provider-buttons';
+import { ProvidersThenForm } from './provider-buttons';
 import { safeReturnUrl } from './return-url';
 import { signInPath } from './routes';
 import type { AfterSignIn } from './signin-screen';
+
+/** The second step a team may require: its own chunk, as on the sign-in screen. */
+const SecondStep = lazyScreen(() => import('./second-step'));
 
 type Inspected =
   | { status: 'loading' }
@@ -57,8 +62,10 @@ export default function InviteScreen(props: { team: string; afterSignIn: AfterSi
 
 /**
  * First asks the server what the link is for (the team, the invited address, how one may join); then
- * the invitee joins with a name and password or with one of the team's providers, and is signed in. A
- * link that no longer works says why and offers only the sign-in screen.
+ * the invitee joins with a name and password or with one of the team's providers, and is signed in —
+ * after setting up the authenticator app when the team requires two-step sign-in. A link that no
+ * longer works says why and offers only the sign-in screen. Joining signs this browser in as the new
+ * member, so someone already signed in is told who they are and signs out first, never silently.
  */
 function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn }) {
   const { t } = useTranslation();
@@ -76,6 +83,12 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [joined, setJoined] = useState(false);
+  // The team requires two-step sign-in: joined, and the authenticator app comes before the session.
+  const [secondStep, setSecondStep] = useState(false);
+  const loggedIn = useStore(sessionStore, (state) => state.loggedIn);
+  const signedInAs = useStore(sessionStore, (state) => state.user?.email);
+  // Set while our own join signs in, so the "someone is signed in" notice does not show for it.
+  const completing = useRef(false);
   const nameInput = useRef<HTMLInputElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
   const confirmInput = useRef<HTMLInputElement>(null);
@@ -138,16 +151,37 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
       return;
     }
     setBusy(true);
+    let answer;
     try {
-      await acceptInvitation(
+      // A session check still under way may yet find someone signed in: they are asked first.
+      await sessionStore.getState().settled();
+      if (sessionStore.getState().loggedIn) {
+        setBusy(false);
+        return;
+      }
+      completing.current = true;
+      answer = await acceptInvitation(
         { issuer, language },
         { teamName: team, invitationId: id!, token: token!, name, password, confirmPassword: confirm },
       );
     } catch (error) {
+      completing.current = false;
       setBusy(false);
       failed(error);
       return;
     }
+    if ('twoStep' in answer) {
+      setBusy(false);
+      setSecondStep(true);
+      return;
+    }
+    await signedIn();
+  }
+
+  /** The new member's session has begun: tell the host and go on. */
+  async function signedIn() {
+    completing.current = true;
+    setBusy(true);
     const session = sessionStore.getState();
     session.reset();
     await session.check();
@@ -194,10 +228,28 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
     }
   }
 
+  /** Someone else is signed in on this browser: sign them out, then the invitation shows. */
+  async function signOutFirst() {
+    setFailure(null);
+    setBusy(true);
+    try {
+      await sessionStore.getState().signOut();
+    } catch {
+      setFailure(t('common.failed'));
+      focusLater(failureAlert);
+    }
+    setBusy(false);
+  }
+
   async function startProvider(provider: ProviderKind, label: string) {
     setFailure(null);
     setBusy(true);
     try {
+      await sessionStore.getState().settled();
+      if (sessionStore.getState().loggedIn) {
+        setBusy(false);
+        return;
+      }
       const { location: start } = await startProviderSignIn({ issuer, language }, provider, {
         teamName: team,
         returnUrl: destination(),
@@ -257,6 +309,49 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
       </Card>
     );
   }
+  if (secondStep) {
+    return (
+      <SecondStep
+        team={team}
+        teamLabel={teamName}
+        methods={[]}
+        enrol
+        account={invitation.email}
+        onSignedIn={() => void signedIn()}
+        // The member exists now: a sign-in that ran out of time starts again on the sign-in screen.
+        onRestart={() => router.navigate(signInPath(team))}
+      />
+    );
+  }
+  if (loggedIn && !completing.current) {
+    return (
+      <Card busy={busy}>
+        <h1 className="title">{t('invite.title', { team: teamName })}</h1>
+        <Alert tone="info">
+          <Trans
+            t={t}
+            i18nKey="invite.signedInAs"
+            values={{ email: signedInAs ?? '' }}
+            components={{ email: <strong /> }}
+          />
+        </Alert>
+        {failure ? (
+          <Alert tone="error" ref={failureAlert}>
+            {failure}
+          </Alert>
+        ) : null}
+        <button
+          className="button block"
+          part="button"
+          type="button"
+          disabled={busy}
+          onClick={() => void signOutFirst()}
+        >
+          {t('invite.signOutAndContinue')}
+        </button>
+      </Card>
+    );
+  }
   const { methods } = invitation;
   // The team's providers as the sign-in screen's buttons take them.
   const providers: TeamPublic = {
@@ -268,7 +363,6 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
     ...(methods.auth0 ? { auth0Options: { displayName: invitation.auth0DisplayName ?? 'Auth0' } } : {}),
     ...(methods.apple ? { appleOptions: {} } : {}),
   };
-  const hasProviders = methods.google || methods.azure || methods.auth0 || methods.apple;
   return (
     <Card busy={busy}>
       <h1 className="title">{t('invite.title', { team: teamName })}</h1>
@@ -285,57 +379,50 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
           {failure}
         </Alert>
       ) : null}
-      <ProviderButtons
+      <ProvidersThenForm
         details={providers}
         disabled={busy}
         onChoose={(kind, label) => void startProvider(kind, label)}
+        form={
+          methods.local ? (
+            <BusyForm
+              busy={busy}
+              busyLabel={t('invite.joining')}
+              submitLabel={t('invite.submit')}
+              onSubmit={submit}
+            >
+              {/* For password managers: which account the new password belongs to. */}
+              <input
+                type="text"
+                name="username"
+                autoComplete="username"
+                value={invitation.email}
+                readOnly
+                hidden
+              />
+              <TextField
+                label={t('invite.name')}
+                name="name"
+                autoComplete="name"
+                limit={LIMITS.name}
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+                error={errors.name}
+                inputRef={nameInput}
+              />
+              <NewPasswordFields
+                password={password}
+                confirm={confirm}
+                onPassword={setPassword}
+                onConfirm={setConfirm}
+                errors={errors}
+                passwordRef={passwordInput}
+                confirmRef={confirmInput}
+              />
+            </BusyForm>
+          ) : null
+        }
       />
-      {methods.local ? (
-        <>
-          {hasProviders ? (
-            <div className="divider" role="separator">
-              <span>{t('login.or')}</span>
-            </div>
-          ) : null}
-          <BusyForm
-            busy={busy}
-            busyLabel={t('invite.joining')}
-            submitLabel={t('invite.submit')}
-            onSubmit={submit}
-          >
-            {/* For password managers: which account the new password belongs to. */}
-            <input
-              type="text"
-              name="username"
-              autoComplete="username"
-              value={invitation.email}
-              readOnly
-              hidden
-            />
-            <TextField
-              label={t('invite.name')}
-              name="name"
-              autoComplete="name"
-              limit={LIMITS.name}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              error={errors.name}
-              inputRef={nameInput}
-            />
-            <NewPasswordFields
-              password={password}
-              confirm={confirm}
-              onPassword={setPassword}
-              onConfirm={setConfirm}
-              errors={errors}
-              passwordRef={passwordInput}
-              confirmRef={confirmInput}
-            />
-          </BusyForm>
-        </>
-      ) : !hasProviders ? (
-        <Alert tone="info">{t('login.noMethods')}</Alert>
-      ) : null}
     </Card>
   );
 }

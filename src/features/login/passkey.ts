@@ -6,15 +6,17 @@ import {
 import type { i18n as I18n } from 'i18next';
 import { ApiError, type ApiContext } from '../../api/client';
 import { getSignInOptions, signInWithPasskey } from '../../api/passkeys';
+import { refusalOf } from '../../api/refusal';
 import { addTextPart } from '../../i18n/parts';
 
 /**
  * How a passkey sign-in ended. `cancelled`: the user closed the browser's prompt (or a newer ceremony
  * replaced this one); `unavailable`: the browser will not use this site's passkeys on this page (an
- * embedding origin the issuer does not list, a browser without Related Origin Requests).
+ * embedding origin the issuer does not list, a browser without Related Origin Requests); `removed`: no
+ * account has the passkey (removed from its account); `refused`: any other refusal (another team's).
  */
 export type PasskeyOutcome =
-  'signedIn' | 'cancelled' | 'unavailable' | 'refused' | 'locked' | 'tooMany' | 'failed';
+  'signedIn' | 'cancelled' | 'unavailable' | 'refused' | 'removed' | 'locked' | 'tooMany' | 'failed';
 
 /**
  * Sign in to `team` with a passkey: the browser's prompt (or, with `autofill`, its autofill list under
@@ -49,6 +51,7 @@ const MESSAGES: Record<Exclude<PasskeyOutcome, 'signedIn'>, string> = {
   cancelled: 'passkey.cancelled',
   unavailable: 'passkey.unavailable',
   refused: 'passkey.refused',
+  removed: 'passkey.removed',
   locked: 'login.locked',
   tooMany: 'login.tooMany',
   failed: 'common.failed',
@@ -70,6 +73,8 @@ export function cancelPasskey(): void {
 
 function outcomeOf(error: unknown): PasskeyOutcome {
   if (error instanceof ApiError) {
+    // No account has it: removed from its account — not a passkey of another team.
+    if (refusalOf(error).code === 'passkeyUnknown') return 'removed';
     if (error.status === 401 || error.status === 400) return 'refused';
     if (error.status === 403) return 'locked';
     if (error.status === 429) return 'tooMany';

@@ -1,5 +1,7 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProviderKind, TeamPublic } from '../../api/endpoints';
+import { Alert } from '../../ui/alert';
 
 /**
  * One button per provider the team offers (spec §2), labelled with the provider (the generic one with
@@ -40,5 +42,51 @@ export function ProviderButtons({
         </button>
       ))}
     </div>
+  );
+}
+
+/**
+ * The ways in that the sign-in and invitation screens share: the team's provider buttons and `extra`
+ * (the passkey button), then — when the team has password sign-in (`form`, else null) — an "or"
+ * divider and the form; with no way at all, a note that says so.
+ */
+export function ProvidersThenForm({
+  details,
+  disabled,
+  onChoose,
+  extra,
+  form,
+}: {
+  details: TeamPublic;
+  disabled: boolean;
+  onChoose(provider: ProviderKind, label: string): void;
+  extra?: ReactNode;
+  form: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const others = !!(
+    details.googleOptions ||
+    details.azureOptions ||
+    details.auth0Options ||
+    details.appleOptions ||
+    extra
+  );
+  return (
+    <>
+      <ProviderButtons details={details} disabled={disabled} onChoose={onChoose} />
+      {extra}
+      {form ? (
+        <>
+          {others ? (
+            <div className="divider" role="separator">
+              <span>{t('login.or')}</span>
+            </div>
+          ) : null}
+          {form}
+        </>
+      ) : !others ? (
+        <Alert tone="info">{t('login.noMethods')}</Alert>
+      ) : null}
+    </>
   );
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { login, startProviderSignIn, type LoginAnswer, type ProviderKind } from '../../api/endpoints';
 import { LIMITS } from '../../api/limits';
+import { refusalOf } from '../../api/refusal';
 import { originOf } from '../../api/url';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
@@ -14,7 +15,7 @@ import { lazyScreen } from '../../ui/lazy-screen';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { useFocusAfterRender } from '../../ui/focus';
 import { TextField } from '../../ui/text-field';
-import { ProviderButtons } from './provider-buttons';
+import { ProvidersThenForm } from './provider-buttons';
 import { safeReturnUrl } from './return-url';
 import { withReturnUrl } from './routes';
 import { useTeam } from './use-team';
@@ -22,16 +23,18 @@ import { useTeam } from './use-team';
 /**
  * Spec §8: the Error query parameter's codes (and, beyond the spec, ProviderFailed: the provider round
  * trip did not complete — refused, cancelled or expired; InvitationGone: joining by invitation through a
- * provider, the invitation was used, revoked, resent or expired meanwhile).
+ * provider, the invitation was used, revoked, resent or expired meanwhile; UserDisabled: an administrator
+ * turned the account off). A locked or turned-off account reads as after a password.
  */
-const ERROR_CODES = [
-  'UserLocked',
-  'UserAlreadyExists',
-  'ForbiddenSignup',
-  'InvalidTenant',
-  'ProviderFailed',
-  'InvitationGone',
-] as const;
+const ERROR_TEXTS: Record<string, string> = {
+  UserLocked: 'login.locked',
+  UserDisabled: 'login.disabled',
+  UserAlreadyExists: 'login.errors.UserAlreadyExists',
+  ForbiddenSignup: 'login.errors.ForbiddenSignup',
+  InvalidTenant: 'login.errors.InvalidTenant',
+  ProviderFailed: 'login.errors.ProviderFailed',
+  InvitationGone: 'login.errors.InvitationGone',
+};
 
 /** The second step and the passkey ceremony: their own chunks, loaded when a sign-in needs them. */
 const SecondStep = lazyScreen(() => import('./second-step'));
@@ -146,7 +149,8 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
       completing.current = false;
       setBusy(false);
       const status = error instanceof ApiError ? error.status : 0;
-      if (status === 403) setFailure(t('login.locked'));
+      if (status === 403)
+        setFailure(refusalOf(error).code === 'disabled' ? t('login.disabled') : t('login.locked'));
       else if (status === 429) setFailure(t('login.tooMany'));
       else if (status >= 400 && status < 500) setFailure(t('login.invalidCredentials'));
       else setFailure(t('common.failed'));
@@ -295,15 +299,8 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   }
 
   const { details } = teamState;
-  const errorMessage = (ERROR_CODES as readonly string[]).includes(errorCode ?? '')
-    ? t(`login.errors.${errorCode}`)
-    : null;
-  const hasProviders = !!(
-    details.googleOptions ||
-    details.azureOptions ||
-    details.auth0Options ||
-    details.appleOptions
-  );
+  const errorKey = errorCode && Object.hasOwn(ERROR_TEXTS, errorCode) ? ERROR_TEXTS[errorCode] : undefined;
+  const errorMessage = errorKey ? t(errorKey) : null;
   return (
     <Card busy={busy}>
       <h1 className="title">{t('login.signIn.title', { team: details.displayName ?? team })}</h1>
@@ -313,67 +310,64 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
           {failure}
         </Alert>
       ) : null}
-      <ProviderButtons
+      <ProvidersThenForm
         details={details}
         disabled={busy}
         onChoose={(kind, label) => void startProvider(kind, label)}
+        extra={
+          passkeys ? (
+            <button
+              type="button"
+              className="button secondary block"
+              part="button"
+              disabled={busy}
+              onClick={() => void passkey()}
+            >
+              {t('login.passkey')}
+            </button>
+          ) : null
+        }
+        form={
+          details.localOptions ? (
+            <>
+              <BusyForm
+                busy={busy}
+                busyLabel={t('login.signingIn')}
+                submitLabel={t('login.continue')}
+                onSubmit={submit}
+              >
+                <TextField
+                  label={t('login.email')}
+                  name="email"
+                  type="email"
+                  autoComplete="username webauthn"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  maxLength={LIMITS.email}
+                  value={email}
+                  onChange={(event) => setEmail(event.target.value)}
+                  error={errors.email}
+                  inputRef={emailInput}
+                />
+                <TextField
+                  label={t('login.password')}
+                  name="password"
+                  type="password"
+                  autoComplete="current-password"
+                  maxLength={LIMITS.password}
+                  value={password}
+                  onChange={(event) => setPassword(event.target.value)}
+                  error={errors.password}
+                  inputRef={passwordInput}
+                />
+              </BusyForm>
+              <Link to={withReturnUrl('forgotPassword', returnUrl)} className="link" disabled={busy}>
+                {t('login.forgotPassword')}
+              </Link>
+            </>
+          ) : null
+        }
       />
-      {passkeys ? (
-        <button
-          type="button"
-          className="button secondary block"
-          part="button"
-          disabled={busy}
-          onClick={() => void passkey()}
-        >
-          {t('login.passkey')}
-        </button>
-      ) : null}
-      {details.localOptions ? (
-        <>
-          {hasProviders || passkeys ? (
-            <div className="divider" role="separator">
-              <span>{t('login.or')}</span>
-            </div>
-          ) : null}
-          <BusyForm
-            busy={busy}
-            busyLabel={t('login.signingIn')}
-            submitLabel={t('login.continue')}
-            onSubmit={submit}
-          >
-            <TextField
-              label={t('login.email')}
-              name="email"
-              type="email"
-              autoComplete="username webauthn"
-              autoCapitalize="none"
-              spellCheck={false}
-              maxLength={LIMITS.email}
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-              error={errors.email}
-              inputRef={emailInput}
-            />
-            <TextField
-              label={t('login.password')}
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              maxLength={LIMITS.password}
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              error={errors.password}
-              inputRef={passwordInput}
-            />
-          </BusyForm>
-          <Link to={withReturnUrl('forgotPassword', returnUrl)} className="link" disabled={busy}>
-            {t('login.forgotPassword')}
-          </Link>
-        </>
-      ) : !hasProviders && !passkeys ? (
-        <Alert tone="info">{t('login.noMethods')}</Alert>
-      ) : null}
       <Link to={withReturnUrl('/login/team', returnUrl)} className="link" disabled={busy}>
         {t('login.changeTeam')}
       </Link>

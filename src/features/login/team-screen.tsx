@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useStore } from 'zustand';
 import { getTeamPublic } from '../../api/endpoints';
 import { LIMITS } from '../../api/limits';
 import { readDefaultTeam, saveDefaultTeam } from '../../state/preferences';
+import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
 import { Card } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
@@ -22,7 +24,9 @@ export function TeamScreen() {
   const { issuer, settings } = useElement();
   const router = useRouter();
   const returnUrl = useSearchParam('ReturnUrl');
-  const [team, setTeam] = useState(() => readDefaultTeam() ?? '');
+  // A session that ended elsewhere (or with the account) lands here: say so, and keep its team.
+  const ended = useStore(sessionStore, (state) => state.ended);
+  const [team, setTeam] = useState(() => sessionStore.getState().ended?.team ?? readDefaultTeam() ?? '');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -64,6 +68,7 @@ export function TeamScreen() {
   return (
     <Card busy={busy}>
       <h1 className="title">{t('login.team.title')}</h1>
+      {ended ? <Alert tone="info">{t('login.sessionEnded')}</Alert> : null}
       {failure ? <Alert tone="error">{failure}</Alert> : null}
       <BusyForm
         busy={busy}
