@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'test-results/', 'node_modules/'] },
+  { ignores: ['dist/', 'data/', 'test-results/', 'node_modules/', '.cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,7 +6,7 @@ import { SCRYPT_LN_MAX, SCRYPT_LN_MIN, SCRYPT_PARAMS } from './lib/password';
 export const BRAND_NAMES = ['intoware', 'onsight', 'schenck'] as const;
 export type BrandName = (typeof BRAND_NAMES)[number];
 
-/** The server's configuration, read from environment variables and validated at start (see README). */
+/** The server's configuration, read from environment variables and validated at start (see docs/configuration.md). */
 export interface Config {
   /** Port of the portal (default 8080; 0 picks a free one). */
   port: number;

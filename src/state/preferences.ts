@@ -111,6 +111,13 @@ if (!stored.settled) {
   });
 }
 
+// Dark mode switched in another tab of the same site applies here too (the `storage` event comes only
+// from other documents; `key` is null when the storage was cleared).
+globalThis.addEventListener?.('storage', (event: StorageEvent) => {
+  if (event.key !== DARK_MODE_KEY && event.key !== null) return;
+  preferencesStore.setState({ darkMode: readDarkModePreference() });
+});
+
 /** The page's language once it is final (`languageKnown`): at once if it already is. */
 export function knownLanguage(): Promise<Language> {
   return new Promise((resolve) => {

@@ -22,14 +22,30 @@ function Icon({ kind }: { kind: NoticeIcon }) {
 
 /**
  * The snackbar (spec §3/§4/§9): the notices of the page, each for 2500 ms, with an icon by mode, in a
- * polite live region so screen readers announce them.
+ * polite live region so screen readers announce them. A person who needs longer keeps them on screen
+ * by resting the pointer on them or tabbing to them (WCAG 2.2.1): their clocks stop meanwhile.
  */
 export function Snackbar() {
   const queue = useStore(noticesStore, (state) => state.queue);
+  const { hold, release } = noticesStore.getState();
   return (
-    <div className="snackbar-region" role="status" aria-live="polite">
+    <div
+      className="snackbar-region"
+      role="status"
+      aria-live="polite"
+      onPointerEnter={() => hold('hover')}
+      onPointerLeave={() => release('hover')}
+      onFocus={() => hold('focus')}
+      onBlur={() => release('focus')}
+    >
       {queue.map((notice) => (
-        <div key={notice.id} className={`snackbar snackbar-mode-${notice.icon}`} part="snackbar">
+        <div
+          key={notice.id}
+          className={`snackbar snackbar-mode-${notice.icon}`}
+          part="snackbar"
+          // Focusable, so that a keyboard can reach a notice and hold it.
+          tabIndex={0}
+        >
           <Icon kind={notice.icon} />
           <span>{notice.message}</span>
         </div>

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { screenshot, sweepTab, useE2E } from '../support/browser';
 import { TEXTS } from '../../demo/server/mail/texts';
-import { expectedErrors, SHOTS } from '../support/screens';
+import { expectedErrors, holdTransient, SHOTS, transientGone } from '../support/screens';
 import { PSEUDO_CLOSE, PSEUDO_OPEN, pseudoLocale, readLocale, translator } from '../support/texts';
 
 const pseudo = pseudoLocale(readLocale('en'));
@@ -108,9 +108,10 @@ describe('pseudo-locale', () => {
       for (const shot of SHOTS) {
         const watch = await tab.next(expectedErrors(shot));
         await shot.show(watch.page, e2e.server, t);
+        await holdTransient(shot, watch.page, t);
         await screenshot(watch.page, 'pseudo-locale', shot.name);
         for (const text of await untranslated(watch.page)) found.push(`${shot.name}: ${text}`);
-        if (shot.stillShown && !(await shot.stillShown(watch.page, t)))
+        if (await transientGone(shot, watch.page, t))
           found.push(`${shot.name}: the state was gone before the walk finished`);
         assert.deepEqual(await watch.problems(), [], shot.name);
       }

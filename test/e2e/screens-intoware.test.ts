@@ -4,14 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sweepTab, useServer } from '../support/browser';
+import { sweepTab } from '../support/browser';
 import { sweepScreens } from '../support/screens-sweep';
 
+// The sweep's browser and server (one of each per file).
 const chrome = sweepScreens('intoware');
 
 describe('the sweep tab', () => {
-  const sweep = useServer();
-
   it('starts each screen with no cookies and no stored data on any origin it visited', async () => {
     const context = await chrome.browser.newContext();
     try {
@@ -24,7 +23,7 @@ describe('the sweep tab', () => {
           document.cookie = 'left-behind=yes; path=/';
         });
       };
-      const { url: portal, partnerUrl } = sweep.server;
+      const { url: portal, partnerUrl } = chrome.server;
       await leave(`${portal}/login/team`);
       await leave(partnerUrl);
       const { page } = await tab.next();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { TestSmtp } from '../support/smtp';
-import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
+import { createTestApp, exchangeSession, tokenFor, type TestApp } from '../support/test-server';
 import { bearer, codeFor, cookiesFrom, login, makeUser, withCookies } from '../support/two-step';
 import { SoftAuthenticator } from '../support/webauthn';
 
@@ -69,20 +69,7 @@ async function signIn(authenticator: SoftAuthenticator, teamName?: string) {
 async function tokensOf(answer: { cookies: Array<{ name: string; value: string }> }) {
   const jar = cookiesFrom(answer as Parameters<typeof cookiesFrom>[0]);
   const check = await withCookies(t, jar, '/account/check');
-  const token = await t.app.inject({
-    method: 'POST',
-    url: '/connect/token',
-    headers: {
-      cookie: jar.cookie,
-      'x-xsrf-token': jar.xsrf,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    payload: new URLSearchParams({
-      grant_type: 'device_code',
-      client_id: 'acct-portal',
-      sessionId: check.json().session as string,
-    }).toString(),
-  });
+  const token = await exchangeSession(t.app, jar, check.json().session as string);
   assert.equal(token.statusCode, 200, token.body);
   return decodeJwt(token.json().id_token as string);
 }

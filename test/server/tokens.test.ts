@@ -8,7 +8,13 @@ import {
   SignJWT,
   generateKeyPair,
 } from 'jose';
-import { createTestApp, sessionFor, type DirectSession, type TestApp } from '../support/test-server';
+import {
+  createTestApp,
+  exchangeSession,
+  sessionFor,
+  type DirectSession,
+  type TestApp,
+} from '../support/test-server';
 
 let t: TestApp;
 let ada: DirectSession;
@@ -18,22 +24,8 @@ before(async () => {
 });
 after(() => t.close());
 
-async function exchange(session: DirectSession, fields: Record<string, string> = {}) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/connect/token',
-    headers: {
-      cookie: session.cookie,
-      'x-xsrf-token': session.xsrf,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    payload: new URLSearchParams({
-      grant_type: 'device_code',
-      client_id: 'acct-portal',
-      sessionId: session.publicId,
-      ...fields,
-    }).toString(),
-  });
+function exchange(session: DirectSession, fields: Record<string, string> = {}) {
+  return exchangeSession(t.app, session, session.publicId, fields);
 }
 
 function userinfo(token: string) {

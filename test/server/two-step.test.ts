@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { signInAtProvider } from '../support/idp';
 import { TestSmtp } from '../support/smtp';
-import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
+import { createTestApp, exchangeSession, tokenFor, type TestApp } from '../support/test-server';
 import { bearer, codeFor, cookiesFrom, login, makeUser, withCookies } from '../support/two-step';
 
 let t: TestApp;
@@ -144,20 +144,7 @@ describe('sign-in with two-step on', () => {
 
     const check = await withCookies(t, session, '/account/check');
     const sessionId = check.json().session as string;
-    const token = await t.app.inject({
-      method: 'POST',
-      url: '/connect/token',
-      headers: {
-        cookie: session.cookie,
-        'x-xsrf-token': session.xsrf,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      payload: new URLSearchParams({
-        grant_type: 'device_code',
-        client_id: 'acct-portal',
-        sessionId,
-      }).toString(),
-    });
+    const token = await exchangeSession(t.app, session, sessionId);
     assert.equal(token.statusCode, 200, token.body);
     const idToken = decodeJwt(token.json().id_token as string);
     assert.deepEqual(idToken.amr, ['pwd', 'otp', 'mfa']);
@@ -178,20 +165,7 @@ describe('sign-in with two-step on', () => {
     const response = await login(t, who.email);
     const jar = cookiesFrom(response);
     const check = await withCookies(t, jar, '/account/check');
-    const token = await t.app.inject({
-      method: 'POST',
-      url: '/connect/token',
-      headers: {
-        cookie: jar.cookie,
-        'x-xsrf-token': jar.xsrf,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      payload: new URLSearchParams({
-        grant_type: 'device_code',
-        client_id: 'acct-portal',
-        sessionId: check.json().session as string,
-      }).toString(),
-    });
+    const token = await exchangeSession(t.app, jar, check.json().session as string);
     assert.deepEqual(decodeJwt(token.json().id_token as string).amr, ['pwd']);
   });
 
@@ -209,20 +183,7 @@ describe('sign-in with two-step on', () => {
       '/account/check',
     );
     assert.deepEqual(asSession.json(), { authenticated: false });
-    const token = await t.app.inject({
-      method: 'POST',
-      url: '/connect/token',
-      headers: {
-        cookie: jar.cookie,
-        'x-xsrf-token': jar.xsrf,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      payload: new URLSearchParams({
-        grant_type: 'device_code',
-        client_id: 'acct-portal',
-        sessionId: 'x',
-      }).toString(),
-    });
+    const token = await exchangeSession(t.app, jar, 'x');
     assert.equal(token.statusCode, 400);
     assert.equal(token.json().error, 'invalid_grant');
     const dev = await t.app.inject({
@@ -733,20 +694,7 @@ describe('a provider sign-in in a team that requires two-step sign-in', () => {
       await smtp.next('dan@umbrella.test', /two-step sign-in is on/i);
       const session = cookiesFrom(done);
       const check = await withCookies(t, session, '/account/check');
-      const token = await t.app.inject({
-        method: 'POST',
-        url: '/connect/token',
-        headers: {
-          cookie: session.cookie,
-          'x-xsrf-token': session.xsrf,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        payload: new URLSearchParams({
-          grant_type: 'device_code',
-          client_id: 'acct-portal',
-          sessionId: check.json().session as string,
-        }).toString(),
-      });
+      const token = await exchangeSession(t.app, session, check.json().session as string);
       assert.deepEqual(decodeJwt(token.json().id_token as string).amr, ['fed', 'otp', 'mfa']);
     } finally {
       await t.db.kysely

@@ -1,49 +1,74 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { BrandName } from '../../demo/server/config';
+import { BRANDS } from '../../src/brands';
 import { axeViolations } from './axe';
-import { screenshot, sweepTab, useBrowser, type BrowserHandle } from './browser';
-import { expectedErrors, SHOTS } from './screens';
-import { startTestServer } from './test-server';
+import { screenshot, sweepTab, useE2E, type BrowserHandle, type ServerHandle } from './browser';
+import { expectedErrors, holdTransient, SHOTS, transientGone } from './screens';
 import { readLocale, translator } from './texts';
 
 const t = translator(readLocale('en'));
 
+type Theme = 'light' | 'dark';
+
+/**
+ * Switch the elements of the page to `theme` where they stand, as another tab of the site would
+ * (darkMode in local storage, then a `storage` event), and wait until every element shows it.
+ */
+async function showTheme(page: Page, theme: Theme): Promise<void> {
+  await page.evaluate((dark) => {
+    if (dark) localStorage.setItem('darkMode', 'true');
+    else localStorage.removeItem('darkMode');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'darkMode' }));
+  }, theme === 'dark');
+  await page.waitForFunction((theme) => {
+    const roots = [...document.querySelectorAll('*')]
+      .map((el) => (el.tagName.startsWith('ACCT-') ? el.shadowRoot?.querySelector('.acct-root') : null))
+      .filter((root) => root != null);
+    return roots.every((root) => root.getAttribute('data-theme') === theme);
+  }, theme);
+}
+
 /**
  * The screens sweep of one brand (test/e2e/screens-<brand>.test.ts): every screen (screens.ts) in light
- * and dark, written to test-results/screens/ for people to look at, checked with axe-core (WCAG 2.2 AA,
- * zero violations), and watched for console errors and CSP violations. A file per brand, so that the
- * end-to-end run sweeps two at a time; each theme on a server of its own, as the screens change data (a
- * password reset, a rename). Returns the file's browser, for more tests.
+ * and — where the brand has one — dark, written to test-results/screens/ for people to look at, checked
+ * with axe-core (WCAG 2.2 AA, zero violations) in each theme, and watched for console errors and CSP
+ * violations. A file per brand, so that the end-to-end run sweeps two at a time.
+ *
+ * Each state is brought about once and then shown in each theme where it stands (the theme switches
+ * live, as it does from the header): replaying every state per theme, on a server per theme, was most
+ * of the sweep's time. One server and one browser per file, also for the file's other tests (returned).
  */
-export function sweepScreens(brand: BrandName): BrowserHandle {
-  const chrome = useBrowser();
+export function sweepScreens(brand: BrandName): BrowserHandle & ServerHandle {
+  const e2e = useE2E({ BRAND: brand, LOGIN_ADDRESS_LIMIT: '10000' });
+  // A brand without a dark theme ignores darkMode: its dark screens would be its light ones again.
+  const themes: Theme[] = BRANDS[brand].darkTheme ? ['light', 'dark'] : ['light'];
   describe(`screens, brand ${brand}`, () => {
-    for (const theme of ['light', 'dark'] as const) {
-      it(`captures every screen (${theme}) with no accessibility violations`, async () => {
-        const server = await startTestServer({ BRAND: brand, LOGIN_ADDRESS_LIMIT: '10000' });
-        const failures: string[] = [];
-        const context = await chrome.browser.newContext({ viewport: { width: 1024, height: 720 } });
-        try {
-          if (theme === 'dark') await context.addInitScript(() => localStorage.setItem('darkMode', 'true'));
-          const tab = await sweepTab(context);
-          for (const shot of SHOTS) {
-            const watch = await tab.next(expectedErrors(shot));
-            await shot.show(watch.page, server, t);
+    it(`captures every screen (${themes.join(', ')}) with no accessibility violations`, async () => {
+      const failures: string[] = [];
+      const context = await e2e.browser.newContext({ viewport: { width: 1024, height: 720 } });
+      try {
+        const tab = await sweepTab(context);
+        for (const shot of SHOTS) {
+          const watch = await tab.next(expectedErrors(shot));
+          await shot.show(watch.page, e2e.server, t);
+          await holdTransient(shot, watch.page, t);
+          for (const theme of themes) {
+            if (theme !== 'light') await showTheme(watch.page, theme);
             await screenshot(watch.page, 'screens', `${shot.name}-${brand}-${theme}`);
             for (const violation of await axeViolations(watch.page))
-              failures.push(`${shot.name}: ${violation}`);
-            if (shot.stillShown && !(await shot.stillShown(watch.page, t)))
-              failures.push(`${shot.name}: the state was gone before axe finished`);
-            assert.deepEqual(await watch.problems(), [], `${shot.name} ${brand} ${theme}`);
+              failures.push(`${shot.name} (${theme}): ${violation}`);
           }
-        } finally {
-          await context.close();
-          await server.close();
+          if (await transientGone(shot, watch.page, t))
+            failures.push(`${shot.name}: the state was gone before axe finished`);
+          assert.deepEqual(await watch.problems(), [], `${shot.name} ${brand}`);
         }
-        assert.deepEqual(failures, []);
-      });
-    }
+      } finally {
+        await context.close();
+      }
+      assert.deepEqual(failures, []);
+    });
   });
-  return chrome;
+  return e2e;
 }

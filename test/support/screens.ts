@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { failedResource, signInContext } from './browser';
 import { sessionFor, tokenFor, type TestServer } from './test-server';
@@ -21,10 +21,11 @@ export interface Shot {
    */
   expectedStatuses?: number[];
   /**
-   * For a state that goes away by itself (a notice lasts 2.5 s): whether it is still shown, asked after
-   * the checks so a run that outlived it fails instead of checking the screen without it.
+   * For a state that goes away by itself (a notice lasts 2.5 s): the part a person keeps on screen by
+   * focusing it (its clock stops meanwhile) — the notice itself, `[part="snackbar"]`, not its text. The sweeps focus it as soon as `show` is done, so it stays
+   * while the screen is captured and checked however slow the machine, and fail if it is gone after.
    */
-  stillShown?(page: Page, t: T): Promise<boolean>;
+  hold?(page: Page, t: T): Locator;
   /** Console errors this state is made of beyond HTTP statuses (a network that is down). */
   expectedConsole?: RegExp[];
   /** Go to the screen and bring it into the state to capture. */
@@ -42,6 +43,16 @@ export function expectedErrors(shot: Shot): RegExp[] {
     ...(shot.expectedStatuses ?? []).map(failedResource),
     ...(shot.expectedConsole ?? []),
   ];
+}
+
+/** Keep a shot's passing state on screen (see `Shot.hold`) while it is checked. */
+export async function holdTransient(shot: Shot, page: Page, t: T): Promise<void> {
+  await shot.hold?.(page, t).focus();
+}
+
+/** Whether a shot's passing state went away after all before its checks were done. */
+export async function transientGone(shot: Shot, page: Page, t: T): Promise<boolean> {
+  return shot.hold !== undefined && !(await shot.hold(page, t).isVisible());
 }
 
 async function signIn(page: Page, t: T, email: string, password: string) {
@@ -518,7 +529,7 @@ const ALL_SHOTS: Shot[] = [
   },
   {
     name: 'manage-notice',
-    stillShown: (page, t) => page.getByText(t('manage.name.saved')).isVisible(),
+    hold: (page, t) => page.locator('[part="snackbar"]', { hasText: t('manage.name.saved') }),
     async show(page, server, t) {
       // Renamed to the same name: the notice shows, and the other screens still find 'Ada Lovelace'.
       await manage(page, server, t);
@@ -554,7 +565,7 @@ const ALL_SHOTS: Shot[] = [
   },
   {
     name: 'manage-only-option',
-    stillShown: (page, t) => page.getByText(t('manage.external.onlyOption')).isVisible(),
+    hold: (page, t) => page.locator('[part="snackbar"]', { hasText: t('manage.external.onlyOption') }),
     async show(page, server, t) {
       // Bob signs in with Google only: removing it would lock him out, so a notice explains why not.
       await signInAs(page, server, 'bob@acme.test');

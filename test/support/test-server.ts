@@ -344,26 +344,40 @@ export async function sessionFor(app: FastifyInstance, email: string, team?: str
 }
 
 /** A session and the portal's access token for it, through the real session exchange. */
+/**
+ * The elements' session → token exchange (`POST /connect/token`, grant `device_code`, the portal's
+ * client) with a browser's cookies and anti-forgery token, for the session named `sessionId`.
+ */
+export function exchangeSession(
+  app: FastifyInstance,
+  browser: { cookie: string; xsrf: string },
+  sessionId: string,
+  fields: Record<string, string> = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/connect/token',
+    headers: {
+      cookie: browser.cookie,
+      'x-xsrf-token': browser.xsrf,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    payload: new URLSearchParams({
+      grant_type: 'device_code',
+      client_id: 'acct-portal',
+      sessionId,
+      ...fields,
+    }).toString(),
+  });
+}
+
 export async function tokenFor(
   app: FastifyInstance,
   email: string,
   team?: string,
 ): Promise<DirectSession & { accessToken: string }> {
   const session = await sessionFor(app, email, team);
-  const response = await app.inject({
-    method: 'POST',
-    url: '/connect/token',
-    headers: {
-      cookie: session.cookie,
-      'x-xsrf-token': session.xsrf,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    payload: new URLSearchParams({
-      grant_type: 'device_code',
-      client_id: 'acct-portal',
-      sessionId: session.publicId,
-    }).toString(),
-  });
+  const response = await exchangeSession(app, session, session.publicId);
   if (response.statusCode !== 200) throw new Error(`token exchange failed: ${response.body}`);
   return { ...session, accessToken: response.json().access_token as string };
 }

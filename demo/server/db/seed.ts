@@ -124,7 +124,7 @@ export const DEMO_USERS: UserSeed[] = [
 ];
 
 /**
- * The demo's team API credential (README: Team API credentials): a suite app reports acme's storage with
+ * The demo's team API credential (docs/configuration.md: Team API credentials): a suite app reports acme's storage with
  * it. Demo only: a deployment makes its own, with a random 256-bit secret.
  */
 export const DEMO_API_CLIENT = {

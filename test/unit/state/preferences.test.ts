@@ -33,6 +33,15 @@ describe('state/preferences: dark mode (spec §4)', () => {
     expect(preferencesStore.getState().darkMode).to.equal(false);
   });
 
+  it('follows dark mode switched in another tab', () => {
+    localStorage.setItem('darkMode', 'true');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'darkMode', newValue: 'true' }));
+    expect(preferencesStore.getState().darkMode).to.equal(true);
+    localStorage.removeItem('darkMode');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'darkMode', oldValue: 'true' }));
+    expect(preferencesStore.getState().darkMode).to.equal(false);
+  });
+
   it('ignores the switch for a brand without a dark theme', () => {
     expect(preferencesStore.getState().setDarkMode(true, BRANDS.schenck)).to.equal(false);
     expect(localStorage.getItem('darkMode')).to.equal(null);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { BRAND_IDS, BRANDS } from '../../../src/brands';
 import { noticesStore } from '../../../src/state/notices';
@@ -212,6 +212,72 @@ describe('ui/snackbar', () => {
       ['broken', 'snackbar-failure'],
       ['fyi', 'snackbar-neutral'],
     ]);
+  });
+});
+
+/**
+ * A hand-driven clock for the store's timers: `setTimeout`, `clearTimeout` and `Date.now` are replaced
+ * until `restore`, and `tick` moves the time on, running the timers that come due.
+ */
+function handClock() {
+  const real = { setTimeout: window.setTimeout, clearTimeout: window.clearTimeout, now: Date.now };
+  let now = 0;
+  let nextId = 1;
+  const timers = new Map<number, { at: number; run: () => void }>();
+  window.setTimeout = ((run: () => void, ms = 0) => {
+    timers.set(nextId, { at: now + ms, run });
+    return nextId++;
+  }) as typeof setTimeout;
+  window.clearTimeout = ((id: number) => timers.delete(id)) as typeof clearTimeout;
+  Date.now = () => now;
+  return {
+    tick(ms: number) {
+      now += ms;
+      for (const [id, timer] of [...timers].sort(([, a], [, b]) => a.at - b.at)) {
+        if (timer.at > now) continue;
+        timers.delete(id);
+        act(() => timer.run());
+      }
+    },
+    restore() {
+      Object.assign(window, { setTimeout: real.setTimeout, clearTimeout: real.clearTimeout });
+      Date.now = real.now;
+    },
+  };
+}
+
+describe('ui/snackbar, timing adjustable', () => {
+  afterEach(() => noticesStore.setState({ queue: [] }));
+
+  it('keeps a notice while the pointer rests on it or the focus is in it, then lets it go', () => {
+    const clock = handClock();
+    try {
+      render(<Snackbar />);
+      act(() => void noticesStore.getState().show('saved', 'Success'));
+      const region = screen.getByRole('status');
+      const notice = within(region).getByText('saved').parentElement!;
+      expect(notice.tabIndex).to.equal(0);
+
+      clock.tick(1000);
+      fireEvent.pointerEnter(region);
+      clock.tick(10_000);
+      expect(within(region).queryByText('saved')).to.not.equal(null);
+
+      // Focus holds it too: leaving with the pointer while the focus is in it keeps it.
+      fireEvent.focus(notice);
+      fireEvent.pointerLeave(region);
+      clock.tick(10_000);
+      expect(within(region).queryByText('saved')).to.not.equal(null);
+
+      // Let go: the 1500 ms it had left, not a fresh 2500 ms.
+      fireEvent.blur(notice);
+      clock.tick(1400);
+      expect(within(region).queryByText('saved')).to.not.equal(null);
+      clock.tick(100);
+      expect(within(region).queryByText('saved')).to.equal(null);
+    } finally {
+      clock.restore();
+    }
   });
 });
 
