@@ -112,7 +112,12 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   ],
   es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions'],
   fr: ['manage.nav.sessions', 'team.logFilter.invitation'],
-  pt: ['manage.permissions.EDITOR', 'recoveryCodes.fileSite', 'team.log.team.loginOptions', 'manage.nav.menu'],
+  pt: [
+    'manage.permissions.EDITOR',
+    'recoveryCodes.fileSite',
+    'team.log.team.loginOptions',
+    'manage.nav.menu',
+  ],
 };
 
 for (const part of PARTS)
