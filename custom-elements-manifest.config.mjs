@@ -4,7 +4,7 @@
  * element file documents only its own.
  */
 // Loaded with tsx (see the build script), so the token list comes straight from the source.
-import { TOKEN_PROPERTIES } from './src/styles/tokens.ts';
+import { TOKEN_PROPERTIES } from './src/contract/tokens.ts';
 
 const COMMON_ATTRIBUTES = [
   ['issuer', 'string', 'Identity server base URL. Default: the page origin.'],

@@ -22,9 +22,10 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/contract/**'],
     rules: {
-      // The client takes the API's types from the server's schemas, and nothing else: a value imported
-      // from there (or from typebox) would put server code in the bundle.
+      // The contract is the elements': the server imports src/contract, never the reverse. The client
+      // takes only types from the route schemas: a value from there (or typebox) would bundle them.
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
@@ -32,8 +33,33 @@ export default tseslint.config(
           patterns: [
             {
               regex: '/demo/',
+              message: 'Nothing in src/ imports demo/: shared rules and schemas live in src/contract.',
+            },
+            {
+              regex: '/contract/schemas/',
               allowTypeImports: true,
-              message: "Only types come from the server's schemas (import type): none of it in the bundle.",
+              message: 'Only types come from the route schemas (import type): none of them in the bundle.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // What the elements and the server share: plain rules and schemas, no React and no DOM, so the
+    // server can run it.
+    files: ['src/contract/**/*.ts'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-globals': ['error', 'document', 'window', 'navigator', 'localStorage', 'fetch'],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '^(react|react-dom|zustand|i18next|react-i18next)(/|$)|/(api|ui|features|state|i18n|elements|portal|brands|styles|demo)/',
+              message: 'src/contract imports nothing but itself and typebox.',
             },
           ],
         },

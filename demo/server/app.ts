@@ -41,7 +41,7 @@ import { passwordResetRoutes } from './routes/password-reset';
 import { switcherRoutes } from './routes/switcher';
 import { teamAdminRoutes } from './routes/team-admin';
 import { teamRoutes } from './routes/team';
-import { MAX_PARAM_LENGTH } from './schemas/team';
+import { MAX_PARAM_LENGTH } from '../../src/contract/schemas/team';
 import { tokenRoutes } from './routes/token';
 import { twoStepRoutes } from './routes/two-step';
 import { passkeyRoutes } from './routes/passkeys';

@@ -5,7 +5,7 @@ import type {
   EndOthersReply,
   SessionEntry as SessionEntrySchema,
   SessionList,
-} from '../../demo/server/schemas/sessions';
+} from '../contract/schemas/sessions';
 import type {
   DeleteAccountBody,
   EmailChangeBody,
@@ -15,7 +15,7 @@ import type {
   EmailLinkReply,
   EmailStatusReply,
   PendingEmail,
-} from '../../demo/server/schemas/account-lifecycle';
+} from '../contract/schemas/account-lifecycle';
 import { request, type ApiContext } from './client';
 import { issuerUrl } from './url';
 

@@ -1,29 +1,24 @@
 import type { Static } from 'typebox';
-import type { CheckReply, LoginBody, loginSchema } from '../../demo/server/schemas/account';
-import type { MessageReply } from '../../demo/server/schemas/common';
-import type { Policy, PoliciesReply } from '../../demo/server/schemas/developer';
-import type { DeviceCodeReply } from '../../demo/server/schemas/device';
-import type { DiscoveryReply } from '../../demo/server/schemas/discovery';
-import type { ProviderStartCall, ProviderStartReply } from '../../demo/server/schemas/external';
+import type { CheckReply, LoginBody, loginSchema } from '../contract/schemas/account';
+import type { MessageReply } from '../contract/schemas/common';
+import type { Policy, PoliciesReply } from '../contract/schemas/developer';
+import type { DeviceCodeReply } from '../contract/schemas/device';
+import type { DiscoveryReply } from '../contract/schemas/discovery';
+import type { ProviderStartCall, ProviderStartReply } from '../contract/schemas/external';
 import type {
   ChangePasswordBody,
   PasswordOptionsReply,
   ResetBody,
   ResetRequestBody,
   SetPasswordBody,
-} from '../../demo/server/schemas/password';
-import type { TeamPublicReply } from '../../demo/server/schemas/team';
-import type { TokenReply } from '../../demo/server/schemas/token';
-import type {
-  PermissionsReply,
-  RenameReply,
-  SwitcherReply,
-  UserinfoReply,
-} from '../../demo/server/schemas/user';
+} from '../contract/schemas/password';
+import type { TeamPublicReply } from '../contract/schemas/team';
+import type { TokenReply } from '../contract/schemas/token';
+import type { PermissionsReply, RenameReply, SwitcherReply, UserinfoReply } from '../contract/schemas/user';
 import { request, type ApiContext } from './client';
 import { issuerUrl } from './url';
 
-// The types of what the server takes and answers come from its schemas (demo/server/schemas/), so the
+// The types of what the server takes and answers come from its schemas (src/contract/schemas/), so the
 // two cannot drift apart. Imported as types only: they are erased, the bundle holds none of it.
 
 /** The fixed client id of the portal's session → token exchange (spec §9). */

@@ -6,7 +6,7 @@ import type {
   GoneReason,
   InspectBody,
   InspectResult,
-} from '../../demo/server/schemas/invitation';
+} from '../contract/schemas/invitation';
 import { ApiError, request, type ApiContext } from './client';
 import { issuerUrl } from './url';
 

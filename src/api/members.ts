@@ -7,7 +7,7 @@ import type {
   MemberPatch as MemberPatchSchema,
   Permission as PermissionSchema,
   SignInMethod as SignInMethodSchema,
-} from '../../demo/server/schemas/team';
+} from '../contract/schemas/team';
 import { ApiError, request, type ApiContext } from './client';
 import { issuerUrl } from './url';
 

@@ -5,7 +5,7 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
 import type { Static } from 'typebox';
-import type { PasskeyView, listSchema } from '../../demo/server/schemas/passkeys';
+import type { PasskeyView, listSchema } from '../contract/schemas/passkeys';
 import { request, type ApiContext } from './client';
 import { issuerUrl } from './url';
 

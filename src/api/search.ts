@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { SearchResult } from '../../demo/server/schemas/team';
+import type { SearchResult } from '../contract/schemas/team';
 import { request, type ApiContext } from './client';
 import { issuerUrl } from './url';
 

@@ -3,14 +3,14 @@ import type {
   Invitation as InvitationSchema,
   InvitationList,
   InviteBody,
-} from '../../demo/server/schemas/invitation';
+} from '../contract/schemas/invitation';
 import type {
   AuditKind as AuditKindSchema,
   AuditList as AuditListSchema,
   LoginOptionsBody,
   Permission as PermissionSchema,
   TeamAdmin as TeamAdminSchema,
-} from '../../demo/server/schemas/team';
+} from '../contract/schemas/team';
 import { request, type ApiContext } from './client';
 import { issuerUrl } from './url';
 

@@ -7,7 +7,7 @@ import type {
   TotpKey,
   TotpReplacement,
   TwoStepStatus,
-} from '../../demo/server/schemas/two-step';
+} from '../contract/schemas/two-step';
 import { request, type ApiContext } from './client';
 import { issuerUrl } from './url';
 

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { PALETTES, type Palette, type ThemeName } from '../styles/tokens';
+import { PALETTES, type Palette, type ThemeName } from '../contract/tokens';
 import {
   IntowareMark,
   IntowareWordmark,
@@ -10,7 +10,7 @@ import {
   type LogoProps,
 } from './logos';
 
-import { BRAND_NAMES, type BrandId } from './names';
+import { BRAND_NAMES, type BrandId } from '../contract/brand-names';
 
 export type { BrandId };
 

@@ -1,5 +1,5 @@
 import { afterEvaluation } from '../after-evaluation';
-import type { Language } from './languages';
+import type { Language } from '../contract/languages';
 
 export type Resources = Record<string, unknown>;
 

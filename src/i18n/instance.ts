@@ -1,6 +1,6 @@
 import i18next, { type i18n, type InitOptions } from 'i18next';
 import { loadChunk, type Resources } from './chunks';
-import type { Language } from './languages';
+import type { Language } from '../contract/languages';
 
 /**
  * The elements' own i18next (design §1): one instance made with `createInstance()`, module state of the

@@ -1,4 +1,4 @@
-import type { Language } from './languages';
+import type { Language } from '../contract/languages';
 
 /** Each language by its own name (the language menu shows them the same in every language). */
 export const LANGUAGE_NAMES: Record<Language, string> = {

@@ -3,7 +3,7 @@ import type { i18n as I18n } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { afterEvaluation } from '../after-evaluation';
 import type { Resources } from './chunks';
-import { matchLanguage, type Language } from './languages';
+import { matchLanguage, type Language } from '../contract/languages';
 
 /**
  * Texts that only some screens need, kept out of the language chunk every page loads: the team

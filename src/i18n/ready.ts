@@ -1,6 +1,6 @@
 import { knownLanguage } from '../state/preferences';
 import { loadLanguage } from './instance';
-import { matchLanguage } from './languages';
+import { matchLanguage } from '../contract/languages';
 
 /**
  * Settles once an element's language can be shown: its `lang` attribute's language, or else the page's

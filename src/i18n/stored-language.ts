@@ -1,7 +1,7 @@
 import { afterEvaluation } from '../after-evaluation';
+import { LANGUAGE_COOKIE } from '../contract/languages';
 
-/** The language preference is a cookie, not local storage: design §3 keeps local storage to three keys. */
-export const LANGUAGE_COOKIE = 'acct-lang';
+export { LANGUAGE_COOKIE };
 
 function decoded(value: string | null | undefined): string | null {
   if (!value) return null;

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import { preferencesStore } from '../state/preferences';
 import { instanceNow, loadLanguage } from './instance';
-import { matchLanguage, type Language } from './languages';
+import { matchLanguage, type Language } from '../contract/languages';
 
 export interface ElementI18n {
   /** The language's i18next instance; null until its chunk has loaded. */

@@ -1,6 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { Brand } from '../brands';
-import { detectLanguage, type Language } from '../i18n/languages';
+import { detectLanguage, type Language } from '../contract/languages';
 import { LANGUAGE_COOKIE, storedLanguage } from '../i18n/stored-language';
 
 const DARK_MODE_KEY = 'darkMode';

@@ -1,5 +1,5 @@
 import { BRANDS, type Brand } from '../brands';
-import { TOKEN_PROPERTIES, type Palette, type ThemeName } from './tokens';
+import { TOKEN_PROPERTIES, type Palette, type ThemeName } from '../contract/tokens';
 
 function declarations(palette: Palette): string {
   return (Object.keys(TOKEN_PROPERTIES) as Array<keyof Palette>)

@@ -1,8 +1,8 @@
 import { createContext, useContext } from 'react';
 import type { Brand } from '../brands';
-import type { Language } from '../i18n/languages';
+import type { Language } from '../contract/languages';
 import type { RuntimeSettings } from '../state/settings';
-import type { ThemeName } from '../styles/tokens';
+import type { ThemeName } from '../contract/tokens';
 import type { AcctEventDetails, AcctEventName } from './events';
 
 /** What every screen needs to know about the element it is rendered in. */

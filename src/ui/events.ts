@@ -1,5 +1,5 @@
-import type { ThemeName } from '../styles/tokens';
-import type { Language } from '../i18n/languages';
+import type { ThemeName } from '../contract/tokens';
+import type { Language } from '../contract/languages';
 
 /** The `detail` of each `acct-*` event. */
 export interface AcctEventDetails {

@@ -1,6 +1,6 @@
 import type { Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '../api/limits';
+import { LIMITS } from '../contract/limits';
 import { TextField } from './text-field';
 
 /**

@@ -1,6 +1,6 @@
 import { useId, type InputHTMLAttributes, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { charCount } from '../api/limits';
+import { charCount } from '../contract/limits';
 
 /** Spec §5: these input types are not text inputs; asking the text field for one is a programming error. */
 export const UNSUPPORTED_TYPES = [

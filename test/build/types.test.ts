@@ -2,7 +2,7 @@
  * The published types: a host application compiles against dist/types alone — the tag map,
  * the typed acct-* events and the JSX elements — and package.json points at the files the build wrote.
  * The API's types come from the server's schemas (`import type` in src/api/endpoints.ts), so the build
- * publishes those declarations too (dist/types/demo/server/schemas): compiling endpoints.d.ts checks
+ * publishes those declarations too (dist/types/src/contract/schemas): compiling endpoints.d.ts checks
  * that nothing they name is missing.
  */
 import assert from 'node:assert/strict';

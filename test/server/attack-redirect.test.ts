@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { safeReturnUrl } from '../../src/features/login/return-url';
+import { safeReturnUrl } from '../../src/contract/return-url';
 import { DOT_SEGMENT_CASES, isEvil, RETURN_URL_CASES, type ReturnUrlCase } from '../support/attack-inputs';
 import { signInAtProvider } from '../support/idp';
 import { createTestApp, type TestApp } from '../support/test-server';

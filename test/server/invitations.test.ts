@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import { INVITATION_TTL_MS } from '../../demo/server/domain/team-rules';
+import { INVITATION_TTL_MS } from '../../src/contract/team-rules';
 import { sha256 } from '../../demo/server/lib/crypto';
 import { signInAtProvider } from '../support/idp';
 import { TestSmtp } from '../support/smtp';

@@ -8,7 +8,7 @@ import { exportJWK, generateKeyPair } from 'jose';
 import { createTestApp, registeredRouteOptions, tokenFor, type TestApp } from '../support/test-server';
 
 /**
- * Every route answers through a response schema (demo/server/schemas/): Fastify then serialises each
+ * Every route answers through a response schema (src/contract/schemas/): Fastify then serialises each
  * answer by it, so no field it does not list goes out, and the schema is the contract the client's
  * types come from. The routes are collected from the app as it is built, so a route added later is
  * covered without touching this file. (That the statuses routes really answer are all listed is checked

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { TEXTS } from '../../demo/server/mail/texts';
-import { LANGUAGES } from '../../src/i18n/languages';
+import { LANGUAGES } from '../../src/contract/languages';
 
 const LOCALES = resolve(import.meta.dirname, '..', '..', 'src', 'i18n', 'locales');
 

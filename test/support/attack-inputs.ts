@@ -75,7 +75,7 @@ export const RETURN_URL_CASES: readonly ReturnUrlCase[] = [
  * Dot segments that the URL parser removes, leaving a path that starts with `//`: re-serialised as
  * path + search + hash, `/.//evil.test` becomes `//evil.test`, which a browser (and any Location header
  * reader) takes as the host evil.test. Kept apart from the table above: the rule
- * (src/features/login/return-url.ts) once let them through, so they have tests of their own.
+ * (src/contract/return-url.ts) once let them through, so they have tests of their own.
  */
 export const DOT_SEGMENT_CASES: readonly ReturnUrlCase[] = [
   { value: '/.//evil.test', trick: 'dot segment then double slash' },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { memberTerms, sortKey } from '../../demo/server/db/member-terms';
-import type { Permission } from '../../demo/server/domain/permissions';
+import type { Permission } from '../../src/contract/permissions';
 import { tokenFor, type TestApp } from './test-server';
 
 /**

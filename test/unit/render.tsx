@@ -4,10 +4,10 @@ import { render, within, type RenderOptions, type RenderResult } from '@testing-
 import type { ReactElement, ReactNode } from 'react';
 import { BRANDS, themeOf, type BrandId } from '../../src/brands';
 import { loadLanguage } from '../../src/i18n/instance';
-import type { Language } from '../../src/i18n/languages';
+import type { Language } from '../../src/contract/languages';
 import type { RuntimeSettings } from '../../src/state/settings';
 import { sharedSheet } from '../../src/styles/sheet';
-import type { ThemeName } from '../../src/styles/tokens';
+import type { ThemeName } from '../../src/contract/tokens';
 import type { ElementContextValue } from '../../src/ui/element-context';
 import { ElementShell } from '../../src/ui/element-root';
 import { emit } from '../../src/ui/events';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { AuditAction } from '../domain/team-rules';
+import type { AuditAction } from '../../../src/contract/team-rules';
 import type { AuditEventsTable, Database } from './schema';
 
 /** Who did something: a member (as they were named then), or null for a team API client. */

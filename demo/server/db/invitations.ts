@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { invitationState, type InvitationGone } from '../domain/team-rules';
-import type { Permission } from '../domain/permissions';
+import { invitationState, type InvitationGone } from '../../../src/contract/team-rules';
+import type { Permission } from '../../../src/contract/permissions';
 import { recordAudit, type Actor } from './audit';
 import type { Dialect } from './connect';
 import { insertMember, type NewMember } from './members';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Permission } from '../domain/permissions';
+import type { Permission } from '../../../src/contract/permissions';
 import {
   isAdmin,
   refuseMemberChange,
   type AuditAction,
   type MemberRefusal,
   type MemberState,
-} from '../domain/team-rules';
+} from '../../../src/contract/team-rules';
 import { recordAudit, type Actor } from './audit';
 import type { Dialect } from './connect';
 import { memberTerms, prefixRange, sortKey } from './member-terms';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { PERMISSIONS, type Permission } from '../domain/permissions';
+import { PERMISSIONS, type Permission } from '../../../src/contract/permissions';
 import type { Clock } from '../lib/clock';
 import { sha256 } from '../lib/crypto';
 import { memberTerms, sortKey } from './member-terms';

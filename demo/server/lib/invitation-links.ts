@@ -1,6 +1,6 @@
 import type { AcceptOutcome, InvitationForLink, InvitationsRepository } from '../db/invitations';
 import type { NewMember } from '../db/members';
-import { invitationState, type InvitationGone } from '../domain/team-rules';
+import { invitationState, type InvitationGone } from '../../../src/contract/team-rules';
 import type { Clock } from './clock';
 import { safeEqual, sha256 } from './crypto';
 import { normaliseTeam } from './normalise';

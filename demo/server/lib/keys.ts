@@ -13,7 +13,7 @@ import type { Config } from '../config';
 import type { ChangeFeed } from '../db/changes';
 import type { Db } from '../db/connect';
 import { signingKeysRepository, type SigningKeysRepository } from '../db/signing-keys';
-import type { PublicJwk } from '../schemas/discovery';
+import type { PublicJwk } from '../../../src/contract/schemas/discovery';
 import type { Clock } from './clock';
 import { randomToken } from './crypto';
 import { Sealer } from './sealing';

@@ -1,6 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { DEFAULT_LANGUAGE, matchLanguage, type Language } from '../../../src/i18n/languages';
-import { LANGUAGE_COOKIE } from '../../../src/i18n/stored-language';
+import {
+  DEFAULT_LANGUAGE,
+  LANGUAGE_COOKIE,
+  matchLanguage,
+  type Language,
+} from '../../../src/contract/languages';
 import { cookiesOf } from './cookies';
 
 /** Accept-Language tags, most wanted first (q-values honoured). */

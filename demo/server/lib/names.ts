@@ -1,4 +1,4 @@
-import { charCount, LIMITS } from '../../../src/api/limits';
+import { charCount, LIMITS } from '../../../src/contract/limits';
 
 /** Names people give (a user's, a group's, a passkey's): spec §5 allows 1–50 characters. */
 export const NAME_MAX = LIMITS.name;

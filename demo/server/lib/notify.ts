@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { changedMail, mailBrand, noticeMail, type NoticeKind } from '../mail/compose';
-import { matchLanguage } from '../../../src/i18n/languages';
+import { matchLanguage } from '../../../src/contract/languages';
 import { answerLanguage } from './language';
 import type { OutgoingMail } from './mailer';
 

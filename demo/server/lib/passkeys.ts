@@ -11,7 +11,7 @@ import {
 import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { PasskeysRepository } from '../db/passkeys';
 import type { Passkey } from '../db/schema';
-import type { AuthenticationOptions, RegistrationOptions } from '../schemas/passkeys';
+import type { AuthenticationOptions, RegistrationOptions } from '../../../src/contract/schemas/passkeys';
 import type { BearerCaller } from './bearer';
 import type { Clock } from './clock';
 import { sha256 } from './crypto';

@@ -1,5 +1,5 @@
 import { jwtVerify, SignJWT } from 'jose';
-import { safeReturnUrl } from '../../../src/features/login/return-url';
+import { safeReturnUrl } from '../../../src/contract/return-url';
 import type { ProviderKind } from '../db/schema';
 import type { Clock } from './clock';
 import { hmac } from './crypto';

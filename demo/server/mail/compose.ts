@@ -1,6 +1,6 @@
-import { BRAND_NAMES, type BrandId } from '../../../src/brands/names';
-import type { Language } from '../../../src/i18n/languages';
-import { PALETTES } from '../../../src/styles/tokens';
+import { BRAND_NAMES, type BrandId } from '../../../src/contract/brand-names';
+import type { Language } from '../../../src/contract/languages';
+import { PALETTES } from '../../../src/contract/tokens';
 import { serverText, type TextKey } from './texts';
 
 export interface MailBrand {

@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { LANGUAGES, type Language } from '../../../src/i18n/languages';
+import { LANGUAGES, type Language } from '../../../src/contract/languages';
 import type { PolicyProblem } from '../lib/password-policy';
 
 /**

@@ -7,7 +7,7 @@ import type {
 } from 'fastify';
 import type { Actor } from '../db/audit';
 import type { Session } from '../db/schema';
-import { isAdmin } from '../domain/team-rules';
+import { isAdmin } from '../../../src/contract/team-rules';
 import { bearerCallerOf, bearerClaimsOf, type BearerCaller } from '../lib/bearer';
 import { sessionOf } from './cookies';
 

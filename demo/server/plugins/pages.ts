@@ -3,7 +3,12 @@ import { join, relative, sep } from 'node:path';
 import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { faviconSchema, portalPageSchema, staticFileSchema, unbuiltSchema } from '../schemas/pages';
+import {
+  faviconSchema,
+  portalPageSchema,
+  staticFileSchema,
+  unbuiltSchema,
+} from '../../../src/contract/schemas/pages';
 import { issueXsrfCookie } from './cookies';
 
 /** Paths of the portal's own routes: the portal page is served at each so any address opens directly. */

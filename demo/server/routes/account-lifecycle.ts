@@ -15,7 +15,7 @@ import {
   emailLinkCheckSchema,
   emailLinkSchema,
   emailStatusSchema,
-} from '../schemas/account-lifecycle';
+} from '../../../src/contract/schemas/account-lifecycle';
 import { clearSessionCookies, issueXsrfCookie, setSessionOf } from '../plugins/cookies';
 
 /** A confirmation link lives one hour; the old address's undo link 7 days. */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clearSessionCookies, issueXsrfCookie, sessionOf, setSessionOf } from '../plugins/cookies';
-import { checkSchema, logoutSchema } from '../schemas/account';
+import { checkSchema, logoutSchema } from '../../../src/contract/schemas/account';
 
 /** Session calls: check and sign-out. */
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {

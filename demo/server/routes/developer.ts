@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf, signedInSession } from '../plugins/auth';
-import { homeTokenSchema, policiesSchema } from '../schemas/developer';
+import { homeTokenSchema, policiesSchema } from '../../../src/contract/schemas/developer';
 
 /** Internal policies are for the team's owners, and only when asked for. */
 const mayShowInternal = (permissions: Set<string>) => permissions.has('OWNER');

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { randomToken, sha256 } from '../lib/crypto';
 import { callerOf } from '../plugins/auth';
-import { deviceCodeSchema } from '../schemas/device';
+import { deviceCodeSchema } from '../../../src/contract/schemas/device';
 
 /** RFC 8628-shaped device authorization, ten minutes. */
 export const DEVICE_CODE_TTL_S = 600;

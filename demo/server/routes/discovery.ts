@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SIGNING_ALG } from '../lib/keys';
 import { OIDC_PREFIX, OIDC_ROUTES, OIDC_SCOPES, PROVIDER_GRANTS } from '../lib/openid-provider';
-import { discoverySchema, healthSchema, jwksSchema } from '../schemas/discovery';
+import { discoverySchema, healthSchema, jwksSchema } from '../../../src/contract/schemas/discovery';
 
 /**
  * OpenID discovery, the public signing keys, and liveness. The issuer's discovery lists the OpenID

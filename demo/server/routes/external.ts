@@ -29,7 +29,7 @@ import {
   providerStartSchema,
   providerTicketSchema,
   unlinkSchema,
-} from '../schemas/external';
+} from '../../../src/contract/schemas/external';
 
 /**
  * Spec §8: the codes a failed provider sign-in sends back to the sign-in screen; `InvitationGone`: the

@@ -3,8 +3,14 @@ import type { FastifyReply } from 'fastify';
 import type { GroupOutcome } from '../db/groups';
 import { cleanName } from '../lib/names';
 import { adminOf } from '../plugins/auth';
-import { errors, NoBody } from '../schemas/common';
-import { Group, GroupBody, GroupList, GroupMemberParams, GroupParams } from '../schemas/team';
+import { errors, NoBody } from '../../../src/contract/schemas/common';
+import {
+  Group,
+  GroupBody,
+  GroupList,
+  GroupMemberParams,
+  GroupParams,
+} from '../../../src/contract/schemas/team';
 
 const REFUSED = {
   notFound: { status: 404, message: 'no such group' },

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InvitationWithInviter, InviteOutcome } from '../db/invitations';
-import type { Permission } from '../domain/permissions';
-import { INVITATION_TTL_MS, mayGrant, type InvitationGone } from '../domain/team-rules';
+import type { Permission } from '../../../src/contract/permissions';
+import { INVITATION_TTL_MS, mayGrant, type InvitationGone } from '../../../src/contract/team-rules';
 import { randomToken, sha256 } from '../lib/crypto';
 import { GONE, InvitationLinks } from '../lib/invitation-links';
 import { answerLanguage, requestLanguage } from '../lib/language';
@@ -16,7 +16,7 @@ import { serverText } from '../mail/texts';
 import { adminOf, type TeamAdmin } from '../plugins/auth';
 import { beginSessionUnlessSecondStep } from '../plugins/cookies';
 import { recordSignIn } from '../lib/activity';
-import { errors, NoBody } from '../schemas/common';
+import { errors, NoBody } from '../../../src/contract/schemas/common';
 import {
   AcceptBody,
   AcceptResult,
@@ -27,8 +27,8 @@ import {
   InvitationList,
   InvitationParams,
   InviteBody,
-} from '../schemas/invitation';
-import { DEFAULT_LANGUAGE, matchLanguage, type Language } from '../../../src/i18n/languages';
+} from '../../../src/contract/schemas/invitation';
+import { DEFAULT_LANGUAGE, matchLanguage, type Language } from '../../../src/contract/languages';
 
 /** Per address, for the invitee's calls (inspect and accept): generous for an office behind one address. */
 const LINK_ADDRESS_LIMIT = { max: 60, windowMs: 15 * 60_000 };

@@ -3,8 +3,8 @@ import { recordFailedSignIn, recordSignIn } from '../lib/activity';
 import { requestLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
 import { beginSecondStep, beginSession } from '../plugins/cookies';
-import { loginSchema } from '../schemas/account';
-import type { SecondStepMethod } from '../schemas/two-step';
+import { loginSchema } from '../../../src/contract/schemas/account';
+import type { SecondStepMethod } from '../../../src/contract/schemas/two-step';
 
 /** The per-address window; generous (an office behind one address) — the lockout guards accounts. */
 const ADDRESS_WINDOW_MS = 5 * 60_000;

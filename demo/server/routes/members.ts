@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { decodeCursor, encodeCursor, type MemberOutcome, type MemberRow } from '../db/members';
 import { kindOfName } from '../lib/external';
 import { adminOf } from '../plugins/auth';
-import { errors, NoBody } from '../schemas/common';
+import { errors, NoBody } from '../../../src/contract/schemas/common';
 import {
   Member,
   MEMBER_PAGE_DEFAULT,
@@ -12,7 +12,7 @@ import {
   MemberPatch,
   MemberQuery,
   type SignInMethod,
-} from '../schemas/team';
+} from '../../../src/contract/schemas/team';
 
 /** A member as the API shows them (schemas/team.ts `Member`). */
 export function toMember(row: MemberRow, now: number): Member {

@@ -7,7 +7,7 @@ import { errors as oidcErrors } from 'oidc-provider';
 import { apiResource, OIDC_PREFIX, OpenIdProvider } from '../lib/openid-provider';
 import { SESSION_COOKIE } from '../lib/sessions';
 import { sessionOf } from '../plugins/cookies';
-import { interactionSchema } from '../schemas/oidc';
+import { interactionSchema } from '../../../src/contract/schemas/oidc';
 
 /** A request as the provider reads it behind another framework: the parsed body and the full path. */
 type ForwardedRequest = IncomingMessage & { body?: unknown; originalUrl?: string };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { OutboxMailer } from '../lib/mailer';
-import { outboxSchema } from '../schemas/pages';
+import { outboxSchema } from '../../../src/contract/schemas/pages';
 
 const escape = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

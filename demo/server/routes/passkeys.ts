@@ -22,7 +22,7 @@ import {
   renameSchema,
   wellKnownSchema,
   type PasskeyView,
-} from '../schemas/passkeys';
+} from '../../../src/contract/schemas/passkeys';
 
 /** The cookie that binds a passkey sign-in's challenge to the browser that asked for it. */
 export const WEBAUTHN_COOKIE = 'acct_webauthn';

@@ -10,8 +10,8 @@ import { checkPassword } from '../lib/password-policy';
 import { notifyPasswordChanged, sendInBackground } from '../lib/notify';
 import { mailBrand, resetMail } from '../mail/compose';
 import { serverText } from '../mail/texts';
-import { resetRequestSchema, resetSchema } from '../schemas/password';
-import { safeReturnUrl } from '../../../src/features/login/return-url';
+import { resetRequestSchema, resetSchema } from '../../../src/contract/schemas/password';
+import { safeReturnUrl } from '../../../src/contract/return-url';
 
 /** Design §4: reset tokens are single-use and live one hour. */
 export const RESET_TOKEN_MS = 3600_000;

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isAdmin } from '../domain/team-rules';
+import { isAdmin } from '../../../src/contract/team-rules';
 import { callerOf } from '../plugins/auth';
-import { errors } from '../schemas/common';
-import { SEARCH_MEMBERS_MAX, SearchQuery, SearchResult } from '../schemas/team';
+import { errors } from '../../../src/contract/schemas/common';
+import { SEARCH_MEMBERS_MAX, SearchQuery, SearchResult } from '../../../src/contract/schemas/team';
 import { toMember } from './members';
 
 /**

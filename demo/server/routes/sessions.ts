@@ -11,7 +11,7 @@ import {
   endSessionSchema,
   sessionsSchema,
   type ActivityEvent,
-} from '../schemas/sessions';
+} from '../../../src/contract/schemas/sessions';
 
 const ACTIVITY_PAGE_DEFAULT = 20;
 

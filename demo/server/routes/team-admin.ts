@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Team } from '../db/schema';
 import type { ProviderKind } from '../db/schema';
 import { adminOf, clientOf } from '../plugins/auth';
-import { errors } from '../schemas/common';
+import { errors } from '../../../src/contract/schemas/common';
 import {
   AuditList,
   AuditQuery,
@@ -13,7 +13,7 @@ import {
   TeamAdmin,
   type AuditAction,
   type AuditEvent,
-} from '../schemas/team';
+} from '../../../src/contract/schemas/team';
 
 const PROVIDERS: ProviderKind[] = ['google', 'azure', 'auth0', 'apple'];
 /** The latest audit events the team screen shows. */

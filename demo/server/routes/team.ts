@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import type { Team } from '../db/schema';
-import { teamPublicSchema, type TeamPublicReply } from '../schemas/team';
+import { teamPublicSchema, type TeamPublicReply } from '../../../src/contract/schemas/team';
 
 /** Team public details (spec §3): an option object present = that sign-in method is enabled. */
 function publicTeam(team: Team): Static<typeof TeamPublicReply> {

@@ -6,7 +6,7 @@ import type { Session } from '../db/schema';
 import { OIDC_ROUTES, PROVIDER_GRANTS } from '../lib/openid-provider';
 import { sessionOf } from '../plugins/cookies';
 import { forwardToProvider } from './oidc';
-import { tokenSchema } from '../schemas/token';
+import { tokenSchema } from '../../../src/contract/schemas/token';
 
 const SESSION_GRANT = 'device_code';
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';

@@ -24,7 +24,7 @@ import {
   totpReplaceSchema,
   twoStepStatusSchema,
   type TwoStepStatus,
-} from '../schemas/two-step';
+} from '../../../src/contract/schemas/two-step';
 
 /** Code attempts per client address per 5 minutes (the lockout guards each account). */
 const ADDRESS_WINDOW_MS = 5 * 60_000;

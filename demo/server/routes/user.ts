@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { PERMISSIONS } from '../domain/permissions';
+import { PERMISSIONS } from '../../../src/contract/permissions';
 import type { BearerCaller } from '../lib/bearer';
 import { recordActivity } from '../lib/activity';
 import { answerLanguage } from '../lib/language';
@@ -10,8 +10,12 @@ import { checkPassword } from '../lib/password-policy';
 import { serverText } from '../mail/texts';
 import { callerOf } from '../plugins/auth';
 import { sessionOf } from '../plugins/cookies';
-import { changePasswordSchema, passwordOptionsSchema, setPasswordSchema } from '../schemas/password';
-import { permissionsSchema, renameSchema } from '../schemas/user';
+import {
+  changePasswordSchema,
+  passwordOptionsSchema,
+  setPasswordSchema,
+} from '../../../src/contract/schemas/password';
+import { permissionsSchema, renameSchema } from '../../../src/contract/schemas/user';
 
 /** The server's answer when the current password is wrong (spec §5: the screen marks the old field). */
 export const INVALID_PASSWORD = 'InvalidPassword';

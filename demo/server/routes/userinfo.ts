@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../plugins/auth';
-import { userinfoSchema } from '../schemas/user';
+import { userinfoSchema } from '../../../src/contract/schemas/user';
 
 /** GET /connect/userinfo: who the access token belongs to (access tokens only). */
 export const userinfoRoutes: FastifyPluginAsyncTypebox = async (app) => {

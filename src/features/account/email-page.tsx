@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { cancelEmailChange, getPendingEmail, requestEmailChange, type PendingEmail } from '../../api/account';
-import { LIMITS } from '../../api/limits';
+import { LIMITS } from '../../contract/limits';
 import { WithTextPart } from '../../i18n/parts';
 import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';

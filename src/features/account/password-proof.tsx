@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getPasswordOptions } from '../../api/endpoints';
-import { LIMITS } from '../../api/limits';
+import { LIMITS } from '../../contract/limits';
 import { Failed } from '../../ui/failed';
 import { Spinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';

@@ -5,7 +5,7 @@ import { initials, sessionStore } from '../../state/session';
 import { themeOf } from '../../brands';
 import { useElement } from '../../ui/element-context';
 import { MenuButton, type MenuItem } from '../../ui/menu';
-import { LANGUAGES } from '../../i18n/languages';
+import { LANGUAGES } from '../../contract/languages';
 import { LANGUAGE_NAMES } from '../../i18n/names';
 import {
   AccountIcon,

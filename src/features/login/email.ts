@@ -1,4 +1,4 @@
-import { LIMITS } from '../../api/limits';
+import { LIMITS } from '../../contract/limits';
 
 /** The WHATWG "valid e-mail address" rule (what `<input type="email">` accepts). */
 const VALID_EMAIL =

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { requestPasswordReset } from '../../api/endpoints';
-import { LIMITS } from '../../api/limits';
+import { LIMITS } from '../../contract/limits';
 import { Alert } from '../../ui/alert';
 import { Card, LoadingCard } from '../../ui/card';
 import { useElement } from '../../ui/element-context';

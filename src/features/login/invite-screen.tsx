@@ -11,7 +11,7 @@ import {
   type Invitation,
   type InvitationGone,
 } from '../../api/invitation';
-import { charCount, LIMITS } from '../../api/limits';
+import { charCount, LIMITS } from '../../contract/limits';
 import { WithTextPart } from '../../i18n/parts';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
@@ -24,7 +24,7 @@ import { lazyScreen } from '../../ui/lazy-screen';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { TextField } from '../../ui/text-field';
 import { ProvidersThenForm } from './provider-buttons';
-import { safeReturnUrl } from './return-url';
+import { safeReturnUrl } from '../../contract/return-url';
 import { signInPath } from './routes';
 import type { AfterSignIn } from './signin-screen';
 

@@ -3,7 +3,7 @@ import { useStore } from 'zustand';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { login, startProviderSignIn, type LoginAnswer, type ProviderKind } from '../../api/endpoints';
-import { LIMITS } from '../../api/limits';
+import { LIMITS } from '../../contract/limits';
 import { refusalOf } from '../../api/refusal';
 import { originOf } from '../../api/url';
 import { sessionStore } from '../../state/session';
@@ -16,7 +16,7 @@ import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { useFocusAfterRender } from '../../ui/focus';
 import { TextField } from '../../ui/text-field';
 import { ProvidersThenForm } from './provider-buttons';
-import { safeReturnUrl } from './return-url';
+import { safeReturnUrl } from '../../contract/return-url';
 import { withReturnUrl } from './routes';
 import { useTeam } from './use-team';
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { getTeamPublic } from '../../api/endpoints';
-import { LIMITS } from '../../api/limits';
+import { LIMITS } from '../../contract/limits';
 import { readDefaultTeam, saveDefaultTeam } from '../../state/preferences';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';

@@ -8,7 +8,7 @@ import { Dialog } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
 import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
-import { charCount, LIMITS } from '../../api/limits';
+import { charCount, LIMITS } from '../../contract/limits';
 
 /**
  * Change name (spec §2, §5): 'Your name', Cancel and Set name; required, at most 50 characters after

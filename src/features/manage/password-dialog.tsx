@@ -11,7 +11,7 @@ import { useElement } from '../../ui/element-context';
 import { LoadingOverlay } from '../../ui/loading-overlay';
 import { NewPasswordFields } from '../../ui/new-password-fields';
 import { TextField } from '../../ui/text-field';
-import { LIMITS } from '../../api/limits';
+import { LIMITS } from '../../contract/limits';
 
 /** The server's answer for a wrong current password (spec §5). */
 const INVALID_PASSWORD = 'InvalidPassword';

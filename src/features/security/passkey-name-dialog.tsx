@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../ui/dialog';
 import { TextField } from '../../ui/text-field';
-import { charCount, LIMITS } from '../../api/limits';
+import { charCount, LIMITS } from '../../contract/limits';
 import { DialogForm, useDialogProblem, type DialogProblem } from './dialog-form';
 
 /** What went wrong with a name: at the field, or about the whole step (the passkey itself). */

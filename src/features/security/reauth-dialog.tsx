@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '../../api/limits';
+import { LIMITS } from '../../contract/limits';
 import { getReauthOptions } from '../../api/passkeys';
 import type { Reauthentication } from '../../api/two-step';
 import { FormDialog } from '../../ui/dialog';

@@ -12,7 +12,7 @@ import {
   type Group,
   type Member,
 } from '../../api/members';
-import { charCount, LIMITS } from '../../api/limits';
+import { charCount, LIMITS } from '../../contract/limits';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';

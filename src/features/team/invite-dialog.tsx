@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '../../api/limits';
+import { LIMITS } from '../../contract/limits';
 import { invite, type Invitation, type TeamPermission } from '../../api/team';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { waitFor } from '@testing-library/dom';
 import '../../../src/index';
 import { loadLanguage } from '../../../src/i18n/instance';
-import type { Language } from '../../../src/i18n/languages';
+import type { Language } from '../../../src/contract/languages';
 import { loadTextPart } from '../../../src/i18n/parts';
 import { sessionStore } from '../../../src/state/session';
 import { logoutEverywhere, mount, screenOf } from '../support';

@@ -5,7 +5,7 @@ import { createElement, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import '../../../src/index';
 import { loadLanguage } from '../../../src/i18n/instance';
-import { detectLanguage, LANGUAGES, matchLanguage } from '../../../src/i18n/languages';
+import { detectLanguage, LANGUAGES, matchLanguage } from '../../../src/contract/languages';
 import { mount, rendered } from '../support';
 
 /**

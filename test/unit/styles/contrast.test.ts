@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BRANDS } from '../../../src/brands';
-import { CONTRAST_PAIRS, type Palette } from '../../../src/styles/tokens';
+import { CONTRAST_PAIRS, type Palette } from '../../../src/contract/tokens';
 
 function luminance(hex: string): number {
   const value = hex.replace('#', '');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { fireEvent, waitFor } from '@testing-library/react';
 import { loadLanguage } from '../../../src/i18n/instance';
-import type { Language } from '../../../src/i18n/languages';
+import type { Language } from '../../../src/contract/languages';
 import { addTextPart } from '../../../src/i18n/parts';
 import { RecoveryCodes } from '../../../src/ui/recovery-codes';
 import { TotpKey, groupedKey } from '../../../src/ui/totp-key';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { BRANDS, type BrandId } from '../../../../src/brands';
 import { Footer } from '../../../../src/features/header/footer';
-import type { Language } from '../../../../src/i18n/languages';
+import type { Language } from '../../../../src/contract/languages';
 import { renderWithElement } from '../../render';
 
 async function renderFooter(language: Language, brand: BrandId = 'intoware') {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { safeReturnUrl } from '../../../../src/features/login/return-url';
+import { safeReturnUrl } from '../../../../src/contract/return-url';
 
 const origin = 'https://portal.example.test';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ADMIN_SECTIONS, MANAGE_PATHS, MANAGE_SCREENS } from '../../../../src/features/manage/routes';
 import { findScreens, fold } from '../../../../src/features/search/find-screens';
 import { loadLanguage } from '../../../../src/i18n/instance';
-import { LANGUAGES } from '../../../../src/i18n/languages';
+import { LANGUAGES } from '../../../../src/contract/languages';
 
 const paths = (found: ReadonlyArray<{ path: string }>) => found.map((screen) => screen.path);
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { LIMITS } from '../../../src/api/limits';
+import { LIMITS } from '../limits';
 import { errors, NoBody, type RouteSchema } from './common';
 
 const closed = { additionalProperties: false } as const;

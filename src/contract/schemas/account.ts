@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { LIMITS } from '../../../src/api/limits';
+import { LIMITS } from '../limits';
 import { errors, NoBody, type RouteSchema } from './common';
 import { TwoStepNeeded } from './two-step';
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { LIMITS } from '../../../src/api/limits';
+import { LIMITS } from '../limits';
 import { errors, type RouteSchema } from './common';
 
 /** `GET /connect/userinfo` (bearer): who the access token belongs to (spec §3). */

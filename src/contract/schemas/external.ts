@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { LIMITS } from '../../../src/api/limits';
+import { LIMITS } from '../limits';
 import { errors, MessageReply, NoBody, XsrfField, type RouteSchema } from './common';
 import { GoneBody } from './invitation';
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { LIMITS } from '../../../src/api/limits';
-import { PERMISSIONS } from '../domain/permissions';
-import { AUDIT_ACTIONS } from '../domain/team-rules';
+import { LIMITS } from '../limits';
+import { PERMISSIONS } from '../permissions';
+import { AUDIT_ACTIONS } from '../team-rules';
 import { errors, type RouteSchema } from './common';
 
 /** The longest path parameter the router passes to a route (Fastify's default, 100, would answer 414). */

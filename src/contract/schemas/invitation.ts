@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { PERMISSIONS } from '../domain/permissions';
-import { LIMITS } from '../../../src/api/limits';
+import { PERMISSIONS } from '../permissions';
+import { LIMITS } from '../limits';
 import { Permission } from './team';
 import { TwoStepNeeded } from './two-step';
 

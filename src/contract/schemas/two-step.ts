@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { LIMITS } from '../../../src/api/limits';
+import { LIMITS } from '../limits';
 import { errors, type RouteSchema } from './common';
 import { AuthenticationResponse } from './passkeys';
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { LIMITS } from '../../../src/api/limits';
+import { LIMITS } from '../limits';
 import { errors, MessageReply, type RouteSchema } from './common';
 
 /**

@@ -32,3 +32,6 @@ export function detectLanguage({ attribute, stored, browser = [] }: DetectionInp
   }
   return DEFAULT_LANGUAGE;
 }
+
+/** The language preference is a cookie, not local storage: design §3 keeps local storage to three keys. */
+export const LANGUAGE_COOKIE = 'acct-lang';
