@@ -5,28 +5,10 @@
  * each language has the same placeholders and tags (`<provider>…</provider>` for `<Trans>`) as English.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { TEXTS } from '../../demo/server/mail/texts';
 import { LANGUAGES } from '../../src/i18n/languages';
-
-const LOCALES = resolve(import.meta.dirname, '..', '..', 'src', 'i18n', 'locales');
-
-function flatten(value: unknown, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-    if (child && typeof child === 'object') Object.assign(out, flatten(child, `${prefix}${key}.`));
-    else out[`${prefix}${key}`] = String(child);
-  }
-  return out;
-}
-
-/** The language chunk every page loads ('') and the parts only some screens load (src/i18n/parts.tsx). */
-const PARTS = ['', 'admin', 'invite', 'account', 'security'];
-
-const locale = (language: string, part = '') =>
-  flatten(JSON.parse(readFileSync(join(LOCALES, part, `${language}.json`), 'utf8')));
+import { PARTS, flatten, locale } from './locale-files';
 
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 const PLACEHOLDER = /\{\{(\w+)(?:, (\w+))?\}\}/g;
@@ -112,7 +94,12 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   ],
   es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions'],
   fr: ['manage.nav.sessions', 'team.logFilter.invitation'],
-  pt: ['manage.permissions.EDITOR', 'recoveryCodes.fileSite', 'team.log.team.loginOptions', 'manage.nav.menu'],
+  pt: [
+    'manage.permissions.EDITOR',
+    'recoveryCodes.fileSite',
+    'team.log.team.loginOptions',
+    'manage.nav.menu',
+  ],
 };
 
 for (const part of PARTS)

@@ -232,7 +232,7 @@ describe('<acct-manage> developer tools link (spec §2: hidden on old IE-like br
     expect(developerToolsSupported()).to.equal(false);
     await signInAs('carol@globex.test');
     const { view } = await openManage();
-    expect(view.getByRole('link', { name: 'QR code login' })).to.exist;
+    expect(view.getByRole('link', { name: 'QR code sign-in' })).to.exist;
     expect(view.queryByRole('link', { name: 'Developer tools' })).to.equal(null);
   });
 });
@@ -355,7 +355,7 @@ async function openQr(email: string, used: number) {
   }
   const element = mount('<acct-manage></acct-manage>');
   const view = await screenOf(element);
-  fireEvent.click(await view.findByRole('link', { name: 'QR code login' }));
+  fireEvent.click(await view.findByRole('link', { name: 'QR code sign-in' }));
   const generate = (await view.findByRole('button', { name: 'Generate QR code' })) as HTMLButtonElement;
   return { element, view, generate };
 }
