@@ -122,8 +122,13 @@ describe('permission text (spec §2: comma-joined, or "No Permissions Defined")'
 
   it('translates the labels and the list (de)', async () => {
     const de = (await loadLanguage('de')).t;
-    expect(permissionText({ OWNER: true, EDITOR: true }, de, 'de')).to.equal('Inhaber, Bearbeiter');
+    expect(permissionText({ OWNER: true, EDITOR: true }, de, 'de')).to.equal('Inhaber und Bearbeiter');
     expect(permissionText({}, de, 'de')).to.not.equal('No Permissions Defined');
+  });
+
+  it('joins Japanese labels with “、”, not a bare space', async () => {
+    const ja = (await loadLanguage('ja')).t;
+    expect(permissionText({ ADMIN: true, EDITOR: true }, ja, 'ja')).to.equal('管理者、編集者');
   });
 });
 
