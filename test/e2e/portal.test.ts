@@ -24,7 +24,7 @@ describe('the portal shell', () => {
         (window as unknown as { marker: string }).marker = 'same page';
       });
       const sidebar = portal(page).getByRole('navigation', { name: 'Account' }).last();
-      await sidebar.getByRole('link', { name: 'QR code login' }).click();
+      await sidebar.getByRole('link', { name: 'QR code sign-in' }).click();
       await page.getByRole('button', { name: 'Generate QR code' }).waitFor();
       assert.equal(path(page), '/manage/qr');
       await sidebar.getByRole('link', { name: 'Developer tools' }).click();
@@ -74,7 +74,7 @@ describe('the portal shell', () => {
       });
       const sidebar = portal(page).getByRole('navigation', { name: 'Account' }).last();
       const checked = page.waitForResponse((response) => response.url().endsWith('/account/check'));
-      await sidebar.getByRole('link', { name: 'QR code login' }).click();
+      await sidebar.getByRole('link', { name: 'QR code sign-in' }).click();
       await page.waitForURL(`${e2e.server.url}/manage/qr`);
       await checked;
       assert.ok(checks.length >= 1, 'a check after the navigation');
@@ -214,7 +214,7 @@ describe('the portal shell', () => {
       });
       const sidebar = portal(page).getByRole('navigation', { name: 'Account', exact: true });
       const opened = page.context().waitForEvent('page');
-      await sidebar.getByRole('link', { name: 'QR code login' }).click({ modifiers: ['ControlOrMeta'] });
+      await sidebar.getByRole('link', { name: 'QR code sign-in' }).click({ modifiers: ['ControlOrMeta'] });
       const tab = await opened;
       await tab.waitForURL(`${e2e.server.url}/manage/qr`);
       assert.equal(path(page), '/manage', 'the portal did not navigate itself');

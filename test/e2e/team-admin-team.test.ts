@@ -309,7 +309,7 @@ describe('the team screen', () => {
           await visitor.close();
         }
 
-        for (const name of ['Microsoft login', 'Sign in with Apple', 'Single sign-on (Auth0)']) {
+        for (const name of ['Microsoft sign-in', 'Sign in with Apple', 'Single sign-on (Auth0)']) {
           const toggle = page.getByRole('switch', { name });
           await toggle.click();
           await settled(toggle, false);

@@ -5,28 +5,10 @@
  * each language has the same placeholders and tags (`<provider>…</provider>` for `<Trans>`) as English.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { TEXTS } from '../../demo/server/mail/texts';
 import { LANGUAGES } from '../../src/contract/languages';
-
-const LOCALES = resolve(import.meta.dirname, '..', '..', 'src', 'i18n', 'locales');
-
-function flatten(value: unknown, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-    if (child && typeof child === 'object') Object.assign(out, flatten(child, `${prefix}${key}.`));
-    else out[`${prefix}${key}`] = String(child);
-  }
-  return out;
-}
-
-/** The language chunk every page loads ('') and the parts only some screens load (src/i18n/parts.tsx). */
-const PARTS = ['', 'admin', 'invite', 'account', 'security'];
-
-const locale = (language: string, part = '') =>
-  flatten(JSON.parse(readFileSync(join(LOCALES, part, `${language}.json`), 'utf8')));
+import { PARTS, flatten, locale } from './locale-files';
 
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 const PLACEHOLDER = /\{\{(\w+)(?:, (\w+))?\}\}/g;

@@ -412,7 +412,7 @@ export const TEXTS: Record<Language, ServerTexts> = {
         'Falls Sie das nicht waren, ändern Sie jetzt Ihr Passwort und informieren Sie Ihren Administrator.',
       twoStepOn: {
         subject: 'Die Anmeldung in zwei Schritten ist für Ihr {{brand}}-Konto aktiviert',
-        body: 'Die Anmeldung in zwei Schritten wurde am {{date}} für Ihr {{brand}}-Konto im Team {{team}} aktiviert. Bei der Anmeldung wird jetzt auch ein Code aus Ihrer Authentifizierungs-App abgefragt.',
+        body: 'Die Anmeldung in zwei Schritten wurde am {{date}} für Ihr {{brand}}-Konto im Team {{team}} aktiviert. Bei der Anmeldung wird jetzt auch ein Code aus Ihrer Authenticator-App abgefragt.',
       },
       twoStepOff: {
         subject: 'Die Anmeldung in zwei Schritten ist für Ihr {{brand}}-Konto deaktiviert',
@@ -512,17 +512,17 @@ export const TEXTS: Record<Language, ServerTexts> = {
       warning: '心当たりがない場合は、そのセッションを終了し、すぐにパスワードを変更してください。',
     },
     emailConfirm: {
-      subject: '{{brand}} の新しいメール アドレスを確認してください',
+      subject: '{{brand}} の新しいメールアドレスを確認してください',
       greeting: '{{name}} 様',
-      body: '{{email}} がチーム {{team}} の {{brand}} アカウントの新しいメール アドレスであることを確認してください。',
+      body: '{{email}} がチーム {{team}} の {{brand}} アカウントの新しいメールアドレスであることを確認してください。',
       action: '新しいアドレスを確認',
       expiry: 'このリンクは 1 回だけ使用でき、1 時間で期限切れになります。',
       ignore: '心当たりがない場合は、このメールを無視してください。何も変更されません。',
     },
     emailNotice: {
-      subject: '{{brand}} のメール アドレスが変更されようとしています',
+      subject: '{{brand}} のメールアドレスが変更されようとしています',
       greeting: '{{name}} 様',
-      body: 'チーム {{team}} の {{brand}} アカウントのメール アドレスを {{email}} に変更する依頼がありました。新しいアドレスが確認されると変更されます。',
+      body: 'チーム {{team}} の {{brand}} アカウントのメールアドレスを {{email}} に変更する依頼がありました。新しいアドレスが確認されると変更されます。',
       action: 'この変更を取り消す',
       warning:
         '心当たりがない場合は、このリンク (7 日間有効) で変更を取り消し、パスワードを変更してください。',

@@ -1,3 +1,4 @@
+import { listText } from '../../i18n/list';
 import type { Permissions } from '../../api/endpoints';
 import type { TFunction } from 'i18next';
 
@@ -12,5 +13,5 @@ export function permissionText(permissions: Permissions, t: TFunction, language:
     .filter(([, granted]) => granted)
     .map(([name]) => (KNOWN.includes(name) ? t(`manage.permissions.${name}`) : name));
   if (labels.length === 0) return t('manage.info.noPermissions');
-  return new Intl.ListFormat(language, { style: 'short', type: 'unit' }).format(labels);
+  return listText(labels, language);
 }

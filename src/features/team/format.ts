@@ -1,3 +1,4 @@
+import { sentenceList } from '../../i18n/list';
 import type { TFunction } from 'i18next';
 import type { AuditEvent, Invitation } from '../../api/team';
 import { calendarDays, relativeDays, timeAgo } from '../../ui/time';
@@ -75,7 +76,7 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
   const { detail } = event;
   const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
   const member = text(detail.name) ?? text(detail.member) ?? event.target;
-  const list = (items: string[]) => new Intl.ListFormat(language, { type: 'conjunction' }).format(items);
+  const list = (items: string[]) => sentenceList(items, language);
   switch (event.action) {
     case 'member.removed':
       return detail.self === true

@@ -1,3 +1,4 @@
+import { listText } from '../../i18n/list';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -225,7 +226,6 @@ function Members() {
   }
 
   const loading = !error && list?.key !== key;
-  const format = new Intl.ListFormat(language, { type: 'unit', style: 'short' });
   const refused = error ? failure(t, error) : null;
   // Not an admin: the screen is not theirs; nothing to search or invite from.
   const notAdmin = forbidden(error);
@@ -313,7 +313,10 @@ function Members() {
                       <dt>{t('users.columns.permissions')}</dt>
                       <dd>
                         {member.permissions.length
-                          ? format.format(member.permissions.map((p) => t(`manage.permissions.${p}`)))
+                          ? listText(
+                              member.permissions.map((p) => t(`manage.permissions.${p}`)),
+                              language,
+                            )
                           : t('users.nothing')}
                       </dd>
                     </div>
@@ -321,10 +324,11 @@ function Members() {
                       <dt>{t('users.columns.methods')}</dt>
                       <dd>
                         {member.methods.length
-                          ? format.format(
+                          ? listText(
                               member.methods.map((m) =>
                                 m === 'password' ? t('users.methods.password') : PROVIDERS[m],
                               ),
+                              language,
                             )
                           : t('users.nothing')}
                       </dd>
@@ -333,7 +337,10 @@ function Members() {
                       <dt>{t('users.columns.groups')}</dt>
                       <dd>
                         {member.groups.length
-                          ? format.format(member.groups.map((g) => g.name))
+                          ? listText(
+                              member.groups.map((g) => g.name),
+                              language,
+                            )
                           : t('users.nothing')}
                       </dd>
                     </div>

@@ -1,3 +1,4 @@
+import { listText } from '../../i18n/list';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { noticesStore } from '../../state/notices';
@@ -103,11 +104,7 @@ function TokensShown() {
       <dl className="facts">
         <div>
           <dt>{t('token.scopes')}</dt>
-          <dd>
-            {scopes.length
-              ? new Intl.ListFormat(language, { style: 'short', type: 'unit' }).format(scopes)
-              : '—'}
-          </dd>
+          <dd>{scopes.length ? listText(scopes, language) : '—'}</dd>
         </div>
         {expires ? (
           <div>

@@ -138,7 +138,7 @@ describe('<acct-portal> manage screens', () => {
       ['/manage/activity', 'Security activity'],
       ['/manage/email', 'Email address'],
       ['/manage/leave', 'Delete account'],
-      ['/manage/qr', 'QR code login'],
+      ['/manage/qr', 'QR code sign-in'],
       ['/manage/dev', 'Developer tools'],
       ['/manage/dev/success', 'Your tokens'],
       ['/manage/team', 'Team settings'],
@@ -164,8 +164,8 @@ describe('<acct-portal> manage screens', () => {
     const view = await screenOf(element);
     await view.findByRole('heading', { level: 1, name: 'Personal info' });
     const sidebar = within(element.shadowRoot!.querySelector('nav.sidebar') as HTMLElement);
-    fireEvent.click(sidebar.getByRole('link', { name: 'QR code login' }));
+    fireEvent.click(sidebar.getByRole('link', { name: 'QR code sign-in' }));
     await waitFor(() => expect(element.shadowRoot!.activeElement?.tagName).to.equal('H1'));
-    expect(element.shadowRoot!.activeElement!.textContent).to.equal('QR code login');
+    expect(element.shadowRoot!.activeElement!.textContent).to.equal('QR code sign-in');
   });
 });

@@ -122,8 +122,13 @@ describe('permission text (spec §2: comma-joined, or "No Permissions Defined")'
 
   it('translates the labels and the list (de)', async () => {
     const de = (await loadLanguage('de')).t;
-    expect(permissionText({ OWNER: true, EDITOR: true }, de, 'de')).to.equal('Inhaber, Bearbeiter');
+    expect(permissionText({ OWNER: true, EDITOR: true }, de, 'de')).to.equal('Inhaber und Bearbeiter');
     expect(permissionText({}, de, 'de')).to.not.equal('No Permissions Defined');
+  });
+
+  it('joins Japanese labels with “、”, not a bare space', async () => {
+    const ja = (await loadLanguage('ja')).t;
+    expect(permissionText({ ADMIN: true, EDITOR: true }, ja, 'ja')).to.equal('管理者、編集者');
   });
 });
 
@@ -232,7 +237,7 @@ describe('<acct-manage> developer tools link (spec §2: hidden on old IE-like br
     expect(developerToolsSupported()).to.equal(false);
     await signInAs('carol@globex.test');
     const { view } = await openManage();
-    expect(view.getByRole('link', { name: 'QR code login' })).to.exist;
+    expect(view.getByRole('link', { name: 'QR code sign-in' })).to.exist;
     expect(view.queryByRole('link', { name: 'Developer tools' })).to.equal(null);
   });
 });
@@ -355,7 +360,7 @@ async function openQr(email: string, used: number) {
   }
   const element = mount('<acct-manage></acct-manage>');
   const view = await screenOf(element);
-  fireEvent.click(await view.findByRole('link', { name: 'QR code login' }));
+  fireEvent.click(await view.findByRole('link', { name: 'QR code sign-in' }));
   const generate = (await view.findByRole('button', { name: 'Generate QR code' })) as HTMLButtonElement;
   return { element, view, generate };
 }

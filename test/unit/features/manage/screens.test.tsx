@@ -18,7 +18,7 @@ describe('manage screen (component)', () => {
     const { view, container } = await renderWithElement(<ManageArea standalone />, { route: '/manage' });
     const nav = within(view.getByRole('navigation', { name: 'Account' }));
     expect(nav.getByRole('link', { name: 'Personal info' }).getAttribute('aria-current')).to.equal('page');
-    expect(nav.getByRole('link', { name: 'QR code login' })).to.exist;
+    expect(nav.getByRole('link', { name: 'QR code sign-in' })).to.exist;
     expect(view.getByRole('heading', { level: 1, name: 'Personal info' })).to.exist;
 
     // The panel is named by the screen's heading.

@@ -15,7 +15,7 @@ describe('team screens (component)', () => {
     await signInAs('ada@acme.test');
     const { view, container } = await renderWithElement(<TeamPage />, { route: '/manage/team' });
     const team = within(await view.findByRole('region', { name: 'Team management' }));
-    for (const name of ['Pending invites', 'Login options', 'Support', 'Recent admin actions'])
+    for (const name of ['Pending invites', 'Sign-in options', 'Support', 'Recent admin actions'])
       expect(view.getByRole('region', { name }), name).to.exist;
     expect(team.getByText('90/100 GB used')).to.exist;
     expect(team.getByRole('progressbar', { name: 'Storage limit' }).getAttribute('aria-valuenow')).to.equal(
