@@ -94,6 +94,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'header.apps.dashboard',
     'team.support',
     'security.passkeys.title',
+    'common.methods.passkeys',
     'security.passkeys.name',
     'recoveryCodes.fileTeam',
   ],
@@ -112,7 +113,12 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   ],
   es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions'],
   fr: ['manage.nav.sessions', 'team.logFilter.invitation'],
-  pt: ['manage.permissions.EDITOR', 'recoveryCodes.fileSite', 'team.log.team.loginOptions', 'manage.nav.menu'],
+  pt: [
+    'manage.permissions.EDITOR',
+    'recoveryCodes.fileSite',
+    'team.log.team.loginOptions',
+    'manage.nav.menu',
+  ],
 };
 
 for (const part of PARTS)

@@ -374,7 +374,7 @@ const ALL_SHOTS: Shot[] = [
     name: 'sign-in-provider-only',
     async show(page, server, t) {
       await page.goto(`${server.url}/login/umbrella`);
-      await page.getByRole('button', { name: t('login.providers.microsoft') }).waitFor();
+      await page.getByRole('button', { name: t('login.providers.generic', { name: 'Microsoft' }) }).waitFor();
     },
   },
   {
@@ -382,7 +382,7 @@ const ALL_SHOTS: Shot[] = [
     expectedConsole: [/ERR_INTERNET_DISCONNECTED/],
     async show(page, server, t) {
       await page.goto(`${server.url}/login/acme`);
-      const google = page.getByRole('button', { name: t('login.providers.google') });
+      const google = page.getByRole('button', { name: t('login.providers.generic', { name: 'Google' }) });
       await google.waitFor();
       await page.context().setOffline(true);
       try {
@@ -817,7 +817,7 @@ const ALL_SHOTS: Shot[] = [
       // globex offers a password only: turning it off is refused, and the switch stays on.
       await signInAs(page, server, 'carol@globex.test');
       await page.goto(`${server.url}/manage/team`);
-      await page.getByRole('switch', { name: t('team.options.local') }).click();
+      await page.getByRole('switch', { name: t('common.methods.password') }).click();
       await page.getByText(t('team.lastMethod')).waitFor();
     },
   },

@@ -6,6 +6,7 @@ import {
 import type { i18n as I18n } from 'i18next';
 import { ApiError, type ApiContext } from '../../api/client';
 import { getSignInOptions, signInWithPasskey } from '../../api/passkeys';
+import { refusalOf } from '../../api/refusal';
 import { addTextPart } from '../../i18n/parts';
 
 /**
@@ -14,7 +15,7 @@ import { addTextPart } from '../../i18n/parts';
  * embedding origin the issuer does not list, a browser without Related Origin Requests).
  */
 export type PasskeyOutcome =
-  'signedIn' | 'cancelled' | 'unavailable' | 'refused' | 'locked' | 'tooMany' | 'failed';
+  'signedIn' | 'cancelled' | 'unavailable' | 'refused' | 'turnedOff' | 'locked' | 'tooMany' | 'failed';
 
 /**
  * Sign in to `team` with a passkey: the browser's prompt (or, with `autofill`, its autofill list under
@@ -35,7 +36,7 @@ export async function passkeySignIn(
   // Without autofill for passkeys (conditional mediation) there is only the button.
   if (autofill && !(await browserSupportsWebAuthnAutofill())) return 'cancelled';
   try {
-    const optionsJSON = await getSignInOptions(ctx);
+    const optionsJSON = await getSignInOptions(ctx, secondStep ? undefined : team);
     const response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
     onChosen?.();
     await signInWithPasskey(ctx, response, { teamName: team, secondStep });
@@ -49,6 +50,7 @@ const MESSAGES: Record<Exclude<PasskeyOutcome, 'signedIn'>, string> = {
   cancelled: 'passkey.cancelled',
   unavailable: 'passkey.unavailable',
   refused: 'passkey.refused',
+  turnedOff: 'passkey.turnedOff',
   locked: 'login.locked',
   tooMany: 'login.tooMany',
   failed: 'common.failed',
@@ -71,7 +73,7 @@ export function cancelPasskey(): void {
 function outcomeOf(error: unknown): PasskeyOutcome {
   if (error instanceof ApiError) {
     if (error.status === 401 || error.status === 400) return 'refused';
-    if (error.status === 403) return 'locked';
+    if (error.status === 403) return refusalOf(error).code === 'passkeysOff' ? 'turnedOff' : 'locked';
     if (error.status === 429) return 'tooMany';
     return 'failed';
   }
