@@ -340,6 +340,22 @@ const ALL_SHOTS: Shot[] = [
     },
   },
   {
+    // A team that has turned passkey sign-in off: no passkey button, the password form alone.
+    name: 'sign-in-no-passkeys',
+    async show(page, server, t) {
+      const db = server.server.db.kysely;
+      await db.updateTable('teams').set({ passkeys_enabled: 0 }).where('name', '=', 'globex').execute();
+      try {
+        await page.goto(`${server.url}/login/globex`);
+        await page.getByLabel(t('login.password')).waitFor();
+        if (await page.getByRole('button', { name: t('login.passkey') }).count())
+          throw new Error('the passkey button shows for a team that turned passkeys off');
+      } finally {
+        await db.updateTable('teams').set({ passkeys_enabled: 1 }).where('name', '=', 'globex').execute();
+      }
+    },
+  },
+  {
     name: 'sign-in-invalid',
     async show(page, server, t) {
       await page.goto(`${server.url}/login/globex`);
