@@ -58,9 +58,13 @@ export function getReauthOptions(ctx: ApiContext): Promise<PasskeyAuthentication
   return request(ctx, at(ctx, '/api/user/passkeys/reauth-options'), { method: 'POST' });
 }
 
-/** POST /account/passkey/options: a sign-in challenge bound to this browser (a short-lived cookie). */
-export function getSignInOptions(ctx: ApiContext): Promise<PasskeyAuthenticationOptions> {
-  return request(ctx, at(ctx, '/account/passkey/options'), { method: 'POST' });
+/**
+ * POST /account/passkey/options: a sign-in challenge bound to this browser (a short-lived cookie).
+ * With `team` (a first step): 403 `passkeysOff` when that team has turned passkey sign-in off.
+ */
+export function getSignInOptions(ctx: ApiContext, team?: string): Promise<PasskeyAuthenticationOptions> {
+  const query = team === undefined ? '' : `?${new URLSearchParams({ team }).toString()}`;
+  return request(ctx, at(ctx, `/account/passkey/options${query}`), { method: 'POST' });
 }
 
 /**

@@ -91,7 +91,11 @@ describe('accepting an invitation', () => {
       await page.getByText('grace@acme.test').waitFor();
       // Password managers file the new password under the invited address.
       assert.equal(await page.locator('input[autocomplete="username"]').inputValue(), 'grace@acme.test');
-      assert.ok(await page.getByRole('button', { name: t('login.providers.google') }).isVisible());
+      assert.ok(
+        await page
+          .getByRole('button', { name: t('login.providers.generic', { name: 'Google' }) })
+          .isVisible(),
+      );
       await screenshot(page, 'e2e/invite', 'form');
 
       // Too short: the server's policy message, at the password field, which has focus.
@@ -188,7 +192,7 @@ describe('accepting an invitation', () => {
     const { link } = await invite('noor@acme.test');
     await withPage(async ({ page }) => {
       await openInvite(page, link);
-      await page.getByRole('button', { name: t('login.providers.google') }).click();
+      await page.getByRole('button', { name: t('login.providers.generic', { name: 'Google' }) }).click();
       await page.getByLabel('Account').fill('noor@acme.test');
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.waitForURL(`${e2e.server.url}/manage`);
@@ -213,7 +217,7 @@ describe('accepting an invitation', () => {
     await withPage(async ({ page }) => {
       // Another address at the provider: refused, and the invitation stays open.
       await openInvite(page, link);
-      await page.getByRole('button', { name: t('login.providers.google') }).click();
+      await page.getByRole('button', { name: t('login.providers.generic', { name: 'Google' }) }).click();
       await page.getByLabel('Account').fill('stranger');
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.waitForURL((url) => url.pathname === '/login/acme' && url.searchParams.has('Error'));
@@ -225,7 +229,7 @@ describe('accepting an invitation', () => {
     // Revoked while the invitee was at the provider (a new browser: the stand-in remembers its sign-in).
     await withPage(async ({ page }) => {
       await openInvite(page, link);
-      await page.getByRole('button', { name: t('login.providers.google') }).click();
+      await page.getByRole('button', { name: t('login.providers.generic', { name: 'Google' }) }).click();
       await page.getByLabel('Account').waitFor();
       assert.equal((await asAda('DELETE', `/api/team/invitations/${id}`)).status, 204);
       await page.getByLabel('Account').fill('uma@acme.test');

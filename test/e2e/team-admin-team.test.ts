@@ -288,7 +288,29 @@ describe('the team screen', () => {
     await withPage(
       async ({ page }) => {
         await openTeam(page);
-        const google = page.getByRole('switch', { name: 'Sign in with Google' });
+        // Each method has one name: the settings' switches and the sign-in page's buttons agree.
+        const names = await page
+          .getByRole('switch')
+          .evaluateAll((all) => all.map((toggle) => toggle.getAttribute('aria-label')));
+        assert.equal(names[5], 'Passkeys');
+        const before = await e2e.browser.newContext();
+        try {
+          const login = await before.newPage();
+          await login.goto(`${e2e.server.url}/login/acme`);
+          await login.getByLabel('Email').waitFor();
+          for (const name of names.slice(1, 5))
+            await login.getByRole('button', { name: `Sign in with ${name}`, exact: true }).waitFor();
+          await login.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
+        } finally {
+          await before.close();
+        }
+
+        const passkeys = page.getByRole('switch', { name: 'Passkeys' });
+        await passkeys.click();
+        await settled(passkeys, false);
+        await activity(page).getByText('Ada Lovelace turned off passkey sign-in').waitFor();
+
+        const google = page.getByRole('switch', { name: 'Google' });
         assert.equal(await google.getAttribute('aria-checked'), 'true');
         await google.click();
         await settled(google, false);
@@ -301,20 +323,30 @@ describe('the team screen', () => {
         const visitor = await e2e.browser.newContext();
         try {
           const login = await visitor.newPage();
+          let passkeyOptionCalls = 0;
+          login.on('request', (request) => {
+            if (request.url().includes('/account/passkey/options')) passkeyOptionCalls += 1;
+          });
           await login.goto(`${e2e.server.url}/login/acme`);
           await login.getByLabel('Email').waitFor();
           await login.getByRole('button', { name: /Microsoft/ }).waitFor();
+          await login.waitForLoadState('networkidle');
           assert.equal(await login.getByRole('button', { name: /Google/ }).count(), 0);
+          // Passkeys off: no button (and no autofill ceremony, which would call for options).
+          assert.equal(await login.getByRole('button', { name: /passkey/ }).count(), 0);
+          assert.equal(passkeyOptionCalls, 0);
         } finally {
           await visitor.close();
         }
 
-        for (const name of ['Microsoft sign-in', 'Sign in with Apple', 'Single sign-on (Auth0)']) {
+        await passkeys.click();
+        await settled(passkeys, true);
+        for (const name of ['Microsoft', 'Apple', 'Acme SSO']) {
           const toggle = page.getByRole('switch', { name });
           await toggle.click();
           await settled(toggle, false);
         }
-        const local = page.getByRole('switch', { name: 'Email and password' });
+        const local = page.getByRole('switch', { name: 'Password' });
         await local.click();
         await page.getByText('The team must keep at least one way to sign in.').waitFor();
         await settled(local, true);
@@ -453,7 +485,7 @@ describe('who sees the team screens', () => {
       assert.equal(await limit.isDisabled(), true);
       await page.getByText('Only an owner of the team can change the user limit.').waitFor();
       // globex has no provider configured: their switches are off and cannot be turned on.
-      const google = page.getByRole('switch', { name: 'Sign in with Google' });
+      const google = page.getByRole('switch', { name: 'Google' });
       assert.equal(await google.isDisabled(), true);
       assert.equal(await google.getAttribute('aria-checked'), 'false');
       await screenshot(page, 'e2e/team', 'other-team-admin');

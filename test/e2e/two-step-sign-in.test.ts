@@ -122,7 +122,8 @@ describe('passkeys in the e-mail field’s autofill', () => {
       await registerPasskey(page, who.accessToken);
       await context.clearCookies();
       const asked = page.waitForRequest(
-        (request) => request.method() === 'POST' && request.url().endsWith('/account/passkey/options'),
+        (request) =>
+          request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/account/passkey/options'),
       );
       await page.goto(`${e2e.server.url}/login/acme`);
       assert.equal(await page.getByLabel('Email').getAttribute('autocomplete'), 'username webauthn');

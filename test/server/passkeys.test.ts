@@ -65,6 +65,24 @@ async function signIn(authenticator: SoftAuthenticator, teamName?: string) {
   return withCookies(t, jar, '/account/passkey', teamName ? { response, teamName } : { response });
 }
 
+/** A member with a passkey and a confirmed authenticator app (so a password sign-in asks a second step). */
+async function memberWithPasskeyAndApp() {
+  const who = await member();
+  const authenticator = new SoftAuthenticator();
+  await register(who.accessToken, authenticator);
+  const key = (await bearer(t, who.accessToken, 'POST', '/api/user/two-step/totp')).json();
+  const confirmed = await bearer(t, who.accessToken, 'POST', '/api/user/two-step/totp/confirm', {
+    code: codeFor(t, key.secret as string),
+  });
+  assert.equal(confirmed.statusCode, 200, confirmed.body);
+  return { who, authenticator, secret: key.secret as string };
+}
+
+/** Sign-in options' cookies together with a pending sign-in's (its anti-forgery token: the options'). */
+function withPending(pending: { cookie: string }, jar: { cookie: string; xsrf: string }) {
+  return { cookie: `${jar.cookie}; ${pending.cookie.replace(/XSRF-TOKEN=[^;]*;?\s*/, '')}`, xsrf: jar.xsrf };
+}
+
 /** The portal tokens of a sign-in answer's session. */
 async function tokensOf(answer: { cookies: Array<{ name: string; value: string }> }) {
   const jar = cookiesFrom(answer as Parameters<typeof cookiesFrom>[0]);
@@ -293,30 +311,19 @@ describe('passkey sign-in', () => {
   });
 
   it('is the second step of a two-step sign-in: amr pwd hwk mfa', async () => {
-    const who = await member();
-    const authenticator = new SoftAuthenticator();
-    await register(who.accessToken, authenticator);
-    const key = (await bearer(t, who.accessToken, 'POST', '/api/user/two-step/totp')).json();
-    const confirmed = await bearer(t, who.accessToken, 'POST', '/api/user/two-step/totp/confirm', {
-      code: codeFor(t, key.secret as string),
-    });
-    assert.equal(confirmed.statusCode, 200, confirmed.body);
+    const { who, authenticator, secret } = await memberWithPasskeyAndApp();
     const first = await login(t, who.email);
     assert.deepEqual(first.json(), { twoStep: { methods: ['totp', 'recovery', 'passkey'], enrol: false } });
     const pending = cookiesFrom(first);
     const { options, jar } = await signInOptions();
-    const both = {
-      cookie: `${jar.cookie}; ${pending.cookie.replace(/XSRF-TOKEN=[^;]*;?\s*/, '')}`,
-      xsrf: jar.xsrf,
-    };
-    const done = await withCookies(t, both, '/account/passkey', {
+    const done = await withCookies(t, withPending(pending, jar), '/account/passkey', {
       response: authenticator.get(options, origin),
     });
     assert.equal(done.statusCode, 200, done.body);
     assert.deepEqual((await tokensOf(done)).amr, ['pwd', 'hwk', 'mfa']);
     // The pending sign-in is used up.
     const after = await withCookies(t, pending, '/account/two-step', {
-      code: codeFor(t, key.secret as string, 30_000),
+      code: codeFor(t, secret, 30_000),
     });
     assert.equal(after.statusCode, 401);
   });
@@ -349,6 +356,54 @@ describe('passkey sign-in', () => {
       code: codeFor(t, key.secret as string, 30_000),
     });
     assert.equal(code.statusCode, 200, code.body);
+  });
+
+  it('follows the team’s passkey setting as the first step, never as the second', async () => {
+    const { who, authenticator } = await memberWithPasskeyAndApp();
+    const setting = (on: boolean) =>
+      t.db.kysely
+        .updateTable('teams')
+        .set({ passkeys_enabled: on ? 1 : 0 })
+        .where('name', '=', 'acme')
+        .execute();
+    await setting(false);
+    try {
+      const details = await t.app.inject({ method: 'GET', url: '/api/team/public/acme' });
+      assert.equal(details.statusCode, 200);
+      assert.equal('passkeyOptions' in details.json(), false);
+      const options = await t.app.inject({ method: 'POST', url: '/account/passkey/options?team=Acme' });
+      assert.equal(options.statusCode, 403, options.body);
+      assert.equal(options.json().code, 'passkeysOff');
+      // Without the page's team, or with another, the passkey's own team decides.
+      for (const teamName of [undefined, 'Acme']) {
+        const refused = await signIn(authenticator, teamName);
+        assert.equal(refused.statusCode, 403, refused.body);
+        assert.equal(refused.json().code, 'passkeysOff');
+        assert.equal(
+          refused.cookies.find((c) => c.name === 'acct_session'),
+          undefined,
+        );
+      }
+      // After the password, the passkey is still the second step.
+      const pending = cookiesFrom(await login(t, who.email));
+      const { options: second, jar } = await signInOptions();
+      const done = await withCookies(t, withPending(pending, jar), '/account/passkey', {
+        response: authenticator.get(second, origin),
+        teamName: 'acme',
+        secondStep: true,
+      });
+      assert.equal(done.statusCode, 200, done.body);
+      assert.deepEqual((await tokensOf(done)).amr, ['pwd', 'hwk', 'mfa']);
+    } finally {
+      await setting(true);
+    }
+    const details = await t.app.inject({ method: 'GET', url: '/api/team/public/acme' });
+    assert.deepEqual(details.json().passkeyOptions, {});
+    assert.equal(
+      (await t.app.inject({ method: 'POST', url: '/account/passkey/options?team=acme' })).statusCode,
+      200,
+    );
+    assert.equal((await signIn(authenticator, 'acme')).statusCode, 200);
   });
 });
 

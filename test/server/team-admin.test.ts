@@ -44,6 +44,7 @@ describe('GET /api/team', () => {
       auth0: true,
       apple: true,
       requireTwoStep: false,
+      passkeys: true,
     });
     assert.deepEqual(team.support, {
       name: 'Priya Natarajan',
@@ -130,6 +131,7 @@ describe('PATCH /api/team/login-options', () => {
       auth0: false,
       apple: true,
       requireTwoStep: false,
+      passkeys: true,
     });
     const shown = await publicTeam('acme');
     assert.ok(!('googleOptions' in shown) && !('auth0Options' in shown));
@@ -176,6 +178,32 @@ describe('PATCH /api/team/login-options', () => {
       team.local_enabled + team.google_enabled + team.azure_enabled + team.auth0_enabled + team.apple_enabled,
       1,
     );
+  });
+
+  it('turns passkey sign-in off and on for its own team only: public details and audit follow', async () => {
+    try {
+      expectError(await patch(undefined, { passkeys: false }), 401);
+      expectError(await patch(who.member, { passkeys: false }), 403, 'notAdmin');
+      // Another team's admin changes their own team, never acme.
+      assert.equal((await patch(who.otherAdmin, { passkeys: false })).statusCode, 200);
+      assert.ok('passkeyOptions' in (await publicTeam('acme')));
+      assert.ok(!('passkeyOptions' in (await publicTeam('globex'))));
+      const off = await patch(who.admin, { passkeys: false });
+      assert.equal(off.statusCode, 200, off.body);
+      assert.equal(off.json().loginOptions.passkeys, false);
+      assert.equal((await acme()).passkeys_enabled, 0);
+      assert.ok(!('passkeyOptions' in (await publicTeam('acme'))));
+      const audit = (await api(t, 'GET', '/api/team/audit?kind=team', who.owner)).json();
+      const latest = audit.events.find((e: { action: string }) => e.action === 'team.loginOptions');
+      assert.deepEqual(latest.detail, { passkeys: false });
+      // Passkeys are not a method of their own: with them on, the last method still cannot go.
+      await patch(who.owner, { google: false, azure: false, auth0: false, apple: false });
+      expectError(await patch(who.owner, { local: false, passkeys: true }), 409, 'lastMethod');
+      assert.equal((await patch(who.owner, { passkeys: true })).statusCode, 200);
+      assert.ok('passkeyOptions' in (await publicTeam('acme')));
+    } finally {
+      await t.db.kysely.updateTable('teams').set({ passkeys_enabled: 1 }).execute();
+    }
   });
 
   it('refuses an empty change, unknown keys and non-booleans (400)', async () => {

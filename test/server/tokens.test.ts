@@ -218,6 +218,7 @@ describe('team and switcher', () => {
         azureOptions: {},
         auth0Options: { displayName: 'Acme SSO' },
         appleOptions: {},
+        passkeyOptions: {},
       },
     );
     const umbrella = (await t.app.inject({ method: 'GET', url: '/api/team/public/umbrella' })).json();

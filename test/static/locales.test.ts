@@ -76,6 +76,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'header.apps.dashboard',
     'team.support',
     'security.passkeys.title',
+    'common.methods.passkeys',
     'security.passkeys.name',
     'recoveryCodes.fileTeam',
   ],

@@ -351,6 +351,22 @@ const ALL_SHOTS: Shot[] = [
     },
   },
   {
+    // A team that has turned passkey sign-in off: no passkey button, the password form alone.
+    name: 'sign-in-no-passkeys',
+    async show(page, server, t) {
+      const db = server.server.db.kysely;
+      await db.updateTable('teams').set({ passkeys_enabled: 0 }).where('name', '=', 'globex').execute();
+      try {
+        await page.goto(`${server.url}/login/globex`);
+        await page.getByLabel(t('login.password')).waitFor();
+        if (await page.getByRole('button', { name: t('login.passkey') }).count())
+          throw new Error('the passkey button shows for a team that turned passkeys off');
+      } finally {
+        await db.updateTable('teams').set({ passkeys_enabled: 1 }).where('name', '=', 'globex').execute();
+      }
+    },
+  },
+  {
     name: 'sign-in-invalid',
     async show(page, server, t) {
       await page.goto(`${server.url}/login/globex`);
@@ -385,7 +401,7 @@ const ALL_SHOTS: Shot[] = [
     name: 'sign-in-provider-only',
     async show(page, server, t) {
       await page.goto(`${server.url}/login/umbrella`);
-      await page.getByRole('button', { name: t('login.providers.microsoft') }).waitFor();
+      await page.getByRole('button', { name: t('login.providers.generic', { name: 'Microsoft' }) }).waitFor();
     },
   },
   {
@@ -393,7 +409,7 @@ const ALL_SHOTS: Shot[] = [
     expectedConsole: [/ERR_INTERNET_DISCONNECTED/],
     async show(page, server, t) {
       await page.goto(`${server.url}/login/acme`);
-      const google = page.getByRole('button', { name: t('login.providers.google') });
+      const google = page.getByRole('button', { name: t('login.providers.generic', { name: 'Google' }) });
       await google.waitFor();
       await page.context().setOffline(true);
       try {
@@ -828,7 +844,7 @@ const ALL_SHOTS: Shot[] = [
       // globex offers a password only: turning it off is refused, and the switch stays on.
       await signInAs(page, server, 'carol@globex.test');
       await page.goto(`${server.url}/manage/team`);
-      await page.getByRole('switch', { name: t('team.options.local') }).click();
+      await page.getByRole('switch', { name: t('common.methods.password') }).click();
       await page.getByText(t('team.lastMethod')).waitFor();
     },
   },

@@ -617,6 +617,15 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('oidc_models_expires').on('oidc_models').columns(['expires_at']).execute();
     },
   },
+  '011-passkey-toggle': {
+    async up(db: AnyDb) {
+      // Passkey sign-in (as the first step) a team's admins can turn off; on for every existing team.
+      await db.schema
+        .alterTable('teams')
+        .addColumn('passkeys_enabled', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -32,6 +32,8 @@ export interface TeamsTable {
   manager_phone: string | null;
   /** Members must sign in with a second step (and enrol one at their next sign-in). */
   require_two_step: Generated<number>;
+  /** Passkey sign-in as the first step (a passkey as the second step does not depend on it). */
+  passkeys_enabled: Generated<number>;
 }
 
 export interface UsersTable {

@@ -14,6 +14,16 @@ export const LOGIN_METHODS = {
 export type LoginMethod = keyof typeof LOGIN_METHODS;
 
 /**
+ * The team's other sign-in settings, by API key: not methods a member can have on their own (a passkey
+ * is added once signed in), so neither needs a provider configuration nor counts as the last method.
+ */
+export const LOGIN_SETTINGS = {
+  requireTwoStep: 'require_two_step',
+  passkeys: 'passkeys_enabled',
+} as const;
+export type LoginSetting = keyof typeof LOGIN_SETTINGS;
+
+/**
  * Take the team's row for the rest of a write transaction: on PostgreSQL a row lock, so two admins' (or
  * invitees') writes that judge the team's seats or methods run one after the other; on SQLite every
  * write transaction already holds the database's write lock from its start (BEGIN IMMEDIATE).
@@ -154,13 +164,13 @@ export function teamsRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /**
-     * Turn sign-in methods on or off, and whether the team requires two-step sign-in. A provider can be turned on only where the team has it configured;
+     * Turn sign-in methods on or off, and the other settings (two-step sign-in required, passkeys). A provider can be turned on only where the team has it configured;
      * the change is refused when it would leave no method at all — decided with the team's row held, so
      * two admins turning off the last two methods at once cannot both succeed.
      */
     setLoginOptions(
       teamId: string,
-      changes: Partial<Record<LoginMethod | 'requireTwoStep', boolean>>,
+      changes: Partial<Record<LoginMethod | LoginSetting, boolean>>,
       actor: Actor,
       now: number,
     ): Promise<LoginOptionsOutcome> {
@@ -178,10 +188,11 @@ export function teamsRepository(db: Kysely<Database>, dialect: Dialect) {
           .execute();
         const configured = new Set<string>(providers.map((row) => row.kind));
         const methods = Object.keys(LOGIN_METHODS) as LoginMethod[];
-        const before = Object.fromEntries(methods.map((m) => [m, team[LOGIN_METHODS[m]] === 1])) as Record<
-          LoginMethod,
-          boolean
-        >;
+        const settings = Object.keys(LOGIN_SETTINGS) as LoginSetting[];
+        const columns = { ...LOGIN_METHODS, ...LOGIN_SETTINGS };
+        const before = Object.fromEntries(
+          [...methods, ...settings].map((m) => [m, team[columns[m]] === 1]),
+        ) as Record<LoginMethod | LoginSetting, boolean>;
         const after = { ...before };
         for (const method of methods) {
           const wanted = changes[method];
@@ -191,32 +202,20 @@ export function teamsRepository(db: Kysely<Database>, dialect: Dialect) {
           after[method] = wanted;
         }
         if (!methods.some((method) => after[method])) return { ok: false, reason: 'lastMethod' };
-        const changed: Array<LoginMethod | 'requireTwoStep'> = methods.filter(
-          (method) => after[method] !== before[method],
-        );
-        const requireTwoStep = changes.requireTwoStep;
-        const twoStepChanged =
-          requireTwoStep !== undefined && (team.require_two_step === 1) !== requireTwoStep;
-        if (twoStepChanged) changed.push('requireTwoStep');
+        for (const setting of settings) after[setting] = changes[setting] ?? before[setting];
+        const changed = [...methods, ...settings].filter((m) => after[m] !== before[m]);
         if (changed.length === 0) return { ok: true };
         await trx
           .updateTable('teams')
-          .set({
-            ...Object.fromEntries(
-              methods.filter((m) => after[m] !== before[m]).map((m) => [LOGIN_METHODS[m], after[m] ? 1 : 0]),
-            ),
-            ...(twoStepChanged ? { require_two_step: requireTwoStep ? 1 : 0 } : {}),
-          })
+          .set(Object.fromEntries(changed.map((m) => [columns[m], after[m] ? 1 : 0])))
           .where('id', '=', teamId)
           .execute();
-        const value = (m: LoginMethod | 'requireTwoStep') =>
-          m === 'requireTwoStep' ? !!requireTwoStep : after[m];
         await recordAudit(trx, {
           teamId,
           actor,
           action: 'team.loginOptions',
           target: changed.join(', '),
-          detail: Object.fromEntries(changed.map((m) => [m, value(m)])),
+          detail: Object.fromEntries(changed.map((m) => [m, after[m]])),
           now,
         });
         return { ok: true };

@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import type { Repositories } from '../db/repositories';
-import type { OauthFlowsTable, ProviderKind, TeamProvidersTable, User } from '../db/schema';
+import type { OauthFlowsTable, ProviderKind, Team, TeamProvidersTable, User } from '../db/schema';
 import type { Clock } from './clock';
 import { randomToken, sha256 } from './crypto';
 
@@ -11,6 +11,11 @@ export const PROVIDER_NAMES: Record<ProviderKind, 'Google' | 'AzureAD' | 'Auth0'
   auth0: 'Auth0',
   apple: 'Apple',
 };
+
+/** What the screens call the team's Auth0 connection: its display name, else the provider's. */
+export function auth0DisplayName(team: Pick<Team, 'auth0_display_name'>): string {
+  return team.auth0_display_name ?? PROVIDER_NAMES.auth0;
+}
 
 export function kindOfName(name: string): ProviderKind | null {
   const entry = Object.entries(PROVIDER_NAMES).find(([, value]) => value === name);

@@ -51,6 +51,8 @@ export function registrantOf(caller: BearerCaller): RegistrationCaller {
 /** A passkey sign-in that passed: whose, and how (`amr`). */
 export interface PasskeySignIn {
   userId: string;
+  /** The user's team (normalised name): whether it lets members sign in with a passkey is the caller's. */
+  teamName: string;
   amr: string[];
 }
 
@@ -292,6 +294,10 @@ export class PasskeyService {
     const { newCounter, credentialDeviceType } = verified.authenticationInfo;
     if (!(await this.repo.recordUse(passkey.id, Number(passkey.counter), newCounter, this.clock.now())))
       throw new PasskeyRefused('used in parallel');
-    return { userId: passkey.user_id, amr: [credentialDeviceType === 'singleDevice' ? 'hwk' : 'swk', 'mfa'] };
+    return {
+      userId: passkey.user_id,
+      teamName: found.teamName,
+      amr: [credentialDeviceType === 'singleDevice' ? 'hwk' : 'swk', 'mfa'],
+    };
   }
 }

@@ -34,6 +34,8 @@ const UNKNOWN = {
   message: 'no account has this passkey (removed, or never set up here)',
   code: 'passkeyUnknown',
 };
+/** The team has passkey sign-in turned off (as the first step: as the second it is always allowed). */
+const TURNED_OFF = { message: 'this team does not allow signing in with a passkey', code: 'passkeysOff' };
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
@@ -165,6 +167,14 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { body: 'none', auth: 'none' }, schema: authenticationOptionsSchema },
     async (request, reply) => {
       if (await limited(request, reply)) return reply;
+      // The sign-in page names its team: one that has turned passkeys off gets no ceremony (the sign-in
+      // call checks again, on the passkey's own team).
+      const { team } = request.query;
+      if (
+        team !== undefined &&
+        (await repos.teams.findByName(team.trim().toLowerCase()))?.passkeys_enabled === 0
+      )
+        return reply.code(403).send(TURNED_OFF);
       // A fresh binding per ceremony: the challenge works only with this browser's cookie.
       const browser = randomToken(32);
       reply.setCookie(WEBAUTHN_COOKIE, browser, browserCookie);
@@ -201,8 +211,13 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.log.info('passkey of another user at a second step');
         return reply.code(401).send(REFUSED);
       }
+      const secondStep = pending?.pending.user_id === signedIn.userId;
+      if (!secondStep && (await repos.teams.findByName(signedIn.teamName))?.passkeys_enabled === 0) {
+        request.log.info('passkey sign-in of a team that turned it off');
+        return reply.code(403).send(TURNED_OFF);
+      }
       const amr = [...signedIn.amr];
-      if (pending && pending.pending.user_id === signedIn.userId) {
+      if (pending && secondStep) {
         if (await repos.twoStep.finishPending(pending.pending.id_hash, app.services.clock.now())) {
           await app.services.lockout.clear(pending.teamName, pending.email);
           amr.unshift(...pending.pending.amr.split(' '));

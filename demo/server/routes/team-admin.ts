@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Team } from '../db/schema';
 import type { ProviderKind } from '../db/schema';
+import { auth0DisplayName } from '../lib/external';
 import { adminOf, clientOf } from '../plugins/auth';
 import { errors } from '../../../src/contract/schemas/common';
 import {
@@ -45,10 +46,12 @@ export function teamAdminView(
       auth0: team.auth0_enabled === 1,
       apple: team.apple_enabled === 1,
       requireTwoStep: team.require_two_step === 1,
+      passkeys: team.passkeys_enabled === 1,
     },
     configured: Object.fromEntries(
       PROVIDERS.map((kind) => [kind, configured.has(kind)]),
     ) as TeamAdmin['configured'],
+    auth0DisplayName: auth0DisplayName(team),
     support: { name: team.manager_name, email: team.manager_email, phone: team.manager_phone },
     callerIsOwner,
     membersWithoutTwoStep: withoutTwoStep,

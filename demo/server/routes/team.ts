@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import type { Team } from '../db/schema';
+import { auth0DisplayName } from '../lib/external';
 import { teamPublicSchema, type TeamPublicReply } from '../../../src/contract/schemas/team';
 
 /** Team public details (spec §3): an option object present = that sign-in method is enabled. */
@@ -12,8 +13,9 @@ function publicTeam(team: Team): Static<typeof TeamPublicReply> {
     ...(team.local_enabled ? { localOptions: {} } : {}),
     ...(team.google_enabled ? { googleOptions: {} } : {}),
     ...(team.azure_enabled ? { azureOptions: {} } : {}),
-    ...(team.auth0_enabled ? { auth0Options: { displayName: team.auth0_display_name ?? 'Auth0' } } : {}),
+    ...(team.auth0_enabled ? { auth0Options: { displayName: auth0DisplayName(team) } } : {}),
     ...(team.apple_enabled ? { appleOptions: {} } : {}),
+    ...(team.passkeys_enabled ? { passkeyOptions: {} } : {}),
     ...(team.require_two_step ? { requireTwoStep: true as const } : {}),
   };
 }

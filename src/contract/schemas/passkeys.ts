@@ -163,11 +163,17 @@ export const reauthOptionsSchema = {
 } satisfies RouteSchema;
 
 export const authenticationOptionsSchema = {
+  /** `team`: the sign-in page's team; 403 `passkeysOff` when it has turned passkey sign-in off. */
+  querystring: Type.Object(
+    { team: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.teamName })) },
+    { additionalProperties: false },
+  ),
   response: { 200: AuthenticationOptions, ...errors(400, 403, 413, 415, 429, 500) },
 } satisfies RouteSchema;
 
 /**
- * `POST /account/passkey`: 401 `passkeyRefused` for every refusal alike. `teamName`: the team whose
+ * `POST /account/passkey`: 401 `passkeyRefused` for every refusal alike; 403 `passkeysOff` for a verified
+ * passkey whose team has turned passkey sign-in off, unless it finishes the user's pending sign-in. `teamName`: the team whose
  * sign-in page asks; a passkey of a member of another team is refused. `secondStep`: it finishes the
  * browser's pending two-step sign-in, so it must be that user's own passkey.
  */

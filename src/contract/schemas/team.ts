@@ -30,6 +30,8 @@ export const TeamPublicReply = Type.Object(
     azureOptions: Type.Optional(Enabled),
     auth0Options: Type.Optional(Type.Object({ displayName: Type.String() }, { additionalProperties: false })),
     appleOptions: Type.Optional(Enabled),
+    /** Present when members may sign in with a passkey (as the first step; as the second, always). */
+    passkeyOptions: Type.Optional(Enabled),
     /** Present (true) when the team requires two-step sign-in. */
     requireTwoStep: Type.Optional(Type.Literal(true)),
   },
@@ -59,6 +61,8 @@ export const LoginOptions = Type.Object({
   apple: Type.Boolean(),
   /** Members must sign in with a second step; one without it enrols at their next password sign-in. */
   requireTwoStep: Type.Boolean(),
+  /** Members may sign in with a passkey; a passkey as the second step after a password is always allowed. */
+  passkeys: Type.Boolean(),
 });
 export type LoginOptions = Static<typeof LoginOptions>;
 
@@ -82,6 +86,8 @@ export const TeamAdmin = Type.Object({
     auth0: Type.Boolean(),
     apple: Type.Boolean(),
   }),
+  /** The name the sign-in page gives the team's Auth0 connection, so both screens call it the same. */
+  auth0DisplayName: Type.String(),
   /** The support panel: the team's account manager, each part null when not set. */
   support: Type.Object({
     name: Type.Union([Type.String(), Type.Null()]),

@@ -16,7 +16,15 @@ import { addTextPart } from '../../i18n/parts';
  * account has the passkey (removed from its account); `refused`: any other refusal (another team's).
  */
 export type PasskeyOutcome =
-  'signedIn' | 'cancelled' | 'unavailable' | 'refused' | 'removed' | 'locked' | 'tooMany' | 'failed';
+  | 'signedIn'
+  | 'cancelled'
+  | 'unavailable'
+  | 'refused'
+  | 'removed'
+  | 'turnedOff'
+  | 'locked'
+  | 'tooMany'
+  | 'failed';
 
 /**
  * Sign in to `team` with a passkey: the browser's prompt (or, with `autofill`, its autofill list under
@@ -37,7 +45,7 @@ export async function passkeySignIn(
   // Without autofill for passkeys (conditional mediation) there is only the button.
   if (autofill && !(await browserSupportsWebAuthnAutofill())) return 'cancelled';
   try {
-    const optionsJSON = await getSignInOptions(ctx);
+    const optionsJSON = await getSignInOptions(ctx, secondStep ? undefined : team);
     const response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
     onChosen?.();
     await signInWithPasskey(ctx, response, { teamName: team, secondStep });
@@ -52,6 +60,7 @@ const MESSAGES: Record<Exclude<PasskeyOutcome, 'signedIn'>, string> = {
   unavailable: 'passkey.unavailable',
   refused: 'passkey.refused',
   removed: 'passkey.removed',
+  turnedOff: 'passkey.turnedOff',
   locked: 'login.locked',
   tooMany: 'login.tooMany',
   failed: 'common.failed',
@@ -76,7 +85,7 @@ function outcomeOf(error: unknown): PasskeyOutcome {
     // No account has it: removed from its account — not a passkey of another team.
     if (refusalOf(error).code === 'passkeyUnknown') return 'removed';
     if (error.status === 401 || error.status === 400) return 'refused';
-    if (error.status === 403) return 'locked';
+    if (error.status === 403) return refusalOf(error).code === 'passkeysOff' ? 'turnedOff' : 'locked';
     if (error.status === 429) return 'tooMany';
     return 'failed';
   }

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProviderKind, TeamPublic } from '../../api/endpoints';
 import { Alert } from '../../ui/alert';
+import { signInMethodName } from '../../i18n/names';
 
 /**
  * One button per provider the team offers (spec §2), labelled with the provider (the generic one with
@@ -17,15 +18,19 @@ export function ProviderButtons({
   onChoose(provider: ProviderKind, label: string): void;
 }) {
   const { t } = useTranslation();
-  const providers: Array<[ProviderKind, string, string]> = [];
-  if (details.googleOptions) providers.push(['google', 'Google', t('login.providers.google')]);
-  if (details.azureOptions) providers.push(['azure', 'Microsoft', t('login.providers.microsoft')]);
-  if (details.auth0Options) {
-    const name = details.auth0Options.displayName;
-    providers.push(['auth0', name, t('login.providers.generic', { name })]);
-  }
-  if (details.appleOptions)
-    providers.push(['apple', 'Apple', t('login.providers.generic', { name: 'Apple' })]);
+  // Each labelled with the method's one name, as the team screen's settings are.
+  const offered: Array<[ProviderKind, unknown]> = [
+    ['google', details.googleOptions],
+    ['azure', details.azureOptions],
+    ['auth0', details.auth0Options],
+    ['apple', details.appleOptions],
+  ];
+  const providers = offered
+    .filter(([, options]) => options)
+    .map(([provider]) => {
+      const name = signInMethodName(t, provider, details.auth0Options?.displayName ?? '');
+      return [provider, name, t('login.providers.generic', { name })] as const;
+    });
   if (providers.length === 0) return null;
   return (
     <div className="stack providers">

@@ -88,7 +88,8 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
 
   const validReturnUrl = safeReturnUrl(returnUrl, location.origin);
   const ready = teamState.status === 'ready' && !teamState.details.teamDisabled;
-  const passkeys = typeof PublicKeyCredential === 'function';
+  // Passkey sign-in where the browser has it and the team has not turned it off.
+  const passkeys = typeof PublicKeyCredential === 'function' && ready && !!teamState.details.passkeyOptions;
   const local = ready && !twoStep && !!teamState.details.localOptions;
 
   useEffect(() => {

@@ -10,6 +10,7 @@ import {
   type TeamAdmin,
 } from '../../api/team';
 import type { ApiContext } from '../../api/client';
+import { signInMethodName } from '../../i18n/names';
 import { WithTextPart } from '../../i18n/parts';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
@@ -31,7 +32,7 @@ type Loaded<T> = T | null | 'failed' | 'forbidden';
 /** A sign-in method, or the rule that every member signs in in two steps. */
 type Option = keyof TeamAdmin['loginOptions'];
 /** The sign-in methods among the team's login options (the others are settings, not methods). */
-type Method = Exclude<Option, 'requireTwoStep'>;
+type Method = Exclude<Option, 'requireTwoStep' | 'passkeys'>;
 
 /** A list's load: the value, or whether it failed (a 403: the caller is no team admin, any more). */
 function useLoad<T>(load: (ctx: ApiContext) => Promise<T>): [Loaded<T>, () => void, (value: T) => void] {
@@ -94,8 +95,9 @@ function Toggle({
 const METHODS: Method[] = ['local', 'google', 'azure', 'apple', 'auth0'];
 
 /**
- * Login options: the team's real sign-in methods (never none of them), and whether every member must
- * sign in in two steps; saved on each change.
+ * Login options: the team's real sign-in methods (never none of them), passkey sign-in, and whether
+ * every member must sign in in two steps; saved on each change. Each method has the name the sign-in
+ * page's buttons give it.
  */
 function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAdmin): void }) {
   const { t } = useTranslation();
@@ -141,7 +143,7 @@ function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAd
           return (
             <Toggle
               key={method}
-              label={t(`team.options.${method}`)}
+              label={signInMethodName(t, method, team.auth0DisplayName)}
               on={on}
               // A provider the team has no configuration for cannot be turned on (it can be turned off).
               disabled={method in pending || (!configured && !on)}
@@ -150,6 +152,13 @@ function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAd
             />
           );
         })}
+        <Toggle
+          label={signInMethodName(t, 'passkeys', team.auth0DisplayName)}
+          on={pending.passkeys ?? team.loginOptions.passkeys}
+          disabled={'passkeys' in pending}
+          hint={t('team.passkeysHint')}
+          onChange={(next) => void change('passkeys', next)}
+        />
         <Toggle
           label={t('team.options.requireTwoStep')}
           on={pending.requireTwoStep ?? team.loginOptions.requireTwoStep}

@@ -22,9 +22,20 @@ describe('team screens (component)', () => {
       '90',
     );
     expect(team.getByRole('progressbar', { name: 'User limit' })).to.exist;
-    expect(view.getByRole('switch', { name: 'Sign in with Google' }).getAttribute('aria-checked')).to.equal(
-      'true',
-    );
+    // Each method by the name the sign-in page's buttons give it (acme's Auth0 connection: Acme SSO).
+    expect(
+      view.getAllByRole('switch').map((toggle: HTMLElement) => toggle.getAttribute('aria-label')),
+    ).to.deep.equal([
+      'Password',
+      'Google',
+      'Microsoft',
+      'Apple',
+      'Acme SSO',
+      'Passkeys',
+      'Require two-step sign-in',
+    ]);
+    expect(view.getByRole('switch', { name: 'Google' }).getAttribute('aria-checked')).to.equal('true');
+    expect(view.getByRole('switch', { name: 'Passkeys' }).getAttribute('aria-checked')).to.equal('true');
     expect(view.getByText('Priya Natarajan')).to.exist;
     await view.findByText(/^(No pending invitations\.|Sent .*|Expires .*|Expired)$/);
     await expectNoAxeViolations(container);

@@ -145,6 +145,9 @@ describe('an admin action as a sentence: actor, target and change', () => {
     expect(event('team.loginOptions', 'requireTwoStep', { requireTwoStep: true })).to.equal(
       'Ada Lovelace turned on required two-step sign-in',
     );
+    expect(event('team.loginOptions', 'passkeys', { passkeys: false })).to.equal(
+      'Ada Lovelace turned off passkey sign-in',
+    );
   });
 
   it('a member who left, a removal, permissions, the user limit', () => {
