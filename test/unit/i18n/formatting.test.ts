@@ -38,8 +38,8 @@ describe('i18n: dates, numbers and plurals in German and Japanese', () => {
   it('chooses the plural form by the language’s rules', async () => {
     const de = await translator('de');
     const ja = await translator('ja');
-    expect(de('team.status.sentHours', { count: 1 })).to.equal('Gesendet - vor 1 Stunde');
-    expect(de('team.status.sentHours', { count: 2 })).to.equal('Gesendet - vor 2 Stunden');
+    expect(de('team.limitDialog.members', { count: 1 })).to.equal('1 Mitglied');
+    expect(de('team.limitDialog.members', { count: 2 })).to.equal('2 Mitglieder');
     expect(de('qr.caption', { code: 'AB-12', count: 1 })).to.equal(
       'Code AB-12. Er ist nur einmal gültig und läuft in 1 Minute ab.',
     );
@@ -48,12 +48,10 @@ describe('i18n: dates, numbers and plurals in German and Japanese', () => {
     const fr = await translator('fr');
     expect(fr('qr.caption', { code: 'AB-12', count: 2 })).to.match(/dans 2 minutes\.$/);
     expect(fr('qr.caption', { code: 'AB-12', count: 1_000_000 })).to.match(/dans 1\s000\s000 de minutes\.$/);
-    expect(fr('team.status.sentHours', { count: 1_000_000 })).to.match(
-      /^Envoyée - il y a 1\s000\s000 d’heures$/,
-    );
+    expect(fr('team.limitDialog.members', { count: 1_000_000 })).to.match(/^1\s000\s000 membres$/);
     // Japanese has a single form: the count changes, the words do not.
-    expect(ja('team.status.sentHours', { count: 1 })).to.equal('送信済み - 1 時間前');
-    expect(ja('team.status.sentHours', { count: 2 })).to.equal('送信済み - 2 時間前');
+    expect(ja('team.limitDialog.members', { count: 1 })).to.equal('1 人');
+    expect(ja('team.limitDialog.members', { count: 2 })).to.equal('2 人');
   });
 
   for (const [language, pattern] of [
