@@ -82,12 +82,12 @@ describe('ui/recovery-codes: the codes, shown once', () => {
       HTMLAnchorElement.prototype.click = click;
     }
     expect(clicked).to.have.length(1);
-    expect(clicked[0]!.download).to.equal('codes-de-secours.txt');
+    expect(clicked[0]!.download).to.equal('codes-de-recuperation.txt');
     const text = await (await fetch(clicked[0]!.href)).text();
     // Whose codes, for which team and site, and from when: a file found later says what it opens.
     const today = new Intl.DateTimeFormat('fr', { dateStyle: 'long' }).format(new Date());
     expect(text).to.equal(
-      `Codes de secours pour ada@acme.test\nÉquipe : Acme\nSite : ${location.host}\nCréés le ${today}\n\n` +
+      `Codes de récupération pour ada@acme.test\nÉquipe : Acme\nSite : ${location.host}\nCréés le ${today}\n\n` +
         `${CODES.join('\n')}\n`,
     );
   });
