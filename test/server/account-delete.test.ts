@@ -62,7 +62,7 @@ describe('DELETE /api/user', () => {
       .execute();
     assert.equal(audit.length, 1);
     assert.equal(audit[0]!.target, 'kai@acme.test');
-    assert.deepEqual(JSON.parse(audit[0]!.detail), { self: true });
+    assert.deepEqual(JSON.parse(audit[0]!.detail), { self: true, name: 'Kai' });
   });
 
   it("refuses the team's last owner, and allows an owner who is not the last", async () => {

@@ -49,6 +49,8 @@ const BODIES: Record<string, object | undefined> = {
   'POST /api/user/two-step/totp/confirm': { code: '123456' },
   'DELETE /api/user/two-step/totp': { password: 'x' },
   'POST /api/user/two-step/recovery-codes': { password: 'x' },
+  'POST /api/user/two-step/totp/replace': { password: 'x' },
+  'POST /api/user/two-step/totp/replace/confirm': { replacement: 'x', code: '123456' },
   'POST /api/user/passkeys/options': undefined,
   'POST /api/user/passkeys/reauth-options': undefined,
   'POST /api/user/passkeys': {

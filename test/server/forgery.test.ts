@@ -39,6 +39,7 @@ const PARAMS: Record<string, string> = {
   '/api/team/invitations/:id/resend': '/api/team/invitations/x/resend',
   '/api/team/invitations/:id': '/api/team/invitations/x',
   '/api/team/members/:id': '/api/team/members/x',
+  '/api/team/members/:id/unlock': '/api/team/members/x/unlock',
   '/api/team/groups/:id': '/api/team/groups/x',
   '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
   '/api/user/passkeys/:id': '/api/user/passkeys/x',
