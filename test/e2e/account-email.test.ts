@@ -43,14 +43,11 @@ describe('changing the e-mail address', () => {
         await form.getByText('Your email address is ada@acme.test.').waitFor();
         const submit = form.getByRole('button', { name: 'Send confirmation link' });
 
-        // Refusals at their fields: a malformed address (the screen), a taken one and a wrong password (the server).
+        // Refusals at their fields: a malformed address (the screen) and a wrong password (the server). A
+        // member's address is not refused here: that would tell who is on the team (the confirmation does).
         await form.getByLabel('New email address').fill('not-an-address');
         await submit.click();
         await form.getByText('Enter a valid email address.').waitFor();
-        await form.getByLabel('New email address').fill('bob@acme.test');
-        await form.getByLabel('Current password').fill(DEMO_PASSWORD);
-        await submit.click();
-        await form.getByText('This address is already used in your team.').waitFor();
         await form.getByLabel('New email address').fill('ada.new@example.test');
         await form.getByLabel('Current password').fill('not-the-password');
         await submit.click();
