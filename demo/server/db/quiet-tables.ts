@@ -26,6 +26,8 @@ export const QUIET_TABLES: Record<string, string> = {
   activity_events: "the user's security log: read on each visit of the screen, never kept",
   known_devices: 'the browsers an account signed in with: read on each sign-in, never kept',
   email_changes: 'single-use e-mail links: read and spent in one statement (the address lives in users)',
+  oidc_models:
+    "the OpenID Provider's codes, grants and sessions: read on each protocol call, single use in one statement",
   server_secrets: 'written once, before any node serves; read at start',
   kysely_migration: 'migrations: run under the start lock before a node serves',
   kysely_migration_lock: 'migrations: run under the start lock before a node serves',
