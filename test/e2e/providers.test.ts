@@ -57,7 +57,7 @@ describe('external providers, end to end', () => {
 
   it('shows each Error code from a real callback', async () => {
     const cases: Array<[string, string, string, string]> = [
-      ['acme', 'Sign in with Google', 'locked', 'Your account is locked. Try again later.'],
+      ['acme', 'Sign in with Google', 'locked', 'This account is locked. Try again later.'],
       ['acme', 'Sign in with Google', 'stranger', 'There is no account for this sign-in.'],
       ['acme', 'Sign in with Google', 'ada-other', 'An account already exists for this sign-in.'],
       [

@@ -289,7 +289,7 @@ describe('accepting an invitation', () => {
       const byGoogle = await invite('wim@acme.test');
       await withPage(async ({ page }) => {
         await openInvite(page, byGoogle.link);
-        await page.getByRole('button', { name: t('login.providers.google') }).click();
+        await page.getByRole('button', { name: t('login.providers.generic', { name: 'Google' }) }).click();
         await page.getByLabel('Account').fill('wim@acme.test');
         await page.getByRole('button', { name: 'Continue' }).click();
         await enrolAndContinue(page, 'wim@acme.test');

@@ -807,7 +807,7 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await invitePending(server, 'sam.taylor@example.test');
       await manage(page, server, t, '/manage/team');
-      await page.getByText(t('team.status.sentNow')).first().waitFor();
+      await page.getByText('sam.taylor@example.test', { exact: true }).first().waitFor();
       await page
         .getByText(t('team.log.member.invited', { actor: 'Ada Lovelace', email: 'sam.taylor@example.test' }))
         .waitFor();
