@@ -230,7 +230,7 @@ describe('a session ended elsewhere', () => {
         await page.locator('acct-portal .header-name').waitFor();
         // Ended from another device (the sessions screen does the same).
         await e2e.server.server.app.services.sessions.revoke(sha256(session.token));
-        await page.getByRole('link', { name: 'QR code login' }).click();
+        await page.getByRole('link', { name: 'QR code sign-in' }).click();
         await page.waitForURL((url) => url.pathname === '/login/team');
         await page
           .getByText('You were signed out: your session was ended elsewhere, or your account was removed.', {
