@@ -105,7 +105,7 @@ describe('passkey sign-in', () => {
       await context.clearCookies();
       await page.goto(`${e2e.server.url}/login/acme`);
       await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-      await page.getByText('This passkey cannot sign you in to Acme').waitFor();
+      await page.getByText('This passkey was removed from its account', { exact: false }).waitFor();
       assert.equal(new URL(page.url()).pathname, '/login/acme');
     }, REFUSED);
   });
