@@ -995,13 +995,13 @@ const ALL_SHOTS: Shot[] = [
   },
   {
     name: 'manage-user-remove-refused',
-    expectedStatuses: [409],
     async show(page, server, t) {
+      // Removing yourself is never allowed: the button is offered disabled, with the reason beside it.
       await manage(page, server, t, '/manage/user?q=ada');
-      await page.getByRole('button', { name: t('users.actions.delete', { name: 'Ada Lovelace' }) }).click();
-      const ask = page.getByRole('alertdialog', { name: t('users.remove.title', { name: 'Ada Lovelace' }) });
-      await ask.getByRole('button', { name: t('users.remove.confirm') }).click();
-      await ask.getByRole('alert').waitFor();
+      await page
+        .getByRole('button', { name: t('users.actions.delete', { name: 'Ada Lovelace' }) })
+        .and(page.locator('[aria-disabled="true"]'))
+        .waitFor();
     },
   },
   {
