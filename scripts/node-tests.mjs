@@ -11,12 +11,16 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [folder, ...flags] = process.argv.slice(2);
+/** The files that take minutes (the screen sweeps walk every screen in every state). */
+const SLOW = /^(screens-|pseudo-locale|keyboard|attack-redirect)/;
 const files = statSync(folder).isFile()
   ? [folder]
   : readdirSync(folder, { recursive: true })
       .map(String)
       .filter((name) => name.endsWith('.test.ts'))
       .sort()
+      // The longest files start first, so two at a time do not end with one long file running alone.
+      .sort((a, b) => Number(SLOW.test(b)) - Number(SLOW.test(a)))
       .map((name) => join(folder, name));
 if (files.length === 0) {
   console.error(`no *.test.ts files under ${folder}`);

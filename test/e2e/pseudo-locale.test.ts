@@ -20,7 +20,7 @@ const t = translator(pseudo);
 const DATA = [
   /^[\d\s\p{P}\p{S}]+$/u, // numbers, punctuation, symbols
   /@/, // e-mail addresses
-  /^(Intoware|Onsight|Schenck|WorkfloPlus|Acme|Globex|Umbrella|Acme SSO|Google|Microsoft)$/,
+  /^(Intoware|Onsight|Schenck|WorkfloPlus|Acme|Globex|Umbrella|Acme SSO|Google|Microsoft|Apple)$/,
   /^(intoware|onsight|SCHENCK)$/, // the brands' wordmarks (SVG lettering of the brand names)
   /^(Ada Lovelace|Carol Diaz|Bob Stone|Dan Okafor|Lee Locke|Jordan Avery|Priya Natarajan|Tomás Ortega|Kim Lund|Noel Ward)$/,
   /^[A-Z]{1,2}$/, // initials

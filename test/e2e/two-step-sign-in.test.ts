@@ -208,7 +208,10 @@ describe('a team that requires two-step sign-in', () => {
         const rule = page.getByRole('switch', { name: 'Require two-step sign-in' });
         await rule.click();
         // Turning it on is confirmed first, with the count of members it sends to set-up.
-        await page.getByRole('dialog').getByRole('button', { name: 'Require it' }).click();
+        await page
+          .getByRole('alertdialog', { name: 'Require two-step sign-in?' })
+          .getByRole('button', { name: 'Require it' })
+          .click();
         await rule.and(page.locator('[aria-checked="true"]')).waitFor();
       });
       const team = await db

@@ -963,7 +963,8 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await manage(page, server, t, '/manage/leave');
       await page.getByLabel(t('account.email.password')).fill('anything');
-      await page.getByRole('button', { name: t('account.leave.submit') }).click();
+      // Exact: at 320 px the menu button is named after the screen ("Menu: Delete account").
+      await page.getByRole('button', { name: t('account.leave.submit'), exact: true }).click();
       await page
         .getByRole('alertdialog', { name: t('account.leave.confirmTitle') })
         .getByRole('button', { name: t('account.leave.confirmAction') })
