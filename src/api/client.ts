@@ -115,7 +115,9 @@ async function parseBody(response: Response): Promise<unknown> {
   if (type.includes('json')) {
     try {
       return await response.json();
-    } catch {
+    } catch (error) {
+      // A call aborted while its body was still arriving is aborted, not an empty answer.
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
       return null;
     }
   }

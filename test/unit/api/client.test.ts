@@ -138,6 +138,27 @@ describe('api/client against the reference server', () => {
     expect(all).to.deep.equal(['after']);
   });
 
+  it('rejects as aborted, never with an empty answer, when aborted while the body arrives', async () => {
+    const stop = new AbortController();
+    const realFetch = globalThis.fetch;
+    // Abort once the answer's headers are in and its body is still to be read.
+    globalThis.fetch = async (...args: Parameters<typeof fetch>) => {
+      const response = await realFetch(...args);
+      stop.abort();
+      return response;
+    };
+    try {
+      const error = await request(ctx, '/api/team/public/acme', { signal: stop.signal }).then(
+        (answer) => answer,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(DOMException);
+      expect((error as DOMException).name).to.equal('AbortError');
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+
   it('raises status 0 when the network fails', async () => {
     const error = await request(ctx, 'http://127.0.0.1:1/nothing').catch((e: unknown) => e);
     expect(error).to.be.instanceOf(ApiError);
