@@ -32,7 +32,14 @@ export function signInPath(team: string): string {
   return `/login/${encodeURIComponent(team)}`;
 }
 
-/** A login-flow path that keeps the flow's ReturnUrl, when it has one, for the step after it. */
-export function withReturnUrl(path: string, returnUrl: string | null): string {
-  return returnUrl ? `${path}?${new URLSearchParams({ ReturnUrl: returnUrl })}` : path;
+/**
+ * A login-flow path that keeps the flow's ReturnUrl, when it has one, for the step after it — and the
+ * e-mail an app suggested (`login_hint`, from the OpenID Provider) when the next step signs in.
+ */
+export function withReturnUrl(path: string, returnUrl: string | null, loginHint?: string | null): string {
+  const query = new URLSearchParams();
+  if (returnUrl) query.set('ReturnUrl', returnUrl);
+  if (loginHint) query.set('login_hint', loginHint);
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
 }
