@@ -286,7 +286,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     return (
       <Card>
         <Alert tone="error">{message}</Alert>
-        <Link to={withReturnUrl('/login/team', returnUrl, loginHint)} className="link">
+        <Link to={withReturnUrl('/login/team', returnUrl, { loginHint, maxAge })} className="link">
           {t('login.changeTeam')}
         </Link>
       </Card>
@@ -377,7 +377,11 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
           ) : null
         }
       />
-      <Link to={withReturnUrl('/login/team', returnUrl, loginHint)} className="link" disabled={busy}>
+      <Link
+        to={withReturnUrl('/login/team', returnUrl, { loginHint, maxAge })}
+        className="link"
+        disabled={busy}
+      >
         {t('login.changeTeam')}
       </Link>
     </Card>

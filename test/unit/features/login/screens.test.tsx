@@ -45,16 +45,16 @@ describe('login screens (component)', () => {
     await expectNoAxeViolations(container);
   });
 
-  it('sign-in: an app’s login_hint pre-fills the e-mail, still editable, and survives changing team', async () => {
+  it('sign-in: an app’s login_hint pre-fills the e-mail, still editable; it and max_age survive changing team', async () => {
     const { view } = await renderWithElement(<SignInScreen team="acme" afterSignIn="event" />, {
-      route: '/login/acme?ReturnUrl=%2Foidc%2Finteraction%2Fabc&login_hint=ada%40acme.test',
+      route: '/login/acme?ReturnUrl=%2Foidc%2Finteraction%2Fabc&login_hint=ada%40acme.test&max_age=0',
     });
     const email = await view.findByRole('textbox', { name: 'Email' });
     expect(email).to.have.property('value', 'ada@acme.test');
     fireEvent.input(email, { target: { value: 'bob@acme.test' } });
     expect(email).to.have.property('value', 'bob@acme.test');
     expect(view.getByRole('link', { name: 'Use a different team' }).getAttribute('href')).to.equal(
-      '/login/team?ReturnUrl=%2Foidc%2Finteraction%2Fabc&login_hint=ada%40acme.test',
+      '/login/team?ReturnUrl=%2Foidc%2Finteraction%2Fabc&login_hint=ada%40acme.test&max_age=0',
     );
   });
 
