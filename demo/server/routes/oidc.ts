@@ -109,7 +109,8 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
       }
       // The app's `ui_locales` becomes the portal's language the way the user's own choice does: the
-      // language cookie the elements read before the browser's languages (src/state/preferences.ts).
+      // language cookie the elements read before the browser's languages (src/state/preferences.ts),
+      // with the attributes they write it with (not httpOnly: the page reads it).
       const language = uiLocalesLanguage(details.params.ui_locales);
       if (language)
         reply.setCookie(LANGUAGE_COOKIE, language, {
