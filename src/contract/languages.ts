@@ -35,3 +35,5 @@ export function detectLanguage({ attribute, stored, browser = [] }: DetectionInp
 
 /** The language preference is a cookie, not local storage: design §3 keeps local storage to three keys. */
 export const LANGUAGE_COOKIE = 'acct-lang';
+/** The language cookie lives a year (set by the elements, and by the OpenID Provider for `ui_locales`). */
+export const LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 3600;

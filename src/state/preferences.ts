@@ -1,6 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { Brand } from '../brands';
-import { detectLanguage, type Language } from '../contract/languages';
+import { detectLanguage, LANGUAGE_COOKIE_MAX_AGE, type Language } from '../contract/languages';
 import { LANGUAGE_COOKIE, storedLanguage } from '../i18n/stored-language';
 
 const DARK_MODE_KEY = 'darkMode';
@@ -95,7 +95,7 @@ export const preferencesStore = createStore<PreferencesState>()((set) => ({
     return on;
   },
   setLanguage(language) {
-    document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}; path=/; max-age=31536000; SameSite=Lax`;
+    document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}; path=/; max-age=${LANGUAGE_COOKIE_MAX_AGE}; SameSite=Lax`;
     set({ language, languageKnown: true });
   },
 }));

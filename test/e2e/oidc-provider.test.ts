@@ -92,6 +92,8 @@ async function start(config: client.Configuration, extra: Record<string, string>
 
 /** Goes to the address and waits until the provider sends the browser back to the relying party. */
 async function backAtApp(page: Page, url: URL | string, act?: () => Promise<void>): Promise<URL> {
+  // Still at the app from an earlier flow, the wait below would end at once.
+  if (new URL(page.url()).origin === APP_ORIGIN) await page.goto('about:blank');
   const arrived = page.waitForURL((address) => address.origin === APP_ORIGIN);
   await page.goto(String(url));
   await act?.();
@@ -103,6 +105,13 @@ async function signInWithPassword(page: Page, email: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** The id token's `auth_time` of a code flow's answer. */
+async function authTimeOf(config: client.Configuration, back: URL, started: Started): Promise<number> {
+  const authTime = (await grant(config, back, started)).claims()?.auth_time;
+  assert.equal(typeof authTime, 'number');
+  return authTime!;
 }
 
 /** An OAuth error answer of the given code, as openid-client reports it. */
@@ -171,14 +180,23 @@ describe('the OpenID Provider with a relying party and the portal’s screens', 
     await withPage(
       async ({ page }) => {
         const config = await relyingParty();
-        const started = await start(config, { redirect_uri: 'https://evil.example.test/callback' });
+        const started = await start(config, {
+          redirect_uri: 'https://evil.example.test/callback',
+          ui_locales: 'fr',
+        });
         const response = await page.goto(String(started.url));
         assert.equal(response?.status(), 400);
         assert.equal(new URL(page.url()).origin, e2e.server.url);
+        // In the language the app asked for: what happened, its code, and what to do.
+        await page.getByRole('heading', { name: 'Cette connexion ne peut pas aboutir' }).waitFor();
+        await page.getByText('Revenez à l’application et essayez de vous reconnecter.').waitFor();
+        await page.getByText('Code d’erreur : invalid_redirect_uri').waitFor();
+        assert.equal(await page.locator('html').getAttribute('lang'), 'fr');
         await screenshot(page, 'e2e/oidc-provider', 'bad-redirect');
 
         const noPkce = new URL(started.url);
         noPkce.searchParams.set('redirect_uri', REDIRECT);
+        noPkce.searchParams.delete('ui_locales');
         noPkce.searchParams.delete('code_challenge');
         noPkce.searchParams.delete('code_challenge_method');
         const back = await backAtApp(page, noPkce);
@@ -186,6 +204,74 @@ describe('the OpenID Provider with a relying party and the portal’s screens', 
       },
       [/status of 400/],
     );
+  });
+
+  it('pre-fills the e-mail from login_hint, through the team step, and the user may change it', async () => {
+    await withPage(async ({ page }) => {
+      const config = await relyingParty();
+      const started = await start(config, { login_hint: 'bob@acme.test' });
+      const back = await backAtApp(page, started.url, async () => {
+        await page.waitForURL((address) => address.pathname === '/login/team');
+        await page.getByLabel('Team name').fill('acme');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.waitForURL((address) => address.pathname === '/login/acme');
+        const email = page.getByLabel('Email');
+        assert.equal(await email.inputValue(), 'bob@acme.test');
+        await screenshot(page, 'e2e/oidc-provider', 'login-hint');
+        // Only a suggestion: the user signs in with another address.
+        await signInWithPassword(page, 'ada@acme.test');
+      });
+      const claims = (await grant(config, back, started)).claims();
+      assert.equal(claims?.email, 'ada@acme.test');
+    });
+  });
+
+  it('shows the sign-in screen in the language of ui_locales', async () => {
+    await withPage(async ({ page }) => {
+      const config = await relyingParty();
+      const started = await start(config, { team: 'acme', ui_locales: 'tlh de-AT en' });
+      const back = await backAtApp(page, started.url, async () => {
+        await page.getByRole('heading', { level: 1, name: /^Bei .+ anmelden$/ }).waitFor();
+        await screenshot(page, 'e2e/oidc-provider', 'ui-locales-de');
+        await page.getByLabel('E-Mail-Adresse').fill('ada@acme.test');
+        await page.getByLabel('Passwort', { exact: true }).fill(DEMO_PASSWORD);
+        await page.getByRole('button', { name: 'Weiter' }).click();
+      });
+      assert.ok(back.searchParams.get('code'));
+    });
+  });
+
+  it('signs a signed-in user in again for prompt=login and max_age=0: a fresh auth_time', async () => {
+    await withPage(async ({ page }) => {
+      const config = await relyingParty();
+      const first = await start(config, { team: 'acme' });
+      const firstBack = await backAtApp(page, first.url, async () => {
+        await page.waitForURL((address) => address.pathname === '/login/acme');
+        await signInWithPassword(page, 'ada@acme.test');
+      });
+      let authTime = await authTimeOf(config, firstBack, first);
+
+      const freshness: Array<Record<string, string>> = [{ prompt: 'login' }, { max_age: '0' }];
+      for (const fresh of freshness) {
+        // auth_time counts seconds: the new sign-in is in a later one.
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        const started = await start(config, fresh);
+        const back = await backAtApp(page, started.url, async () => {
+          // The portal session is live, yet the sign-in screen stays, with the user's e-mail.
+          await page.waitForURL((address) => address.pathname === '/login/acme');
+          const email = page.getByLabel('Email');
+          await email.waitFor();
+          assert.equal(await email.inputValue(), 'ada@acme.test');
+          if (fresh.prompt) await screenshot(page, 'e2e/oidc-provider', 'sign-in-again');
+          await page.getByLabel('Password').fill(DEMO_PASSWORD);
+          await page.getByRole('button', { name: 'Continue' }).click();
+        });
+        assert.ok(back.searchParams.get('code'), `${JSON.stringify(fresh)}: ${back.href}`);
+        const renewed = await authTimeOf(config, back, started);
+        assert.ok(renewed > authTime, `${JSON.stringify(fresh)}: ${renewed} after ${authTime}`);
+        authTime = renewed;
+      }
+    });
   });
 
   it('refuses a wrong verifier; rotates refresh tokens; introspects and revokes', async () => {

@@ -73,7 +73,7 @@ describe('the OpenID Provider', () => {
         this.jar.set(name!, value!);
       }
     }
-    async get(url: string) {
+    async get(url: string, headers: Record<string, string> = {}) {
       const response = await t.app.inject({
         method: 'GET',
         url,
@@ -81,6 +81,7 @@ describe('the OpenID Provider', () => {
           host: 'localhost:8080',
           cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '),
           accept: 'text/html',
+          ...headers,
         },
       });
       const setCookie = response.headers['set-cookie'];
@@ -129,6 +130,16 @@ describe('the OpenID Provider', () => {
         ...(authorization ? { authorization } : {}),
       },
       payload: new URLSearchParams(form).toString(),
+    });
+
+  /** The public client's code exchange. */
+  const publicCodeGrant = (code: string, verifier: string) =>
+    token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: PUBLIC_CLIENT,
     });
 
   /** Signs ada in through the code flow with the portal session: the code and the verifier. */
@@ -193,13 +204,7 @@ describe('the OpenID Provider', () => {
     const { code, verifier, location } = await codeFor();
     assert.equal(location.searchParams.get('state'), 'state-1');
     assert.equal(location.searchParams.get('iss'), ISSUER);
-    const response = await token({
-      grant_type: 'authorization_code',
-      code,
-      code_verifier: verifier,
-      redirect_uri: REDIRECT,
-      client_id: PUBLIC_CLIENT,
-    });
+    const response = await publicCodeGrant(code, verifier);
     assert.equal(response.statusCode, 200, response.body);
     const tokens = response.json();
     const keys = await jwks();
@@ -301,6 +306,120 @@ describe('the OpenID Provider', () => {
     assert.equal(after.location?.searchParams.get('code'), null);
   });
 
+  it('passes login_hint on to the sign-in screen and ui_locales on as the language cookie', async () => {
+    const { challenge } = verifierPair();
+    const browser = new Browser();
+    const first = await browser.follow(
+      authorize({
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        login_hint: 'ada@acme.test',
+        ui_locales: 'tlh de-CH fr',
+      }),
+    );
+    assert.equal(first.location?.pathname, '/login/team');
+    assert.equal(first.location?.searchParams.get('login_hint'), 'ada@acme.test');
+    assert.equal(first.location?.searchParams.get('max_age'), null);
+    assert.equal(browser.jar.get('acct-lang'), 'de');
+    // Nothing the portal does not speak: the language stays the user's own.
+    const other = new Browser();
+    await other.follow(
+      authorize({ code_challenge: challenge, code_challenge_method: 'S256', ui_locales: 'tlh' }),
+    );
+    assert.equal(other.jar.has('acct-lang'), false);
+  });
+
+  /** An authorization request that waits at the sign-in screen: the screen's address and the verifier. */
+  async function toSignIn(browser: Browser, params: Record<string, string>) {
+    const { verifier, challenge } = verifierPair();
+    const { location, visited } = await browser.follow(
+      authorize({ code_challenge: challenge, code_challenge_method: 'S256', ...params }),
+    );
+    assert.ok(location && location.pathname.startsWith('/login/'), visited.join(' → '));
+    return { screen: location, verifier };
+  }
+
+  const idTokenOf = async (code: string, verifier: string) => {
+    const response = await publicCodeGrant(code, verifier);
+    assert.equal(response.statusCode, 200, response.body);
+    return (await jwtVerify(response.json().id_token as string, await jwks())).payload;
+  };
+
+  const freshness: Array<Record<string, string>> = [{ prompt: 'login' }, { max_age: '0' }, { max_age: '60' }];
+  for (const fresh of freshness) {
+    it(`asks a signed-in user to sign in again for ${new URLSearchParams(fresh)}, then finishes with the new session`, async () => {
+      // A portal session (and the provider's sign-in on it) from two minutes ago.
+      t.clock.offset = -120_000;
+      const old = await sessionFor(t.app, 'ada@acme.test');
+      t.clock.offset = 0;
+      const browser = new Browser(old.cookie);
+      const before = await codeFor({}, browser);
+      const oldAuthTime = (await idTokenOf(before.code, before.verifier)).auth_time as number;
+
+      const { screen, verifier } = await toSignIn(browser, fresh);
+      assert.equal(screen.pathname, '/login/acme');
+      assert.equal(screen.searchParams.get('login_hint'), 'ada@acme.test');
+      assert.equal(screen.searchParams.get('max_age'), fresh.max_age ?? '0');
+      const returnUrl = screen.searchParams.get('ReturnUrl')!;
+      // Coming back with the old session still asks for a sign-in: the old one never finishes it.
+      const stillOld = await browser.follow(returnUrl);
+      assert.equal(stillOld.location?.pathname, '/login/acme', stillOld.visited.join(' → '));
+
+      // Signed in again (a new portal session): the login finishes with it, a fresh auth_time.
+      const renewed = await sessionFor(t.app, 'ada@acme.test');
+      for (const [name, value] of new Browser(renewed.cookie).jar) browser.jar.set(name, value);
+      const back = await browser.follow(returnUrl);
+      assert.equal(`${back.location?.origin}${back.location?.pathname}`, REDIRECT, back.visited.join(' → '));
+      const id = await idTokenOf(back.location!.searchParams.get('code')!, verifier);
+      assert.ok((id.auth_time as number) >= oldAuthTime + 100, `${id.auth_time} after ${oldAuthTime}`);
+    });
+  }
+
+  it('takes a portal session younger than max_age without asking again', async () => {
+    const browser = new Browser((await sessionFor(t.app, 'ada@acme.test')).cookie);
+    const { location } = await codeFor({ max_age: '3600' }, browser);
+    assert.ok(location.searchParams.get('code'));
+  });
+
+  it('answers an expired or foreign sign-in request with a page in the browser’s language', async () => {
+    const response = await new Browser(ada.cookie).get('/oidc/interaction/no-such-interaction', {
+      'accept-language': 'de-DE,de;q=0.9,en;q=0.5',
+    });
+    assert.equal(response.statusCode, 400);
+    assert.equal(response.headers.location, undefined);
+    assert.match(String(response.headers['content-type']), /^text\/html/);
+    assert.equal(response.headers['content-security-policy'], "default-src 'none'");
+    assert.match(response.body, /<html lang="de">/);
+    assert.match(response.body, /Kehren Sie zur App zurück/);
+    assert.match(response.body, /Fehlercode: invalid_request/);
+  });
+
+  it('shows a refused authorization request in the language of ui_locales, never redirecting', async () => {
+    const { challenge } = verifierPair();
+    const refused = await new Browser().get(
+      authorize({
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        redirect_uri: 'https://evil.example.test/callback',
+        ui_locales: 'fr-CA',
+      }),
+      { 'accept-language': 'ja' },
+    );
+    assert.equal(refused.statusCode, 400);
+    assert.equal(refused.headers.location, undefined);
+    assert.equal(refused.headers['content-security-policy'], "default-src 'none'");
+    assert.match(refused.body, /<html lang="fr">/);
+    assert.match(refused.body, /Revenez à l’application/);
+    assert.match(refused.body, /Code d’erreur : invalid_redirect_uri/);
+    // Without ui_locales, the browser's language.
+    const japanese = await new Browser().get(
+      authorize({ code_challenge: challenge, code_challenge_method: 'S256', client_id: 'no-such-client' }),
+      { 'accept-language': 'ja' },
+    );
+    assert.match(japanese.body, /<html lang="ja">/);
+    assert.match(japanese.body, /エラーコード: invalid_client/);
+  });
+
   it('gives a rotating refresh token for offline_access, revokes it, and introspects', async () => {
     const { code, verifier } = await codeFor({
       client_id: CONFIDENTIAL_CLIENT,
@@ -366,15 +485,7 @@ describe('the OpenID Provider', () => {
   it('signs with the new key once a rotated key starts signing', async () => {
     const kid = await t.app.services.keys.rotate(t.clock.now());
     const { code, verifier } = await codeFor();
-    const tokens = (
-      await token({
-        grant_type: 'authorization_code',
-        code,
-        code_verifier: verifier,
-        redirect_uri: REDIRECT,
-        client_id: PUBLIC_CLIENT,
-      })
-    ).json();
+    const tokens = (await publicCodeGrant(code, verifier)).json();
     assert.equal(decodeProtectedHeader(tokens.id_token).kid, kid);
     assert.equal(decodeProtectedHeader(tokens.access_token).kid, kid);
   });

@@ -40,3 +40,30 @@ export function requestLanguage(request: FastifyRequest): Language | null {
 export function answerLanguage(request: FastifyRequest, userLanguage?: string | null): Language {
   return requestLanguage(request) ?? matchLanguage(userLanguage) ?? DEFAULT_LANGUAGE;
 }
+
+/**
+ * The first supported language of an OpenID request's `ui_locales` (space-separated tags, the app's
+ * preference order); null when it names none of ours.
+ */
+export function uiLocalesLanguage(uiLocales: unknown): Language | null {
+  if (typeof uiLocales !== 'string') return null;
+  for (const tag of uiLocales.split(' ')) {
+    const match = matchLanguage(tag);
+    if (match) return match;
+  }
+  return null;
+}
+
+/**
+ * The language of a page answering an app's sign-in request: the request's `ui_locales`, then the
+ * browser's Accept-Language, then English. Not the portal's language cookie: the app's choice wins.
+ */
+export function signInPageLanguage(uiLocales: unknown, acceptLanguage: string | undefined): Language {
+  return (
+    uiLocalesLanguage(uiLocales) ??
+    acceptedLanguages(acceptLanguage)
+      .map(matchLanguage)
+      .find((match) => match !== null) ??
+    DEFAULT_LANGUAGE
+  );
+}

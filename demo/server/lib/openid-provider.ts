@@ -10,7 +10,10 @@ import Provider, {
 import type { Config, OidcClient } from '../config';
 import type { Repositories } from '../db/repositories';
 import type { Session } from '../db/schema';
+import type { Language } from '../../../src/contract/languages';
+import { serverText } from '../mail/texts';
 import type { Clock } from './clock';
+import { signInPageLanguage } from './language';
 import { SIGNING_ALG, TOKEN_TTL_SECONDS, type KeyRing } from './keys';
 import { oidcAdapter } from './oidc-adapter';
 
@@ -36,6 +39,22 @@ export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'];
 export const apiResource = (config: Config) => `${config.publicUrl}/api`;
 /** Refresh tokens live 14 days (rotated at each use). */
 const REFRESH_TTL_SECONDS = 14 * 24 * 3600;
+
+/** The refusal page loads nothing: no script, no style, no image. */
+export const REFUSAL_PAGE_CSP = "default-src 'none'";
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The page for an app's sign-in request that cannot go on (refused by the provider, or expired): the
+ * browser cannot safely go back to the app, so the user is told to go back and try again. The error
+ * code is shown for whoever helps them.
+ */
+export function refusalPage(language: Language, code: string): string {
+  const t = (key: 'title' | 'retry' | 'code') =>
+    escapeHtml(serverText(language, `signInRefused.${key}`, { code }));
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t('title')}</title></head><body><main><h1>${t('title')}</h1><p>${t('retry')}</p><p>${t('code')}</p></main></body></html>`;
+}
 
 /** What the interaction route needs to know of the portal session behind a provider request. */
 export type PortalSessionOf = (cookieHeader: string | undefined) => Promise<Session | null>;
@@ -175,13 +194,13 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
       token: OIDC_ROUTES.token,
     },
     // A refused authorization request (unknown client, a redirect URI not registered) never redirects:
-    // a plain page with the protocol's error, nothing loaded from elsewhere.
+    // a plain page with the protocol's error, in the language the app asked for.
     async renderError(ctx, out) {
-      const escape = (value: unknown) =>
-        String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+      const params = ctx.oidc?.params ?? ctx.query;
+      const language = signInPageLanguage(params?.ui_locales, ctx.get('accept-language') || undefined);
       ctx.type = 'html';
-      ctx.set('Content-Security-Policy', "default-src 'none'");
-      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(out.error)}</title></head><body><h1>${escape(out.error)}</h1><p>${escape(out.error_description)}</p></body></html>`;
+      ctx.set('Content-Security-Policy', REFUSAL_PAGE_CSP);
+      ctx.body = refusalPage(language, String(out.error ?? 'server_error'));
     },
     rotateRefreshToken: true,
     ttl: {

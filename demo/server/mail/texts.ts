@@ -67,6 +67,15 @@ export interface ServerTexts {
   resetInvalid: string;
   resetMismatch: string;
   confirmMismatch: string;
+  /**
+   * The page shown when an app's sign-in request cannot go on (the provider refused it, or it expired):
+   * the browser cannot be sent back to the app, so the user is told to go back themselves.
+   */
+  signInRefused: {
+    title: string;
+    retry: string;
+    code: string;
+  };
 }
 
 export const TEXTS: Record<Language, ServerTexts> = {
@@ -146,6 +155,11 @@ export const TEXTS: Record<Language, ServerTexts> = {
     resetInvalid: 'This reset link is no longer valid.',
     resetMismatch: 'This reset link does not belong to this team.',
     confirmMismatch: 'The passwords do not match.',
+    signInRefused: {
+      title: 'This sign-in cannot continue',
+      retry: 'Go back to the app and try signing in again.',
+      code: 'Error code: {{code}}',
+    },
   },
   fr: {
     reset: {
@@ -226,6 +240,11 @@ export const TEXTS: Record<Language, ServerTexts> = {
     resetInvalid: 'Ce lien de réinitialisation n’est plus valide.',
     resetMismatch: 'Ce lien de réinitialisation n’appartient pas à cette équipe.',
     confirmMismatch: 'Les mots de passe ne correspondent pas.',
+    signInRefused: {
+      title: 'Cette connexion ne peut pas aboutir',
+      retry: 'Revenez à l’application et essayez de vous reconnecter.',
+      code: 'Code d’erreur : {{code}}',
+    },
   },
   es: {
     reset: {
@@ -303,6 +322,11 @@ export const TEXTS: Record<Language, ServerTexts> = {
     resetInvalid: 'Este enlace de restablecimiento ya no es válido.',
     resetMismatch: 'Este enlace de restablecimiento no corresponde a este equipo.',
     confirmMismatch: 'Las contraseñas no coinciden.',
+    signInRefused: {
+      title: 'No se puede continuar con el inicio de sesión',
+      retry: 'Vuelve a la aplicación e intenta iniciar sesión de nuevo.',
+      code: 'Código de error: {{code}}',
+    },
   },
   pt: {
     reset: {
@@ -380,6 +404,11 @@ export const TEXTS: Record<Language, ServerTexts> = {
     resetInvalid: 'Este link de redefinição não é mais válido.',
     resetMismatch: 'Este link de redefinição não pertence a esta equipe.',
     confirmMismatch: 'As senhas não coincidem.',
+    signInRefused: {
+      title: 'Não foi possível continuar com o login',
+      retry: 'Volte para o aplicativo e tente entrar de novo.',
+      code: 'Código do erro: {{code}}',
+    },
   },
   de: {
     reset: {
@@ -460,6 +489,11 @@ export const TEXTS: Record<Language, ServerTexts> = {
     resetInvalid: 'Dieser Link zum Zurücksetzen ist nicht mehr gültig.',
     resetMismatch: 'Dieser Link zum Zurücksetzen gehört nicht zu diesem Team.',
     confirmMismatch: 'Die Passwörter stimmen nicht überein.',
+    signInRefused: {
+      title: 'Die Anmeldung kann nicht fortgesetzt werden',
+      retry: 'Kehren Sie zur App zurück und melden Sie sich erneut an.',
+      code: 'Fehlercode: {{code}}',
+    },
   },
   ja: {
     reset: {
@@ -539,6 +573,11 @@ export const TEXTS: Record<Language, ServerTexts> = {
     resetInvalid: 'この再設定リンクは無効になっています。',
     resetMismatch: 'この再設定リンクはこのチームのものではありません。',
     confirmMismatch: 'パスワードが一致しません。',
+    signInRefused: {
+      title: 'サインインを続行できません',
+      retry: 'アプリに戻って、もう一度サインインしてください。',
+      code: 'エラーコード: {{code}}',
+    },
   },
   da: {
     reset: {
@@ -618,6 +657,11 @@ export const TEXTS: Record<Language, ServerTexts> = {
     resetInvalid: 'Dette nulstillingslink er ikke længere gyldigt.',
     resetMismatch: 'Dette nulstillingslink hører ikke til dette team.',
     confirmMismatch: 'Adgangskoderne er ikke ens.',
+    signInRefused: {
+      title: 'Login kan ikke fortsætte',
+      retry: 'Gå tilbage til appen, og prøv at logge ind igen.',
+      code: 'Fejlkode: {{code}}',
+    },
   },
 };
 

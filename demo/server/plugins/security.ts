@@ -87,7 +87,8 @@ export function registerSecurity(app: FastifyInstance, config: Config, closing: 
     if (https) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) {
-      reply.header('Content-Security-Policy', PAGE_CSP);
+      // A page may set a stricter policy of its own (the OpenID refusal page loads nothing at all).
+      if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', PAGE_CSP);
       reply.header('Cross-Origin-Opener-Policy', 'same-origin');
       reply.header('Cache-Control', 'no-store');
     } else if (!reply.hasHeader('Cache-Control')) {

@@ -4,9 +4,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { errors as oidcErrors } from 'oidc-provider';
-import { apiResource, OIDC_PREFIX, OpenIdProvider } from '../lib/openid-provider';
+import { signInPageLanguage, uiLocalesLanguage } from '../lib/language';
+import { freshLoginSince, signInScreenAddress } from '../lib/oidc-interaction';
+import {
+  apiResource,
+  OIDC_PREFIX,
+  OpenIdProvider,
+  REFUSAL_PAGE_CSP,
+  refusalPage,
+} from '../lib/openid-provider';
 import { SESSION_COOKIE } from '../lib/sessions';
 import { sessionOf } from '../plugins/cookies';
+import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE, type Language } from '../../../src/contract/languages';
 import { interactionSchema } from '../../../src/contract/schemas/oidc';
 
 /** A request as the provider reads it behind another framework: the parsed body and the full path. */
@@ -64,35 +73,58 @@ export function forwardToProvider(request: FastifyRequest, reply: FastifyReply, 
  * GET /oidc/interaction/:uid — where the provider sends the browser to sign in. With a portal session,
  * the provider's login is finished with its user (how and when they signed in: `amr`, `auth_time`), and
  * the consent of the portal's own clients is given at once; the browser goes back to the provider,
- * which sends it on to the app. Without one, the browser goes to the portal's sign-in screen (the
- * team's own when the request names it with `team`), which comes back here once signed in.
+ * which sends it on to the app. Without one, or when the app wants a fresher sign-in than the session's
+ * (`prompt=login`, `max_age`), the browser goes to the portal's sign-in screen, which comes back here
+ * once signed in (lib/oidc-interaction.ts).
  */
 export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { config } = app.services;
+  const { config, clock, repos } = app.services;
+
+  /** An expired or foreign request: a page in the browser's language, never a redirect. */
+  const refuse = (reply: FastifyReply, language: Language, code: string) =>
+    reply
+      .code(400)
+      .type('text/html; charset=utf-8')
+      .header('Content-Security-Policy', REFUSAL_PAGE_CSP)
+      .send(refusalPage(language, code));
 
   app.get(
     `${OIDC_PREFIX}/interaction/:uid`,
     { config: { auth: 'none' }, schema: interactionSchema },
     async (request, reply) => {
       const provider = app.oidc.current();
+      const acceptLanguage = request.headers['accept-language'];
       let details;
       try {
         details = await provider.interactionDetails(request.raw, reply.raw);
       } catch (error) {
         if (!(error instanceof oidcErrors.SessionNotFound)) throw error;
-        return reply.code(400).send({
-          message: 'this sign-in request has expired or is not this browser’s: start again from the app',
-        });
+        return refuse(reply, signInPageLanguage(undefined, acceptLanguage), error.error);
       }
       if (details.uid !== request.params.uid) {
-        return reply.code(400).send({ message: 'this sign-in request is not this browser’s' });
+        return refuse(
+          reply,
+          signInPageLanguage(details.params.ui_locales, acceptLanguage),
+          'invalid_request',
+        );
       }
+      // The app's `ui_locales` becomes the portal's language the way the user's own choice does: the
+      // language cookie the elements read before the browser's languages (src/state/preferences.ts),
+      // with the attributes they write it with (not httpOnly: the page reads it).
+      const language = uiLocalesLanguage(details.params.ui_locales);
+      if (language)
+        reply.setCookie(LANGUAGE_COOKIE, language, {
+          path: '/',
+          maxAge: LANGUAGE_COOKIE_MAX_AGE,
+          sameSite: 'lax',
+        });
       const session = await sessionOf(request);
-      if (!session) {
-        const here = `${OIDC_PREFIX}/interaction/${details.uid}`;
-        const team = typeof details.params.team === 'string' ? details.params.team : '';
-        const screen = /^[a-z0-9-]{1,63}$/.test(team) ? `/login/${team}` : '/login/team';
-        return reply.redirect(`${screen}?${new URLSearchParams({ ReturnUrl: here })}`, 303);
+      if (!session) return reply.redirect(signInScreenAddress(details), 303);
+      const since = freshLoginSince(details, clock.now() / 1000);
+      if (since !== null && session.created_at < since * 1000) {
+        const member = await repos.users.findMember(session.user_id);
+        const again = member && { team: member.teamName, email: member.email };
+        return reply.redirect(signInScreenAddress(details, again), 303);
       }
       const accountId = session.user_id;
       const clientId = String(details.params.client_id);

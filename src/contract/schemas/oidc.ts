@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { errors, NoBody, type RouteSchema } from './common';
+import { errors, HtmlReply, NoBody, type RouteSchema } from './common';
 
 /** `GET /oidc/interaction/:uid`: the provider's login handed to the portal, and finished from it. */
 export const interactionSchema = {
@@ -7,5 +7,6 @@ export const interactionSchema = {
     { uid: Type.String({ minLength: 1, maxLength: 100 }) },
     { additionalProperties: false },
   ),
-  response: { 303: NoBody, ...errors(400, 500) },
+  // 400: an expired or foreign sign-in request, a page in the browser's language.
+  response: { 303: NoBody, 400: HtmlReply, ...errors(500) },
 } satisfies RouteSchema;

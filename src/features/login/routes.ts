@@ -32,7 +32,27 @@ export function signInPath(team: string): string {
   return `/login/${encodeURIComponent(team)}`;
 }
 
-/** A login-flow path that keeps the flow's ReturnUrl, when it has one, for the step after it. */
-export function withReturnUrl(path: string, returnUrl: string | null): string {
-  return returnUrl ? `${path}?${new URLSearchParams({ ReturnUrl: returnUrl })}` : path;
+/** What an app's sign-in request (through the OpenID Provider) asks of the sign-in screen. */
+export interface SignInRequest {
+  /** The e-mail to pre-fill (`login_hint`). */
+  loginHint?: string | null;
+  /** A fresh sign-in, even when signed in (`max_age`). */
+  maxAge?: string | null;
+}
+
+/**
+ * A login-flow path that keeps the flow's ReturnUrl, when it has one, for the step after it — and what
+ * an app's request asks of the sign-in screen, when the next step leads there.
+ */
+export function withReturnUrl(
+  path: string,
+  returnUrl: string | null,
+  { loginHint, maxAge }: SignInRequest = {},
+): string {
+  const query = new URLSearchParams();
+  if (returnUrl) query.set('ReturnUrl', returnUrl);
+  if (loginHint) query.set('login_hint', loginHint);
+  if (maxAge) query.set('max_age', maxAge);
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
 }

@@ -59,13 +59,15 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   const router = useRouter();
   const returnUrl = useSearchParam('ReturnUrl');
   const maxAge = useSearchParam('max_age');
+  // An app's suggested e-mail (OpenID `login_hint`): only pre-fills the field, which stays editable.
+  const loginHint = useSearchParam('login_hint');
   const errorCode = useSearchParam('Error');
   const twoStepQuery = useSearchParam('TwoStep');
   const teamState = useTeam(issuer, team);
   const loggedIn = useStore(sessionStore, (state) => state.loggedIn);
   const user = useStore(sessionStore, (state) => state.user);
 
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(() => (loginHint ?? '').slice(0, LIMITS.email));
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -92,8 +94,11 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   const passkeys = typeof PublicKeyCredential === 'function' && ready && !!teamState.details.passkeyOptions;
   const local = ready && !twoStep && !!teamState.details.localOptions;
 
+  // A pre-filled e-mail leaves the password to type.
   useEffect(() => {
-    if (ready && !twoStep) emailInput.current?.focus();
+    if (ready && !twoStep) (loginHint ? passwordInput : emailInput).current?.focus();
+    // Once the form shows: the hint is only the first value.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ready, twoStep]);
 
   // Passkeys in the e-mail field's autofill list where the browser offers that (conditional mediation),
@@ -120,10 +125,13 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     if (current.started) void import('./passkey').then((module) => module.cancelPasskey());
   }
 
-  // Spec §4: an already signed-in user on the sign-in screen is sent to '/'.
+  // Spec §4: an already signed-in user on the sign-in screen is sent to '/' — unless the screen is
+  // asked to sign them in again (`max_age`: an app through the OpenID Provider wants a fresh sign-in).
+  const reauthenticate = maxAge !== null;
   useEffect(() => {
-    if (loggedIn && !completing.current && afterSignIn === 'portal') router.navigate('/', { replace: true });
-  }, [loggedIn, afterSignIn, router]);
+    if (loggedIn && !reauthenticate && !completing.current && afterSignIn === 'portal')
+      router.navigate('/', { replace: true });
+  }, [loggedIn, reauthenticate, afterSignIn, router]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -278,7 +286,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     return (
       <Card>
         <Alert tone="error">{message}</Alert>
-        <Link to={withReturnUrl('/login/team', returnUrl)} className="link">
+        <Link to={withReturnUrl('/login/team', returnUrl, { loginHint, maxAge })} className="link">
           {t('login.changeTeam')}
         </Link>
       </Card>
@@ -369,7 +377,11 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
           ) : null
         }
       />
-      <Link to={withReturnUrl('/login/team', returnUrl)} className="link" disabled={busy}>
+      <Link
+        to={withReturnUrl('/login/team', returnUrl, { loginHint, maxAge })}
+        className="link"
+        disabled={busy}
+      >
         {t('login.changeTeam')}
       </Link>
     </Card>

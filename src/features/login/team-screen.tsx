@@ -17,13 +17,14 @@ import { teamNotFound } from './use-team';
 
 /**
  * Team entry (spec §2, §4 team step, §5): one required field; the name is trimmed and lower-cased, looked
- * up, and on success remembered and the sign-in screen opened with ReturnUrl kept.
+ * up, and on success remembered and the sign-in screen opened with ReturnUrl (login_hint, max_age) kept.
  */
 export function TeamScreen() {
   const { t } = useTranslation();
   const { issuer, settings } = useElement();
   const router = useRouter();
   const returnUrl = useSearchParam('ReturnUrl');
+  const request = { loginHint: useSearchParam('login_hint'), maxAge: useSearchParam('max_age') };
   // A session that ended elsewhere (or with the account) lands here: say so, and keep its team.
   const ended = useStore(sessionStore, (state) => state.ended);
   const [team, setTeam] = useState(() => sessionStore.getState().ended?.team ?? readDefaultTeam() ?? '');
@@ -54,7 +55,7 @@ export function TeamScreen() {
         setFieldError(t('login.team.disabled'));
       } else {
         saveDefaultTeam(name);
-        router.navigate(withReturnUrl(signInPath(name), returnUrl));
+        router.navigate(withReturnUrl(signInPath(name), returnUrl, request));
         return;
       }
     } catch (error) {

@@ -45,6 +45,19 @@ describe('login screens (component)', () => {
     await expectNoAxeViolations(container);
   });
 
+  it('sign-in: an app’s login_hint pre-fills the e-mail, still editable; it and max_age survive changing team', async () => {
+    const { view } = await renderWithElement(<SignInScreen team="acme" afterSignIn="event" />, {
+      route: '/login/acme?ReturnUrl=%2Foidc%2Finteraction%2Fabc&login_hint=ada%40acme.test&max_age=0',
+    });
+    const email = await view.findByRole('textbox', { name: 'Email' });
+    expect(email).to.have.property('value', 'ada@acme.test');
+    fireEvent.input(email, { target: { value: 'bob@acme.test' } });
+    expect(email).to.have.property('value', 'bob@acme.test');
+    expect(view.getByRole('link', { name: 'Use a different team' }).getAttribute('href')).to.equal(
+      '/login/team?ReturnUrl=%2Foidc%2Finteraction%2Fabc&login_hint=ada%40acme.test&max_age=0',
+    );
+  });
+
   it('forgot password: the e-mail field, the submit button and the way back; axe-clean', async () => {
     const { view, container } = await renderWithElement(<ForgotScreen team="acme" />, {
       route: '/login/acme/forgotPassword',
