@@ -327,6 +327,12 @@ describe('the OpenID Provider', () => {
       authorize({ code_challenge: challenge, code_challenge_method: 'S256', ui_locales: 'tlh' }),
     );
     assert.equal(other.jar.has('acct-lang'), false);
+    // A language the user chose wins over the app's hint.
+    const chosen = new Browser('acct-lang=fr');
+    await chosen.follow(
+      authorize({ code_challenge: challenge, code_challenge_method: 'S256', ui_locales: 'de' }),
+    );
+    assert.equal(chosen.jar.get('acct-lang'), 'fr');
   });
 
   /** An authorization request that waits at the sign-in screen: the screen's address and the verifier. */

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { errors as oidcErrors } from 'oidc-provider';
+import { cookiesOf } from '../lib/cookies';
 import { signInPageLanguage, uiLocalesLanguage } from '../lib/language';
 import { freshLoginSince, signInScreenAddress } from '../lib/oidc-interaction';
 import {
@@ -15,7 +16,7 @@ import {
 } from '../lib/openid-provider';
 import { SESSION_COOKIE } from '../lib/sessions';
 import { sessionOf } from '../plugins/cookies';
-import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE, type Language } from '../../../src/contract/languages';
+import { LANGUAGE_COOKIE, type Language } from '../../../src/contract/languages';
 import { interactionSchema } from '../../../src/contract/schemas/oidc';
 
 /** A request as the provider reads it behind another framework: the parsed body and the full path. */
@@ -108,16 +109,13 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'invalid_request',
         );
       }
-      // The app's `ui_locales` becomes the portal's language the way the user's own choice does: the
-      // language cookie the elements read before the browser's languages (src/state/preferences.ts),
-      // with the attributes they write it with (not httpOnly: the page reads it).
+      // The app's `ui_locales` is the sign-in screen's language through the language cookie the
+      // elements read before the browser's languages (src/state/preferences.ts; not httpOnly: the page
+      // reads it). It is a hint: a language the user chose stays, and the app's lasts this browser
+      // session only, never a year as the user's own choice does.
       const language = uiLocalesLanguage(details.params.ui_locales);
-      if (language)
-        reply.setCookie(LANGUAGE_COOKIE, language, {
-          path: '/',
-          maxAge: LANGUAGE_COOKIE_MAX_AGE,
-          sameSite: 'lax',
-        });
+      if (language && !cookiesOf(request)[LANGUAGE_COOKIE])
+        reply.setCookie(LANGUAGE_COOKIE, language, { path: '/', sameSite: 'lax' });
       const session = await sessionOf(request);
       if (!session) return reply.redirect(signInScreenAddress(details), 303);
       const since = freshLoginSince(details, clock.now() / 1000);
