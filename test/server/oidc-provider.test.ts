@@ -178,6 +178,8 @@ describe('the OpenID Provider', () => {
     // The provider's own discovery names the same issuer.
     const own = (await t.app.inject({ method: 'GET', url: '/oidc/.well-known/openid-configuration' })).json();
     assert.equal(own.issuer, ISSUER);
+    // Nothing the provider would refuse: the code flow only.
+    assert.deepEqual(doc.response_types_supported, own.response_types_supported);
   });
 
   it('sends a browser without a portal session to the portal’s sign-in, and to the team’s when named', async () => {

@@ -40,7 +40,8 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ...PROVIDER_GRANTS,
         ],
         scopes_supported: [...new Set([...OIDC_SCOPES, ...policies])],
-        response_types_supported: ['code', 'token'],
+        // The provider answers the code flow only (no tokens in the address): as its own discovery says.
+        response_types_supported: ['code'],
         response_modes_supported: ['query', 'form_post'],
         code_challenge_methods_supported: ['S256'],
         authorization_response_iss_parameter_supported: true,
