@@ -23,6 +23,7 @@ const dir = mkdtempSync(join(tmpdir(), 'oidc-e2e-'));
 /** The relying party's page: any address answers a blank page. */
 let app: Server | undefined;
 let REDIRECT = '';
+let SIGNED_OUT = '';
 let APP_ORIGIN = '';
 after(async () => {
   rmSync(dir, { recursive: true, force: true });
@@ -38,6 +39,7 @@ const e2e = useE2E(async () => {
   await new Promise<void>((resolve) => app!.listen(0, '127.0.0.1', resolve));
   APP_ORIGIN = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
   REDIRECT = `${APP_ORIGIN}/callback`;
+  SIGNED_OUT = `${APP_ORIGIN}/signed-out`;
   const file = join(dir, 'clients.json');
   writeFileSync(
     file,
@@ -46,6 +48,7 @@ const e2e = useE2E(async () => {
         client_id: CLIENT_ID,
         client_secret: SECRET,
         redirect_uris: [REDIRECT],
+        post_logout_redirect_uris: [SIGNED_OUT],
         grant_types: ['authorization_code', 'refresh_token'],
         token_endpoint_auth_method: 'client_secret_basic',
       },
@@ -161,6 +164,29 @@ describe('the OpenID Provider with a relying party and the portal’s screens', 
 
       // The code is used once; its replay also revokes what it gave (so it comes last here).
       await assert.rejects(grant(config, back, started), oauthError('invalid_grant'));
+    });
+  });
+
+  it('signs out from the app with id_token_hint: back at the app with state, and signed out of the portal', async () => {
+    await withPage(async ({ page }) => {
+      const config = await relyingParty();
+      const started = await start(config, { team: 'acme' });
+      const back = await backAtApp(page, started.url, async () => {
+        await page.waitForURL((address) => address.pathname === '/login/acme');
+        await signInWithPassword(page, 'ada@acme.test');
+      });
+      const tokens = await grant(config, back, started);
+      const signOut = client.buildEndSessionUrl(config, {
+        id_token_hint: tokens.id_token!,
+        post_logout_redirect_uri: SIGNED_OUT,
+        state: 'signed-out-state',
+      });
+      const landed = await backAtApp(page, signOut);
+      assert.equal(`${landed.origin}${landed.pathname}`, SIGNED_OUT);
+      assert.equal(landed.searchParams.get('state'), 'signed-out-state');
+      // The next sign-in asks again: the portal session ended with the provider's.
+      await page.goto(String((await start(config, { team: 'acme' })).url));
+      await page.waitForURL((address) => address.pathname === '/login/acme');
     });
   });
 
