@@ -110,6 +110,19 @@ async function signInWithPassword(page: Page, email: string) {
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
+/** Ada signs in by password on acme's sign-in screen for a new request of the relying party. */
+async function signInAtApp(
+  page: Page,
+  config: client.Configuration,
+): Promise<{ started: Started; back: URL }> {
+  const started = await start(config, { team: 'acme' });
+  const back = await backAtApp(page, started.url, async () => {
+    await page.waitForURL((address) => address.pathname === '/login/acme');
+    await signInWithPassword(page, 'ada@acme.test');
+  });
+  return { started, back };
+}
+
 /** The id token's `auth_time` of a code flow's answer. */
 async function authTimeOf(config: client.Configuration, back: URL, started: Started): Promise<number> {
   const authTime = (await grant(config, back, started)).claims()?.auth_time;
@@ -170,11 +183,7 @@ describe('the OpenID Provider with a relying party and the portal’s screens', 
   it('signs out from the app with id_token_hint: back at the app with state, and signed out of the portal', async () => {
     await withPage(async ({ page }) => {
       const config = await relyingParty();
-      const started = await start(config, { team: 'acme' });
-      const back = await backAtApp(page, started.url, async () => {
-        await page.waitForURL((address) => address.pathname === '/login/acme');
-        await signInWithPassword(page, 'ada@acme.test');
-      });
+      const { started, back } = await signInAtApp(page, config);
       const tokens = await grant(config, back, started);
       const signOut = client.buildEndSessionUrl(config, {
         id_token_hint: tokens.id_token!,
@@ -270,11 +279,7 @@ describe('the OpenID Provider with a relying party and the portal’s screens', 
   it('signs a signed-in user in again for prompt=login and max_age=0: a fresh auth_time', async () => {
     await withPage(async ({ page }) => {
       const config = await relyingParty();
-      const first = await start(config, { team: 'acme' });
-      const firstBack = await backAtApp(page, first.url, async () => {
-        await page.waitForURL((address) => address.pathname === '/login/acme');
-        await signInWithPassword(page, 'ada@acme.test');
-      });
+      const { started: first, back: firstBack } = await signInAtApp(page, config);
       let authTime = await authTimeOf(config, firstBack, first);
 
       const freshness: Array<Record<string, string>> = [{ prompt: 'login' }, { max_age: '0' }];
