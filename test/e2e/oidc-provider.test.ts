@@ -199,6 +199,28 @@ describe('the OpenID Provider with a relying party and the portal’s screens', 
     });
   });
 
+  it('asks before an app’s sign-out without a hint; “Sign out” goes back to the app signed out', async () => {
+    await withPage(async ({ page }) => {
+      const config = await relyingParty();
+      await signInAtApp(page, config);
+      const signOut = client.buildEndSessionUrl(config, {
+        post_logout_redirect_uri: SIGNED_OUT,
+        state: 'asked-state',
+      });
+      const landed = await backAtApp(page, signOut, async () => {
+        await page.getByRole('heading', { name: 'Do you want to sign out?' }).waitFor();
+        await page.getByRole('button', { name: 'Stay signed in' }).waitFor();
+        await screenshot(page, 'e2e/oidc-provider', 'sign-out-question');
+        // The page's policy lets the form post and the answer go back to the app.
+        await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+      });
+      assert.equal(`${landed.origin}${landed.pathname}`, SIGNED_OUT);
+      assert.equal(landed.searchParams.get('state'), 'asked-state');
+      await page.goto(String((await start(config, { team: 'acme' })).url));
+      await page.waitForURL((address) => address.pathname === '/login/acme');
+    });
+  });
+
   it('answers prompt=none with login_required when signed out', async () => {
     await withPage(async ({ page }) => {
       const config = await relyingParty();
