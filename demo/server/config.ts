@@ -99,7 +99,8 @@ export const DEMO_OIDC_CLIENT_ID = 'acct-suite-app';
 
 /**
  * The clients of OIDC_CLIENTS_FILE, checked enough to say what is wrong at start: a JSON array of
- * objects, each with a unique `client_id` and absolute `redirect_uris` without a fragment. The provider
+ * objects, each with a unique `client_id` and absolute `redirect_uris` (and `post_logout_redirect_uris`,
+ * when given) without a fragment. The provider
  * checks the rest of the metadata when it is built.
  */
 function readOidcClients(path: string | undefined, problems: string[]): OidcClient[] {
@@ -135,7 +136,10 @@ function readOidcClients(path: string | undefined, problems: string[]): OidcClie
       problems.push(`${where} (${client.client_id}) needs redirect_uris, a non-empty array`);
       return;
     }
-    for (const uri of uris) {
+    const postLogout = client.post_logout_redirect_uris;
+    if (postLogout !== undefined && !Array.isArray(postLogout))
+      problems.push(`${where} (${client.client_id}): post_logout_redirect_uris must be an array`);
+    for (const uri of [...uris, ...(Array.isArray(postLogout) ? postLogout : [])]) {
       let ok = typeof uri === 'string';
       try {
         ok &&= !new URL(uri as string).hash;

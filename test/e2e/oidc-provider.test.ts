@@ -23,6 +23,7 @@ const dir = mkdtempSync(join(tmpdir(), 'oidc-e2e-'));
 /** The relying party's page: any address answers a blank page. */
 let app: Server | undefined;
 let REDIRECT = '';
+let SIGNED_OUT = '';
 let APP_ORIGIN = '';
 after(async () => {
   rmSync(dir, { recursive: true, force: true });
@@ -38,6 +39,7 @@ const e2e = useE2E(async () => {
   await new Promise<void>((resolve) => app!.listen(0, '127.0.0.1', resolve));
   APP_ORIGIN = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
   REDIRECT = `${APP_ORIGIN}/callback`;
+  SIGNED_OUT = `${APP_ORIGIN}/signed-out`;
   const file = join(dir, 'clients.json');
   writeFileSync(
     file,
@@ -46,6 +48,7 @@ const e2e = useE2E(async () => {
         client_id: CLIENT_ID,
         client_secret: SECRET,
         redirect_uris: [REDIRECT],
+        post_logout_redirect_uris: [SIGNED_OUT],
         grant_types: ['authorization_code', 'refresh_token'],
         token_endpoint_auth_method: 'client_secret_basic',
       },
@@ -107,6 +110,19 @@ async function signInWithPassword(page: Page, email: string) {
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
+/** Ada signs in by password on acme's sign-in screen for a new request of the relying party. */
+async function signInAtApp(
+  page: Page,
+  config: client.Configuration,
+): Promise<{ started: Started; back: URL }> {
+  const started = await start(config, { team: 'acme' });
+  const back = await backAtApp(page, started.url, async () => {
+    await page.waitForURL((address) => address.pathname === '/login/acme');
+    await signInWithPassword(page, 'ada@acme.test');
+  });
+  return { started, back };
+}
+
 /** The id token's `auth_time` of a code flow's answer. */
 async function authTimeOf(config: client.Configuration, back: URL, started: Started): Promise<number> {
   const authTime = (await grant(config, back, started)).claims()?.auth_time;
@@ -161,6 +177,47 @@ describe('the OpenID Provider with a relying party and the portal’s screens', 
 
       // The code is used once; its replay also revokes what it gave (so it comes last here).
       await assert.rejects(grant(config, back, started), oauthError('invalid_grant'));
+    });
+  });
+
+  it('signs out from the app with id_token_hint: back at the app with state, and signed out of the portal', async () => {
+    await withPage(async ({ page }) => {
+      const config = await relyingParty();
+      const { started, back } = await signInAtApp(page, config);
+      const tokens = await grant(config, back, started);
+      const signOut = client.buildEndSessionUrl(config, {
+        id_token_hint: tokens.id_token!,
+        post_logout_redirect_uri: SIGNED_OUT,
+        state: 'signed-out-state',
+      });
+      const landed = await backAtApp(page, signOut);
+      assert.equal(`${landed.origin}${landed.pathname}`, SIGNED_OUT);
+      assert.equal(landed.searchParams.get('state'), 'signed-out-state');
+      // The next sign-in asks again: the portal session ended with the provider's.
+      await page.goto(String((await start(config, { team: 'acme' })).url));
+      await page.waitForURL((address) => address.pathname === '/login/acme');
+    });
+  });
+
+  it('asks before an app’s sign-out without a hint; “Sign out” goes back to the app signed out', async () => {
+    await withPage(async ({ page }) => {
+      const config = await relyingParty();
+      await signInAtApp(page, config);
+      const signOut = client.buildEndSessionUrl(config, {
+        post_logout_redirect_uri: SIGNED_OUT,
+        state: 'asked-state',
+      });
+      const landed = await backAtApp(page, signOut, async () => {
+        await page.getByRole('heading', { name: 'Do you want to sign out?' }).waitFor();
+        await page.getByRole('button', { name: 'Stay signed in' }).waitFor();
+        await screenshot(page, 'e2e/oidc-provider', 'sign-out-question');
+        // The page's policy lets the form post and the answer go back to the app.
+        await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+      });
+      assert.equal(`${landed.origin}${landed.pathname}`, SIGNED_OUT);
+      assert.equal(landed.searchParams.get('state'), 'asked-state');
+      await page.goto(String((await start(config, { team: 'acme' })).url));
+      await page.waitForURL((address) => address.pathname === '/login/acme');
     });
   });
 
@@ -244,11 +301,7 @@ describe('the OpenID Provider with a relying party and the portal’s screens', 
   it('signs a signed-in user in again for prompt=login and max_age=0: a fresh auth_time', async () => {
     await withPage(async ({ page }) => {
       const config = await relyingParty();
-      const first = await start(config, { team: 'acme' });
-      const firstBack = await backAtApp(page, first.url, async () => {
-        await page.waitForURL((address) => address.pathname === '/login/acme');
-        await signInWithPassword(page, 'ada@acme.test');
-      });
+      const { started: first, back: firstBack } = await signInAtApp(page, config);
       let authTime = await authTimeOf(config, firstBack, first);
 
       const freshness: Array<Record<string, string>> = [{ prompt: 'login' }, { max_age: '0' }];

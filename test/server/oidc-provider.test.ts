@@ -18,6 +18,7 @@ const PUBLIC_CLIENT = 'test-public-app';
 const CONFIDENTIAL_CLIENT = 'test-server-app';
 const SECRET = 'test-server-app-secret-0123456789abcdef';
 const REDIRECT = 'https://app.example.test/callback';
+const SIGNED_OUT = 'https://app.example.test/signed-out';
 const ISSUER = 'http://localhost:8080';
 
 const clientsFile = (dir: string) => {
@@ -28,6 +29,7 @@ const clientsFile = (dir: string) => {
       {
         client_id: PUBLIC_CLIENT,
         redirect_uris: [REDIRECT],
+        post_logout_redirect_uris: [SIGNED_OUT],
         grant_types: ['authorization_code', 'refresh_token'],
         token_endpoint_auth_method: 'none',
       },
@@ -73,9 +75,26 @@ describe('the OpenID Provider', () => {
         this.jar.set(name!, value!);
       }
     }
-    async get(url: string, headers: Record<string, string> = {}) {
+    get(url: string, headers: Record<string, string> = {}) {
+      return this.send('GET', url, headers);
+    }
+    post(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+      const payload = new URLSearchParams(form).toString();
+      return this.send(
+        'POST',
+        url,
+        { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        payload,
+      );
+    }
+    private async send(
+      method: 'GET' | 'POST',
+      url: string,
+      headers: Record<string, string>,
+      payload?: string,
+    ) {
       const response = await t.app.inject({
-        method: 'GET',
+        method,
         url,
         headers: {
           host: 'localhost:8080',
@@ -83,6 +102,7 @@ describe('the OpenID Provider', () => {
           accept: 'text/html',
           ...headers,
         },
+        ...(payload === undefined ? {} : { payload }),
       });
       const setCookie = response.headers['set-cookie'];
       for (const line of [setCookie ?? []].flat()) {
@@ -308,6 +328,112 @@ describe('the OpenID Provider', () => {
     assert.equal(after.location?.searchParams.get('code'), null);
   });
 
+  describe('an app’s sign-out (RP-initiated logout)', () => {
+    /** A browser signed in to the portal and, through the code flow, to the provider; its id token. */
+    async function signedIn() {
+      const session = await sessionFor(t.app, 'ada@acme.test');
+      const { code, verifier, browser } = await codeFor({}, new Browser(session.cookie));
+      const response = await publicCodeGrant(code, verifier);
+      assert.equal(response.statusCode, 200, response.body);
+      return { session, browser, idToken: String(response.json().id_token) };
+    }
+    const endSession = (params: Record<string, string>) => `/oidc/session/end?${new URLSearchParams(params)}`;
+    /** What a silent authorization answers now: a code, or the error. */
+    async function silently(browser: Browser) {
+      const { challenge } = verifierPair();
+      const { location } = await browser.follow(
+        authorize({ code_challenge: challenge, code_challenge_method: 'S256', prompt: 'none' }),
+      );
+      return location?.searchParams.get('error') ?? (location?.searchParams.get('code') ? 'code' : null);
+    }
+    const portalSessionLives = async (token: string) =>
+      (await t.app.services.sessions.resolve(token)) !== null;
+    /** The question page's form: where it posts and its anti-forgery field. */
+    const questionForm = (body: string) => ({
+      action: new URL(/<form method="post" action="([^"]+)"/.exec(body)![1]!.replace(/&#38;/g, '&')).pathname,
+      xsrf: /name="xsrf" value="([^"]+)"/.exec(body)![1]!,
+    });
+
+    it('signs out of the provider and the portal at once with a hint naming the user, back to the app with state', async () => {
+      const { session, browser, idToken } = await signedIn();
+      const response = await browser.get(
+        endSession({ id_token_hint: idToken, post_logout_redirect_uri: SIGNED_OUT, state: 'bye' }),
+      );
+      assert.equal(response.statusCode, 303, response.body);
+      const location = new URL(String(response.headers.location));
+      assert.equal(`${location.origin}${location.pathname}`, SIGNED_OUT);
+      assert.equal(location.searchParams.get('state'), 'bye');
+      assert.equal(await portalSessionLives(session.token), false);
+      assert.equal(browser.jar.has('acct_session'), false);
+      assert.equal(await silently(browser), 'login_required');
+    });
+
+    it('refuses a post-logout address the app did not register, and ends nothing', async () => {
+      const { session, browser, idToken } = await signedIn();
+      const response = await browser.get(
+        endSession({ id_token_hint: idToken, post_logout_redirect_uri: `${SIGNED_OUT}/other`, state: 's' }),
+      );
+      assert.equal(response.statusCode, 400);
+      assert.equal(response.headers.location, undefined);
+      assert.match(response.body, /invalid_request/);
+      assert.equal(await portalSessionLives(session.token), true);
+      assert.equal(await silently(browser), 'code');
+    });
+
+    it('asks first without a hint, in the browser’s language, on a page without script', async () => {
+      const { session, browser } = await signedIn();
+      const response = await browser.get(endSession({}), { 'accept-language': 'de-DE,de;q=0.9' });
+      assert.equal(response.statusCode, 200);
+      assert.match(
+        String(response.headers['content-security-policy']),
+        /^default-src 'none'; form-action 'self'/,
+      );
+      assert.match(response.body, /<html lang="de">/);
+      assert.match(response.body, /Möchten Sie sich abmelden\?/);
+      assert.match(response.body, /<button type="submit" name="logout" value="yes">Abmelden<\/button>/);
+      assert.match(response.body, /Angemeldet bleiben/);
+      assert.doesNotMatch(response.body, /<script|<style/);
+      assert.equal(await portalSessionLives(session.token), true);
+
+      // "Sign out" ends both; the page after it says so, in the language asked for.
+      const { action, xsrf } = questionForm(response.body);
+      const confirmed = await browser.post(action, { xsrf, logout: 'yes' });
+      assert.equal(confirmed.statusCode, 303, confirmed.body);
+      assert.equal(await portalSessionLives(session.token), false);
+      assert.equal(await silently(browser), 'login_required');
+      const done = await browser.get(new URL(String(confirmed.headers.location), ISSUER).pathname, {
+        'accept-language': 'de',
+      });
+      assert.equal(done.statusCode, 200);
+      assert.equal(done.headers['content-security-policy'], "default-src 'none'");
+      assert.match(done.body, /Sie sind abgemeldet/);
+      assert.doesNotMatch(done.body, /<script|<style/);
+    });
+
+    it('asks when the hint names someone else, and “Stay signed in” ends nothing', async () => {
+      const { idToken } = await signedIn();
+      const bob = await sessionFor(t.app, 'bob@acme.test');
+      const browser = new Browser(bob.cookie);
+      await codeFor({}, browser);
+      const response = await browser.get(
+        endSession({ id_token_hint: idToken, post_logout_redirect_uri: SIGNED_OUT, state: 'stay' }),
+      );
+      assert.equal(response.statusCode, 200);
+      assert.match(response.body, /Do you want to sign out\?/);
+      // The answer goes back to the app's registered address: the form may lead there.
+      assert.equal(
+        response.headers['content-security-policy'],
+        "default-src 'none'; form-action 'self' https://app.example.test",
+      );
+      const { action, xsrf } = questionForm(response.body);
+      const stayed = await browser.post(action, { xsrf });
+      assert.equal(stayed.statusCode, 303);
+      assert.equal(new URL(String(stayed.headers.location)).searchParams.get('state'), 'stay');
+      assert.equal(await portalSessionLives(bob.token), true);
+      assert.notEqual(await silently(browser), 'login_required');
+    });
+  });
+
   it('passes login_hint on to the sign-in screen and ui_locales on as the language cookie', async () => {
     const { challenge } = verifierPair();
     const browser = new Browser();
@@ -510,6 +636,7 @@ describe('OIDC_CLIENTS_FILE', () => {
         { client_id: 'a', redirect_uris: ['not a url'] },
         { redirect_uris: ['https://b.test/cb'] },
         { client_id: 'c' },
+        { client_id: 'd', redirect_uris: ['https://d.test/cb'], post_logout_redirect_uris: ['/signed-out'] },
       ]),
     );
     assert.throws(
@@ -523,6 +650,7 @@ describe('OIDC_CLIENTS_FILE', () => {
         assert.match(text, /redirect URI "not a url"/);
         assert.match(text, /entry 2 needs a client_id/);
         assert.match(text, /entry 3 \(c\) needs redirect_uris/);
+        assert.match(text, /\(d\): redirect URI "\/signed-out"/);
         return true;
       },
     );

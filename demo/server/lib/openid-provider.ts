@@ -7,6 +7,7 @@ import Provider, {
   type Configuration,
   type KoaContextWithOIDC,
 } from 'oidc-provider';
+import { confirm as endSessionConfirm } from 'oidc-provider/lib/actions/end_session.js';
 import type { Config, OidcClient } from '../config';
 import type { Repositories } from '../db/repositories';
 import type { Session } from '../db/schema';
@@ -45,6 +46,11 @@ export const REFUSAL_PAGE_CSP = "default-src 'none'";
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** The provider's plain pages: a title and what the body says, nothing loaded. */
+function plainPage(language: Language, title: string, body: string): string {
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+}
+
 /**
  * The page for an app's sign-in request that cannot go on (refused by the provider, or expired): the
  * browser cannot safely go back to the app, so the user is told to go back and try again. The error
@@ -53,7 +59,48 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.ch
 export function refusalPage(language: Language, code: string): string {
   const t = (key: 'title' | 'retry' | 'code') =>
     escapeHtml(serverText(language, `signInRefused.${key}`, { code }));
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t('title')}</title></head><body><main><h1>${t('title')}</h1><p>${t('retry')}</p><p>${t('code')}</p></main></body></html>`;
+  return plainPage(language, t('title'), `<p>${t('retry')}</p><p>${t('code')}</p>`);
+}
+
+const signOutText = (language: Language, key: 'title' | 'body' | 'confirm' | 'stay' | 'done' | 'close') =>
+  escapeHtml(serverText(language, `signOut.${key}`));
+
+/**
+ * The question before an app's sign-out without a hint naming the signed-in user: a form to the
+ * provider's confirmation with its anti-forgery field; "Sign out" sends `logout`, "Stay signed in" not.
+ */
+export function signOutQuestionPage(language: Language, action: string, xsrf: string): string {
+  const t = (key: 'title' | 'body' | 'confirm' | 'stay') => signOutText(language, key);
+  return plainPage(
+    language,
+    t('title'),
+    `<p>${t('body')}</p><form method="post" action="${escapeHtml(action)}"><input type="hidden" name="xsrf" value="${escapeHtml(xsrf)}"><button type="submit" name="logout" value="yes">${t('confirm')}</button> <button type="submit">${t('stay')}</button></form>`,
+  );
+}
+
+/** Where an app's sign-out ends when the app gave no address to go back to. */
+export function signedOutPage(language: Language): string {
+  return plainPage(language, signOutText(language, 'done'), `<p>${signOutText(language, 'close')}</p>`);
+}
+
+/**
+ * The sign-out pages' policy: nothing loaded, the form posts to the provider only, and its answer may
+ * redirect to the app's registered post-logout address (browsers check form-action on that redirect).
+ */
+function signOutPageCsp(postLogoutRedirectUri: unknown): string {
+  const app = typeof postLogoutRedirectUri === 'string' ? ` ${new URL(postLogoutRedirectUri).origin}` : '';
+  return `${REFUSAL_PAGE_CSP}; form-action 'self'${app}`;
+}
+
+const pageLanguage = (ctx: KoaContextWithOIDC) =>
+  signInPageLanguage(ctx.oidc?.params?.ui_locales, ctx.get('accept-language') || undefined);
+
+/** Ask before signing out (the provider's logout page, and the same question without its session). */
+function askToSignOut(ctx: KoaContextWithOIDC) {
+  const { secret, postLogoutRedirectUri } = ctx.oidc.session!.state as Record<string, unknown>;
+  ctx.type = 'html';
+  ctx.set('Content-Security-Policy', signOutPageCsp(postLogoutRedirectUri));
+  ctx.body = signOutQuestionPage(pageLanguage(ctx), ctx.oidc.urlFor('end_session_confirm'), String(secret));
 }
 
 /** What the interaction route needs to know of the portal session behind a provider request. */
@@ -67,6 +114,41 @@ export interface OpenIdProviderDeps {
   clients: OidcClient[];
   /** The live portal session of a request's cookies, if any. */
   portalSession: PortalSessionOf;
+  /**
+   * End the portal session of a request's cookies as the portal's own sign-out does; the Set-Cookie
+   * header that clears its cookie, or null when the request has none.
+   */
+  endPortalSession: (cookieHeader: string | undefined) => Promise<string | null>;
+}
+
+/**
+ * An app's sign-out (RP-initiated logout): the provider checks the request (the hint's signature and
+ * audience, the exact post-logout address) and keeps what it needs in its session; then
+ * - with a hint naming the signed-in user, or nobody signed in, the sign-out is confirmed at once, as
+ *   the provider's confirmation would with "Sign out" (its own step, without the page's script);
+ * - otherwise the user is asked first (askToSignOut);
+ * - a confirmed sign-out ends the portal session of the browser too, so the next sign-in asks again.
+ */
+function appSignOut(deps: OpenIdProviderDeps) {
+  const confirmSignOut = endSessionConfirm.at(-1)!;
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    await next();
+    const route = ctx.oidc?.route;
+    if (route !== 'end_session' && route !== 'end_session_confirm') return;
+    const cookie = ctx.get('cookie') || undefined;
+    if (route === 'end_session' && ctx.status === 200) {
+      const signedIn = ctx.oidc.session?.accountId ?? (await deps.portalSession(cookie))?.user_id;
+      const hinted = (ctx.oidc.entities.IdTokenHint as { payload?: { sub?: unknown } } | undefined)?.payload
+        ?.sub;
+      if (signedIn && hinted !== signedIn) return askToSignOut(ctx);
+      ctx.oidc.params!.logout = 'yes';
+      await confirmSignOut(ctx);
+    }
+    if (ctx.status === 303 && ctx.oidc.params?.logout) {
+      const cleared = await deps.endPortalSession(cookie);
+      if (cleared) ctx.append('Set-Cookie', cleared);
+    }
+  };
 }
 
 /**
@@ -163,7 +245,16 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
       introspection: { enabled: true },
       // The server's /connect/userinfo answers (it accepts the provider's access tokens).
       userinfo: { enabled: false },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        // Replaced by appSignOut when no question is needed; the question otherwise.
+        logoutSource: async (ctx) => askToSignOut(ctx),
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.type = 'html';
+          ctx.set('Content-Security-Policy', REFUSAL_PAGE_CSP);
+          ctx.body = signedOutPage(pageLanguage(ctx));
+        },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => apiResource(config),
@@ -236,6 +327,7 @@ export class OpenIdProvider {
       const provider = new Provider(this.deps.config.publicUrl, configuration(this.deps));
       // Behind a proxy the public address comes from X-Forwarded-Proto/Host (the issuer is PUBLIC_URL).
       provider.proxy = true;
+      provider.use(appSignOut(this.deps));
       this.provider = provider;
       this.keySet = keySet;
     }

@@ -76,6 +76,14 @@ export interface ServerTexts {
     retry: string;
     code: string;
   };
+  signOut: {
+    title: string;
+    body: string;
+    confirm: string;
+    stay: string;
+    done: string;
+    close: string;
+  };
 }
 
 export const TEXTS: Record<Language, ServerTexts> = {
@@ -159,6 +167,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       title: 'This sign-in cannot continue',
       retry: 'Go back to the app and try signing in again.',
       code: 'Error code: {{code}}',
+    },
+    signOut: {
+      title: 'Do you want to sign out?',
+      body: 'An app asked to sign you out. Signing out ends your session on this browser, for every app that signs in with your account.',
+      confirm: 'Sign out',
+      stay: 'Stay signed in',
+      done: 'You are signed out',
+      close: 'You can close this page.',
     },
   },
   fr: {
@@ -245,6 +261,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       retry: 'Revenez à l’application et essayez de vous reconnecter.',
       code: 'Code d’erreur : {{code}}',
     },
+    signOut: {
+      title: 'Voulez-vous vous déconnecter ?',
+      body: 'Une application a demandé à vous déconnecter. La déconnexion met fin à votre session dans ce navigateur, pour toutes les applications qui utilisent votre compte.',
+      confirm: 'Se déconnecter',
+      stay: 'Rester connecté',
+      done: 'Vous êtes déconnecté',
+      close: 'Vous pouvez fermer cette page.',
+    },
   },
   es: {
     reset: {
@@ -327,6 +351,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       retry: 'Vuelve a la aplicación e intenta iniciar sesión de nuevo.',
       code: 'Código de error: {{code}}',
     },
+    signOut: {
+      title: '¿Quieres cerrar sesión?',
+      body: 'Una aplicación ha pedido cerrar tu sesión. Al cerrarla, se cierra tu sesión en este navegador para todas las aplicaciones que usan tu cuenta.',
+      confirm: 'Cerrar sesión',
+      stay: 'Mantener la sesión iniciada',
+      done: 'Has cerrado sesión',
+      close: 'Ya puedes cerrar esta página.',
+    },
   },
   pt: {
     reset: {
@@ -408,6 +440,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       title: 'Não foi possível continuar com o login',
       retry: 'Volte para o aplicativo e tente entrar de novo.',
       code: 'Código do erro: {{code}}',
+    },
+    signOut: {
+      title: 'Você quer sair?',
+      body: 'Um aplicativo pediu para encerrar sua sessão. Ao sair, sua sessão neste navegador é encerrada em todos os aplicativos que usam sua conta.',
+      confirm: 'Sair',
+      stay: 'Continuar conectado',
+      done: 'Você saiu da sua conta',
+      close: 'Você já pode fechar esta página.',
     },
   },
   de: {
@@ -494,6 +534,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       retry: 'Kehren Sie zur App zurück und melden Sie sich erneut an.',
       code: 'Fehlercode: {{code}}',
     },
+    signOut: {
+      title: 'Möchten Sie sich abmelden?',
+      body: 'Eine App möchte Sie abmelden. Die Abmeldung beendet Ihre Sitzung in diesem Browser für alle Apps, die sich mit Ihrem Konto anmelden.',
+      confirm: 'Abmelden',
+      stay: 'Angemeldet bleiben',
+      done: 'Sie sind abgemeldet',
+      close: 'Sie können diese Seite jetzt schließen.',
+    },
   },
   ja: {
     reset: {
@@ -578,6 +626,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       retry: 'アプリに戻って、もう一度サインインしてください。',
       code: 'エラーコード: {{code}}',
     },
+    signOut: {
+      title: 'サインアウトしますか？',
+      body: 'アプリからサインアウトのリクエストがありました。サインアウトすると、このブラウザーでのセッションが終了し、このアカウントを使うすべてのアプリからサインアウトされます。',
+      confirm: 'サインアウト',
+      stay: 'サインインしたままにする',
+      done: 'サインアウトしました',
+      close: 'このページは閉じてかまいません。',
+    },
   },
   da: {
     reset: {
@@ -661,6 +717,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       title: 'Login kan ikke fortsætte',
       retry: 'Gå tilbage til appen, og prøv at logge ind igen.',
       code: 'Fejlkode: {{code}}',
+    },
+    signOut: {
+      title: 'Vil du logge ud?',
+      body: 'En app har bedt om at logge dig ud. Når du logger ud, slutter din session i denne browser for alle apps, der bruger din konto.',
+      confirm: 'Log ud',
+      stay: 'Forbliv logget ind',
+      done: 'Du er logget ud',
+      close: 'Du kan lukke denne side nu.',
     },
   },
 };

@@ -15,7 +15,7 @@ import {
   refusalPage,
 } from '../lib/openid-provider';
 import { SESSION_COOKIE } from '../lib/sessions';
-import { sessionOf } from '../plugins/cookies';
+import { cookieOptions, secureCookies, sessionOf } from '../plugins/cookies';
 import { LANGUAGE_COOKIE, type Language } from '../../../src/contract/languages';
 import { interactionSchema } from '../../../src/contract/schemas/oidc';
 
@@ -39,13 +39,23 @@ function callbackOf(provider: Provider) {
  */
 export async function registerOpenIdProvider(app: FastifyInstance): Promise<void> {
   const { config, repos, keys, clock, sessions } = app.services;
+  const portalSession = (header: string | undefined) =>
+    sessions.resolve(header ? app.parseCookie(header)[SESSION_COOKIE] : undefined);
   const oidc = new OpenIdProvider({
     config,
     repos,
     keys,
     clock,
     clients: config.oidcClients,
-    portalSession: (header) => sessions.resolve(header ? app.parseCookie(header)[SESSION_COOKIE] : undefined),
+    portalSession,
+    // An app's sign-out ends the portal session as the portal's own sign-out does (routes/account.ts).
+    async endPortalSession(header) {
+      const session = await portalSession(header);
+      if (!session) return null;
+      await sessions.revoke(session.id_hash);
+      const options = { ...cookieOptions(config, true), secure: secureCookies(config) };
+      return app.serializeCookie(SESSION_COOKIE, '', { ...options, expires: new Date(0) });
+    },
   });
   app.decorate('oidc', oidc);
 
