@@ -46,6 +46,8 @@ export async function passkeySignIn(
   if (autofill && !(await browserSupportsWebAuthnAutofill())) return 'cancelled';
   try {
     const optionsJSON = await getSignInOptions(ctx, secondStep ? undefined : team);
+    // Ended while asking (the button's ceremony took over): starting now would cancel the newer one.
+    if (ctx.signal?.aborted) return 'cancelled';
     const response = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
     onChosen?.();
     await signInWithPasskey(ctx, response, { teamName: team, secondStep });

@@ -330,7 +330,12 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
               className="button secondary block"
               part="button"
               disabled={busy}
-              onClick={() => void passkey()}
+              onClick={() => {
+                // The button's ceremony replaces the autofill's: one not yet started must not start
+                // after it and cancel it (a newer ceremony cancels the one waiting).
+                autofill.current?.stop.abort();
+                void passkey();
+              }}
             >
               {t('login.passkey')}
             </button>
