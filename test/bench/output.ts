@@ -1,4 +1,5 @@
 /** The tables on stdout: Markdown, one heading per table, marked when the run is a quick one. */
+import type { LoadResult } from './server-load';
 import { QUICK } from './settings';
 
 export function table(
@@ -17,3 +18,12 @@ export const verdict = (ok: boolean) => (ok ? 'within' : 'OVER');
 
 /** The columns of a load window's answers (`LoadResult`): latency, then answers by kind. */
 export const LOAD_COLUMNS = ['p50 ms', 'p99 ms', '2xx', 'non-2xx', '5xx', 'errors'];
+/** Those columns' cells for one load window. */
+export const loadCells = (r: LoadResult) => [
+  fixed(r.p50, 1),
+  fixed(r.p99, 1),
+  r.ok,
+  r.non2xx,
+  r.serverErrors,
+  r.errors,
+];

@@ -7,6 +7,7 @@ import type { cluster } from './parts/cluster';
 import type { growth } from './parts/growth';
 import type { login } from './parts/login';
 import type { members } from './parts/members';
+import type { oidc } from './parts/oidc';
 import type { profile } from './parts/profile';
 import type { server } from './parts/server';
 import type { time } from './parts/time';
@@ -14,7 +15,17 @@ import type { PageBytes } from './page-bytes';
 import { BUDGETS, GROWTH_USERS } from './settings';
 import type { WireBytes, WireLoad } from './wire-bytes';
 
-export const PARTS = ['bytes', 'pages', 'time', 'profile', 'server', 'login', 'growth', 'members'] as const;
+export const PARTS = [
+  'bytes',
+  'pages',
+  'time',
+  'profile',
+  'server',
+  'oidc',
+  'login',
+  'growth',
+  'members',
+] as const;
 /** Parts that run only when asked for by name. */
 export const EXTRA_PARTS = ['ab', 'cluster'] as const;
 export type Part = (typeof PARTS)[number] | (typeof EXTRA_PARTS)[number];
@@ -38,6 +49,7 @@ export type Report = Record<string, unknown> & {
   growth?: Awaited<ReturnType<typeof growth>>;
   ab?: Awaited<ReturnType<typeof ab>>;
   members?: Awaited<ReturnType<typeof members>>;
+  oidc?: Awaited<ReturnType<typeof oidc>>;
   cluster?: Awaited<ReturnType<typeof cluster>>;
 };
 
@@ -97,6 +109,16 @@ export function budgets(report: Report, wants: (part: Part) => boolean): BudgetL
       value: `${fixed(userinfo.ratioToBare, 2)} (${userinfo.errors + userinfo.non2xx} errors)`,
       limit: `≥ ${BUDGETS.userinfoRatio}, 0 errors`,
       within: userinfo.ratioToBare >= BUDGETS.userinfoRatio && userinfo.errors + userinfo.non2xx === 0,
+    });
+  }
+  const providerUserinfo = wants('oidc') && report.oidc?.calls.find((r) => r.name.includes('userinfo'));
+  if (providerUserinfo) {
+    const failed = providerUserinfo.errors + providerUserinfo.non2xx;
+    lines.push({
+      budget: "userinfo with the OpenID Provider's access token ÷ bare Fastify route, zero errors",
+      value: `${fixed(providerUserinfo.ratioToBare, 2)} (${failed} errors)`,
+      limit: `≥ ${BUDGETS.userinfoRatio}, 0 errors`,
+      within: providerUserinfo.ratioToBare >= BUDGETS.userinfoRatio && failed === 0,
     });
   }
   if (wants('login') && report.login) {

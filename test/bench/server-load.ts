@@ -7,6 +7,15 @@ export interface Target {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * Each request's own body (autocannon's `setupRequest`: a single-use code, a rotating token), and what
+   * is done with each answer (`onResponse`). autocannon clears a connection's context between requests,
+   * so state lives with the caller.
+   */
+  next?: () => string;
+  answered?: (status: number, body: string) => void;
+  /** Stop after this many requests (single-use codes run out), not after a duration. */
+  amount?: number;
 }
 
 export interface LoadResult {
@@ -51,6 +60,15 @@ export async function load(
         method: target.method ?? 'GET',
         headers: target.headers ?? {},
         body: target.body,
+        ...(target.next && {
+          requests: [
+            {
+              setupRequest: (request) => ({ ...request, body: target.next!() }),
+              ...(target.answered && { onResponse: target.answered }),
+            },
+          ],
+        }),
+        ...(target.amount !== undefined && { amount: target.amount }),
         connections,
         timeout: 30,
         duration: warmup + seconds,
@@ -66,20 +84,23 @@ export async function load(
     });
   });
   const from = started + warmup * 1000;
-  const to = from + seconds * 1000;
+  // A fixed amount ends when it ends: the window is what came after the warm-up.
+  const windowSeconds =
+    target.amount === undefined ? seconds : Math.max(0.001, ((answers.at(-1)?.at ?? from) - from) / 1000);
+  const to = target.amount === undefined ? from + seconds * 1000 : Infinity;
   const inWindow = answers.filter((a) => a.at >= from && a.at < to);
   const ok = inWindow.filter((a) => a.status >= 200 && a.status < 300);
   const latencies = ok.map((a) => a.ms).sort((a, b) => a - b);
   return {
     name: target.name,
-    requestsPerSecond: ok.length / seconds,
+    requestsPerSecond: ok.length / windowSeconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     ok: ok.length,
     non2xx: result.non2xx,
     serverErrors: result['5xx'],
     errors: result.errors + result.timeouts,
-    seconds,
+    seconds: windowSeconds,
     connections,
   };
 }

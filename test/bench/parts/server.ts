@@ -1,7 +1,7 @@
 /** The `server` part: the server's routes under load, each round paired with a bare Fastify route. */
 import { medianRound, inRounds, load, type LoadResult, type Target } from '../server-load';
 import { spread, startBareServer } from '../harness';
-import { LOAD_COLUMNS, fixed, heading, table } from '../output';
+import { LOAD_COLUMNS, fixed, heading, loadCells, table } from '../output';
 import type { BenchSession } from '../session';
 import { ROUTE_CONNECTIONS, SETTINGS } from '../settings';
 
@@ -27,12 +27,7 @@ const loadRow = (r: LoadResult, ratio: string, ratioOfMedians: string) => [
   fixed(r.requestsPerSecond),
   ratio,
   ratioOfMedians,
-  fixed(r.p50, 1),
-  fixed(r.p99, 1),
-  r.ok,
-  r.non2xx,
-  r.serverErrors,
-  r.errors,
+  ...loadCells(r),
 ];
 const LOAD_HEADERS = ['route', 'req/s (2xx)', '÷ bare route', '÷ bare, of medians', ...LOAD_COLUMNS];
 
