@@ -100,7 +100,7 @@ export const DEMO_OIDC_CLIENT_ID = 'acct-suite-app';
 /**
  * The clients of OIDC_CLIENTS_FILE, checked enough to say what is wrong at start: a JSON array of
  * objects, each with a unique `client_id` and absolute `redirect_uris` (and `post_logout_redirect_uris`,
- * when given) without a fragment. The provider
+ * when given) without a fragment; a client whose `grant_types` leave out the code flow needs none. The provider
  * checks the rest of the metadata when it is built.
  */
 function readOidcClients(path: string | undefined, problems: string[]): OidcClient[] {
@@ -131,8 +131,14 @@ function readOidcClients(path: string | undefined, problems: string[]): OidcClie
     }
     if (seen.has(client.client_id)) problems.push(`${where}: client_id ${client.client_id} appears twice`);
     seen.add(client.client_id);
+    // A client without the code flow (a device's, RFC 8628) has no redirect URIs and no response types.
+    const codeFlow = !Array.isArray(client.grant_types) || client.grant_types.includes('authorization_code');
+    if (!codeFlow) {
+      client.redirect_uris ??= [];
+      client.response_types ??= [];
+    }
     const uris = client.redirect_uris;
-    if (!Array.isArray(uris) || uris.length === 0) {
+    if (!Array.isArray(uris) || (codeFlow && uris.length === 0)) {
       problems.push(`${where} (${client.client_id}) needs redirect_uris, a non-empty array`);
       return;
     }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { loadConfig, ConfigError } from '../../demo/server/config';
+import { InjectBrowser } from '../support/inject-browser';
 import { createTestApp, sessionFor, type DirectSession, type TestApp } from '../support/test-server';
 
 const PUBLIC_CLIENT = 'test-public-app';
@@ -66,67 +67,10 @@ describe('the OpenID Provider', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A browser's cookie jar over inject: the provider's cookies and the portal's session. */
-  class Browser {
-    readonly jar = new Map<string, string>();
+  /** A browser on this test's app, with the portal's session when given. */
+  class Browser extends InjectBrowser {
     constructor(portalCookie?: string) {
-      for (const part of portalCookie?.split('; ') ?? []) {
-        const [name, value] = part.split('=');
-        this.jar.set(name!, value!);
-      }
-    }
-    get(url: string, headers: Record<string, string> = {}) {
-      return this.send('GET', url, headers);
-    }
-    post(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-      const payload = new URLSearchParams(form).toString();
-      return this.send(
-        'POST',
-        url,
-        { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-        payload,
-      );
-    }
-    private async send(
-      method: 'GET' | 'POST',
-      url: string,
-      headers: Record<string, string>,
-      payload?: string,
-    ) {
-      const response = await t.app.inject({
-        method,
-        url,
-        headers: {
-          host: 'localhost:8080',
-          cookie: [...this.jar].map(([k, v]) => `${k}=${v}`).join('; '),
-          accept: 'text/html',
-          ...headers,
-        },
-        ...(payload === undefined ? {} : { payload }),
-      });
-      const setCookie = response.headers['set-cookie'];
-      for (const line of [setCookie ?? []].flat()) {
-        const [pair, ...attributes] = line.split(';');
-        const [name, ...value] = pair!.split('=');
-        const expired = attributes.some((a) => /expires=Thu, 01 Jan 1970/i.test(a));
-        if (expired) this.jar.delete(name!.trim());
-        else this.jar.set(name!.trim(), value.join('='));
-      }
-      return response;
-    }
-    /** Follows redirects on this server; stops at the first address elsewhere (the app's). */
-    async follow(url: string) {
-      let response = await this.get(url);
-      const visited = [url];
-      while ([302, 303].includes(response.statusCode)) {
-        const location = String(response.headers.location);
-        visited.push(location);
-        const next = new URL(location, ISSUER);
-        if (next.origin !== ISSUER) return { response, location: next, visited };
-        if (next.pathname.startsWith('/login/')) return { response, location: next, visited };
-        response = await this.get(`${next.pathname}${next.search}`);
-      }
-      return { response, location: null, visited };
+      super(t.app, ISSUER, portalCookie);
     }
   }
 

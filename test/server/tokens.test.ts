@@ -45,7 +45,8 @@ describe('discovery and keys', () => {
     assert.equal(doc.userinfo_endpoint, 'http://issuer.test/connect/userinfo');
     assert.equal(doc.token_endpoint, 'http://issuer.test/connect/token');
     assert.equal(doc.jwks_uri, 'http://issuer.test/.well-known/jwks');
-    assert.equal(doc.device_authorization_endpoint, 'http://issuer.test/api/DeviceCode/generate');
+    // RFC 8628: the device calls it with its client id (the QR code login keeps /api/DeviceCode/generate).
+    assert.equal(doc.device_authorization_endpoint, 'http://issuer.test/oidc/device/auth');
     assert.ok(doc.grant_types_supported.includes('urn:ietf:params:oauth:grant-type:device_code'));
     assert.ok(doc.scopes_supported.includes('Job_Read'));
     assert.ok(!doc.scopes_supported.includes('Internal_Sync'));

@@ -11,12 +11,14 @@ import { confirm as endSessionConfirm } from 'oidc-provider/lib/actions/end_sess
 import type { Config, OidcClient } from '../config';
 import type { Repositories } from '../db/repositories';
 import type { Session } from '../db/schema';
-import type { Language } from '../../../src/contract/languages';
+import { LANGUAGE_COOKIE, matchLanguage, type Language } from '../../../src/contract/languages';
 import { serverText } from '../mail/texts';
 import type { Clock } from './clock';
 import { signInPageLanguage } from './language';
 import { SIGNING_ALG, TOKEN_TTL_SECONDS, type KeyRing } from './keys';
 import { oidcAdapter } from './oidc-adapter';
+import { escapeHtml, PLAIN_PAGE_CSP, plainPage } from './plain-page';
+import { codeProblem, deviceCodePage, deviceConfirmPage, deviceDonePage } from './device-pages';
 
 /** Where the provider is mounted (docs/decisions/openid-provider.md). */
 export const OIDC_PREFIX = '/oidc';
@@ -28,6 +30,8 @@ export const OIDC_ROUTES = {
   revocation: '/token/revocation',
   introspection: '/token/introspection',
   token: '/token',
+  deviceAuthorization: '/device/auth',
+  codeVerification: '/device',
 } as const;
 /** The grant types the provider itself answers at the token endpoint (the others stay the server's). */
 export const PROVIDER_GRANTS = ['authorization_code', 'refresh_token'] as const;
@@ -42,14 +46,7 @@ export const apiResource = (config: Config) => `${config.publicUrl}/api`;
 const REFRESH_TTL_SECONDS = 14 * 24 * 3600;
 
 /** The refusal page loads nothing: no script, no style, no image. */
-export const REFUSAL_PAGE_CSP = "default-src 'none'";
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** The provider's plain pages: a title and what the body says, nothing loaded. */
-function plainPage(language: Language, title: string, body: string): string {
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
-}
+export const REFUSAL_PAGE_CSP = PLAIN_PAGE_CSP;
 
 /**
  * The page for an app's sign-in request that cannot go on (refused by the provider, or expired): the
@@ -151,6 +148,44 @@ function appSignOut(deps: OpenIdProviderDeps) {
   };
 }
 
+/** The device pages' language: the one the user chose in the portal, else the browser's. */
+const deviceLanguage = (ctx: KoaContextWithOIDC) =>
+  matchLanguage(ctx.cookies.get(LANGUAGE_COOKIE)) ??
+  signInPageLanguage(undefined, ctx.get('accept-language') || undefined);
+
+/** A device page: nothing loaded, its forms posted to the provider only. */
+function devicePage(ctx: KoaContextWithOIDC, html: string) {
+  ctx.type = 'html';
+  ctx.set('Content-Security-Policy', `${PLAIN_PAGE_CSP}; form-action 'self'`);
+  ctx.body = html;
+}
+
+/** The code field, with the code the form last sent and why it was refused, if it was. */
+function askForDeviceCode(ctx: KoaContextWithOIDC, code?: string, errorName?: string) {
+  devicePage(
+    ctx,
+    deviceCodePage(deviceLanguage(ctx), {
+      action: ctx.oidc.urlFor('code_verification'),
+      xsrf: String((ctx.oidc.session!.state as Record<string, unknown>).secret),
+      code,
+      problem: codeProblem(errorName),
+    }),
+  );
+}
+
+/**
+ * The verification address with the code in it (`verification_uri_complete`): the provider would post
+ * it on by an inline script, which the page's policy forbids; the code field comes filled in instead.
+ */
+function deviceCodeFromAddress() {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    await next();
+    const code = ctx.oidc?.params?.user_code;
+    if (ctx.oidc?.route === 'code_verification' && ctx.method === 'GET' && typeof code === 'string')
+      askForDeviceCode(ctx, code);
+  };
+}
+
 /**
  * The login prompt also asks for a sign-in when the provider's session no longer stands on a live
  * portal session of the same user: signing out of the portal ends the provider's sign-ins too, and
@@ -243,6 +278,33 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
       introspection: { enabled: true },
+      // RFC 8628: a device without a browser shows a user code; the user confirms it at /oidc/device,
+      // signing in through the portal's screens when needed.
+      deviceFlow: {
+        enabled: true,
+        charset: 'base-20',
+        mask: '****-****',
+        userCodeInputSource: async (ctx, _form, _out, error) =>
+          askForDeviceCode(ctx, (error as { userCode?: string } | undefined)?.userCode, error?.name),
+        userCodeConfirmSource: async (ctx, _form, client, _deviceInfo, userCode) =>
+          devicePage(
+            ctx,
+            deviceConfirmPage(deviceLanguage(ctx), {
+              action: ctx.oidc.urlFor('code_verification'),
+              xsrf: String((ctx.oidc.session!.state as Record<string, unknown>).secret),
+              code: userCode,
+              app: client.clientName ?? client.clientId,
+            }),
+          ),
+        successSource: async (ctx) =>
+          devicePage(
+            ctx,
+            deviceDonePage(
+              deviceLanguage(ctx),
+              ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId ?? '',
+            ),
+          ),
+      },
       // The server's /connect/userinfo answers (it accepts the provider's access tokens).
       userinfo: { enabled: false },
       rpInitiatedLogout: {
@@ -283,6 +345,8 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
       revocation: OIDC_ROUTES.revocation,
       introspection: OIDC_ROUTES.introspection,
       token: OIDC_ROUTES.token,
+      device_authorization: OIDC_ROUTES.deviceAuthorization,
+      code_verification: OIDC_ROUTES.codeVerification,
     },
     // A refused authorization request (unknown client, a redirect URI not registered) never redirects:
     // a plain page with the protocol's error, in the language the app asked for.
@@ -297,6 +361,7 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
     ttl: {
       AccessToken: TOKEN_TTL_SECONDS,
       AuthorizationCode: 60,
+      DeviceCode: 600,
       IdToken: TOKEN_TTL_SECONDS,
       Interaction: 600,
       Grant: REFRESH_TTL_SECONDS,
@@ -328,6 +393,7 @@ export class OpenIdProvider {
       // Behind a proxy the public address comes from X-Forwarded-Proto/Host (the issuer is PUBLIC_URL).
       provider.proxy = true;
       provider.use(appSignOut(this.deps));
+      provider.use(deviceCodeFromAddress());
       this.provider = provider;
       this.keySet = keySet;
     }

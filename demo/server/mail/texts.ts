@@ -84,6 +84,25 @@ export interface ServerTexts {
     done: string;
     close: string;
   };
+  device: {
+    title: string;
+    enter: string;
+    code: string;
+    continue: string;
+    wrongCode: string;
+    expired: string;
+    used: string;
+    aborted: string;
+    error: string;
+    tooMany: string;
+    confirmTitle: string;
+    confirmBody: string;
+    notYou: string;
+    confirm: string;
+    cancel: string;
+    doneTitle: string;
+    doneBody: string;
+  };
 }
 
 export const TEXTS: Record<Language, ServerTexts> = {
@@ -175,6 +194,25 @@ export const TEXTS: Record<Language, ServerTexts> = {
       stay: 'Stay signed in',
       done: 'You are signed out',
       close: 'You can close this page.',
+    },
+    device: {
+      title: 'Sign in on a device',
+      enter: 'Enter the code your device shows.',
+      code: 'Code',
+      continue: 'Continue',
+      wrongCode: 'This code is not known. Check it and try again.',
+      expired: 'This code has expired. Start again on your device.',
+      used: 'This code has already been used. Start again on your device.',
+      aborted: 'Signing in on the device was cancelled.',
+      error: 'Something went wrong. Start again on your device.',
+      tooMany: 'Too many attempts. Try again in a few minutes.',
+      confirmTitle: 'Sign in to {{app}}?',
+      confirmBody: '{{app}} asks to sign in with your account. Continue only if your device shows this code:',
+      notYou: 'If you did not start this, choose Cancel.',
+      confirm: 'Sign in',
+      cancel: 'Cancel',
+      doneTitle: 'Your device is signed in',
+      doneBody: 'You can close this page and go back to {{app}}.',
     },
   },
   fr: {
@@ -269,6 +307,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       done: 'Vous êtes déconnecté',
       close: 'Vous pouvez fermer cette page.',
     },
+    device: {
+      title: 'Connexion sur un appareil',
+      enter: 'Saisissez le code affiché sur votre appareil.',
+      code: 'Code',
+      continue: 'Continuer',
+      wrongCode: 'Ce code est inconnu. Vérifiez-le et réessayez.',
+      expired: 'Ce code a expiré. Recommencez sur votre appareil.',
+      used: 'Ce code a déjà été utilisé. Recommencez sur votre appareil.',
+      aborted: 'La connexion sur l’appareil a été annulée.',
+      error: 'Une erreur s’est produite. Recommencez sur votre appareil.',
+      tooMany: 'Trop de tentatives. Réessayez dans quelques minutes.',
+      confirmTitle: 'Se connecter à {{app}} ?',
+      confirmBody:
+        '{{app}} demande à se connecter avec votre compte. Ne continuez que si votre appareil affiche ce code :',
+      notYou: 'Si vous n’êtes pas à l’origine de cette demande, choisissez Annuler.',
+      confirm: 'Se connecter',
+      cancel: 'Annuler',
+      doneTitle: 'Votre appareil est connecté',
+      doneBody: 'Vous pouvez fermer cette page et revenir à {{app}}.',
+    },
   },
   es: {
     reset: {
@@ -359,6 +417,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       done: 'Has cerrado sesión',
       close: 'Ya puedes cerrar esta página.',
     },
+    device: {
+      title: 'Iniciar sesión en un dispositivo',
+      enter: 'Introduce el código que muestra tu dispositivo.',
+      code: 'Código',
+      continue: 'Continuar',
+      wrongCode: 'Este código no existe. Compruébalo y vuelve a intentarlo.',
+      expired: 'Este código ha caducado. Vuelve a empezar en tu dispositivo.',
+      used: 'Este código ya se ha usado. Vuelve a empezar en tu dispositivo.',
+      aborted: 'Se ha cancelado el inicio de sesión en el dispositivo.',
+      error: 'Algo ha fallado. Vuelve a empezar en tu dispositivo.',
+      tooMany: 'Demasiados intentos. Vuelve a intentarlo dentro de unos minutos.',
+      confirmTitle: '¿Iniciar sesión en {{app}}?',
+      confirmBody:
+        '{{app}} pide iniciar sesión con tu cuenta. Continúa solo si tu dispositivo muestra este código:',
+      notYou: 'Si no has sido tú, elige Cancelar.',
+      confirm: 'Iniciar sesión',
+      cancel: 'Cancelar',
+      doneTitle: 'Tu dispositivo ha iniciado sesión',
+      doneBody: 'Ya puedes cerrar esta página y volver a {{app}}.',
+    },
   },
   pt: {
     reset: {
@@ -448,6 +526,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       stay: 'Continuar conectado',
       done: 'Você saiu da sua conta',
       close: 'Você já pode fechar esta página.',
+    },
+    device: {
+      title: 'Entrar em um dispositivo',
+      enter: 'Digite o código exibido no seu dispositivo.',
+      code: 'Código',
+      continue: 'Continuar',
+      wrongCode: 'Esse código não existe. Confira e tente de novo.',
+      expired: 'Esse código expirou. Comece de novo no seu dispositivo.',
+      used: 'Esse código já foi usado. Comece de novo no seu dispositivo.',
+      aborted: 'O login no dispositivo foi cancelado.',
+      error: 'Algo deu errado. Comece de novo no seu dispositivo.',
+      tooMany: 'Muitas tentativas. Tente de novo em alguns minutos.',
+      confirmTitle: 'Entrar no {{app}}?',
+      confirmBody:
+        'O {{app}} pede para entrar com a sua conta. Só continue se o seu dispositivo mostrar este código:',
+      notYou: 'Se não foi você que pediu, escolha Cancelar.',
+      confirm: 'Entrar',
+      cancel: 'Cancelar',
+      doneTitle: 'Seu dispositivo está conectado',
+      doneBody: 'Você já pode fechar esta página e voltar para o {{app}}.',
     },
   },
   de: {
@@ -542,6 +640,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       done: 'Sie sind abgemeldet',
       close: 'Sie können diese Seite jetzt schließen.',
     },
+    device: {
+      title: 'Auf einem Gerät anmelden',
+      enter: 'Geben Sie den Code ein, den Ihr Gerät anzeigt.',
+      code: 'Code',
+      continue: 'Weiter',
+      wrongCode: 'Dieser Code ist unbekannt. Prüfen Sie ihn und versuchen Sie es erneut.',
+      expired: 'Dieser Code ist abgelaufen. Beginnen Sie auf Ihrem Gerät neu.',
+      used: 'Dieser Code wurde bereits verwendet. Beginnen Sie auf Ihrem Gerät neu.',
+      aborted: 'Die Anmeldung auf dem Gerät wurde abgebrochen.',
+      error: 'Etwas ist schiefgegangen. Beginnen Sie auf Ihrem Gerät neu.',
+      tooMany: 'Zu viele Versuche. Versuchen Sie es in ein paar Minuten erneut.',
+      confirmTitle: 'Bei {{app}} anmelden?',
+      confirmBody:
+        '{{app}} möchte sich mit Ihrem Konto anmelden. Fahren Sie nur fort, wenn Ihr Gerät diesen Code anzeigt:',
+      notYou: 'Wenn Sie das nicht waren, wählen Sie „Abbrechen“.',
+      confirm: 'Anmelden',
+      cancel: 'Abbrechen',
+      doneTitle: 'Ihr Gerät ist angemeldet',
+      doneBody: 'Sie können diese Seite schließen und zu {{app}} zurückkehren.',
+    },
   },
   ja: {
     reset: {
@@ -634,6 +752,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       done: 'サインアウトしました',
       close: 'このページは閉じてかまいません。',
     },
+    device: {
+      title: 'デバイスでサインイン',
+      enter: 'デバイスに表示されているコードを入力してください。',
+      code: 'コード',
+      continue: '続行',
+      wrongCode: 'このコードは見つかりません。確認して、もう一度お試しください。',
+      expired: 'このコードは有効期限が切れています。デバイスでもう一度やり直してください。',
+      used: 'このコードはすでに使用されています。デバイスでもう一度やり直してください。',
+      aborted: 'デバイスでのサインインはキャンセルされました。',
+      error: '問題が発生しました。デバイスでもう一度やり直してください。',
+      tooMany: '試行回数が多すぎます。数分後にもう一度お試しください。',
+      confirmTitle: '{{app}} にサインインしますか？',
+      confirmBody:
+        '{{app}} があなたのアカウントでのサインインを求めています。デバイスに次のコードが表示されている場合のみ続行してください。',
+      notYou: '心当たりがない場合は［キャンセル］を選んでください。',
+      confirm: 'サインイン',
+      cancel: 'キャンセル',
+      doneTitle: 'デバイスでサインインしました',
+      doneBody: 'このページを閉じて {{app}} に戻ってください。',
+    },
   },
   da: {
     reset: {
@@ -725,6 +863,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       stay: 'Forbliv logget ind',
       done: 'Du er logget ud',
       close: 'Du kan lukke denne side nu.',
+    },
+    device: {
+      title: 'Log ind på en enhed',
+      enter: 'Indtast koden, som din enhed viser.',
+      code: 'Kode',
+      continue: 'Fortsæt',
+      wrongCode: 'Koden findes ikke. Tjek den, og prøv igen.',
+      expired: 'Koden er udløbet. Start forfra på din enhed.',
+      used: 'Koden er allerede brugt. Start forfra på din enhed.',
+      aborted: 'Login på enheden blev annulleret.',
+      error: 'Noget gik galt. Start forfra på din enhed.',
+      tooMany: 'For mange forsøg. Prøv igen om et par minutter.',
+      confirmTitle: 'Log ind på {{app}}?',
+      confirmBody:
+        '{{app}} beder om at logge ind med din konto. Fortsæt kun, hvis din enhed viser denne kode:',
+      notYou: 'Hvis det ikke var dig, så vælg Annuller.',
+      confirm: 'Log ind',
+      cancel: 'Annuller',
+      doneTitle: 'Din enhed er logget ind',
+      doneBody: 'Du kan lukke denne side og gå tilbage til {{app}}.',
     },
   },
 };

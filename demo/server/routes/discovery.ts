@@ -29,7 +29,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         userinfo_endpoint: `${base}/connect/userinfo`,
         token_endpoint: `${base}/connect/token`,
         jwks_uri: `${base}/.well-known/jwks`,
-        device_authorization_endpoint: `${base}/api/DeviceCode/generate`,
+        device_authorization_endpoint: provider(OIDC_ROUTES.deviceAuthorization),
         end_session_endpoint: provider(OIDC_ROUTES.endSession),
         revocation_endpoint: provider(OIDC_ROUTES.revocation),
         introspection_endpoint: provider(OIDC_ROUTES.introspection),

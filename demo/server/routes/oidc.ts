@@ -7,20 +7,23 @@ import { errors as oidcErrors } from 'oidc-provider';
 import { cookiesOf } from '../lib/cookies';
 import { signInPageLanguage, uiLocalesLanguage } from '../lib/language';
 import { freshLoginSince, signInScreenAddress } from '../lib/oidc-interaction';
+import { deviceTooManyPage } from '../lib/device-pages';
+import { clientAddress } from '../lib/normalise';
 import {
   apiResource,
   OIDC_PREFIX,
+  OIDC_ROUTES,
   OpenIdProvider,
   REFUSAL_PAGE_CSP,
   refusalPage,
 } from '../lib/openid-provider';
 import { SESSION_COOKIE } from '../lib/sessions';
 import { cookieOptions, secureCookies, sessionOf } from '../plugins/cookies';
-import { LANGUAGE_COOKIE, type Language } from '../../../src/contract/languages';
+import { LANGUAGE_COOKIE, matchLanguage, type Language } from '../../../src/contract/languages';
 import { interactionSchema } from '../../../src/contract/schemas/oidc';
 
 /** A request as the provider reads it behind another framework: the parsed body and the full path. */
-type ForwardedRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
+type ForwardedRequest = IncomingMessage & { body?: unknown; originalUrl?: string; ip?: string };
 
 const callbacks = new WeakMap<Provider, (req: IncomingMessage, res: ServerResponse) => void>();
 function callbackOf(provider: Provider) {
@@ -60,10 +63,38 @@ export async function registerOpenIdProvider(app: FastifyInstance): Promise<void
   app.decorate('oidc', oidc);
 
   await app.register(middie, { hook: 'onRequest' });
-  app.use(OIDC_PREFIX, (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+  app.use(OIDC_PREFIX, (req: ForwardedRequest, res: ServerResponse, next: (error?: unknown) => void) => {
     if (req.url?.startsWith('/interaction/')) return next();
+    if (req.method === 'POST' && req.url?.split('?')[0] === OIDC_ROUTES.codeVerification) {
+      void deviceCodeGuesses(app, req, res).then((refused) => {
+        if (!refused) callbackOf(oidc.current())(req, res);
+      }, next);
+      return;
+    }
     callbackOf(oidc.current())(req, res);
   });
+}
+
+/** A user code is short enough to guess: an address may try so many in a window (design §4). */
+const DEVICE_CODE_LIMIT = { max: 10, windowMs: 15 * 60_000 };
+
+/** Count a user code tried from this address; past the limit answer a page saying so (true). */
+async function deviceCodeGuesses(app: FastifyInstance, req: ForwardedRequest, res: ServerResponse) {
+  const { allowed, retryAfter } = await app.services.limiter.hit(
+    `device-code:ip:${clientAddress(req.ip ?? '')}`,
+    DEVICE_CODE_LIMIT,
+  );
+  if (allowed) return false;
+  const cookie = req.headers.cookie ? app.parseCookie(req.headers.cookie)[LANGUAGE_COOKIE] : undefined;
+  const language = matchLanguage(cookie) ?? signInPageLanguage(undefined, req.headers['accept-language']);
+  res
+    .writeHead(429, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': REFUSAL_PAGE_CSP,
+      'retry-after': String(retryAfter),
+    })
+    .end(deviceTooManyPage(language));
+  return true;
 }
 
 /**

@@ -41,6 +41,7 @@ function oauthError(reply: FastifyReply, error: string, description: string, sta
  * - the RFC 8628 device grant for QR code login: the mobile app (DEVICE_CLIENT_ID) exchanges a device
  *   code once, within its ten minutes, for tokens of the user who generated it (`expired_token`,
  *   `invalid_grant` otherwise; the code was authorized when it was made, so never `authorization_pending`);
+ *   the same grant of any other client is the provider's device flow;
  * - client credentials (RFC 6749 §4.4) for a team's API clients (`clientGrant`);
  * - the OpenID Provider's authorization code and refresh token grants, handed to it as they came.
  */
@@ -119,7 +120,10 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The OpenID Provider's grants: one token endpoint for every client (openid-provider.md).
       if ((PROVIDER_GRANTS as readonly string[]).includes(body.grant_type))
         return forwardToProvider(request, reply, OIDC_ROUTES.token);
-      if (body.grant_type === DEVICE_GRANT) return deviceGrant(body, reply);
+      // RFC 8628 for the provider's clients; the mobile app's QR code login stays the server's.
+      if (body.grant_type === DEVICE_GRANT && body.client_id === config.deviceClientId)
+        return deviceGrant(body, reply);
+      if (body.grant_type === DEVICE_GRANT) return forwardToProvider(request, reply, OIDC_ROUTES.token);
       if (body.grant_type === CLIENT_GRANT) return clientGrant(request, body, reply);
       if (body.grant_type !== SESSION_GRANT) {
         return oauthError(
