@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
@@ -7,7 +8,7 @@ import { renderPage } from './plugins/pages';
 
 /**
  * The demo's second origin: a partner site embedding `<acct-login>` and a suite app using
- * `<acct-header>`. Both load the bundle from the issuer and call it across origins (CORS with
+ * `<acct-header>` and signing in through the OpenID Provider (code flow with PKCE, oidc-client-ts). Both load the bundle from the issuer and call it across origins (CORS with
  * credentials), under their own strict CSP that names the issuer.
  */
 export async function buildPartnerApp(config: Config): Promise<FastifyInstance> {
@@ -50,6 +51,17 @@ export async function buildPartnerApp(config: Config): Promise<FastifyInstance> 
   for (const [name, html] of Object.entries(pages)) {
     app.get(`/${name}`, async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
   }
+  // The suite app's OpenID Connect client library, served from this origin (its CSP allows no other
+  // script host but the issuer): oidc-client-ts's browser build, as installed.
+  const oidcClient = readFileSync(
+    join(
+      dirname(createRequire(import.meta.url).resolve('oidc-client-ts/package.json')),
+      'dist/browser/oidc-client-ts.min.js',
+    ),
+  );
+  app.get('/assets/vendor/oidc-client-ts.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(oidcClient),
+  );
   await app.register(fastifyStatic, {
     root: join(config.demoDir, 'assets'),
     prefix: '/assets/',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import * as client from 'openid-client';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { screenshot, useE2E } from '../support/browser';
+import { screenshot, signInFromTeamStep, useE2E } from '../support/browser';
 
 const CLIENT_ID = 'e2e-tv-app';
 const dir = mkdtempSync(join(tmpdir(), 'oidc-device-e2e-'));
@@ -59,13 +59,7 @@ describe('the device flow with a device and the portal’s screens', () => {
       await screenshot(page, 'e2e/oidc-device', 'confirm');
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 
-      await page.waitForURL((address) => address.pathname === '/login/team');
-      await page.getByLabel('Team name').fill('acme');
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await page.waitForURL((address) => address.pathname === '/login/acme');
-      await page.getByLabel('Email').fill('ada@acme.test');
-      await page.getByLabel('Password').fill(DEMO_PASSWORD);
-      await page.getByRole('button', { name: 'Continue' }).click();
+      await signInFromTeamStep(page, 'acme', 'ada@acme.test', DEMO_PASSWORD);
 
       await page.getByRole('heading', { name: 'Your device is signed in' }).waitFor();
       await screenshot(page, 'e2e/oidc-device', 'done');

@@ -280,3 +280,17 @@ export function useE2E(env: ServerEnv = {}): BrowserHandle & ServerHandle {
     withPage: browser.withPage,
   };
 }
+
+/**
+ * A user at the portal's team step (where an app's sign-in request lands without a team) names the
+ * team and signs in there by password.
+ */
+export async function signInFromTeamStep(page: Page, team: string, email: string, password: string) {
+  await page.waitForURL((address) => address.pathname === '/login/team');
+  await page.getByLabel('Team name').fill(team);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL((address) => address.pathname === `/login/${team}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
