@@ -96,6 +96,8 @@ export interface OidcClient {
 
 /** The demo suite app's client (a public client: code flow with PKCE, no secret). */
 export const DEMO_OIDC_CLIENT_ID = 'acct-suite-app';
+/** The demo's device client (the device flow, no browser on the device). */
+export const DEMO_DEVICE_CLIENT_ID = 'acct-demo-device';
 
 /**
  * The clients of OIDC_CLIENTS_FILE, checked enough to say what is wrong at start: a JSON array of
@@ -272,6 +274,17 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const oidcClients = readOidcClients(value('OIDC_CLIENTS_FILE'), problems);
+  // The demo's device (RFC 8628): try the device flow with any client library, or curl.
+  if (demo && !oidcClients.some((client) => client.client_id === DEMO_DEVICE_CLIENT_ID)) {
+    oidcClients.push({
+      client_id: DEMO_DEVICE_CLIENT_ID,
+      client_name: 'Meeting-room screen (demo)',
+      redirect_uris: [],
+      response_types: [],
+      grant_types: ['urn:ietf:params:oauth:grant-type:device_code'],
+      token_endpoint_auth_method: 'none',
+    });
+  }
   if (demo && partnerPort && !oidcClients.some((client) => client.client_id === DEMO_OIDC_CLIENT_ID)) {
     oidcClients.push({
       client_id: DEMO_OIDC_CLIENT_ID,

@@ -86,7 +86,10 @@ describe('the device flow (RFC 8628)', () => {
     const browser = new InjectBrowser(t.app, ISSUER);
     const page = await browser.get('/oidc/device', { 'accept-language': 'de' });
     assert.equal(page.statusCode, 200);
-    assert.match(String(page.headers['content-security-policy']), /default-src 'none'; form-action 'self'/);
+    assert.match(
+      String(page.headers['content-security-policy']),
+      /default-src 'none'; style-src 'self'; form-action 'self'/,
+    );
     assert.match(page.body, /<label for="user_code">Code<\/label>/);
     assert.match(page.body, /Auf einem Gerät anmelden/);
     assert.doesNotMatch(page.body, /<script|onfocus|<style/);

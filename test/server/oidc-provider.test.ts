@@ -330,7 +330,7 @@ describe('the OpenID Provider', () => {
       assert.equal(response.statusCode, 200);
       assert.match(
         String(response.headers['content-security-policy']),
-        /^default-src 'none'; form-action 'self'/,
+        /^default-src 'none'; style-src 'self'; form-action 'self'/,
       );
       assert.match(response.body, /<html lang="de">/);
       assert.match(response.body, /Möchten Sie sich abmelden\?/);
@@ -349,7 +349,7 @@ describe('the OpenID Provider', () => {
         'accept-language': 'de',
       });
       assert.equal(done.statusCode, 200);
-      assert.equal(done.headers['content-security-policy'], "default-src 'none'");
+      assert.equal(done.headers['content-security-policy'], "default-src 'none'; style-src 'self'");
       assert.match(done.body, /Sie sind abgemeldet/);
       assert.doesNotMatch(done.body, /<script|<style/);
     });
@@ -367,7 +367,7 @@ describe('the OpenID Provider', () => {
       // The answer goes back to the app's registered address: the form may lead there.
       assert.equal(
         response.headers['content-security-policy'],
-        "default-src 'none'; form-action 'self' https://app.example.test",
+        "default-src 'none'; style-src 'self'; form-action 'self' https://app.example.test",
       );
       const { action, xsrf } = questionForm(response.body);
       const stayed = await browser.post(action, { xsrf });
@@ -466,7 +466,7 @@ describe('the OpenID Provider', () => {
     assert.equal(response.statusCode, 400);
     assert.equal(response.headers.location, undefined);
     assert.match(String(response.headers['content-type']), /^text\/html/);
-    assert.equal(response.headers['content-security-policy'], "default-src 'none'");
+    assert.equal(response.headers['content-security-policy'], "default-src 'none'; style-src 'self'");
     assert.match(response.body, /<html lang="de">/);
     assert.match(response.body, /Kehren Sie zur App zurück/);
     assert.match(response.body, /Fehlercode: invalid_request/);
@@ -485,7 +485,7 @@ describe('the OpenID Provider', () => {
     );
     assert.equal(refused.statusCode, 400);
     assert.equal(refused.headers.location, undefined);
-    assert.equal(refused.headers['content-security-policy'], "default-src 'none'");
+    assert.equal(refused.headers['content-security-policy'], "default-src 'none'; style-src 'self'");
     assert.match(refused.body, /<html lang="fr">/);
     assert.match(refused.body, /Revenez à l’application/);
     assert.match(refused.body, /Code d’erreur : invalid_redirect_uri/);

@@ -5,6 +5,7 @@ import type { BrandName } from '../../demo/server/config';
 import { BRANDS } from '../../src/brands';
 import { axeViolations } from './axe';
 import { screenshot, sweepTab, useE2E, type BrowserHandle, type ServerHandle } from './browser';
+import { sweepProviderPages } from './provider-pages-sweep';
 import { expectedErrors, holdTransient, SHOTS, transientGone } from './screens';
 import { readLocale, translator } from './texts';
 
@@ -69,6 +70,8 @@ export function sweepScreens(brand: BrandName): BrowserHandle & ServerHandle {
       }
       assert.deepEqual(failures, []);
     });
+    it('captures the OpenID Provider’s own pages (light, dark, 320 px) with no accessibility violations', () =>
+      sweepProviderPages(e2e, brand, themes.includes('dark')));
   });
   return e2e;
 }

@@ -63,7 +63,7 @@ export function deviceConfirmPage(
   return page(
     language,
     text(language, 'confirmTitle', app),
-    `<p>${text(language, 'confirmBody', app)}</p><p><strong>${escapeHtml(form.code)}</strong></p><p>${text(language, 'notYou')}</p><form method="post" action="${escapeHtml(form.action)}">${hidden('xsrf', form.xsrf)}${hidden('user_code', form.code)}<button type="submit" name="confirm" value="yes">${text(language, 'confirm')}</button> <button type="submit" name="abort" value="yes">${text(language, 'cancel')}</button></form>`,
+    `<p>${text(language, 'confirmBody', app)}</p><p><strong>${escapeHtml(form.code)}</strong></p><p>${text(language, 'notYou')}</p><form method="post" action="${escapeHtml(form.action)}">${hidden('xsrf', form.xsrf)}${hidden('user_code', form.code)}<button type="submit" name="confirm" value="yes">${text(language, 'confirm')}</button> <button type="submit" name="abort" value="yes" class="secondary">${text(language, 'cancel')}</button></form>`,
   );
 }
 

@@ -71,7 +71,7 @@ export function signOutQuestionPage(language: Language, action: string, xsrf: st
   return plainPage(
     language,
     t('title'),
-    `<p>${t('body')}</p><form method="post" action="${escapeHtml(action)}"><input type="hidden" name="xsrf" value="${escapeHtml(xsrf)}"><button type="submit" name="logout" value="yes">${t('confirm')}</button> <button type="submit">${t('stay')}</button></form>`,
+    `<p>${t('body')}</p><form method="post" action="${escapeHtml(action)}"><input type="hidden" name="xsrf" value="${escapeHtml(xsrf)}"><button type="submit" name="logout" value="yes">${t('confirm')}</button> <button type="submit" class="secondary">${t('stay')}</button></form>`,
   );
 }
 

@@ -9,6 +9,7 @@ import { signInPageLanguage, uiLocalesLanguage } from '../lib/language';
 import { freshLoginSince, signInScreenAddress } from '../lib/oidc-interaction';
 import { deviceTooManyPage } from '../lib/device-pages';
 import { clientAddress } from '../lib/normalise';
+import { PLAIN_PAGE_STYLESHEET, plainPageCss } from '../lib/plain-page';
 import {
   apiResource,
   OIDC_PREFIX,
@@ -20,7 +21,7 @@ import {
 import { SESSION_COOKIE } from '../lib/sessions';
 import { cookieOptions, secureCookies, sessionOf } from '../plugins/cookies';
 import { LANGUAGE_COOKIE, matchLanguage, type Language } from '../../../src/contract/languages';
-import { interactionSchema } from '../../../src/contract/schemas/oidc';
+import { interactionSchema, plainPageCssSchema } from '../../../src/contract/schemas/oidc';
 
 /** A request as the provider reads it behind another framework: the parsed body and the full path. */
 type ForwardedRequest = IncomingMessage & { body?: unknown; originalUrl?: string; ip?: string };
@@ -129,6 +130,15 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .type('text/html; charset=utf-8')
       .header('Content-Security-Policy', REFUSAL_PAGE_CSP)
       .send(refusalPage(language, code));
+
+  // The provider's plain pages in the deployment's brand (lib/plain-page.ts).
+  const pagesCss = plainPageCss(config.brand);
+  app.get(
+    PLAIN_PAGE_STYLESHEET,
+    { config: { auth: 'none' }, schema: plainPageCssSchema },
+    async (_request, reply) =>
+      reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(pagesCss),
+  );
 
   app.get(
     `${OIDC_PREFIX}/interaction/:uid`,

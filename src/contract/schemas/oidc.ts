@@ -10,3 +10,8 @@ export const interactionSchema = {
   // 400: an expired or foreign sign-in request, a page in the browser's language.
   response: { 303: NoBody, 400: HtmlReply, ...errors(500) },
 } satisfies RouteSchema;
+
+/** `GET /provider-pages.css`: the stylesheet of the provider's plain pages, in the deployment's brand. */
+export const plainPageCssSchema = {
+  response: { 200: Type.String({ description: 'a stylesheet' }), ...errors(400, 500) },
+} satisfies RouteSchema;

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import type { BrowserContext, Page } from 'playwright-core';
+import { DEMO_DEVICE_CLIENT_ID, DEMO_OIDC_CLIENT_ID } from '../../demo/server/config';
+import { axeViolations } from './axe';
+import { screenshot, signInContext, type BrowserHandle, type ServerHandle } from './browser';
+import { sessionFor } from './test-server';
+
+/** A device's request (RFC 8628) to the server: the user code to type. */
+async function deviceCode(server: ServerHandle['server']): Promise<string> {
+  const answer = await fetch(`${server.url}/oidc/device/auth`, {
+    method: 'POST',
+    body: new URLSearchParams({ client_id: DEMO_DEVICE_CLIENT_ID, scope: 'openid' }),
+  });
+  return ((await answer.json()) as { user_code: string }).user_code;
+}
+
+interface ProviderPage {
+  name: string;
+  show(page: Page, server: ServerHandle['server']): Promise<void>;
+}
+
+/**
+ * The OpenID Provider's plain pages (lib/plain-page.ts), signed in as ada: the refusal of a request it
+ * cannot take, the question before an app's sign-out, the signed-out page, and the device flow's code
+ * field (empty, refused), confirmation and success.
+ */
+const PAGES: ProviderPage[] = [
+  {
+    name: 'provider-refusal',
+    show: async (page, server) => {
+      await page.goto(`${server.url}/oidc/auth?client_id=no-such-app&response_type=code&scope=openid`);
+    },
+  },
+  {
+    name: 'provider-sign-out-question',
+    show: async (page, server) => {
+      await page.goto(`${server.url}/oidc/session/end?client_id=${DEMO_OIDC_CLIENT_ID}`);
+      await page.getByRole('button', { name: 'Stay signed in' }).waitFor();
+    },
+  },
+  {
+    name: 'provider-device-code',
+    show: async (page, server) => {
+      await page.goto(`${server.url}/oidc/device`);
+    },
+  },
+  {
+    name: 'provider-device-code-refused',
+    show: async (page, server) => {
+      await page.goto(`${server.url}/oidc/device`);
+      await page.getByLabel('Code').fill('BCDF-GHJK');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('alert').waitFor();
+    },
+  },
+  {
+    name: 'provider-device-confirm',
+    show: async (page, server) => {
+      await page.goto(`${server.url}/oidc/device`);
+      await page.getByLabel('Code').fill(await deviceCode(server));
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('button', { name: 'Cancel' }).waitFor();
+    },
+  },
+  {
+    name: 'provider-device-done',
+    show: async (page) => {
+      // From the confirmation above: signed in, the device is signed in at once.
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByRole('heading', { name: 'Your device is signed in' }).waitFor();
+    },
+  },
+  {
+    name: 'provider-signed-out',
+    show: async (page, server) => {
+      await page.goto(`${server.url}/oidc/session/end?client_id=${DEMO_OIDC_CLIENT_ID}`);
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+      await page.getByRole('heading', { name: 'You are signed out' }).waitFor();
+    },
+  },
+];
+
+/**
+ * Each provider page at 1024 and 320 px wide, light and dark (the pages follow the browser's
+ * preference), written to test-results/screens/ and checked with axe-core; at 320 px nothing may
+ * scroll sideways.
+ */
+export async function sweepProviderPages(e2e: BrowserHandle & ServerHandle, brand: string, dark: boolean) {
+  const failures: string[] = [];
+  const context: BrowserContext = await e2e.browser.newContext({ viewport: { width: 1024, height: 720 } });
+  try {
+    await signInContext(context, (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
+    const page = await context.newPage();
+    for (const shot of PAGES) {
+      await shot.show(page, e2e.server);
+      for (const theme of dark ? ['light', 'dark'] : ['light']) {
+        await page.emulateMedia({ colorScheme: theme as 'light' | 'dark' });
+        for (const width of [1024, 320]) {
+          await page.setViewportSize({ width, height: 720 });
+          await screenshot(page, 'screens', `${shot.name}-${brand}-${theme}-${width}`);
+          for (const violation of await axeViolations(page))
+            failures.push(`${shot.name} (${theme}, ${width}px): ${violation}`);
+          const sideways = await page.evaluate(
+            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          );
+          if (sideways > 0)
+            failures.push(`${shot.name} (${theme}, ${width}px): scrolls ${sideways}px sideways`);
+        }
+      }
+      await page.setViewportSize({ width: 1024, height: 720 });
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+  } finally {
+    await context.close();
+  }
+  assert.deepEqual(failures, []);
+}
