@@ -626,6 +626,18 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '012-oidc-portal-sessions': {
+    async up(db: AnyDb) {
+      // The portal session (its public id) that finished the login of each provider session: when it
+      // ends, the apps that took part in the provider session are told (back-channel logout).
+      await db.schema.alterTable('oidc_models').addColumn('portal_session', 'text').execute();
+      await db.schema
+        .createIndex('oidc_models_portal_session')
+        .on('oidc_models')
+        .columns(['portal_session'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

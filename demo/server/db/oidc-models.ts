@@ -82,6 +82,65 @@ export function oidcModelsRepository(db: Kysely<Database>) {
       return Number(result.numUpdatedRows) === 1;
     },
 
+    /** Bind a provider session (its `uid`) to the portal session that finished its login. */
+    async linkPortalSession(uid: string, portalSession: string): Promise<void> {
+      await db
+        .updateTable('oidc_models')
+        .set({ portal_session: portalSession })
+        .where('model', '=', 'Session')
+        .where('uid', '=', uid)
+        .execute();
+    },
+
+    /** The same user signed in again on the browser: its provider sessions stand on the new session. */
+    async moveToPortalSession(from: string, to: string): Promise<void> {
+      await db
+        .updateTable('oidc_models')
+        .set({ portal_session: to })
+        .where('model', '=', 'Session')
+        .where('portal_session', '=', from)
+        .execute();
+    },
+
+    /**
+     * Delete the live provider sessions whose portal session has ended (revoked, deleted, or its user
+     * disabled or deleted) and return their payloads. One DELETE … RETURNING: of two nodes sweeping at
+     * once, each session goes to exactly one, so its apps are told once.
+     */
+    async takeEndedSessions(now: number): Promise<string[]> {
+      const rows = await db
+        .deleteFrom('oidc_models')
+        .where('model', '=', 'Session')
+        .where('portal_session', 'is not', null)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('sessions')
+                .innerJoin('users', 'users.id', 'sessions.user_id')
+                .select('sessions.id_hash')
+                .whereRef('sessions.public_id', '=', 'oidc_models.portal_session')
+                .where('sessions.revoked_at', 'is', null)
+                .where('users.disabled_at', 'is', null),
+            ),
+          ),
+        )
+        .returning('payload')
+        .execute();
+      return rows.map((row) => row.payload);
+    },
+
+    /** A grant and everything issued under it (codes, access and refresh tokens), on every model. */
+    async revokeGrant(grantId: string): Promise<void> {
+      await db
+        .deleteFrom('oidc_models')
+        .where((eb) =>
+          eb.or([eb('grant_id', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])]),
+        )
+        .execute();
+    },
+
     /** Delete what expired before `now`; how many rows went. */
     async purge(now: number): Promise<number> {
       const result = await db.deleteFrom('oidc_models').where('expires_at', '<=', now).executeTakeFirst();

@@ -178,6 +178,8 @@ export interface OidcModelsTable {
   /** Milliseconds since the epoch; null: kept until destroyed. */
   expires_at: number | null;
   consumed_at: number | null;
+  /** Sessions only: the public id of the portal session that finished its login. */
+  portal_session: string | null;
 }
 
 export interface DeviceCodesTable {

@@ -6,6 +6,7 @@ import type Provider from 'oidc-provider';
 import { errors as oidcErrors } from 'oidc-provider';
 import { cookiesOf } from '../lib/cookies';
 import { signInPageLanguage, uiLocalesLanguage } from '../lib/language';
+import { endAppSessions } from '../lib/app-logout';
 import { freshLoginSince, signInScreenAddress } from '../lib/oidc-interaction';
 import {
   apiResource,
@@ -58,6 +59,14 @@ export async function registerOpenIdProvider(app: FastifyInstance): Promise<void
     },
   });
   app.decorate('oidc', oidc);
+  // Whichever request ended portal sessions (sign-out, the sessions screen, a password reset, a member
+  // disabled or removed, an account deleted), its apps are told once the answer has gone: never a GET.
+  app.addHook('onResponse', async (request) => {
+    if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
+    await endAppSessions({ repos, clock, oidc, log: request.log }).catch((error: unknown) =>
+      request.log.error({ err: error }, 'ending the apps’ sessions failed'),
+    );
+  });
 
   await app.register(middie, { hook: 'onRequest' });
   app.use(OIDC_PREFIX, (req: IncomingMessage, res: ServerResponse, next: () => void) => {
