@@ -86,7 +86,7 @@ export function oidcModelsRepository(db: Kysely<Database>) {
     async linkPortalSession(uid: string, portalSession: string): Promise<void> {
       await db
         .updateTable('oidc_models')
-        .set({ portal_session: portalSession })
+        .set({ portal_session: portalSession, portal_ended: null })
         .where('model', '=', 'Session')
         .where('uid', '=', uid)
         .execute();
@@ -103,32 +103,19 @@ export function oidcModelsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Delete the live provider sessions whose portal session has ended (revoked, deleted, or its user
-     * disabled or deleted) and return their payloads. One DELETE … RETURNING: of two nodes sweeping at
-     * once, each session goes to exactly one, so its apps are told once.
+     * Delete the provider sessions whose portal session has ended (marked by the triggers of migration
+     * 012: revoked, or deleted with its user) and return the payloads of those still live. One DELETE …
+     * RETURNING on an index: of two nodes sweeping at once, each session goes to exactly one, so its
+     * apps are told once; and a request that ended nothing pays one index probe.
      */
     async takeEndedSessions(now: number): Promise<string[]> {
       const rows = await db
         .deleteFrom('oidc_models')
+        .where('portal_ended', '=', 1)
         .where('model', '=', 'Session')
-        .where('portal_session', 'is not', null)
-        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('sessions')
-                .innerJoin('users', 'users.id', 'sessions.user_id')
-                .select('sessions.id_hash')
-                .whereRef('sessions.public_id', '=', 'oidc_models.portal_session')
-                .where('sessions.revoked_at', 'is', null)
-                .where('users.disabled_at', 'is', null),
-            ),
-          ),
-        )
-        .returning('payload')
+        .returning(['payload', 'expires_at as expiresAt'])
         .execute();
-      return rows.map((row) => row.payload);
+      return rows.filter((row) => row.expiresAt === null || row.expiresAt > now).map((row) => row.payload);
     },
 
     /** A grant and everything issued under it (codes, access and refresh tokens), on every model. */

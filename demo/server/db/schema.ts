@@ -180,6 +180,8 @@ export interface OidcModelsTable {
   consumed_at: number | null;
   /** Sessions only: the public id of the portal session that finished its login. */
   portal_session: string | null;
+  /** Sessions only: 1 once that portal session has ended (set by triggers, migration 012). */
+  portal_ended: number | null;
 }
 
 export interface DeviceCodesTable {

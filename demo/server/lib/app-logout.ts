@@ -6,9 +6,10 @@ import type { OpenIdProvider, PortalSessionOf } from './openid-provider';
 
 /**
  * Back-channel logout (OpenID Connect Back-Channel Logout 1.0) when a portal session ends, whichever
- * way: each provider session records the portal session that finished its login; when that session
- * is gone, the provider session, its grants and their tokens are deleted and every app that took part
- * is sent a logout token. docs/decisions/openid-provider.md.
+ * way: each provider session records the portal session that finished its login, and the database
+ * marks it when that session ends (migration 012's triggers); the marked provider sessions, their
+ * grants and tokens are deleted and every app that took part is sent a logout token.
+ * docs/decisions/openid-provider.md.
  */
 
 /** What a provider session keeps that the logout needs (oidc-provider's Session payload). */
