@@ -5,7 +5,6 @@
  * no nonce), and the refresh token of that sign-in is refused from then on.
  */
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import { loadConfig } from '../../demo/server/config';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import { offlineCodeRequest } from '../support/oidc-request';
 import { TestSmtp } from '../support/smtp';
 import { createTestApp, sessionFor, tokenFor, type TestApp } from '../support/test-server';
 
@@ -149,19 +149,8 @@ describe('back-channel logout when a portal session ends', () => {
 
   /** The app signs the browser's portal user in (code flow, PKCE, offline access). */
   async function signInAt(app: AppId, jar: Map<string, string>): Promise<AppSignIn> {
-    const verifier = randomBytes(32).toString('base64url');
-    const query = new URLSearchParams({
-      client_id: app,
-      redirect_uri: REDIRECT,
-      response_type: 'code',
-      scope: 'openid email offline_access',
-      prompt: 'consent',
-      state: 'state-1',
-      nonce: 'nonce-1',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-      code_challenge_method: 'S256',
-    });
-    const back = await browse(`/oidc/auth?${query}`, jar);
+    const { path, verifier } = offlineCodeRequest(app, REDIRECT);
+    const back = await browse(path, jar);
     const code = back.searchParams.get('code');
     assert.ok(code, `a code for ${app}`);
     const answer = await token(app, {
