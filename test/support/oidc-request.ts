@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /**
- * An app's authorization request with PKCE (S256) and offline access, as a relying party builds it:
+ * An app's authorization request with PKCE S256 and offline access, as a relying party builds it:
  * the provider's address to send the browser to, and the verifier for the code exchange.
  */
 export function offlineCodeRequest(
