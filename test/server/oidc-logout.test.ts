@@ -286,6 +286,21 @@ describe('back-channel logout when a portal session ends', () => {
     await assertNothingElseSent();
   });
 
+  it('an app’s sign-out also tells the apps of an older provider session on the same portal session', async () => {
+    const portal = await sessionFor(t.app, 'ada@acme.test');
+    const jar = new Map(portal.cookie.split('; ').map((pair) => pair.split('=') as [string, string]));
+    const older = await signInAt(APPS[0], jar);
+    // The provider's cookie is gone (another tab's sign-out, a cleared cookie): a new provider session.
+    jar.delete('oidc_session');
+    const newer = await signInAt(APPS[1], jar);
+    const query = new URLSearchParams({
+      id_token_hint: newer.rawIdToken,
+      post_logout_redirect_uri: SIGNED_OUT,
+    });
+    await browse(`/oidc/session/end?${query}`, jar);
+    await assertLoggedOut([older, newer]);
+  });
+
   it('the sessions screen ending another session logs its apps out', async () => {
     const { signIns } = await signedInEverywhere('carol@globex.test');
     const here = await tokenFor(t.app, 'carol@globex.test');
