@@ -87,6 +87,10 @@ export interface OidcClient {
   client_secret?: string;
   redirect_uris: string[];
   post_logout_redirect_uris?: string[];
+  /** Where the app takes its logout tokens (OpenID Connect Back-Channel Logout 1.0). */
+  backchannel_logout_uri?: string;
+  /** Whether its logout tokens (and id tokens) carry `sid`; true unless the client says otherwise. */
+  backchannel_logout_session_required?: boolean;
   grant_types?: string[];
   response_types?: string[];
   token_endpoint_auth_method?: string;
@@ -102,10 +106,12 @@ export const DEMO_DEVICE_CLIENT_ID = 'acct-demo-device';
 /**
  * The clients of OIDC_CLIENTS_FILE, checked enough to say what is wrong at start: a JSON array of
  * objects, each with a unique `client_id` and absolute `redirect_uris` (and `post_logout_redirect_uris`,
- * when given) without a fragment; a client whose `grant_types` leave out the code flow needs none. The provider
+ * when given) without a fragment; a client whose `grant_types` leave out the code flow needs none;
+ * a `backchannel_logout_uri` is https (plain http to a loopback address in demo mode only: the
+ * logout token names the user's session). The provider
  * checks the rest of the metadata when it is built.
  */
-function readOidcClients(path: string | undefined, problems: string[]): OidcClient[] {
+function readOidcClients(path: string | undefined, demo: boolean, problems: string[]): OidcClient[] {
   if (!path) return [];
   let parsed: unknown;
   try {
@@ -159,9 +165,33 @@ function readOidcClients(path: string | undefined, problems: string[]): OidcClie
           `${where} (${client.client_id}): redirect URI ${JSON.stringify(uri)} must be absolute, without #`,
         );
     }
+    const backchannel = backchannelLogoutProblem(client, demo);
+    if (backchannel) problems.push(`${where} (${client.client_id}): ${backchannel}`);
     clients.push(client as OidcClient);
   });
   return clients;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** What is wrong with a client's back-channel logout metadata, if anything. */
+function backchannelLogoutProblem(client: Partial<OidcClient>, demo: boolean): string | null {
+  const required = client.backchannel_logout_session_required;
+  if (required !== undefined && typeof required !== 'boolean')
+    return 'backchannel_logout_session_required must be true or false';
+  const uri = client.backchannel_logout_uri;
+  if (uri === undefined) return null;
+  const where = `backchannel_logout_uri ${JSON.stringify(uri)}`;
+  let url: URL;
+  try {
+    url = new URL(String(uri));
+  } catch {
+    return `${where} must be an absolute URL`;
+  }
+  if (typeof uri !== 'string' || url.hash) return `${where} must be an absolute URL, without #`;
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:' && demo && LOOPBACK_HOSTS.has(url.hostname)) return null;
+  return `${where} must be https (plain http only to a loopback address in demo mode)`;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -273,7 +303,7 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
-  const oidcClients = readOidcClients(value('OIDC_CLIENTS_FILE'), problems);
+  const oidcClients = readOidcClients(value('OIDC_CLIENTS_FILE'), demo, problems);
   // The demo's device (RFC 8628): try the device flow with any client library, or curl.
   if (demo && !oidcClients.some((client) => client.client_id === DEMO_DEVICE_CLIENT_ID)) {
     oidcClients.push({

@@ -2,25 +2,34 @@
  * Three app nodes on one PostgreSQL behind haproxy (test/cluster/support.ts), driven through the
  * balancer as clients would use it: nodes starting together on an empty database, sign-in, userinfo on
  * every node, sign-out on one node seen by all, the lockout counted across nodes, one reset token spent
- * on three nodes at once, a key rotation under load, and kill -9 of a node under load.
+ * on three nodes at once, an app's code and refresh token used across nodes and its back-channel
+ * logout sent once, a key rotation under load, and kill -9 of a node under load.
  * Run with `npm run test:cluster` (a throwaway PostgreSQL from scripts/postgres.mjs). Every loop is
  * bounded in count and time; every process started is killed in `after`, also when a step fails.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import pg from 'pg';
 import { MIGRATION_NAMES } from '../../demo/server/db/migrations';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { LOCKOUT_THRESHOLD } from '../../demo/server/lib/lockout';
+import { offlineCodeRequest } from '../support/oidc-request';
 import { TestSmtp } from '../support/smtp';
 import { TEST_HASH_COST } from '../support/test-server';
 import { Cluster, emptyDatabase, type AppNode } from './support';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
+/** The OpenID Provider's client in the cluster: a public suite app. */
+const OIDC_APP = 'cluster-suite-app';
+const OIDC_REDIRECT = 'https://app.example.test/callback';
 const skip = process.env.DATABASE_URL?.startsWith('postgres')
   ? false
   : 'needs PostgreSQL: npm run test:cluster';
@@ -67,7 +76,13 @@ class Client {
       if (name === 'XSRF-TOKEN') this.xsrf = decodeURIComponent(value);
     }
     const text = await response.text();
-    return { status: response.status, text, json: () => JSON.parse(text) as Record<string, unknown> };
+    const location = response.headers.get('location');
+    return {
+      status: response.status,
+      text,
+      location,
+      json: () => JSON.parse(text) as Record<string, unknown>,
+    };
   }
 
   cookie(name: string): string | undefined {
@@ -128,13 +143,46 @@ describe('a cluster of three nodes behind haproxy on one PostgreSQL', { skip, ti
   let database: Awaited<ReturnType<typeof emptyDatabase>>;
   let db: pg.Client;
   let nodes: AppNode[];
+  /** A suite app of the OpenID Provider: its back-channel logout endpoint counts tokens by sid. */
+  let appReceiver: Server;
+  const logoutsBySid = new Map<string, number>();
+  const dir = mkdtempSync(join(tmpdir(), 'acct-cluster-oidc-'));
 
   before(async () => {
     smtp = await TestSmtp.start();
     database = await emptyDatabase();
+    appReceiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        const token = new URLSearchParams(body).get('logout_token');
+        const sid = token ? String(decodeJwt(token).sid) : '';
+        if (sid) logoutsBySid.set(sid, (logoutsBySid.get(sid) ?? 0) + 1);
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((done) => appReceiver.listen(0, '127.0.0.1', done));
+    const clients = join(dir, 'oidc-clients.json');
+    writeFileSync(
+      clients,
+      JSON.stringify([
+        {
+          client_id: OIDC_APP,
+          redirect_uris: [OIDC_REDIRECT],
+          grant_types: ['authorization_code', 'refresh_token'],
+          token_endpoint_auth_method: 'none',
+          backchannel_logout_uri: `http://127.0.0.1:${(appReceiver.address() as AddressInfo).port}/logout`,
+        },
+      ]),
+    );
     cluster = await Cluster.create({
       databaseUrl: database.url,
-      env: { SMTP_URL: smtp.url, HASH_COST: TEST_HASH_COST, LOGIN_ADDRESS_LIMIT: '1000000' },
+      env: {
+        SMTP_URL: smtp.url,
+        HASH_COST: TEST_HASH_COST,
+        LOGIN_ADDRESS_LIMIT: '1000000',
+        OIDC_CLIENTS_FILE: clients,
+      },
     });
     db = new pg.Client({ connectionString: database.url });
     await db.connect();
@@ -144,6 +192,8 @@ describe('a cluster of three nodes behind haproxy on one PostgreSQL', { skip, ti
     await db?.end().catch(() => undefined);
     await database?.drop();
     await smtp?.close();
+    await new Promise((done) => appReceiver?.close(done));
+    rmSync(dir, { recursive: true, force: true });
     console.log(`cluster figures: ${JSON.stringify(figures)}`);
   });
 
@@ -218,6 +268,52 @@ describe('a cluster of three nodes behind haproxy on one PostgreSQL', { skip, ti
     assert.equal(delays[0]!.calls, 1, 'the node that signed out refuses at the first call');
     for (const { node, ms } of delays)
       assert.ok(ms < 1000, `${node.name} still accepted the token after 1 s`);
+  });
+
+  it('takes an app’s code at another node and its refresh at a third; a sign-out’s logout is sent once', async () => {
+    const { client, status } = await signIn(cluster.url, 'ada@acme.test');
+    assert.equal(status, 200);
+    const [first, second, third] = nodes.map((node) => node.url) as [string, string, string];
+    const request = offlineCodeRequest(OIDC_APP, OIDC_REDIRECT);
+    let location = request.path;
+    // The browser's round trip (authorization, the portal's interaction, back) through the first node.
+    for (let i = 0; i < 10 && !location.startsWith(OIDC_REDIRECT); i++) {
+      const next = new URL(location, first);
+      const answer = await client.call(first, `${next.pathname}${next.search}`);
+      assert.ok([302, 303].includes(answer.status), `${next.pathname}: ${answer.status} ${answer.text}`);
+      location = answer.location ?? '';
+    }
+    const code = new URL(location).searchParams.get('code');
+    assert.ok(code, `a code: ${location}`);
+    const tokenAt = (base: string, form: Record<string, string>) =>
+      new Client().call(base, '/connect/token', { form: { client_id: OIDC_APP, ...form } });
+    const tokens = await tokenAt(second, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: request.verifier,
+      redirect_uri: OIDC_REDIRECT,
+    });
+    assert.equal(tokens.status, 200, tokens.text);
+    const sid = String(decodeJwt(String(tokens.json().id_token)).sid);
+    const refreshed = await tokenAt(third, {
+      grant_type: 'refresh_token',
+      refresh_token: String(tokens.json().refresh_token),
+    });
+    assert.equal(refreshed.status, 200, refreshed.text);
+
+    const logout = await client.call(first, '/account/logout', { form: {} });
+    assert.equal(logout.status, 204, logout.text);
+    // Every node sweeps after a request that writes: they race for the ended session.
+    await Promise.all(nodes.map((node) => new Client().call(node.url, '/account/check', { method: 'POST' })));
+    for (let i = 0; i < 100 && !logoutsBySid.get(sid); i++) await sleep(50);
+    await sleep(1000);
+    figures.backchannelLogoutsSent = logoutsBySid.get(sid) ?? 0;
+    assert.equal(logoutsBySid.get(sid), 1, 'the app is told once');
+    const refused = await tokenAt(second, {
+      grant_type: 'refresh_token',
+      refresh_token: String(refreshed.json().refresh_token),
+    });
+    assert.equal(refused.json().error, 'invalid_grant', refused.text);
   });
 
   it('counts sign-in failures across nodes: the lockout holds on every node', async () => {

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
@@ -20,8 +20,10 @@ const CLIENT_ID = 'e2e-relying-party';
 const SECRET = 'e2e-relying-party-secret-0123456789abcdef';
 
 const dir = mkdtempSync(join(tmpdir(), 'oidc-e2e-'));
-/** The relying party's page: any address answers a blank page. */
+/** The relying party's page: any address answers a blank page; its back-channel logout takes tokens. */
 let app: Server | undefined;
+/** The logout tokens the relying party was sent (its `backchannel_logout_uri`). */
+const logoutTokens: string[] = [];
 let REDIRECT = '';
 let SIGNED_OUT = '';
 let APP_ORIGIN = '';
@@ -33,7 +35,17 @@ after(async () => {
 });
 
 const e2e = useE2E(async () => {
-  app = createServer((_req, res) => {
+  app = createServer((req, res) => {
+    if (req.method === 'POST' && req.url === '/backchannel') {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const token = new URLSearchParams(body).get('logout_token');
+        if (token) logoutTokens.push(token);
+        res.writeHead(200).end();
+      });
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title>');
   });
   await new Promise<void>((resolve) => app!.listen(0, '127.0.0.1', resolve));
@@ -51,6 +63,7 @@ const e2e = useE2E(async () => {
         post_logout_redirect_uris: [SIGNED_OUT],
         grant_types: ['authorization_code', 'refresh_token'],
         token_endpoint_auth_method: 'client_secret_basic',
+        backchannel_logout_uri: `${APP_ORIGIN}/backchannel`,
       },
     ]),
   );
@@ -114,8 +127,9 @@ async function signInWithPassword(page: Page, email: string) {
 async function signInAtApp(
   page: Page,
   config: client.Configuration,
+  extra: Record<string, string> = {},
 ): Promise<{ started: Started; back: URL }> {
-  const started = await start(config, { team: 'acme' });
+  const started = await start(config, { team: 'acme', ...extra });
   const back = await backAtApp(page, started.url, async () => {
     await page.waitForURL((address) => address.pathname === '/login/acme');
     await signInWithPassword(page, 'ada@acme.test');
@@ -196,6 +210,44 @@ describe('the OpenID Provider with a relying party and the portal’s screens', 
       // The next sign-in asks again: the portal session ended with the provider's.
       await page.goto(String((await start(config, { team: 'acme' })).url));
       await page.waitForURL((address) => address.pathname === '/login/acme');
+    });
+  });
+
+  it('the portal header’s Sign out sends the app a logout token; its refresh token is refused', async () => {
+    await withPage(async ({ page }) => {
+      const config = await relyingParty();
+      const offline = { scope: 'openid email offline_access', prompt: 'consent' };
+      const { started, back } = await signInAtApp(page, config, offline);
+      const tokens = await grant(config, back, started);
+      const claims = tokens.claims();
+      const sid = claims?.sid;
+      assert.equal(typeof sid, 'string', 'the id token has a sid');
+      assert.ok(tokens.refresh_token, 'a refresh token');
+
+      await page.goto(`${e2e.server.url}/manage`);
+      await page.locator('acct-portal .avatar-button').click();
+      await page.getByRole('menuitem', { name: 'Sign out' }).click();
+      await page.waitForURL(`${e2e.server.url}/login/team`);
+
+      const deadline = Date.now() + 10_000;
+      let logoutToken: string | undefined;
+      while (!(logoutToken = logoutTokens.find((token) => decodeJwt(token).sid === sid))) {
+        assert.ok(Date.now() < deadline, 'no logout token reached the app');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const jwks = createRemoteJWKSet(new URL(`${e2e.server.url}/.well-known/jwks`));
+      const { payload } = await jwtVerify(logoutToken, jwks, {
+        issuer: e2e.server.url,
+        audience: CLIENT_ID,
+        typ: 'logout+jwt',
+      });
+      assert.equal(payload.sub, claims?.sub);
+      assert.deepEqual(payload.events, { 'http://schemas.openid.net/event/backchannel-logout': {} });
+      assert.equal(payload.nonce, undefined);
+      await assert.rejects(
+        client.refreshTokenGrant(config, tokens.refresh_token),
+        oauthError('invalid_grant'),
+      );
     });
   });
 

@@ -626,6 +626,49 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '012-oidc-portal-sessions': {
+    async up(db: AnyDb) {
+      // The portal session (its public id) that finished the login of each provider session, and
+      // whether it has ended since: then the apps that took part are told (back-channel logout,
+      // lib/app-logout.ts). Triggers mark it in the transaction that ends the portal session, whatever
+      // ends it (a sign-out, the sessions screen, a password reset, a member disabled, a user deleted:
+      // their sessions go by cascade), so the sweep after each request reads only what is marked.
+      await db.schema.alterTable('oidc_models').addColumn('portal_session', 'text').execute();
+      await db.schema.alterTable('oidc_models').addColumn('portal_ended', 'integer').execute();
+      await db.schema
+        .createIndex('oidc_models_portal_session')
+        .on('oidc_models')
+        .columns(['portal_session'])
+        .execute();
+      await db.schema
+        .createIndex('oidc_models_portal_ended')
+        .on('oidc_models')
+        .columns(['portal_ended'])
+        .execute();
+      if (onPostgres(db)) {
+        await sql`create function oidc_portal_session_ended() returns trigger language plpgsql as $$
+          begin
+            update oidc_models set portal_ended = 1
+              where model = 'Session' and portal_session = old.public_id;
+            return null;
+          end $$`.execute(db);
+        await sql`create trigger sessions_revoked_oidc after update of revoked_at on sessions for each row
+          when (old.revoked_at is null and new.revoked_at is not null)
+          execute function oidc_portal_session_ended()`.execute(db);
+        await sql`create trigger sessions_deleted_oidc after delete on sessions for each row
+          when (old.revoked_at is null) execute function oidc_portal_session_ended()`.execute(db);
+      } else {
+        await sql`create trigger sessions_revoked_oidc after update of revoked_at on sessions
+          when old.revoked_at is null and new.revoked_at is not null begin
+          update oidc_models set portal_ended = 1
+            where model = 'Session' and portal_session = new.public_id; end`.execute(db);
+        await sql`create trigger sessions_deleted_oidc after delete on sessions
+          when old.revoked_at is null begin
+          update oidc_models set portal_ended = 1
+            where model = 'Session' and portal_session = old.public_id; end`.execute(db);
+      }
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -82,6 +82,52 @@ export function oidcModelsRepository(db: Kysely<Database>) {
       return Number(result.numUpdatedRows) === 1;
     },
 
+    /** Bind a provider session (its `uid`) to the portal session that finished its login. */
+    async linkPortalSession(uid: string, portalSession: string): Promise<void> {
+      await db
+        .updateTable('oidc_models')
+        .set({ portal_session: portalSession, portal_ended: null })
+        .where('model', '=', 'Session')
+        .where('uid', '=', uid)
+        .execute();
+    },
+
+    /** The same user signed in again on the browser: its provider sessions stand on the new session. */
+    async moveToPortalSession(from: string, to: string): Promise<void> {
+      await db
+        .updateTable('oidc_models')
+        .set({ portal_session: to })
+        .where('model', '=', 'Session')
+        .where('portal_session', '=', from)
+        .execute();
+    },
+
+    /**
+     * Delete the provider sessions whose portal session has ended (marked by the triggers of migration
+     * 012: revoked, or deleted with its user) and return the payloads of those still live. One DELETE …
+     * RETURNING on an index: of two nodes sweeping at once, each session goes to exactly one, so its
+     * apps are told once; and a request that ended nothing pays one index probe.
+     */
+    async takeEndedSessions(now: number): Promise<string[]> {
+      const rows = await db
+        .deleteFrom('oidc_models')
+        .where('portal_ended', '=', 1)
+        .where('model', '=', 'Session')
+        .returning(['payload', 'expires_at as expiresAt'])
+        .execute();
+      return rows.filter((row) => row.expiresAt === null || row.expiresAt > now).map((row) => row.payload);
+    },
+
+    /** A grant and everything issued under it (codes, access and refresh tokens), on every model. */
+    async revokeGrant(grantId: string): Promise<void> {
+      await db
+        .deleteFrom('oidc_models')
+        .where((eb) =>
+          eb.or([eb('grant_id', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])]),
+        )
+        .execute();
+    },
+
     /** Delete what expired before `now`; how many rows went. */
     async purge(now: number): Promise<number> {
       const result = await db.deleteFrom('oidc_models').where('expires_at', '<=', now).executeTakeFirst();

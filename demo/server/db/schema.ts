@@ -178,6 +178,10 @@ export interface OidcModelsTable {
   /** Milliseconds since the epoch; null: kept until destroyed. */
   expires_at: number | null;
   consumed_at: number | null;
+  /** Sessions only: the public id of the portal session that finished its login. */
+  portal_session: string | null;
+  /** Sessions only: 1 once that portal session has ended (set by triggers, migration 012). */
+  portal_ended: number | null;
 }
 
 export interface DeviceCodesTable {

@@ -16,6 +16,7 @@ import { serverText } from '../mail/texts';
 import type { Clock } from './clock';
 import { signInPageLanguage } from './language';
 import { SIGNING_ALG, TOKEN_TTL_SECONDS, type KeyRing } from './keys';
+import { bindPortalSession } from './app-logout';
 import { oidcAdapter } from './oidc-adapter';
 import { escapeHtml, PLAIN_PAGE_CSP, plainPage } from './plain-page';
 import { codeProblem, deviceCodePage, deviceConfirmPage, deviceDonePage } from './device-pages';
@@ -227,6 +228,8 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
       token_endpoint_auth_method: 'none',
       // The id token always says when the user signed in (spec: `auth_time` is among its claims).
       require_auth_time: true,
+      // An app with a back-channel logout address gets `sid` in its id tokens and logout tokens.
+      backchannel_logout_session_required: true,
     },
     enabledJWA: { idTokenSigningAlgValues: [SIGNING_ALG] },
     // The code flow only: no implicit or hybrid answers that put tokens in the address.
@@ -307,6 +310,8 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
       },
       // The server's /connect/userinfo answers (it accepts the provider's access tokens).
       userinfo: { enabled: false },
+      // Logout tokens to the apps when a portal session ends (lib/app-logout.ts) or at end_session.
+      backchannelLogout: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         // Replaced by appSignOut when no question is needed; the question otherwise.
@@ -338,6 +343,13 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
       url: (_ctx, interaction) => `${OIDC_PREFIX}/interaction/${interaction.uid}`,
     },
     pkce: { required: () => true },
+    // The provider's only outgoing requests are the logout tokens, to the addresses of the operator's
+    // clients file (no dynamic registration): its guard against private addresses would refuse the
+    // apps next to the server. Its 2.5 s time limit stays.
+    fetch: (url, options) => {
+      const { dispatcher: _guard, ...rest } = options as RequestInit & { dispatcher?: unknown };
+      return globalThis.fetch(url, rest);
+    },
     routes: {
       authorization: OIDC_ROUTES.authorization,
       jwks: OIDC_ROUTES.jwks,
@@ -358,6 +370,9 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
       ctx.body = refusalPage(language, String(out.error ?? 'server_error'));
     },
     rotateRefreshToken: true,
+    // Every token ends with the provider session, `offline_access` too (the provider's default keeps
+    // those past a sign-out): a portal sign-out ends the apps' refresh tokens (lib/app-logout.ts).
+    expiresWithSession: () => true,
     ttl: {
       AccessToken: TOKEN_TTL_SECONDS,
       AuthorizationCode: 60,
@@ -394,6 +409,7 @@ export class OpenIdProvider {
       provider.proxy = true;
       provider.use(appSignOut(this.deps));
       provider.use(deviceCodeFromAddress());
+      provider.use(bindPortalSession(this.deps.repos, this.deps.portalSession));
       this.provider = provider;
       this.keySet = keySet;
     }

@@ -65,12 +65,18 @@ export async function beginSession(
   userId: string,
   amr: readonly string[] = ['pwd'],
 ): Promise<void> {
-  const { sessions, config } = request.server.services;
+  const { sessions, config, repos } = request.server.services;
   const previous = await sessionOf(request);
-  if (previous) await sessions.revoke(previous.id_hash);
   // A half-finished sign-in of this browser ends with the session.
   if (cookiesOf(request)[PENDING_COOKIE]) reply.clearCookie(PENDING_COOKIE, pendingCookieOptions(config));
   const { token, session } = await sessions.create(userId, amr);
+  if (previous) {
+    // The same user signing in again (an app asked for a fresh sign-in) keeps their apps signed in:
+    // the provider sessions move to the new session before the old one ends (lib/app-logout.ts).
+    if (previous.user_id === userId)
+      await repos.oidcModels.moveToPortalSession(previous.public_id, session.public_id);
+    await sessions.revoke(previous.id_hash);
+  }
   await request.server.services.repos.users.touchSignIn(userId, session.created_at);
   setSessionOf(request, session);
   setSessionCookie(reply, config, token);

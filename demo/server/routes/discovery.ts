@@ -45,6 +45,9 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response_modes_supported: ['query', 'form_post'],
         code_challenge_methods_supported: ['S256'],
         authorization_response_iss_parameter_supported: true,
+        // Logout tokens with `sid` when a portal session ends (lib/app-logout.ts).
+        backchannel_logout_supported: true,
+        backchannel_logout_session_supported: true,
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: [SIGNING_ALG],
         token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],

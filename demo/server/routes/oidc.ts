@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import middie from '@fastify/middie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { errors as oidcErrors } from 'oidc-provider';
 import { cookiesOf } from '../lib/cookies';
 import { signInPageLanguage, uiLocalesLanguage } from '../lib/language';
+import { endAppSessions } from '../lib/app-logout';
 import { freshLoginSince, signInScreenAddress } from '../lib/oidc-interaction';
 import { deviceTooManyPage } from '../lib/device-pages';
 import { clientAddress } from '../lib/normalise';
@@ -45,6 +46,11 @@ export async function registerOpenIdProvider(app: FastifyInstance): Promise<void
   const { config, repos, keys, clock, sessions } = app.services;
   const portalSession = (header: string | undefined) =>
     sessions.resolve(header ? app.parseCookie(header)[SESSION_COOKIE] : undefined);
+  /** Tell the apps of every portal session that has ended (lib/app-logout.ts); never fails its caller. */
+  const endEndedAppSessions = (log: FastifyBaseLogger) =>
+    endAppSessions({ repos, clock, oidc, log }).catch((error: unknown) =>
+      log.error({ err: error }, 'ending the apps’ sessions failed'),
+    );
   const oidc = new OpenIdProvider({
     config,
     repos,
@@ -57,11 +63,19 @@ export async function registerOpenIdProvider(app: FastifyInstance): Promise<void
       const session = await portalSession(header);
       if (!session) return null;
       await sessions.revoke(session.id_hash);
+      // The provider told the apps of its own session; any other bound to this portal session is
+      // swept here (the provider's GET is not a Fastify route: the hook below does not see it).
+      void endEndedAppSessions(app.log);
       const options = { ...cookieOptions(config, true), secure: secureCookies(config) };
       return app.serializeCookie(SESSION_COOKIE, '', { ...options, expires: new Date(0) });
     },
   });
   app.decorate('oidc', oidc);
+  // Whichever request ended portal sessions (sign-out, the sessions screen, a password reset, a member
+  // disabled or removed, an account deleted), its apps are told once the answer has gone: never a GET.
+  app.addHook('onResponse', async (request) => {
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) await endEndedAppSessions(request.log);
+  });
 
   await app.register(middie, { hook: 'onRequest' });
   app.use(OIDC_PREFIX, (req: ForwardedRequest, res: ServerResponse, next: (error?: unknown) => void) => {

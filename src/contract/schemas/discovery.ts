@@ -15,6 +15,8 @@ export const DiscoveryReply = Type.Object(
     introspection_endpoint: Type.String(),
     code_challenge_methods_supported: Type.Array(Type.String()),
     authorization_response_iss_parameter_supported: Type.Boolean(),
+    backchannel_logout_supported: Type.Boolean(),
+    backchannel_logout_session_supported: Type.Boolean(),
     response_modes_supported: Type.Array(Type.String()),
     grant_types_supported: Type.Array(Type.String()),
     scopes_supported: Type.Array(Type.String()),
