@@ -14,7 +14,7 @@ export interface Target {
    */
   next?: () => string;
   answered?: (status: number, body: string) => void;
-  /** Stop after this many requests (single-use codes run out), not after a duration. */
+  /** Stop after this many requests (single-use codes run out), not after a duration; the first fifth warms up. */
   amount?: number;
 }
 
@@ -83,11 +83,13 @@ export async function load(
       answers.push({ at: performance.now(), status, ms });
     });
   });
-  const from = started + warmup * 1000;
-  // A fixed amount ends when it ends: the window is what came after the warm-up.
-  const windowSeconds =
-    target.amount === undefined ? seconds : Math.max(0.001, ((answers.at(-1)?.at ?? from) - from) / 1000);
-  const to = target.amount === undefined ? from + seconds * 1000 : Infinity;
+  // A fixed amount ends when it is spent, however fast: its window is the answers after the first
+  // fifth (the warm-up), from the first of them to the last.
+  const fixed = target.amount !== undefined;
+  const skipped = answers[Math.floor(answers.length / 5)];
+  const from = fixed ? (skipped?.at ?? started) : started + warmup * 1000;
+  const to = fixed ? Infinity : from + seconds * 1000;
+  const windowSeconds = fixed ? Math.max(0.001, ((answers.at(-1)?.at ?? from) - from) / 1000) : seconds;
   const inWindow = answers.filter((a) => a.at >= from && a.at < to);
   const ok = inWindow.filter((a) => a.status >= 200 && a.status < 300);
   const latencies = ok.map((a) => a.ms).sort((a, b) => a - b);

@@ -190,11 +190,11 @@ export async function oidc() {
       const { url, target, before } = targets[index]!;
       await before?.();
       const result = await load(url, target, SETTINGS.routeSeconds, ROUTE_CONNECTIONS, SETTINGS.warmup);
-      // Enough codes next round for the warm-up and the window at this round's pace, and a margin.
+      // Enough codes next round for a window as long as the others at this round's pace (and its warm-up).
       if (target === codeTarget) {
         amount = Math.max(
           FIRST_AMOUNT,
-          Math.ceil(result.requestsPerSecond * (SETTINGS.warmup + SETTINGS.routeSeconds) * 1.2),
+          Math.ceil((result.requestsPerSecond * SETTINGS.routeSeconds * 5) / 4),
         );
       }
       return result;
@@ -211,8 +211,8 @@ export async function oidc() {
       `OpenID Provider on loopback (autocannon, ${ROUTE_CONNECTIONS} connections, ${SETTINGS.rounds} rounds, median round)`,
     );
     console.log(
-      'Codes are minted before their round (single use) and the round ends when they are spent: its window is\n' +
-        'what came after the warm-up. Refresh rotates: each connection sends the token its last answer gave.\n',
+      'Codes are minted before their round (single use) and the round ends when they are spent: its window follows\n' +
+        'its first fifth (the warm-up). Refresh rotates: each connection sends the token its last answer gave.\n',
     );
     const row = (r: LoadResult, ratio: string) => [
       r.name,
