@@ -91,6 +91,11 @@ export interface OidcClient {
   response_types?: string[];
   token_endpoint_auth_method?: string;
   client_name?: string;
+  /**
+   * An app of someone else: the user is asked before it gets their details, and the answer is kept.
+   * Absent or false: one of the deployment's own apps, signed in without a question.
+   */
+  third_party?: boolean;
   [metadata: string]: unknown;
 }
 
@@ -136,6 +141,8 @@ function readOidcClients(path: string | undefined, problems: string[]): OidcClie
       problems.push(`${where} (${client.client_id}) needs redirect_uris, a non-empty array`);
       return;
     }
+    if (client.third_party !== undefined && typeof client.third_party !== 'boolean')
+      problems.push(`${where} (${client.client_id}): third_party must be true or false`);
     const postLogout = client.post_logout_redirect_uris;
     if (postLogout !== undefined && !Array.isArray(postLogout))
       problems.push(`${where} (${client.client_id}): post_logout_redirect_uris must be an array`);

@@ -178,6 +178,10 @@ export interface OidcModelsTable {
   /** Milliseconds since the epoch; null: kept until destroyed. */
   expires_at: number | null;
   consumed_at: number | null;
+  /** The user the object belongs to (the payload's `accountId`), when it has one. */
+  account_id: string | null;
+  /** A grant's last use (ms): when a code or a refresh token was last issued under it. */
+  used_at: number | null;
 }
 
 export interface DeviceCodesTable {
