@@ -101,6 +101,8 @@ export interface OidcClient {
 
 /** The demo suite app's client (a public client: code flow with PKCE, no secret). */
 export const DEMO_OIDC_CLIENT_ID = 'acct-suite-app';
+/** The demo's third-party app (a public client too): it asks for consent. */
+export const DEMO_PARTNER_CLIENT_ID = 'acct-partner-board';
 
 /**
  * The clients of OIDC_CLIENTS_FILE, checked enough to say what is wrong at start: a JSON array of
@@ -280,6 +282,18 @@ export function loadConfig(env: Env = process.env): Config {
       redirect_uris: [`http://localhost:${partnerPort}/suite-app.html`],
       post_logout_redirect_uris: [`http://localhost:${partnerPort}/suite-app.html`],
       grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
+  }
+  // A third-party app for the demo of the consent screen (docs/decisions/oidc-consent.md).
+  if (demo && partnerPort && !oidcClients.some((client) => client.client_id === DEMO_PARTNER_CLIENT_ID)) {
+    oidcClients.push({
+      client_id: DEMO_PARTNER_CLIENT_ID,
+      client_name: 'Partner Board (demo)',
+      third_party: true,
+      redirect_uris: [`http://localhost:${partnerPort}/partner.html`],
+      grant_types: ['authorization_code'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
     });

@@ -820,6 +820,8 @@ describe('OIDC_CLIENTS_FILE', () => {
 
   it('adds the demo suite app’s client in demo mode only', () => {
     assert.ok(loadConfig({}).oidcClients.some((client) => client.client_id === 'acct-suite-app'));
+    const partner = loadConfig({}).oidcClients.find((client) => client.client_id === 'acct-partner-board');
+    assert.equal(partner?.third_party, true);
     assert.deepEqual(loadConfig({ DEMO: 'false' }).oidcClients, []);
   });
 });
