@@ -76,7 +76,7 @@ function ConsentScreen({ go }: { go: (address: string) => void }) {
           </h1>
           <p>{t('consent.intro', { app: details.app, team: details.team })}</p>
           <div>
-            <p>{t('consent.asks')}</p>
+            <p>{t('consent.asks', { app: details.app })}</p>
             <ScopeList scopes={details.scopes} identity />
           </div>
           <p className="hint">{t('consent.trust')}</p>

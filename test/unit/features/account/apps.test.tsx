@@ -112,6 +112,7 @@ describe('consent screen', () => {
         const title = 'Allow Partner Board to use your account?';
         expect(await view.findByRole('heading', { level: 1, name: title })).to.exist;
         expect(view.getByText('Partner Board wants to sign you in with your account at Acme Corp.')).to.exist;
+        expect(view.getByText('Partner Board will be able to:')).to.exist;
         for (const text of ['Know who you are', 'See your name, team and groups', 'See your email address'])
           expect(view.getByText(text)).to.exist;
         await expectNoAxeViolations(container);
