@@ -748,6 +748,19 @@ describe('the OpenID Provider', () => {
       // Another user's list holds none of ada's apps, and cannot remove them.
       assert.deepEqual((await api('GET', '/api/user/apps', carolApi)).json(), { apps: [] });
       assert.equal((await api('DELETE', `/api/user/apps/${THIRD_PARTY_CLIENT}`, carolApi)).statusCode, 404);
+      // Nor does a member of ada's team; and ada, their team's owner, removes only her own grants.
+      const bob = await tokenFor(t.app, 'bob@acme.test');
+      await codeFor({}, new Browser(bob.cookie));
+      assert.equal(
+        (await api('DELETE', `/api/user/apps/${THIRD_PARTY_CLIENT}`, bob.accessToken)).statusCode,
+        404,
+      );
+      assert.equal((await api('DELETE', `/api/user/apps/${PUBLIC_CLIENT}`, adaApi)).statusCode, 204);
+      const bobs = (await api('GET', '/api/user/apps', bob.accessToken)).json().apps as Array<{ id: string }>;
+      assert.deepEqual(
+        bobs.map((entry) => entry.id),
+        [PUBLIC_CLIENT],
+      );
       const kept = await token({
         grant_type: 'refresh_token',
         refresh_token: refresh,

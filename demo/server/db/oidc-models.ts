@@ -110,7 +110,7 @@ export function oidcModelsRepository(db: Kysely<Database>) {
         .where('model', '=', 'Grant')
         .where('account_id', '=', accountId)
         .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-        .orderBy('used_at', 'desc')
+        .orderBy('used_at', (ob) => ob.desc().nullsLast())
         .execute();
     },
 
