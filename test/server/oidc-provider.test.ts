@@ -733,6 +733,18 @@ describe('the OpenID Provider', () => {
       const tokens = await publicCodeGrant(back.searchParams.get('code')!, flow.verifier, THIRD_PARTY_CLIENT);
       const refresh = tokens.json().refresh_token as string;
       assert.ok(refresh, tokens.body);
+      // The app's own access token (accepted on bearer routes) neither lists nor removes apps, nor
+      // answers a consent question.
+      const partnerApi = tokens.json().access_token as string;
+      assert.equal((await api('GET', '/api/user/apps', partnerApi)).statusCode, 403);
+      assert.equal((await api('DELETE', `/api/user/apps/${THIRD_PARTY_CLIENT}`, partnerApi)).statusCode, 403);
+      const pending = await askPartner({ scope: 'openid email offline_access', prompt: 'consent' });
+      const pendingUid = consentUid(pending.location);
+      assert.equal((await api('GET', `/api/oidc/consent/${pendingUid}`, partnerApi)).statusCode, 403);
+      assert.equal(
+        (await api('POST', `/api/oidc/consent/${pendingUid}`, partnerApi, { allow: true })).statusCode,
+        403,
+      );
 
       const listed = await api('GET', '/api/user/apps', adaApi);
       assert.equal(listed.statusCode, 200, listed.body);

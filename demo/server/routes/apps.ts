@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appName, appScopes, grantScopes, isThirdParty, userGrants } from '../lib/oidc-grants';
 import { apiResource } from '../lib/openid-provider';
 import { callerOf } from '../plugins/auth';
@@ -11,6 +12,7 @@ import {
 } from '../../../src/contract/schemas/apps';
 
 const notFound = { message: 'no such question', code: 'notFound' } as const;
+const appToken = { message: 'a third-party app’s token cannot do this', code: 'forbidden' } as const;
 
 /**
  * A third-party app's consent, answered on the portal's consent screen, and the user's connected apps
@@ -27,6 +29,18 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config, repos, clock } = app.services;
   const clients = config.oidcClients;
 
+  /**
+   * The caller, unless the token is one the provider issued to a third-party app (the provider's access
+   * tokens are accepted on bearer routes): such an app must not answer its own consent question nor
+   * see or remove the user's other apps. Null after answering 403.
+   */
+  const userOf = (request: FastifyRequest, reply: FastifyReply) => {
+    const caller = callerOf(request);
+    if (!isThirdParty(clients, caller.claims.client_id)) return caller;
+    void reply.code(403).send(appToken);
+    return null;
+  };
+
   /** The interaction waiting for this user's consent to a third-party app, if it is one. */
   async function question(uid: string, accountId: string) {
     const interaction = await app.oidc.current().Interaction.find(uid);
@@ -42,7 +56,8 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/oidc/consent/:uid',
     { config: { auth: 'bearer' }, schema: consentDetailsSchema },
     async (request, reply) => {
-      const caller = callerOf(request);
+      const caller = userOf(request, reply);
+      if (!caller) return reply;
       const found = await question(request.params.uid, caller.user.id);
       if (!found) return reply.code(404).send(notFound);
       const team = await repos.teams.findById(caller.user.team_id);
@@ -58,7 +73,8 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/oidc/consent/:uid',
     { config: { auth: 'bearer' }, schema: consentAnswerSchema },
     async (request, reply) => {
-      const caller = callerOf(request);
+      const caller = userOf(request, reply);
+      if (!caller) return reply;
       const found = await question(request.params.uid, caller.user.id);
       if (!found) return reply.code(404).send(notFound);
       const { interaction, clientId, scope } = found;
@@ -78,31 +94,37 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/api/user/apps', { config: { auth: 'bearer' }, schema: connectedAppsSchema }, async (request) => {
-    const caller = callerOf(request);
-    const grants = await userGrants(repos, caller.user.id, clock.now());
-    // One entry per app, however many grants (one per browser session of a first-party app).
-    const apps = new Map<string, ConnectedApp>();
-    for (const grant of grants) {
-      const seen = apps.get(grant.clientId);
-      const scopes = appScopes([...(seen?.scopes ?? []), ...grant.scopes]);
-      const lastUsedAt = seen?.lastUsedAt ?? (grant.usedAt ? new Date(grant.usedAt).toISOString() : null);
-      apps.set(grant.clientId, {
-        id: grant.clientId,
-        name: appName(clients, grant.clientId),
-        thirdParty: isThirdParty(clients, grant.clientId),
-        scopes,
-        lastUsedAt,
-      });
-    }
-    return { apps: [...apps.values()] };
-  });
+  app.get(
+    '/api/user/apps',
+    { config: { auth: 'bearer' }, schema: connectedAppsSchema },
+    async (request, reply) => {
+      const caller = userOf(request, reply);
+      if (!caller) return reply;
+      const grants = await userGrants(repos, caller.user.id, clock.now());
+      // One entry per app, however many grants (one per browser session of a first-party app).
+      const apps = new Map<string, ConnectedApp>();
+      for (const grant of grants) {
+        const seen = apps.get(grant.clientId);
+        const scopes = appScopes([...(seen?.scopes ?? []), ...grant.scopes]);
+        const lastUsedAt = seen?.lastUsedAt ?? (grant.usedAt ? new Date(grant.usedAt).toISOString() : null);
+        apps.set(grant.clientId, {
+          id: grant.clientId,
+          name: appName(clients, grant.clientId),
+          thirdParty: isThirdParty(clients, grant.clientId),
+          scopes,
+          lastUsedAt,
+        });
+      }
+      return { apps: [...apps.values()] };
+    },
+  );
 
   app.delete(
     '/api/user/apps/:id',
     { config: { auth: 'bearer' }, schema: removeAppSchema },
     async (request, reply) => {
-      const caller = callerOf(request);
+      const caller = userOf(request, reply);
+      if (!caller) return reply;
       const grants = await userGrants(repos, caller.user.id, clock.now());
       const ids = grants.filter((grant) => grant.clientId === request.params.id).map((grant) => grant.id);
       if (ids.length === 0) return reply.code(404).send({ message: 'no such app', code: 'notFound' });

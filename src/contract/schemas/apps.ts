@@ -31,8 +31,8 @@ export const ConsentDetails = Type.Object(
 export type ConsentDetails = Static<typeof ConsentDetails>;
 export const consentDetailsSchema = {
   params: InteractionParams,
-  // 404: no such question for this user (expired, answered, someone else's).
-  response: { 200: ConsentDetails, ...errors(400, 401, 404, 500) },
+  // 403: a third-party app's token; 404: no such question for this user (expired, answered, someone else's).
+  response: { 200: ConsentDetails, ...errors(400, 401, 403, 404, 500) },
 } satisfies RouteSchema;
 
 /** `POST /api/oidc/consent/:uid`: the user's answer; the browser goes on to `redirectTo`. */
@@ -63,7 +63,7 @@ export type ConnectedApp = Static<typeof ConnectedApp>;
 export const ConnectedApps = Type.Object({ apps: Type.Array(ConnectedApp) }, closed);
 export type ConnectedApps = Static<typeof ConnectedApps>;
 export const connectedAppsSchema = {
-  response: { 200: ConnectedApps, ...errors(400, 401, 500) },
+  response: { 200: ConnectedApps, ...errors(400, 401, 403, 500) },
 } satisfies RouteSchema;
 
 /** `DELETE /api/user/apps/:id`: remove the app's access (its grants and refresh tokens). */
