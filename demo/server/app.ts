@@ -23,6 +23,7 @@ import { registerCors } from './plugins/cors';
 import { registerSecurity } from './plugins/security';
 import { pageRoutes } from './plugins/pages';
 import { accountRoutes } from './routes/account';
+import { appRoutes } from './routes/apps';
 import { accountLifecycleRoutes } from './routes/account-lifecycle';
 import { developerRoutes } from './routes/developer';
 import { deviceRoutes } from './routes/device';
@@ -166,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(searchRoutes);
   await app.register(switcherRoutes);
   await app.register(accountRoutes);
+  await app.register(appRoutes);
   await app.register(loginRoutes);
   await app.register(twoStepRoutes);
   await app.register(passkeyRoutes);

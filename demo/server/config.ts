@@ -95,6 +95,11 @@ export interface OidcClient {
   response_types?: string[];
   token_endpoint_auth_method?: string;
   client_name?: string;
+  /**
+   * An app of someone else: the user is asked before it gets their details, and the answer is kept.
+   * Absent or false: one of the deployment's own apps, signed in without a question.
+   */
+  third_party?: boolean;
   [metadata: string]: unknown;
 }
 
@@ -102,6 +107,8 @@ export interface OidcClient {
 export const DEMO_OIDC_CLIENT_ID = 'acct-suite-app';
 /** The demo's device client (the device flow, no browser on the device). */
 export const DEMO_DEVICE_CLIENT_ID = 'acct-demo-device';
+/** The demo's third-party app (a public client too): it asks for consent. */
+export const DEMO_PARTNER_CLIENT_ID = 'acct-partner-board';
 
 /**
  * The clients of OIDC_CLIENTS_FILE, checked enough to say what is wrong at start: a JSON array of
@@ -150,6 +157,8 @@ function readOidcClients(path: string | undefined, demo: boolean, problems: stri
       problems.push(`${where} (${client.client_id}) needs redirect_uris, a non-empty array`);
       return;
     }
+    if (client.third_party !== undefined && typeof client.third_party !== 'boolean')
+      problems.push(`${where} (${client.client_id}): third_party must be true or false`);
     const postLogout = client.post_logout_redirect_uris;
     if (postLogout !== undefined && !Array.isArray(postLogout))
       problems.push(`${where} (${client.client_id}): post_logout_redirect_uris must be an array`);
@@ -322,6 +331,18 @@ export function loadConfig(env: Env = process.env): Config {
       redirect_uris: [`http://localhost:${partnerPort}/suite-app.html`],
       post_logout_redirect_uris: [`http://localhost:${partnerPort}/suite-app.html`],
       grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
+  }
+  // A third-party app for the demo of the consent screen (docs/decisions/oidc-consent.md).
+  if (demo && partnerPort && !oidcClients.some((client) => client.client_id === DEMO_PARTNER_CLIENT_ID)) {
+    oidcClients.push({
+      client_id: DEMO_PARTNER_CLIENT_ID,
+      client_name: 'Partner Board (demo)',
+      third_party: true,
+      redirect_uris: [`http://localhost:${partnerPort}/partner.html`],
+      grant_types: ['authorization_code'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
     });

@@ -14,6 +14,7 @@ export const MANAGE_SECTIONS = {
   group: lazyScreen(() => import('../features/team/group-page')),
   security: lazyScreen(() => import('../features/security/security-page')),
   sessions: lazyScreen(() => import('../features/account/sessions-page')),
+  apps: lazyScreen(() => import('../features/account/apps-page')),
   activity: lazyScreen(() => import('../features/account/activity-page')),
   email: lazyScreen(() => import('../features/account/email-page')),
   leave: lazyScreen(() => import('../features/account/leave-page')),

@@ -18,6 +18,7 @@ import { isLoginPath, matchRoute, needsLoginCheck } from './routes';
 const ManageArea = lazyScreen(() => import('../features/manage/manage-area'));
 const SearchPage = lazyScreen(() => import('./search-screen'));
 const EmailLinkPage = lazyScreen(() => import('../features/account/email-link'));
+const ConsentPage = lazyScreen(() => import('../features/account/consent-page'));
 
 /**
  * What the portal's first screen needs, for `elementClass` to wait for: the route's chunks (the manage
@@ -31,6 +32,7 @@ export function portalFirstData(element: HTMLElement): Promise<unknown> | undefi
   const view = matchRoute(path, hash, search);
   if (view.kind === 'search') return SearchPage.preload();
   if (view.kind === 'emailLink') return EmailLinkPage.preload();
+  if (view.kind === 'consent') return ConsentPage.preload();
   if (view.kind === 'manage') {
     const section = view.section ? MANAGE_SECTIONS[view.section] : undefined;
     return Promise.all([ManageArea.preload(), section?.preload()]);
@@ -56,6 +58,7 @@ function Screen() {
   if (view.kind === 'login') return <LoginFlow afterSignIn="portal" />;
   if (view.kind === 'search') return <SearchPage />;
   if (view.kind === 'emailLink') return <EmailLinkPage />;
+  if (view.kind === 'consent') return <ConsentPage />;
   return <ManageArea standalone={false} sections={MANAGE_SECTIONS} />;
 }
 

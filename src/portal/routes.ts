@@ -9,6 +9,8 @@ export type PortalView =
   | { kind: 'search' }
   /** A link mailed for an e-mail change (`/manage/email?change=…`): answered without a session. */
   | { kind: 'emailLink' }
+  /** A third-party app's consent (`/consent/:uid`), asked by the OpenID Provider. */
+  | { kind: 'consent' }
   | { kind: 'manage'; section: ManageSection }
   | { kind: 'redirect'; to: string };
 
@@ -17,7 +19,7 @@ const MANAGE_SECTIONS: readonly ManageSection[] = ['', ...MANAGE_PATHS];
 /**
  * The route table: `/login/{team, {teamName}, {teamName}/forgotPassword|resetPassword|error|invite}` (anything
  * else under /login redirects to `/login/team`, keeping the query such as ReturnUrl), `/search`,
- * `/manage/{'', …the manage area's sections}`, `home/token` → `manage/dev/success` (the
+ * `/manage/{'', …the manage area's sections}`, `/consent/:uid`, `home/token` → `manage/dev/success` (the
  * fragment kept), and anything else → `manage`. A mailed e-mail-change link (`/manage/email?change=…`)
  * opens outside the manage area: it needs no session.
  */
@@ -32,6 +34,7 @@ export function matchRoute(path: string, hash = '', search = ''): PortalView {
     return { kind: 'login' };
   }
   if (trimmed === '/search') return { kind: 'search' };
+  if (/^\/consent\/[^/]+$/.test(trimmed)) return { kind: 'consent' };
   if (trimmed === '/home/token') return { kind: 'redirect', to: `/manage/dev/success${hash}` };
   if (trimmed === '/manage/email' && new URLSearchParams(search).has('change')) return { kind: 'emailLink' };
   if (trimmed === '/manage' || trimmed.startsWith('/manage/')) {

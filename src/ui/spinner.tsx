@@ -5,13 +5,22 @@ export function Spinner() {
   return <span className="spinner" aria-hidden="true" />;
 }
 
-/** A screen that cannot show yet (the session check, a lazily loaded screen): the spinner and 'Loading…'. */
-export function ScreenLoading() {
+function Loading({ className }: { className: string }) {
   const { t } = useTranslation();
   return (
-    <div className="loading manage-waiting" role="status">
+    <div className={className} role="status">
       <Spinner />
       <span>{t('common.loading')}</span>
     </div>
   );
+}
+
+/** A screen that cannot show yet (the session check, a lazily loaded screen): the spinner and 'Loading…'. */
+export function ScreenLoading() {
+  return <Loading className="loading manage-waiting" />;
+}
+
+/** A panel's content still loading (a list, its options): the spinner and 'Loading…'. */
+export function PanelLoading() {
+  return <Loading className="loading" />;
 }

@@ -17,6 +17,8 @@ import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { screenshot, useE2E } from '../support/browser';
 
 const CLIENT_ID = 'e2e-relying-party';
+/** A third-party app: it asks for consent. */
+const PARTNER_ID = 'e2e-partner';
 const SECRET = 'e2e-relying-party-secret-0123456789abcdef';
 
 const dir = mkdtempSync(join(tmpdir(), 'oidc-e2e-'));
@@ -65,6 +67,15 @@ const e2e = useE2E(async () => {
         token_endpoint_auth_method: 'client_secret_basic',
         backchannel_logout_uri: `${APP_ORIGIN}/backchannel`,
       },
+      {
+        client_id: PARTNER_ID,
+        client_name: 'E2E Partner',
+        third_party: true,
+        client_secret: SECRET,
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
     ]),
   );
   return { OIDC_CLIENTS_FILE: file, LOGIN_ADDRESS_LIMIT: '10000' };
@@ -72,10 +83,10 @@ const e2e = useE2E(async () => {
 const { withPage } = e2e;
 
 /** The relying party's view of the issuer, through its discovery. */
-async function relyingParty(): Promise<client.Configuration> {
+async function relyingParty(clientId = CLIENT_ID): Promise<client.Configuration> {
   return client.discovery(
     new URL(e2e.server.url),
-    CLIENT_ID,
+    clientId,
     { id_token_signed_response_alg: 'EdDSA' },
     client.ClientSecretBasic(SECRET),
     { execute: [client.allowInsecureRequests] },
@@ -376,6 +387,66 @@ describe('the OpenID Provider with a relying party and the portal’s screens', 
         assert.ok(renewed > authTime, `${JSON.stringify(fresh)}: ${renewed} after ${authTime}`);
         authTime = renewed;
       }
+    });
+  });
+
+  it('asks consent for a third-party app, remembers it, and asks again once removed in Connected apps', async () => {
+    await withPage(async ({ page }) => {
+      const config = await relyingParty(PARTNER_ID);
+      const question = page.getByRole('heading', {
+        level: 1,
+        name: 'Allow E2E Partner to use your account?',
+      });
+      const started = await start(config, {
+        team: 'acme',
+        scope: 'openid profile email offline_access',
+        prompt: 'consent',
+      });
+      const back = await backAtApp(page, started.url, async () => {
+        await page.waitForURL((address) => address.pathname === '/login/acme');
+        await signInWithPassword(page, 'ada@acme.test');
+        await question.waitFor();
+        for (const text of [
+          'E2E Partner wants to sign you in with your account at Acme.',
+          'E2E Partner will be able to:',
+          'See your email address',
+          'Keep you signed in',
+        ])
+          await page.getByText(text).waitFor();
+        await screenshot(page, 'e2e/oidc-provider', 'consent');
+        await page.getByRole('button', { name: 'Allow', exact: true }).click();
+      });
+      const tokens = await grant(config, back, started);
+      assert.equal(tokens.claims()?.email, 'ada@acme.test');
+      assert.ok(tokens.refresh_token);
+
+      // Remembered: the next sign-in goes straight back to the app.
+      const again = await start(config);
+      const againBack = await backAtApp(page, again.url);
+      assert.ok((await grant(config, againBack, again)).access_token);
+
+      await page.goto(`${e2e.server.url}/manage/apps`);
+      await page.getByRole('button', { name: 'Remove access for E2E Partner' }).click();
+      await page
+        .getByRole('alertdialog', { name: 'Remove access for E2E Partner?' })
+        .getByRole('button', { name: 'Remove access' })
+        .click();
+      await page
+        .getByText('No apps have access to your account.')
+        .or(page.getByText('Access removed for E2E Partner'))
+        .first()
+        .waitFor();
+      await page
+        .getByRole('button', { name: 'Remove access for E2E Partner' })
+        .waitFor({ state: 'detached' });
+      await assert.rejects(
+        client.refreshTokenGrant(config, tokens.refresh_token!),
+        oauthError('invalid_grant'),
+      );
+
+      // Removed: the app asks again.
+      await page.goto(String((await start(config)).url));
+      await question.waitFor();
     });
   });
 

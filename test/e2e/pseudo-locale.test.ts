@@ -31,6 +31,7 @@ const DATA = [
   /^workflow$/, // the search query typed in the test
   /^Operations$/, // a group's name (team data)
   /^Pixel 8$/, // a passkey's name (user data)
+  /^Partner Board \(demo\)$/, // an app's name (its client metadata)
   /^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/, // an authenticator-app key, in groups of four (base32)
   /^[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$/, // a recovery code
   /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b/, // dates (Intl)

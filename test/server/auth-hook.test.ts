@@ -22,6 +22,8 @@ const PARAMS: Record<string, string> = {
   '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
   '/api/user/passkeys/:id': '/api/user/passkeys/x',
   '/api/user/sessions/:id': '/api/user/sessions/x',
+  '/api/oidc/consent/:uid': '/api/oidc/consent/x',
+  '/api/user/apps/:id': '/api/user/apps/x',
   // Its query is required: without it the schema answers first.
   '/api/search': '/api/search?q=x',
 };
@@ -33,6 +35,7 @@ const BODIES: Record<string, object | undefined> = {
   'POST /api/user': { name: 'Ada' },
   'POST /api/DeviceCode/generate': undefined,
   'POST /api/user/sessions/end-others': undefined,
+  'POST /api/oidc/consent/:uid': { allow: true },
   'POST /api/user/email': { newEmail: 'new@example.test', password: 'x' },
   'DELETE /api/user': { password: 'x' },
   'PUT /api/team/seat-limit': { limit: 50 },

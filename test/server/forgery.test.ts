@@ -44,6 +44,8 @@ const PARAMS: Record<string, string> = {
   '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
   '/api/user/passkeys/:id': '/api/user/passkeys/x',
   '/api/user/sessions/:id': '/api/user/sessions/x',
+  '/api/oidc/consent/:uid': '/api/oidc/consent/x',
+  '/api/user/apps/:id': '/api/user/apps/x',
 };
 
 let test: TestApp;

@@ -13,10 +13,17 @@ import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { loadConfig, ConfigError } from '../../demo/server/config';
 import { InjectBrowser } from '../support/inject-browser';
-import { createTestApp, sessionFor, type DirectSession, type TestApp } from '../support/test-server';
+import {
+  createTestApp,
+  sessionFor,
+  tokenFor,
+  type DirectSession,
+  type TestApp,
+} from '../support/test-server';
 
 const PUBLIC_CLIENT = 'test-public-app';
 const CONFIDENTIAL_CLIENT = 'test-server-app';
+const THIRD_PARTY_CLIENT = 'test-partner-app';
 const SECRET = 'test-server-app-secret-0123456789abcdef';
 const REDIRECT = 'https://app.example.test/callback';
 const SIGNED_OUT = 'https://app.example.test/signed-out';
@@ -31,6 +38,14 @@ const clientsFile = (dir: string) => {
         client_id: PUBLIC_CLIENT,
         redirect_uris: [REDIRECT],
         post_logout_redirect_uris: [SIGNED_OUT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'none',
+      },
+      {
+        client_id: THIRD_PARTY_CLIENT,
+        client_name: 'Partner Board',
+        third_party: true,
+        redirect_uris: [REDIRECT],
         grant_types: ['authorization_code', 'refresh_token'],
         token_endpoint_auth_method: 'none',
       },
@@ -96,14 +111,14 @@ describe('the OpenID Provider', () => {
       payload: new URLSearchParams(form).toString(),
     });
 
-  /** The public client's code exchange. */
-  const publicCodeGrant = (code: string, verifier: string) =>
+  /** A public client's code exchange. */
+  const publicCodeGrant = (code: string, verifier: string, clientId = PUBLIC_CLIENT) =>
     token({
       grant_type: 'authorization_code',
       code,
       code_verifier: verifier,
       redirect_uri: REDIRECT,
-      client_id: PUBLIC_CLIENT,
+      client_id: clientId,
     });
 
   /** Signs ada in through the code flow with the portal session: the code and the verifier. */
@@ -560,6 +575,169 @@ describe('the OpenID Provider', () => {
     assert.equal(afterRevoke.json().error, 'invalid_grant');
   });
 
+  describe('a third-party app', () => {
+    const api = (method: 'GET' | 'POST' | 'DELETE', url: string, accessToken?: string, body?: object) =>
+      t.app.inject({
+        method,
+        url,
+        headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {},
+        ...(body ? { payload: body } : {}),
+      });
+
+    /** A new browser of ada's for the third-party app; where the flow stopped (the consent screen?). */
+    async function askPartner(params: Record<string, string> = {}, given?: Browser) {
+      const browser = given ?? new Browser((await sessionFor(t.app, 'ada@acme.test')).cookie);
+      const { verifier, challenge } = verifierPair();
+      const flow = await browser.follow(
+        authorize({
+          client_id: THIRD_PARTY_CLIENT,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          ...params,
+        }),
+      );
+      assert.ok(flow.location, 'stops somewhere');
+      return { ...flow, location: flow.location, verifier, browser };
+    }
+
+    const consentUid = (location: URL) => {
+      const match = /^\/consent\/([^/]+)$/.exec(location.pathname);
+      assert.ok(match, `the consent screen, not ${location.href}`);
+      return decodeURIComponent(match[1]!);
+    };
+
+    /** Answers the question as ada, then follows the browser on to the app. */
+    async function answer(browser: Browser, uid: string, allow: boolean, accessToken: string) {
+      const reply = await api('POST', `/api/oidc/consent/${uid}`, accessToken, { allow });
+      assert.equal(reply.statusCode, 200, reply.body);
+      const to = new URL(reply.json().redirectTo as string);
+      assert.equal(to.origin, ISSUER);
+      const { location } = await browser.follow(`${to.pathname}${to.search}`);
+      assert.ok(location);
+      assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
+      return location;
+    }
+
+    it('is asked for consent, only by its user; allowed once, it is remembered; prompt=consent asks again', async () => {
+      const adaApi = (await tokenFor(t.app, 'ada@acme.test')).accessToken;
+      const bobApi = (await tokenFor(t.app, 'bob@acme.test')).accessToken;
+      // The deployment's own app is never asked.
+      assert.equal(`${(await codeFor()).location.origin}`, new URL(REDIRECT).origin);
+
+      const first = await askPartner({ scope: 'openid profile email' });
+      const uid = consentUid(first.location);
+      assert.equal((await api('GET', `/api/oidc/consent/${uid}`)).statusCode, 401);
+      // Another user (of the same team) neither sees nor answers ada's question.
+      assert.equal((await api('GET', `/api/oidc/consent/${uid}`, bobApi)).statusCode, 404);
+      assert.equal((await api('POST', `/api/oidc/consent/${uid}`, bobApi, { allow: true })).statusCode, 404);
+      const details = await api('GET', `/api/oidc/consent/${uid}`, adaApi);
+      assert.equal(details.statusCode, 200, details.body);
+      assert.equal(details.json().app, 'Partner Board');
+      assert.ok(details.json().team);
+      assert.deepEqual(details.json().scopes, ['profile', 'email']);
+
+      const back = await answer(first.browser, uid, true, adaApi);
+      const tokens = await publicCodeGrant(
+        back.searchParams.get('code')!,
+        first.verifier,
+        THIRD_PARTY_CLIENT,
+      );
+      assert.equal(tokens.statusCode, 200, tokens.body);
+      // Answered, the question is gone.
+      assert.equal((await api('GET', `/api/oidc/consent/${uid}`, adaApi)).statusCode, 404);
+
+      // Another browser, a new portal session: straight back to the app.
+      const again = await askPartner({ scope: 'openid profile email' });
+      assert.equal(`${again.location.origin}${again.location.pathname}`, REDIRECT);
+      assert.ok(again.location.searchParams.get('code'));
+      // prompt=consent always asks.
+      consentUid((await askPartner({ scope: 'openid profile email', prompt: 'consent' })).location);
+    });
+
+    it('answers access_denied to the app when the user does not allow it', async () => {
+      const adaApi = (await tokenFor(t.app, 'ada@acme.test')).accessToken;
+      const flow = await askPartner({ scope: 'openid email', prompt: 'consent' });
+      const back = await answer(flow.browser, consentUid(flow.location), false, adaApi);
+      assert.equal(back.searchParams.get('error'), 'access_denied');
+      assert.equal(back.searchParams.get('state'), 'state-1');
+      assert.equal(back.searchParams.get('code'), null);
+    });
+
+    it('lists the user’s connected apps, and removing one revokes its refresh token and asks again', async () => {
+      const adaApi = (await tokenFor(t.app, 'ada@acme.test')).accessToken;
+      const carolApi = (await tokenFor(t.app, 'carol@globex.test')).accessToken;
+      assert.equal((await api('GET', '/api/user/apps')).statusCode, 401);
+      assert.equal((await api('DELETE', `/api/user/apps/${THIRD_PARTY_CLIENT}`)).statusCode, 401);
+
+      const flow = await askPartner({ scope: 'openid email offline_access', prompt: 'consent' });
+      const back = await answer(flow.browser, consentUid(flow.location), true, adaApi);
+      const tokens = await publicCodeGrant(back.searchParams.get('code')!, flow.verifier, THIRD_PARTY_CLIENT);
+      const refresh = tokens.json().refresh_token as string;
+      assert.ok(refresh, tokens.body);
+      // The app's own access token (accepted on bearer routes) neither lists nor removes apps, nor
+      // answers a consent question.
+      const partnerApi = tokens.json().access_token as string;
+      assert.equal((await api('GET', '/api/user/apps', partnerApi)).statusCode, 403);
+      assert.equal((await api('DELETE', `/api/user/apps/${THIRD_PARTY_CLIENT}`, partnerApi)).statusCode, 403);
+      const pending = await askPartner({ scope: 'openid email offline_access', prompt: 'consent' });
+      const pendingUid = consentUid(pending.location);
+      assert.equal((await api('GET', `/api/oidc/consent/${pendingUid}`, partnerApi)).statusCode, 403);
+      assert.equal(
+        (await api('POST', `/api/oidc/consent/${pendingUid}`, partnerApi, { allow: true })).statusCode,
+        403,
+      );
+
+      const listed = await api('GET', '/api/user/apps', adaApi);
+      assert.equal(listed.statusCode, 200, listed.body);
+      const apps = listed.json().apps as Array<Record<string, unknown>>;
+      const partner = apps.find((entry) => entry.id === THIRD_PARTY_CLIENT);
+      assert.ok(partner, listed.body);
+      assert.equal(partner.name, 'Partner Board');
+      assert.equal(partner.thirdParty, true);
+      assert.ok((partner.scopes as string[]).includes('offline_access'));
+      assert.ok(Date.parse(String(partner.lastUsedAt)) > 0);
+      const own = apps.find((entry) => entry.id === PUBLIC_CLIENT);
+      assert.equal(own?.thirdParty, false);
+      // Another user's list holds none of ada's apps, and cannot remove them.
+      assert.deepEqual((await api('GET', '/api/user/apps', carolApi)).json(), { apps: [] });
+      assert.equal((await api('DELETE', `/api/user/apps/${THIRD_PARTY_CLIENT}`, carolApi)).statusCode, 404);
+      // Nor does a member of ada's team; and ada, their team's owner, removes only her own grants.
+      const bob = await tokenFor(t.app, 'bob@acme.test');
+      await codeFor({}, new Browser(bob.cookie));
+      assert.equal(
+        (await api('DELETE', `/api/user/apps/${THIRD_PARTY_CLIENT}`, bob.accessToken)).statusCode,
+        404,
+      );
+      assert.equal((await api('DELETE', `/api/user/apps/${PUBLIC_CLIENT}`, adaApi)).statusCode, 204);
+      const bobs = (await api('GET', '/api/user/apps', bob.accessToken)).json().apps as Array<{ id: string }>;
+      assert.deepEqual(
+        bobs.map((entry) => entry.id),
+        [PUBLIC_CLIENT],
+      );
+      const kept = await token({
+        grant_type: 'refresh_token',
+        refresh_token: refresh,
+        client_id: THIRD_PARTY_CLIENT,
+      });
+      assert.equal(kept.statusCode, 200, kept.body);
+      const rotated = kept.json().refresh_token as string;
+
+      const removed = await api('DELETE', `/api/user/apps/${THIRD_PARTY_CLIENT}`, adaApi);
+      assert.equal(removed.statusCode, 204, removed.body);
+      const refused = await token({
+        grant_type: 'refresh_token',
+        refresh_token: rotated,
+        client_id: THIRD_PARTY_CLIENT,
+      });
+      assert.equal(refused.json().error, 'invalid_grant');
+      const after = (await api('GET', '/api/user/apps', adaApi)).json().apps as Array<{ id: string }>;
+      assert.ok(!after.some((entry) => entry.id === THIRD_PARTY_CLIENT));
+      assert.equal((await api('DELETE', `/api/user/apps/${THIRD_PARTY_CLIENT}`, adaApi)).statusCode, 404);
+      // The same browser (its provider session still names the removed grant) is asked again.
+      consentUid((await askPartner({ scope: 'openid email' }, flow.browser)).location);
+    });
+  });
+
   it('signs with the new key once a rotated key starts signing', async () => {
     const kid = await t.app.services.keys.rotate(t.clock.now());
     const { code, verifier } = await codeFor();
@@ -581,6 +759,7 @@ describe('OIDC_CLIENTS_FILE', () => {
         { redirect_uris: ['https://b.test/cb'] },
         { client_id: 'c' },
         { client_id: 'd', redirect_uris: ['https://d.test/cb'], post_logout_redirect_uris: ['/signed-out'] },
+        { client_id: 'e', redirect_uris: ['https://e.test/cb'], third_party: 'yes' },
       ]),
     );
     assert.throws(
@@ -595,6 +774,7 @@ describe('OIDC_CLIENTS_FILE', () => {
         assert.match(text, /entry 2 needs a client_id/);
         assert.match(text, /entry 3 \(c\) needs redirect_uris/);
         assert.match(text, /\(d\): redirect URI "\/signed-out"/);
+        assert.match(text, /\(e\): third_party must be true or false/);
         return true;
       },
     );
@@ -606,6 +786,8 @@ describe('OIDC_CLIENTS_FILE', () => {
 
   it('adds the demo suite app’s client in demo mode only', () => {
     assert.ok(loadConfig({}).oidcClients.some((client) => client.client_id === 'acct-suite-app'));
+    const partner = loadConfig({}).oidcClients.find((client) => client.client_id === 'acct-partner-board');
+    assert.equal(partner?.third_party, true);
     assert.deepEqual(loadConfig({ DEMO: 'false' }).oidcClients, []);
   });
 });

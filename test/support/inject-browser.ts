@@ -50,7 +50,10 @@ export class InjectBrowser {
     }
     return response;
   }
-  /** Follows redirects on this server; stops at the first address elsewhere (the app's). */
+  /**
+   * Follows redirects on this server; stops at the first address elsewhere (the app's), and at the
+   * portal's sign-in and consent screens.
+   */
   async follow(url: string) {
     let response = await this.get(url);
     const visited = [url];
@@ -59,7 +62,7 @@ export class InjectBrowser {
       visited.push(location);
       const next = new URL(location, this.issuer);
       if (next.origin !== this.issuer) return { response, location: next, visited };
-      if (next.pathname.startsWith('/login/')) return { response, location: next, visited };
+      if (/^\/(login|consent)\//.test(next.pathname)) return { response, location: next, visited };
       response = await this.get(`${next.pathname}${next.search}`);
     }
     return { response, location: null, visited };

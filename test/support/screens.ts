@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { DEMO_PARTNER_CLIENT_ID } from '../../demo/server/config';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { failedResource, signInContext } from './browser';
 import { sessionFor, tokenFor, type TestServer } from './test-server';
@@ -176,11 +177,43 @@ const MANAGE_HEADINGS: Record<string, string> = {
   '/manage/user': 'manage.heading.user',
   '/manage/group': 'manage.heading.group',
   '/manage/sessions': 'manage.nav.sessions',
+  '/manage/apps': 'manage.nav.apps',
   '/manage/activity': 'manage.nav.activity',
   '/manage/email': 'manage.nav.email',
   '/manage/leave': 'manage.nav.leave',
   '/manage/security': 'manage.nav.security',
 };
+
+/**
+ * Ada signs in to the demo's third-party app, which asks for her consent (`prompt=consent`: asked
+ * again on a second walk over the same server); the consent screen shows.
+ */
+async function partnerConsent(page: Page, server: TestServer, t: T) {
+  await signInAs(page, server, 'ada@acme.test');
+  const query = new URLSearchParams({
+    client_id: DEMO_PARTNER_CLIENT_ID,
+    redirect_uri: `${server.partnerUrl}/partner.html`,
+    response_type: 'code',
+    scope: 'openid profile email',
+    prompt: 'consent',
+    // Never exchanged: any S256 challenge will do.
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  });
+  await page.goto(`${server.url}/oidc/auth?${query}`);
+  const title = t('consent.title', { app: 'Partner Board (demo)' });
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+}
+
+/** Ada has allowed the demo's third-party app; her connected apps list it. */
+async function connectedApps(page: Page, server: TestServer, t: T) {
+  await partnerConsent(page, server, t);
+  const back = page.waitForURL((address) => address.href.startsWith(server.partnerUrl));
+  await page.getByRole('button', { name: t('consent.allow'), exact: true }).click();
+  await back;
+  await page.goto(`${server.url}/manage/apps`);
+  await page.getByText('Partner Board (demo)').waitFor();
+}
 
 async function manage(page: Page, server: TestServer, t: T, path = '/manage') {
   await signInAs(page, server, 'ada@acme.test');
@@ -865,6 +898,39 @@ const ALL_SHOTS: Shot[] = [
         .getByRole('alertdialog', { name: t('sessions.confirmOthers.title') })
         .getByRole('button', { name: t('sessions.confirmOthers.action') })
         .waitFor();
+    },
+  },
+  {
+    name: 'oidc-consent',
+    async show(page, server, t) {
+      await partnerConsent(page, server, t);
+    },
+  },
+  {
+    name: 'manage-apps',
+    async show(page, server, t) {
+      await connectedApps(page, server, t);
+    },
+  },
+  {
+    name: 'manage-apps-remove',
+    async show(page, server, t) {
+      await connectedApps(page, server, t);
+      await page
+        .getByRole('button', { name: t('apps.removeLabel', { app: 'Partner Board (demo)' }) })
+        .click();
+      await page
+        .getByRole('alertdialog', { name: t('apps.confirm.title', { app: 'Partner Board (demo)' }) })
+        .getByRole('button', { name: t('apps.confirm.action') })
+        .waitFor();
+    },
+  },
+  {
+    name: 'manage-apps-empty',
+    async show(page, server, t) {
+      await signInAs(page, server, 'dan@umbrella.test');
+      await page.goto(`${server.url}/manage/apps`);
+      await page.getByText(t('apps.empty')).waitFor();
     },
   },
   {

@@ -669,6 +669,15 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '013-oidc-grant-owner': {
+    async up(db: AnyDb) {
+      // The connected apps screen lists a user's grants and when an app last used one: the grant's
+      // user as a column (looked up by it), and the time of the last code or refresh token under it.
+      await db.schema.alterTable('oidc_models').addColumn('account_id', 'text').execute();
+      await db.schema.alterTable('oidc_models').addColumn('used_at', 'bigint').execute();
+      await db.schema.createIndex('oidc_models_account').on('oidc_models').columns(['account_id']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -8,6 +8,15 @@ export interface OidcModelRow {
   userCode: string | null;
   uid: string | null;
   expiresAt: number | null;
+  /** The user it belongs to (the payload's `accountId`). */
+  accountId: string | null;
+}
+
+/** One of a user's grants: the provider's payload, and when an app last used it (ms). */
+export interface FoundGrant {
+  id: string;
+  payload: string;
+  usedAt: number | null;
 }
 
 /** A stored object as found: its payload and when it was consumed (ms), if it was. */
@@ -37,6 +46,7 @@ export function oidcModelsRepository(db: Kysely<Database>) {
         user_code: row.userCode,
         uid: row.uid,
         expires_at: row.expiresAt,
+        account_id: row.accountId,
       };
       await db
         .insertInto('oidc_models')
@@ -102,6 +112,28 @@ export function oidcModelsRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** A code or a refresh token was issued under the grant: the app used it now. */
+    async touchGrant(grantId: string, now: number): Promise<void> {
+      await db
+        .updateTable('oidc_models')
+        .set({ used_at: now })
+        .where('model', '=', 'Grant')
+        .where('id', '=', grantId)
+        .execute();
+    },
+
+    /** The user's live grants, the most recently used first. */
+    grantsOf(accountId: string, now: number): Promise<FoundGrant[]> {
+      return db
+        .selectFrom('oidc_models')
+        .select(['id', 'payload', 'used_at as usedAt'])
+        .where('model', '=', 'Grant')
+        .where('account_id', '=', accountId)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        .orderBy('used_at', (ob) => ob.desc().nullsLast())
+        .execute();
+    },
+
     /**
      * Delete the provider sessions whose portal session has ended (marked by the triggers of migration
      * 012: revoked, or deleted with its user) and return the payloads of those still live. One DELETE …
@@ -126,6 +158,27 @@ export function oidcModelsRepository(db: Kysely<Database>) {
           eb.or([eb('grant_id', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])]),
         )
         .execute();
+    },
+
+    /**
+     * Remove the user's grants and everything issued under them (codes, refresh tokens): a refresh
+     * token of theirs then answers `invalid_grant`. Grants of another user are left alone.
+     */
+    async removeGrants(accountId: string, grantIds: string[]): Promise<void> {
+      if (grantIds.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        const owned = await trx
+          .selectFrom('oidc_models')
+          .select('id')
+          .where('model', '=', 'Grant')
+          .where('account_id', '=', accountId)
+          .where('id', 'in', grantIds)
+          .execute();
+        const ids = owned.map((row) => row.id);
+        if (ids.length === 0) return;
+        await trx.deleteFrom('oidc_models').where('grant_id', 'in', ids).execute();
+        await trx.deleteFrom('oidc_models').where('model', '=', 'Grant').where('id', 'in', ids).execute();
+      });
     },
 
     /** Delete what expired before `now`; how many rows went. */

@@ -182,6 +182,10 @@ export interface OidcModelsTable {
   portal_session: string | null;
   /** Sessions only: 1 once that portal session has ended (set by triggers, migration 012). */
   portal_ended: number | null;
+  /** The user the object belongs to (the payload's `accountId`), when it has one. */
+  account_id: string | null;
+  /** A grant's last use (ms): when a code or a refresh token was last issued under it. */
+  used_at: number | null;
 }
 
 export interface DeviceCodesTable {

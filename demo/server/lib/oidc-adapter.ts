@@ -10,6 +10,9 @@ import type { Clock } from './clock';
 /** Expired objects are deleted at most this often, at a write (reads never see them anyway). */
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 
+/** The objects whose issue is a use of their grant. */
+const USES = new Set(['AuthorizationCode', 'RefreshToken']);
+
 export function oidcAdapter(repo: OidcModelsRepository, clock: Clock): new (model: string) => Adapter {
   let lastPurge = 0;
   const payloadOf = (found: FoundOidcModel | undefined): AdapterPayload | undefined => {
@@ -36,7 +39,12 @@ export function oidcAdapter(repo: OidcModelsRepository, clock: Clock): new (mode
         userCode: payload.userCode ?? null,
         uid: payload.uid ?? null,
         expiresAt: expiresIn ? now + expiresIn * 1000 : null,
+        accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
       });
+      // When the app last used the grant, for the connected apps screen: a new grant, a code, a
+      // (rotated) refresh token. Access tokens are JWTs the provider does not store.
+      if (this.model === 'Grant') await repo.touchGrant(id, now);
+      else if (payload.grantId && USES.has(this.model)) await repo.touchGrant(payload.grantId, now);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {

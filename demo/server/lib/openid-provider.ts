@@ -20,6 +20,7 @@ import { bindPortalSession } from './app-logout';
 import { oidcAdapter } from './oidc-adapter';
 import { escapeHtml, PLAIN_PAGE_CSP, plainPage } from './plain-page';
 import { codeProblem, deviceCodePage, deviceConfirmPage, deviceDonePage } from './device-pages';
+import { userGrants } from './oidc-grants';
 
 /** Where the provider is mounted (docs/decisions/openid-provider.md). */
 export const OIDC_PREFIX = '/oidc';
@@ -213,6 +214,25 @@ function loginPolicy(portalSession: PortalSessionOf) {
   return policy;
 }
 
+/**
+ * The grant the request goes on with: the one of the provider's session (or of the interaction just
+ * finished), else — a new browser session — the user's last grant to the app, so a consent given once
+ * is remembered until the user removes the app (docs/decisions/oidc-consent.md).
+ */
+async function rememberedGrant(ctx: KoaContextWithOIDC, repos: Repositories, clock: Clock) {
+  const { oidc } = ctx;
+  const clientId = oidc.client!.clientId;
+  const grantId = oidc.result?.consent?.grantId || oidc.session!.grantIdFor(clientId);
+  const found = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
+  if (found) return found;
+  const accountId = oidc.session!.accountId;
+  if (!accountId) return undefined;
+  const latest = (await userGrants(repos, accountId, clock.now())).find(
+    (grant) => grant.clientId === clientId,
+  );
+  return latest ? oidc.provider.Grant.find(latest.id) : undefined;
+}
+
 function configuration(deps: OpenIdProviderDeps): Configuration {
   const { config, repos, keys, clock } = deps;
   const audience = config.accessTokenAudience;
@@ -221,6 +241,15 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
     adapter: oidcAdapter(repos.oidcModels, clock),
     // Checked in config.ts for what it can say plainly; the provider checks the rest when built.
     clients: deps.clients as ClientMetadata[],
+    // `third_party`: the app asks the user's consent (config.ts checks it; absent is first-party).
+    extraClientMetadata: {
+      properties: ['third_party'],
+      validator(_ctx, key, value) {
+        if (key === 'third_party' && value !== undefined && typeof value !== 'boolean')
+          throw new errors.InvalidClientMetadata('third_party must be a boolean');
+      },
+    },
+    loadExistingGrant: (ctx) => rememberedGrant(ctx, repos, clock),
     clientDefaults: {
       grant_types: ['authorization_code'],
       response_types: ['code'],

@@ -12,7 +12,7 @@ import {
 import { issueXsrfCookie } from './cookies';
 
 /** Paths of the portal's own routes: the portal page is served at each so any address opens directly. */
-export const PORTAL_PREFIXES = ['/login', '/manage', '/search', '/home/token'];
+export const PORTAL_PREFIXES = ['/login', '/manage', '/search', '/home/token', '/consent'];
 /** The pages that show freshly issued tokens (served with `Referrer-Policy: no-referrer`). */
 export const TOKEN_PAGES = ['/manage/dev/success', '/home/token'];
 /** Prefixes that are never the portal page (unknown addresses there are JSON 404s). */

@@ -7,6 +7,7 @@ import { errors as oidcErrors } from 'oidc-provider';
 import { cookiesOf } from '../lib/cookies';
 import { signInPageLanguage, uiLocalesLanguage } from '../lib/language';
 import { endAppSessions } from '../lib/app-logout';
+import { grantScopes, isThirdParty } from '../lib/oidc-grants';
 import { freshLoginSince, signInScreenAddress } from '../lib/oidc-interaction';
 import { deviceTooManyPage } from '../lib/device-pages';
 import { clientAddress } from '../lib/normalise';
@@ -129,7 +130,8 @@ export function forwardToProvider(request: FastifyRequest, reply: FastifyReply, 
 /**
  * GET /oidc/interaction/:uid — where the provider sends the browser to sign in. With a portal session,
  * the provider's login is finished with its user (how and when they signed in: `amr`, `auth_time`), and
- * the consent of the portal's own clients is given at once; the browser goes back to the provider,
+ * the consent of the deployment's own apps is given at once (a third-party app's is asked for on the
+ * portal's consent screen); the browser goes back to the provider,
  * which sends it on to the app. Without one, or when the app wants a fresher sign-in than the session's
  * (`prompt=login`, `max_age`), the browser goes to the portal's sign-in screen, which comes back here
  * once signed in (lib/oidc-interaction.ts).
@@ -191,24 +193,35 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const accountId = session.user_id;
       const clientId = String(details.params.client_id);
-      const found = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
-      // A grant of another user (the portal was signed in as someone else since) is not reused.
-      const grant = found?.accountId === accountId ? found : new provider.Grant({ accountId, clientId });
+      const login = {
+        accountId,
+        amr: session.amr.split(' ').filter(Boolean),
+        ts: Math.floor(session.created_at / 1000),
+      };
+      // A third-party app: the login alone; the provider then goes on with the user's remembered
+      // grant, or asks for consent, which the portal's consent screen answers (routes/apps.ts).
+      if (isThirdParty(config.oidcClients, clientId)) {
+        if (details.prompt.name === 'consent' && details.session?.accountId === accountId)
+          return reply.redirect(`/consent/${encodeURIComponent(details.uid)}`, 303);
+        const returnTo = await provider.interactionResult(
+          request.raw,
+          reply.raw,
+          { login },
+          { mergeWithLastSubmission: false },
+        );
+        return reply.redirect(returnTo, 303);
+      }
       const scope = typeof details.params.scope === 'string' ? details.params.scope : 'openid';
-      grant.addOIDCScope(scope);
-      grant.addResourceScope(apiResource(config), scope);
-      const grantId = await grant.save();
+      const grantId = await grantScopes(provider, apiResource(config), {
+        grantId: details.grantId,
+        accountId,
+        clientId,
+        scope,
+      });
       const returnTo = await provider.interactionResult(
         request.raw,
         reply.raw,
-        {
-          login: {
-            accountId,
-            amr: session.amr.split(' ').filter(Boolean),
-            ts: Math.floor(session.created_at / 1000),
-          },
-          consent: { grantId },
-        },
+        { login, consent: { grantId } },
         { mergeWithLastSubmission: false },
       );
       return reply.redirect(returnTo, 303);

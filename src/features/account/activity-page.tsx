@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { getActivity, type ActivityEvent } from '../../api/account';
 import { WithTextPart } from '../../i18n/parts';
 import { useElement } from '../../ui/element-context';
-import { ScreenLoading, Spinner } from '../../ui/spinner';
+import { PanelLoading, ScreenLoading } from '../../ui/spinner';
 import { useDeviceName } from './common';
 import { Failed } from '../../ui/failed';
 import { fullTime, timeAgo, useNow } from '../../ui/time';
@@ -124,10 +124,7 @@ function ActivityScreen() {
       </h2>
       <p className="hint">{t('activity.intro')}</p>
       {events === null ? (
-        <div className="loading" role="status">
-          <Spinner />
-          <span>{t('common.loading')}</span>
-        </div>
+        <PanelLoading />
       ) : events === 'failed' ? (
         <Failed retry={() => setRound((n) => n + 1)} />
       ) : events.length === 0 ? (

@@ -5,7 +5,7 @@ import { WithTextPart } from '../../i18n/parts';
 import { noticesStore } from '../../state/notices';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useElement } from '../../ui/element-context';
-import { ScreenLoading, Spinner } from '../../ui/spinner';
+import { PanelLoading, ScreenLoading } from '../../ui/spinner';
 import { useDeviceName } from './common';
 import { Failed } from '../../ui/failed';
 import { fullTime, timeAgo, useNow } from '../../ui/time';
@@ -97,10 +97,7 @@ function SessionsScreen() {
         </div>
         <p className="hint">{t('sessions.intro')}</p>
         {sessions === null ? (
-          <div className="loading" role="status">
-            <Spinner />
-            <span>{t('common.loading')}</span>
-          </div>
+          <PanelLoading />
         ) : sessions === 'failed' ? (
           <Failed retry={reload} />
         ) : sessions.length === 0 ? (

@@ -2,6 +2,7 @@
 export const MANAGE_PATHS = [
   'security',
   'sessions',
+  'apps',
   'activity',
   'email',
   'leave',
@@ -68,6 +69,15 @@ export const MANAGE_SCREENS: readonly ManageScreen[] = [
     nav: 'manage.nav.sessions',
     heading: 'manage.nav.sessions',
     words: 'manage.words.sessions',
+    group: 'account',
+    admin: false,
+  },
+  {
+    section: 'apps',
+    path: '/manage/apps',
+    nav: 'manage.nav.apps',
+    heading: 'manage.nav.apps',
+    words: 'manage.words.apps',
     group: 'account',
     admin: false,
   },

@@ -135,6 +135,7 @@ describe('<acct-portal> manage screens', () => {
     const screens: Array<[string, string]> = [
       ['/manage', 'Personal info'],
       ['/manage/sessions', 'Sessions'],
+      ['/manage/apps', 'Connected apps'],
       ['/manage/activity', 'Security activity'],
       ['/manage/email', 'Email address'],
       ['/manage/leave', 'Delete account'],
