@@ -100,8 +100,13 @@ export interface OidcClient {
    * Absent or false: one of the deployment's own apps, signed in without a question.
    */
   third_party?: boolean;
+  /** A team's own app: only that team's members sign in to it (its name, as in `/login/{team}`). */
+  team?: string;
   [metadata: string]: unknown;
 }
+
+/** A team's name as it stands in its sign-in address. */
+const TEAM_NAME = /^[a-z0-9-]{1,63}$/;
 
 /** The demo suite app's client (a public client: code flow with PKCE, no secret). */
 export const DEMO_OIDC_CLIENT_ID = 'acct-suite-app';
@@ -159,6 +164,8 @@ function readOidcClients(path: string | undefined, demo: boolean, problems: stri
     }
     if (client.third_party !== undefined && typeof client.third_party !== 'boolean')
       problems.push(`${where} (${client.client_id}): third_party must be true or false`);
+    if (client.team !== undefined && !(typeof client.team === 'string' && TEAM_NAME.test(client.team)))
+      problems.push(`${where} (${client.client_id}): team must be a team's name (a-z, 0-9 and -)`);
     const postLogout = client.post_logout_redirect_uris;
     if (postLogout !== undefined && !Array.isArray(postLogout))
       problems.push(`${where} (${client.client_id}): post_logout_redirect_uris must be an array`);

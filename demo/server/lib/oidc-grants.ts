@@ -35,6 +35,10 @@ export async function userGrants(repos: Repositories, accountId: string, now: nu
 export const isThirdParty = (clients: readonly OidcClient[], clientId: string) =>
   clients.find((client) => client.client_id === clientId)?.third_party === true;
 
+/** The team whose members alone sign in to the app (`team` in its metadata; config.ts), if any. */
+export const appTeam = (clients: readonly OidcClient[], clientId: string) =>
+  clients.find((client) => client.client_id === clientId)?.team ?? null;
+
 /** The app's name as the user reads it: its `client_name`, else its client id. */
 export const appName = (clients: readonly OidcClient[], clientId: string) =>
   clients.find((client) => client.client_id === clientId)?.client_name ?? clientId;

@@ -31,14 +31,20 @@ export interface Reauthentication {
 
 /**
  * The portal's sign-in screen for an interaction, coming back to it once signed in: the team's own
- * screen when the request names a team (or the user signs in again), else the team step. The request's
+ * screen when the app is a team's or the request names a team (or the user signs in again), else the
+ * team step. The request's
  * `login_hint` (else the signed-in user's e-mail) only pre-fills the e-mail field. A re-authentication
  * passes `max_age` (0 for `prompt=login`): the screen then takes a signed-in user, and a provider
  * sign-in asks the external provider for a fresh login too.
  */
-export function signInScreenAddress(details: Details, reauthentication?: Reauthentication): string {
+export function signInScreenAddress(
+  details: Details,
+  reauthentication?: Reauthentication,
+  /** The app's own team (a team's app), which wins over the request's `team`. */
+  appTeam?: string | null,
+): string {
   const named = typeof details.params.team === 'string' ? details.params.team : '';
-  const team = reauthentication?.team ?? (/^[a-z0-9-]{1,63}$/.test(named) ? named : null);
+  const team = reauthentication?.team ?? appTeam ?? (/^[a-z0-9-]{1,63}$/.test(named) ? named : null);
   const query = new URLSearchParams({ ReturnUrl: `${OIDC_PREFIX}/interaction/${details.uid}` });
   const hint = details.params.login_hint;
   const email = typeof hint === 'string' && hint.length <= LIMITS.email ? hint : reauthentication?.email;

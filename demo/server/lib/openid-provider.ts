@@ -243,10 +243,12 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
     clients: deps.clients as ClientMetadata[],
     // `third_party`: the app asks the user's consent (config.ts checks it; absent is first-party).
     extraClientMetadata: {
-      properties: ['third_party'],
+      properties: ['third_party', 'team'],
       validator(_ctx, key, value) {
         if (key === 'third_party' && value !== undefined && typeof value !== 'boolean')
           throw new errors.InvalidClientMetadata('third_party must be a boolean');
+        if (key === 'team' && value !== undefined && typeof value !== 'string')
+          throw new errors.InvalidClientMetadata('team must be a string');
       },
     },
     loadExistingGrant: (ctx) => rememberedGrant(ctx, repos, clock),

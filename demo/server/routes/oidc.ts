@@ -7,7 +7,7 @@ import { errors as oidcErrors } from 'oidc-provider';
 import { cookiesOf } from '../lib/cookies';
 import { signInPageLanguage, uiLocalesLanguage } from '../lib/language';
 import { endAppSessions } from '../lib/app-logout';
-import { grantScopes, isThirdParty } from '../lib/oidc-grants';
+import { appTeam, grantScopes, isThirdParty } from '../lib/oidc-grants';
 import { freshLoginSince, signInScreenAddress } from '../lib/oidc-interaction';
 import { deviceTooManyPage } from '../lib/device-pages';
 import { clientAddress } from '../lib/normalise';
@@ -183,16 +183,26 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const language = uiLocalesLanguage(details.params.ui_locales);
       if (language && !cookiesOf(request)[LANGUAGE_COOKIE])
         reply.setCookie(LANGUAGE_COOKIE, language, { path: '/', sameSite: 'lax' });
+      const clientId = String(details.params.client_id);
+      const team = appTeam(config.oidcClients, clientId);
       const session = await sessionOf(request);
-      if (!session) return reply.redirect(signInScreenAddress(details), 303);
+      if (!session) return reply.redirect(signInScreenAddress(details, undefined, team), 303);
+      const member = await repos.users.findMember(session.user_id);
+      // A team's app signs in that team's members only: anyone else's request ends with an error for
+      // the app, never a code (and never a silent switch of the portal's signed-in user).
+      if (team && member?.teamName !== team) {
+        const returnTo = await provider.interactionResult(request.raw, reply.raw, {
+          error: 'access_denied',
+          error_description: `this app signs in members of the team ${team} only`,
+        });
+        return reply.redirect(returnTo, 303);
+      }
       const since = freshLoginSince(details, clock.now() / 1000);
       if (since !== null && session.created_at < since * 1000) {
-        const member = await repos.users.findMember(session.user_id);
         const again = member && { team: member.teamName, email: member.email };
-        return reply.redirect(signInScreenAddress(details, again), 303);
+        return reply.redirect(signInScreenAddress(details, again, team), 303);
       }
       const accountId = session.user_id;
-      const clientId = String(details.params.client_id);
       const login = {
         accountId,
         amr: session.amr.split(' ').filter(Boolean),
