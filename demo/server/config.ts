@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -112,6 +113,8 @@ const TEAM_NAME = /^[a-z0-9-]{1,63}$/;
 export const DEMO_OIDC_CLIENT_ID = 'acct-suite-app';
 /** The demo's device client (the device flow, no browser on the device). */
 export const DEMO_DEVICE_CLIENT_ID = 'acct-demo-device';
+/** The demo's server-side app (a confidential client with back-channel logout). */
+export const DEMO_SERVER_CLIENT_ID = 'acct-server-app';
 /** The demo's third-party app (a public client too): it asks for consent. */
 export const DEMO_PARTNER_CLIENT_ID = 'acct-partner-board';
 
@@ -352,6 +355,23 @@ export function loadConfig(env: Env = process.env): Config {
       grant_types: ['authorization_code'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
+    });
+  }
+
+  // The demo's server-side app (demo/server/server-app.ts): a confidential client told of sign-outs by
+  // back-channel logout. Its secret is made at each start and known to this process only.
+  if (demo && partnerPort && !oidcClients.some((client) => client.client_id === DEMO_SERVER_CLIENT_ID)) {
+    const app = `http://localhost:${partnerPort}/server-app`;
+    oidcClients.push({
+      client_id: DEMO_SERVER_CLIENT_ID,
+      client_name: 'Server app (demo)',
+      client_secret: randomBytes(32).toString('base64url'),
+      token_endpoint_auth_method: 'client_secret_basic',
+      redirect_uris: [`${app}/callback`],
+      post_logout_redirect_uris: [`${app}/`],
+      backchannel_logout_uri: `${app}/backchannel-logout`,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
     });
   }
 

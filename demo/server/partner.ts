@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import { renderPage } from './plugins/pages';
+import { serverApp } from './server-app';
 
 /**
  * The demo's second origin: a partner site embedding `<acct-login>` and a suite app using
@@ -62,6 +63,7 @@ export async function buildPartnerApp(config: Config): Promise<FastifyInstance> 
   app.get('/assets/vendor/oidc-client-ts.js', async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').send(oidcClient),
   );
+  await serverApp(app, config, `http://localhost:${config.partnerPort}`);
   await app.register(fastifyStatic, {
     root: join(config.demoDir, 'assets'),
     prefix: '/assets/',
