@@ -5,7 +5,7 @@ import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { failedResource, screenshot, signInContext, useE2E } from '../support/browser';
 import { sessionFor, tokenFor } from '../support/test-server';
 import { appOf, bearer, codeFor, makeUser, memberWithApp } from '../support/two-step';
-import { addVirtualAuthenticator } from '../support/virtual-authenticator';
+import { addVirtualAuthenticator, registerPasskey } from '../support/virtual-authenticator';
 
 const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
 const app = () => appOf(e2e.server);
@@ -20,30 +20,6 @@ async function member(team = 'acme', withApp = false) {
   await makeUser(app(), email, team);
   const { accessToken } = await tokenFor(e2e.server.server.app, email, team);
   return { email, accessToken, secret: '', recoveryCodes: [] as string[] };
-}
-
-/**
- * Register a passkey for the token's user in the page's virtual authenticator, as the manage screen
- * does (WebAuthn's JSON forms, Chromium's own parser): the page is on the issuer's origin.
- */
-async function registerPasskey(page: Page, accessToken: string): Promise<void> {
-  const status = await page.evaluate(async (token) => {
-    const xsrf = decodeURIComponent(/(?:^|; )XSRF-TOKEN=([^;]*)/.exec(document.cookie)?.[1] ?? '');
-    const headers = { authorization: `Bearer ${token}`, 'x-xsrf-token': xsrf };
-    const asked = await fetch('/api/user/passkeys/options', { method: 'POST', headers });
-    if (!asked.ok) return `${asked.status} ${await asked.text()}`;
-    const options = await asked.json();
-    const credential = (await navigator.credentials.create({
-      publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options),
-    })) as PublicKeyCredential;
-    const answer = await fetch('/api/user/passkeys', {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Test key', response: credential.toJSON() }),
-    });
-    return answer.ok ? answer.status : `${answer.status} ${await answer.text()}`;
-  }, accessToken);
-  assert.equal(status, 201);
 }
 
 async function password(page: Page, email: string, team = 'acme') {

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { CDPSession, Page } from 'playwright-core';
 
 /** A credential the virtual authenticator holds (CDP `WebAuthn.Credential`, the fields read here). */
@@ -54,4 +55,28 @@ export async function addVirtualAuthenticator(page: Page): Promise<VirtualAuthen
       await cdp.send('WebAuthn.clearCredentials', { authenticatorId });
     },
   };
+}
+
+/**
+ * Register a passkey for the token's user in the page's virtual authenticator, as the manage screen
+ * does (WebAuthn's JSON forms, Chromium's own parser): the page is on the issuer's origin.
+ */
+export async function registerPasskey(page: Page, accessToken: string): Promise<void> {
+  const status = await page.evaluate(async (token) => {
+    const xsrf = decodeURIComponent(/(?:^|; )XSRF-TOKEN=([^;]*)/.exec(document.cookie)?.[1] ?? '');
+    const headers = { authorization: `Bearer ${token}`, 'x-xsrf-token': xsrf };
+    const asked = await fetch('/api/user/passkeys/options', { method: 'POST', headers });
+    if (!asked.ok) return `${asked.status} ${await asked.text()}`;
+    const options = await asked.json();
+    const credential = (await navigator.credentials.create({
+      publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options),
+    })) as PublicKeyCredential;
+    const answer = await fetch('/api/user/passkeys', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Test key', response: credential.toJSON() }),
+    });
+    return answer.ok ? answer.status : `${answer.status} ${await answer.text()}`;
+  }, accessToken);
+  assert.equal(status, 201);
 }
