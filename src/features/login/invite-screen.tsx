@@ -327,14 +327,17 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
     return (
       <Card busy={busy}>
         <h1 className="title">{t('invite.title', { team: teamName })}</h1>
-        <Alert tone="info">
-          <Trans
-            t={t}
-            i18nKey="invite.signedInAs"
-            values={{ email: signedInAs ?? '' }}
-            components={{ email: <strong /> }}
-          />
-        </Alert>
+        {/* The session is known before its user: the notice waits for the address it names. */}
+        {signedInAs ? (
+          <Alert tone="info">
+            <Trans
+              t={t}
+              i18nKey="invite.signedInAs"
+              values={{ email: signedInAs }}
+              components={{ email: <strong /> }}
+            />
+          </Alert>
+        ) : null}
         {failure ? (
           <Alert tone="error" ref={failureAlert}>
             {failure}
