@@ -160,7 +160,9 @@ export async function testEnvironment(env: Record<string, string> = {}): Promise
     ...env,
   });
   const cleanUp = async () => {
-    rmSync(dir, { recursive: true, force: true });
+    // A mail sent after its answer (a reset link's) may still be landing in the outbox while the
+    // folder goes: a file made during the removal fails it with ENOTEMPTY, and it is tried again.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     await postgres?.drop();
   };
   return { dir, config, clock: new OffsetClock(), cleanUp };
