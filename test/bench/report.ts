@@ -111,7 +111,8 @@ export function budgets(report: Report, wants: (part: Part) => boolean): BudgetL
       within: userinfo.ratioToBare >= BUDGETS.userinfoRatio && userinfo.errors + userinfo.non2xx === 0,
     });
   }
-  const providerUserinfo = wants('oidc') && report.oidc?.calls.find((r) => r.name.includes('userinfo'));
+  const providerUserinfo =
+    wants('oidc') && report.oidc?.calls.find((r) => r.name.includes("provider's access token"));
   if (providerUserinfo) {
     const failed = providerUserinfo.errors + providerUserinfo.non2xx;
     lines.push({

@@ -123,21 +123,27 @@ export async function oidc() {
   const identity = await startServerProcess({ OIDC_CLIENTS_FILE: clientsFile });
   const bare = await startBareServer();
   try {
-    const browser = new Browser((await signIn(identity.url)).cookie);
-    // One rotating refresh token per connection, kept across rounds (each answer gives the next one);
-    // offline_access is granted with prompt=consent (OIDC Core §11). One at a time: each goes through
-    // an interaction, whose cookies the jar keeps by name only.
-    const chains: Array<{ access_token: string; refresh_token?: string }> = [];
-    for (let connection = 0; connection < ROUTE_CONNECTIONS; connection++) {
-      const code = await browser.authorize(identity.url, {
-        scope: 'openid profile email offline_access',
-        prompt: 'consent',
-      });
-      const tokens = await exchange(identity.url, codeBody(code));
-      if (!tokens.refresh_token) throw new Error('no refresh token for offline_access');
-      chains.push(tokens);
-    }
-    const refreshTokens = chains.map((tokens) => tokens.refresh_token!);
+    const session = await signIn(identity.url);
+    const browser = new Browser(session.cookie);
+    // One rotating refresh token per connection, new each round: a round's end cuts off requests whose
+    // answers (the next tokens) never come back. offline_access is granted with prompt=consent (OpenID
+    // Connect Core §11). One at a time: each goes through an interaction, whose cookies the jar keeps
+    // by name only.
+    const newChains = async () => {
+      const chains: Array<{ access_token: string; refresh_token?: string }> = [];
+      for (let connection = 0; connection < ROUTE_CONNECTIONS; connection++) {
+        const code = await browser.authorize(identity.url, {
+          scope: 'openid profile email offline_access',
+          prompt: 'consent',
+        });
+        const tokens = await exchange(identity.url, codeBody(code));
+        if (!tokens.refresh_token) throw new Error('no refresh token for offline_access');
+        chains.push(tokens);
+      }
+      return chains;
+    };
+    const chains = await newChains();
+    let refreshTokens = chains.map((tokens) => tokens.refresh_token!);
     let amount = FIRST_AMOUNT;
     let codes: string[] = [];
 
@@ -176,6 +182,9 @@ export async function oidc() {
               refreshTokens.push((JSON.parse(body) as { refresh_token: string }).refresh_token);
           },
         },
+        before: async () => {
+          refreshTokens = (await newChains()).map((tokens) => tokens.refresh_token!);
+        },
       },
       {
         url: identity.url,
@@ -183,6 +192,14 @@ export async function oidc() {
           name: "GET /connect/userinfo, the provider's access token",
           path: '/connect/userinfo',
           headers: { authorization: `Bearer ${chains[0]!.access_token}` },
+        },
+      },
+      {
+        url: identity.url,
+        target: {
+          name: "GET /connect/userinfo, the portal's access token (same server)",
+          path: '/connect/userinfo',
+          headers: { authorization: `Bearer ${session.accessToken}` },
         },
       },
     ];
