@@ -29,9 +29,20 @@ if (files.length === 0) {
 const concurrency = flags.some((flag) => flag.startsWith('--test-concurrency'))
   ? []
   : ['--test-concurrency=1'];
+// With TEST_FAILURES=<file>, the failures are also written there in short (scripts/failure-reporter.mjs);
+// node then wants a destination for each reporter.
+const reporters = process.env.TEST_FAILURES
+  ? [
+      flags.find((flag) => flag.startsWith('--test-reporter=')) ?? '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${join(import.meta.dirname, 'failure-reporter.mjs')}`,
+      `--test-reporter-destination=${process.env.TEST_FAILURES}`,
+    ]
+  : [];
+const otherFlags = reporters.length ? flags.filter((flag) => !flag.startsWith('--test-reporter')) : flags;
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', ...concurrency, ...flags, ...files],
+  ['--import', 'tsx', '--test', ...concurrency, ...otherFlags, ...reporters, ...files],
   {
     stdio: 'inherit',
   },

@@ -49,11 +49,19 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       }
       return { app, standIns };
     });
-    await app.listen({ port: config.port, host: config.host });
     let partner: FastifyInstance | null = null;
-    if (config.demo && config.partnerPort) {
-      partner = await buildPartnerApp(config);
-      await partner.listen({ port: config.partnerPort, host: config.host });
+    try {
+      await app.listen({ port: config.port, host: config.host });
+      if (config.demo && config.partnerPort) {
+        partner = await buildPartnerApp(config);
+        await partner.listen({ port: config.partnerPort, host: config.host });
+      }
+    } catch (error) {
+      // A port already taken: nothing of this start may stay listening.
+      await partner?.close();
+      await app.close();
+      for (const standIn of standIns.values()) await standIn.close();
+      throw error;
     }
     const partnerUrl = partner ? `http://localhost:${config.partnerPort}` : null;
     return {

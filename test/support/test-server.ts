@@ -290,7 +290,22 @@ export interface TestServer extends TestEnvironment {
 
 /** The identity server listening on free loopback ports, with the demo's partner origin. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const [port, partnerPort] = [await freePort(), await freePort()];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startTestServerOnce(env);
+    } catch (error) {
+      // Two test processes can be handed the same free port before either listens on it: try new
+      // ports rather than fail a whole file.
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startTestServerOnce(env: Record<string, string>): Promise<TestServer> {
+  const port = await freePort();
+  let partnerPort = await freePort();
+  // The port just probed is free again, so the second probe may hand it out once more.
+  while (partnerPort === port) partnerPort = await freePort();
   const base = await testEnvironment({
     PORT: String(port),
     PARTNER_PORT: String(partnerPort),
@@ -298,7 +313,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     HOST: 'localhost',
     ...env,
   });
-  const server = await startServer(base.config, { clock: base.clock, logger: false });
+  let server: RunningServer;
+  try {
+    server = await startServer(base.config, { clock: base.clock, logger: false });
+  } catch (error) {
+    await base.cleanUp();
+    throw error;
+  }
   databases.set(server.app, server.db);
   return {
     ...base,
