@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { screenshot, sweepTab, useE2E } from '../support/browser';
 import { TEXTS } from '../../demo/server/mail/texts';
+import { visitProviderPages } from '../support/provider-pages-sweep';
 import { expectedErrors, holdTransient, SHOTS, transientGone } from '../support/screens';
 import { PSEUDO_CLOSE, PSEUDO_OPEN, pseudoLocale, readLocale, translator } from '../support/texts';
 
@@ -34,6 +35,7 @@ const DATA = [
   /^Partner Board \(demo\)$/, // an app's name (its client metadata)
   /^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/, // an authenticator-app key, in groups of four (base32)
   /^[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$/, // a recovery code
+  /^[A-Z]{4}-[A-Z]{4}$/, // a device's user code
   /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b/, // dates (Intl)
   /^\d{1,2}:\d{2}\s?(AM|PM)$/,
   /^(this minute|yesterday|\d+ (minute|hour|day)s? ago)$/, // relative times (Intl.RelativeTimeFormat)
@@ -51,7 +53,7 @@ const DATA = [
 ];
 
 // Kept as source text: a compiled function would carry the TypeScript loader's helpers into the page.
-const FIND_UNTRANSLATED = `({ marker, close, patterns }) => {
+const FIND_UNTRANSLATED = `({ marker, close, patterns, plain }) => {
   const data = patterns.map(([source, flags]) => new RegExp(source, flags));
   const found = [];
   const check = (text, where) => {
@@ -74,17 +76,23 @@ const FIND_UNTRANSLATED = `({ marker, close, patterns }) => {
       if (node.shadowRoot) walk(node.shadowRoot);
     }
   };
+  // The server's plain pages have no elements: their whole document is theirs.
+  if (plain) {
+    check(document.title, 'title');
+    walk(document.body);
+  }
   for (const element of document.querySelectorAll('acct-portal, acct-header, acct-login, acct-manage, acct-token')) {
     if (element.shadowRoot) walk(element.shadowRoot);
   }
   return found;
 }`;
 
-async function untranslated(page: Page): Promise<string[]> {
+async function untranslated(page: Page, plain = false): Promise<string[]> {
   const args = {
     marker: PSEUDO_OPEN,
     close: PSEUDO_CLOSE,
     patterns: DATA.map((pattern) => [pattern.source, pattern.flags]),
+    plain,
   };
   return page.evaluate(`(${FIND_UNTRANSLATED})(${JSON.stringify(args)})`) as Promise<string[]>;
 }
@@ -118,6 +126,40 @@ describe('pseudo-locale', () => {
       }
     } finally {
       await context.close();
+    }
+    assert.deepEqual(found, []);
+  });
+});
+
+/**
+ * Every string of `target` replaced, in place, by the one at the same place in `source`; returns what
+ * puts the old ones back. The server's i18next reads its texts from these objects.
+ */
+function replaceTexts(target: Record<string, unknown>, source: Record<string, unknown>): () => void {
+  const restores: Array<() => void> = [];
+  for (const [key, value] of Object.entries(source)) {
+    const old = target[key];
+    if (typeof value === 'string') {
+      target[key] = value;
+      restores.push(() => (target[key] = old));
+    } else restores.push(replaceTexts(old as Record<string, unknown>, value as Record<string, unknown>));
+  }
+  return () => restores.forEach((restore) => restore());
+}
+
+describe('pseudo-locale, the OpenID Provider’s own pages', () => {
+  it('shows no text that bypasses the server’s texts, on any of its pages', async () => {
+    // The test server runs in this process: its English texts become the pseudo-locale's for a while.
+    const english = TEXTS.en as unknown as Record<string, unknown>;
+    const restore = replaceTexts(english, pseudoLocale(structuredClone(english)));
+    const found: string[] = [];
+    try {
+      await visitProviderPages(e2e, async (name, page) => {
+        await screenshot(page, 'pseudo-locale', name);
+        for (const text of await untranslated(page, true)) found.push(`${name}: ${text}`);
+      });
+    } finally {
+      restore();
     }
     assert.deepEqual(found, []);
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO_DEVICE_CLIENT_ID, DEMO_OIDC_CLIENT_ID } from '../../demo/server/config';
+import { serverText, type TextKey } from '../../demo/server/mail/texts';
 import { axeViolations } from './axe';
 import { screenshot, signInContext, type BrowserHandle, type ServerHandle } from './browser';
 import { sessionFor } from './test-server';
@@ -19,6 +20,9 @@ interface ProviderPage {
   show(page: Page, server: ServerHandle['server']): Promise<void>;
 }
 
+/** A page's English text as the server writes it now (the pseudo-locale run replaces the texts). */
+const say = (key: TextKey) => serverText('en', key);
+
 /**
  * The OpenID Provider's plain pages (lib/plain-page.ts), signed in as ada: the refusal of a request it
  * cannot take, the question before an app's sign-out, the signed-out page, and the device flow's code
@@ -35,7 +39,7 @@ const PAGES: ProviderPage[] = [
     name: 'provider-sign-out-question',
     show: async (page, server) => {
       await page.goto(`${server.url}/oidc/session/end?client_id=${DEMO_OIDC_CLIENT_ID}`);
-      await page.getByRole('button', { name: 'Stay signed in' }).waitFor();
+      await page.getByRole('button', { name: say('signOut.stay') }).waitFor();
     },
   },
   {
@@ -48,8 +52,8 @@ const PAGES: ProviderPage[] = [
     name: 'provider-device-code-refused',
     show: async (page, server) => {
       await page.goto(`${server.url}/oidc/device`);
-      await page.getByLabel('Code').fill('BCDF-GHJK');
-      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel(say('device.code')).fill('BCDF-GHJK');
+      await page.getByRole('button', { name: say('device.continue') }).click();
       await page.getByRole('alert').waitFor();
     },
   },
@@ -57,28 +61,50 @@ const PAGES: ProviderPage[] = [
     name: 'provider-device-confirm',
     show: async (page, server) => {
       await page.goto(`${server.url}/oidc/device`);
-      await page.getByLabel('Code').fill(await deviceCode(server));
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await page.getByRole('button', { name: 'Cancel' }).waitFor();
+      await page.getByLabel(say('device.code')).fill(await deviceCode(server));
+      await page.getByRole('button', { name: say('device.continue') }).click();
+      await page.getByRole('button', { name: say('device.cancel') }).waitFor();
     },
   },
   {
     name: 'provider-device-done',
     show: async (page) => {
       // From the confirmation above: signed in, the device is signed in at once.
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await page.getByRole('heading', { name: 'Your device is signed in' }).waitFor();
+      await page.getByRole('button', { name: say('device.confirm'), exact: true }).click();
+      await page.getByRole('heading', { name: say('device.doneTitle') }).waitFor();
     },
   },
   {
     name: 'provider-signed-out',
     show: async (page, server) => {
       await page.goto(`${server.url}/oidc/session/end?client_id=${DEMO_OIDC_CLIENT_ID}`);
-      await page.getByRole('button', { name: 'Sign out', exact: true }).click();
-      await page.getByRole('heading', { name: 'You are signed out' }).waitFor();
+      await page.getByRole('button', { name: say('signOut.confirm'), exact: true }).click();
+      await page.getByRole('heading', { name: say('signOut.done') }).waitFor();
     },
   },
 ];
+
+/**
+ * Each provider page in turn, signed in as ada, handed to `look` where it stands (at 1024 px, light).
+ */
+export async function visitProviderPages(
+  e2e: BrowserHandle & ServerHandle,
+  look: (name: string, page: Page) => Promise<void>,
+) {
+  const context: BrowserContext = await e2e.browser.newContext({ viewport: { width: 1024, height: 720 } });
+  try {
+    await signInContext(context, (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
+    const page = await context.newPage();
+    for (const shot of PAGES) {
+      await shot.show(page, e2e.server);
+      await look(shot.name, page);
+      await page.setViewportSize({ width: 1024, height: 720 });
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+  } finally {
+    await context.close();
+  }
+}
 
 /**
  * Each provider page at 1024 and 320 px wide, light and dark (the pages follow the browser's
@@ -87,31 +113,20 @@ const PAGES: ProviderPage[] = [
  */
 export async function sweepProviderPages(e2e: BrowserHandle & ServerHandle, brand: string, dark: boolean) {
   const failures: string[] = [];
-  const context: BrowserContext = await e2e.browser.newContext({ viewport: { width: 1024, height: 720 } });
-  try {
-    await signInContext(context, (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
-    const page = await context.newPage();
-    for (const shot of PAGES) {
-      await shot.show(page, e2e.server);
-      for (const theme of dark ? ['light', 'dark'] : ['light']) {
-        await page.emulateMedia({ colorScheme: theme as 'light' | 'dark' });
-        for (const width of [1024, 320]) {
-          await page.setViewportSize({ width, height: 720 });
-          await screenshot(page, 'screens', `${shot.name}-${brand}-${theme}-${width}`);
-          for (const violation of await axeViolations(page))
-            failures.push(`${shot.name} (${theme}, ${width}px): ${violation}`);
-          const sideways = await page.evaluate(
-            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-          );
-          if (sideways > 0)
-            failures.push(`${shot.name} (${theme}, ${width}px): scrolls ${sideways}px sideways`);
-        }
+  await visitProviderPages(e2e, async (name, page) => {
+    for (const theme of dark ? ['light', 'dark'] : ['light']) {
+      await page.emulateMedia({ colorScheme: theme as 'light' | 'dark' });
+      for (const width of [1024, 320]) {
+        await page.setViewportSize({ width, height: 720 });
+        await screenshot(page, 'screens', `${name}-${brand}-${theme}-${width}`);
+        for (const violation of await axeViolations(page))
+          failures.push(`${name} (${theme}, ${width}px): ${violation}`);
+        const sideways = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        if (sideways > 0) failures.push(`${name} (${theme}, ${width}px): scrolls ${sideways}px sideways`);
       }
-      await page.setViewportSize({ width: 1024, height: 720 });
-      await page.emulateMedia({ colorScheme: 'light' });
     }
-  } finally {
-    await context.close();
-  }
+  });
   assert.deepEqual(failures, []);
 }
