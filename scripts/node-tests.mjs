@@ -12,7 +12,7 @@ import { join } from 'node:path';
 
 const [folder, ...flags] = process.argv.slice(2);
 /** The files that take minutes (the screen sweeps walk every screen in every state). */
-const SLOW = /^(screens-|pseudo-locale|keyboard|attack-redirect)/;
+const SLOW = /^(screens-|pseudo-locale|attack-redirect)/;
 const files = statSync(folder).isFile()
   ? [folder]
   : readdirSync(folder, { recursive: true })

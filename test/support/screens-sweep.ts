@@ -31,11 +31,41 @@ async function showTheme(page: Page, theme: Theme): Promise<void> {
   }, theme);
 }
 
+/** The brand whose sweep also looks at every screen on small screens (one is enough: a layout's width). */
+const SMALL_SCREENS_BRAND: BrandName = 'intoware';
+/** The host pages of the demo: their layout is the host's, not the elements'. */
+const HOST_PAGES = ['suite-app', 'suite-app-menu', 'partner'];
+/**
+ * A 320 px wide phone, and a 1280 px screen at 200% zoom (640 CSS pixels: the zoom only changes the
+ * pixels per CSS pixel, not the layout) — WCAG 1.4.10 reflow.
+ */
+const SMALL_SCREENS = [
+  { label: '320px', width: 320, height: 640 },
+  { label: 'zoom-200', width: 640, height: 400 },
+];
+
+/**
+ * The screen where it stands, on each small screen: written to test-results/responsive/, and what
+ * scrolls sideways said. The viewport is put back afterwards.
+ */
+async function smallScreens(page: Page, name: string): Promise<string[]> {
+  const overflow: string[] = [];
+  for (const { label, width, height } of SMALL_SCREENS) {
+    await page.setViewportSize({ width, height });
+    await screenshot(page, 'responsive', `${name}-${label}`);
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    if (wide > 0) overflow.push(`${name} at ${label}: ${wide}px too wide`);
+  }
+  await page.setViewportSize({ width: 1024, height: 720 });
+  return overflow;
+}
+
 /**
  * The screens sweep of one brand (test/e2e/screens-<brand>.test.ts): every screen (screens.ts) in light
  * and — where the brand has one — dark, written to test-results/screens/ for people to look at, checked
  * with axe-core (WCAG 2.2 AA, zero violations) in each theme, and watched for console errors and CSP
- * violations. A file per brand, so that the end-to-end run sweeps two at a time.
+ * violations. A file per brand, so that the end-to-end run sweeps two at a time. One brand's sweep also
+ * checks each screen's reflow on small screens (no sideways scrolling).
  *
  * Each state is brought about once and then shown in each theme where it stands (the theme switches
  * live, as it does from the header): replaying every state per theme, on a server per theme, was most
@@ -63,6 +93,11 @@ export function sweepScreens(brand: BrandName): BrowserHandle & ServerHandle {
           }
           if (await transientGone(shot, watch.page, t))
             failures.push(`${shot.name}: the state was gone before axe finished`);
+          // Last: a notice may go meanwhile, the screen under it is what has to fit.
+          if (brand === SMALL_SCREENS_BRAND && !HOST_PAGES.includes(shot.name)) {
+            if (themes.length > 1) await showTheme(watch.page, 'light');
+            failures.push(...(await smallScreens(watch.page, shot.name)));
+          }
           assert.deepEqual(await watch.problems(), [], `${shot.name} ${brand}`);
         }
       } finally {
