@@ -156,6 +156,24 @@ export async function oidc() {
     };
     const targets: Array<{ url: string; target: Target; before?: () => Promise<void> }> = [
       { url: bare.url, target: { name: 'bare Fastify: GET /bare', path: '/bare' } },
+      // Userinfo beside the bare route it is compared with, in both directions of the rounds (A B C,
+      // C B A): the token rounds, with their writes and bursts of allocation, never come in between.
+      {
+        url: identity.url,
+        target: {
+          name: "GET /connect/userinfo, the provider's access token",
+          path: '/connect/userinfo',
+          headers: { authorization: `Bearer ${chains[0]!.access_token}` },
+        },
+      },
+      {
+        url: identity.url,
+        target: {
+          name: "GET /connect/userinfo, the portal's access token (same server)",
+          path: '/connect/userinfo',
+          headers: { authorization: `Bearer ${session.accessToken}` },
+        },
+      },
       {
         url: identity.url,
         target: codeTarget,
@@ -184,22 +202,6 @@ export async function oidc() {
         },
         before: async () => {
           refreshTokens = (await newChains()).map((tokens) => tokens.refresh_token!);
-        },
-      },
-      {
-        url: identity.url,
-        target: {
-          name: "GET /connect/userinfo, the provider's access token",
-          path: '/connect/userinfo',
-          headers: { authorization: `Bearer ${chains[0]!.access_token}` },
-        },
-      },
-      {
-        url: identity.url,
-        target: {
-          name: "GET /connect/userinfo, the portal's access token (same server)",
-          path: '/connect/userinfo',
-          headers: { authorization: `Bearer ${session.accessToken}` },
         },
       },
     ];
