@@ -139,6 +139,34 @@ describe('CORS', () => {
     assert.match(String(preflight.headers['access-control-allow-headers']), /X-XSRF-TOKEN/);
   });
 
+  it('lets any origin make the OpenID Connect calls, without credentials', async () => {
+    const spa = 'https://spa.team.example';
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/connect/token',
+      headers: {
+        origin: spa,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    assert.equal(preflight.statusCode, 204);
+    assert.equal(preflight.headers['access-control-allow-origin'], '*');
+    assert.equal(preflight.headers['access-control-allow-credentials'], undefined);
+    for (const url of ['/.well-known/openid-configuration', '/.well-known/jwks', '/connect/userinfo']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { origin: spa } });
+      assert.equal(response.headers['access-control-allow-origin'], '*', url);
+      assert.equal(response.headers['access-control-allow-credentials'], undefined, url);
+    }
+    // The portal's own calls stay closed to it.
+    const preflightApi = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/account/check',
+      headers: { origin: spa, 'access-control-request-method': 'POST' },
+    });
+    assert.equal(preflightApi.headers['access-control-allow-origin'], undefined);
+  });
+
   it('gives other origins nothing', async () => {
     const response = await t.app.inject({
       method: 'GET',
