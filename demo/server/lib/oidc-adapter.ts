@@ -40,6 +40,7 @@ export function oidcAdapter(repo: OidcModelsRepository, clock: Clock): new (mode
         uid: payload.uid ?? null,
         expiresAt: expiresIn ? now + expiresIn * 1000 : null,
         accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
+        clientId: typeof payload.clientId === 'string' ? payload.clientId : null,
       });
       // When the app last used the grant, for the connected apps screen: a new grant, a code, a
       // (rotated) refresh token. Access tokens are JWTs the provider does not store.

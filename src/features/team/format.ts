@@ -119,6 +119,13 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
     case 'group.created':
     case 'group.deleted':
       return t(`team.log.${event.action}`, { actor, member, group: event.target });
+    case 'app.registered':
+    case 'app.changed':
+    case 'app.secretRotated':
+    case 'app.disabled':
+    case 'app.enabled':
+    case 'app.deleted':
+      return t(`team.log.${event.action}`, { actor, app: event.target });
     default:
       return t(`team.log.${event.action}`, { actor, member });
   }
