@@ -15,7 +15,7 @@ describe('the OpenID Provider adapter', () => {
   let Adapter: ReturnType<typeof oidcAdapter>;
   before(async () => {
     t = await createTestApp();
-    Adapter = oidcAdapter(t.app.services.repos.oidcModels, t.clock);
+    Adapter = oidcAdapter(t.app.services.repos.oidcModels, t.clock, async () => undefined);
   });
   after(() => t.close());
 

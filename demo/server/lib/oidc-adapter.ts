@@ -13,7 +13,17 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
 /** The objects whose issue is a use of their grant. */
 const USES = new Set(['AuthorizationCode', 'RefreshToken']);
 
-export function oidcAdapter(repo: OidcModelsRepository, clock: Clock): new (model: string) => Adapter {
+/**
+ * `clientOf`: the client the provider asks for when it is not one of the configuration's (a team's own
+ * app, lib/team-apps.ts), read at each lookup: the provider keeps a client under a hash of what was
+ * read, so a change of the app (a new secret, disabled, deleted, other addresses) counts at the next
+ * request, on every node.
+ */
+export function oidcAdapter(
+  repo: OidcModelsRepository,
+  clock: Clock,
+  clientOf: (clientId: string) => Promise<AdapterPayload | undefined>,
+): new (model: string) => Adapter {
   let lastPurge = 0;
   const payloadOf = (found: FoundOidcModel | undefined): AdapterPayload | undefined => {
     if (!found) return undefined;
@@ -49,6 +59,7 @@ export function oidcAdapter(repo: OidcModelsRepository, clock: Clock): new (mode
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.model === 'Client') return clientOf(id);
       return payloadOf(await repo.find(this.model, id, clock.now()));
     }
 

@@ -4,12 +4,12 @@ import { safeEqual, sha256 } from '../lib/crypto';
 import { TOKEN_TTL_SECONDS } from '../lib/tokens';
 import type { Session } from '../db/schema';
 import { OIDC_ROUTES, PROVIDER_GRANTS } from '../lib/openid-provider';
+import { DEVICE_GRANT } from '../lib/team-apps';
 import { sessionOf } from '../plugins/cookies';
 import { forwardToProvider } from './oidc';
 import { tokenSchema } from '../../../src/contract/schemas/token';
 
 const SESSION_GRANT = 'device_code';
-const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const CLIENT_GRANT = 'client_credentials';
 /** What an unknown client's secret is compared with, so it costs what a wrong secret does. */
 const NO_CLIENT = sha256('no client');
