@@ -721,10 +721,15 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export const MIGRATION_NAMES = Object.keys(migrations);
 
-/** Bring the schema up to date; throws with the failing migration's error. */
-export async function migrate(db: AnyDb): Promise<string[]> {
+/**
+ * Bring the schema up to date (or up to the migration `upTo`, for the tests of a migration's data);
+ * throws with the failing migration's error.
+ */
+export async function migrate(db: AnyDb, upTo?: string): Promise<string[]> {
   const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (upTo === undefined
+    ? migrator.migrateToLatest()
+    : migrator.migrateTo(upTo));
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
