@@ -36,7 +36,9 @@ export function appUriProblem(value: string, kind: AppKind): AppUriProblem | nul
   }
   if (value !== value.trim() || url.username || url.password) return 'invalidUri';
   if (value.includes('#')) return 'fragmentUri';
-  if (url.protocol === 'https:') return url.hostname ? null : 'invalidUri';
+  // A native app's https address is a claimed one (an app link): never this machine (RFC 8252 §7.2).
+  if (url.protocol === 'https:')
+    return url.hostname && !(kind === 'native' && LOOPBACK.has(url.hostname)) ? null : 'invalidUri';
   if (url.protocol === 'http:') return LOOPBACK.has(url.hostname) ? null : 'insecureUri';
   if (kind === 'native' && PRIVATE_SCHEME.test(url.protocol)) return null;
   return 'insecureUri';

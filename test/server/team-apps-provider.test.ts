@@ -175,6 +175,29 @@ describe('a team’s registered apps at the OpenID Provider', () => {
     assert.match(refused.response.body, /invalid_redirect_uri/);
   });
 
+  it('a native app takes its own scheme and loopback addresses; a device app starts the device flow', async () => {
+    const loopback = 'http://127.0.0.1/callback';
+    await register('globex-native', { kind: 'native', redirectUris: ['com.globex.planner:/cb', loopback] });
+    const { path } = offlineCodeRequest('globex-native', loopback);
+    // RFC 8252 §7.3: any port of a registered loopback address.
+    const withPort = path.replace(
+      encodeURIComponent(loopback),
+      encodeURIComponent('http://127.0.0.1:4711/callback'),
+    );
+    const { location } = await new InjectBrowser(t.app, ISSUER, carol.cookie).follow(withPort);
+    assert.equal(location?.origin, 'http://127.0.0.1:4711');
+    assert.ok(location?.searchParams.get('code'));
+    await register('globex-device', { kind: 'device', redirectUris: [] });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/oidc/device/auth',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ client_id: 'globex-device', scope: 'openid' }).toString(),
+    });
+    assert.equal(started.statusCode, 200, started.body);
+    assert.ok(started.json().user_code);
+  });
+
   it('a third-party team app asks its team’s member for consent', async () => {
     await register('globex-partner', { kind: 'spa', thirdParty: true });
     const { location } = await signIn('globex-partner', carol);

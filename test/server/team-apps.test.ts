@@ -153,6 +153,7 @@ describe('registering and changing apps', () => {
       'insecureUri',
       'backchannelLogoutUri',
     );
+    await refused({ kind: 'native', redirectUris: ['https://localhost/cb'] }, 'invalidUri', 'redirectUris.0');
     await refused({ kind: 'machine', redirectUris: [REDIRECT] }, 'uriNotAllowed', 'redirectUris');
     await refused(
       { kind: 'device', postLogoutRedirectUris: [REDIRECT] },
