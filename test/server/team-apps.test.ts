@@ -229,6 +229,8 @@ describe('apps made through the API, with openid-client', () => {
     const claims = tokens.claims()!;
     assert.equal(claims.email, 'ada@acme.test');
     assert.equal(claims.aud, app.clientId);
+    const listed = (await api(t, 'GET', '/api/team/apps', who.owner)).json() as { apps: TeamApp[] };
+    assert.ok(listed.apps.find((a) => a.clientId === app.clientId)?.lastUsedAt, 'last used is set');
     const carol = await signIn('carol@globex.test');
     assert.equal(carol.location.searchParams.get('error'), 'access_denied');
     assert.equal(carol.location.searchParams.get('code'), null);

@@ -14,15 +14,20 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
 const USES = new Set(['AuthorizationCode', 'RefreshToken']);
 
 /**
- * `clientOf`: the client the provider asks for when it is not one of the configuration's (a team's own
- * app, lib/team-apps.ts), read at each lookup: the provider keeps a client under a hash of what was
- * read, so a change of the app (a new secret, disabled, deleted, other addresses) counts at the next
- * request, on every node.
+ * The clients that are not the configuration's (a team's own apps, lib/team-apps.ts): `find` reads one
+ * at each lookup (the provider keeps a client under a hash of what was read, so a change of the app —
+ * a new secret, disabled, deleted, other addresses — counts at the next request, on every node), and
+ * `used` says when it last got a code or a refresh token.
  */
+export interface AdapterClients {
+  find(clientId: string): Promise<AdapterPayload | undefined>;
+  used(clientId: string, now: number): Promise<void>;
+}
+
 export function oidcAdapter(
   repo: OidcModelsRepository,
   clock: Clock,
-  clientOf: (clientId: string) => Promise<AdapterPayload | undefined>,
+  clients: AdapterClients,
 ): new (model: string) => Adapter {
   let lastPurge = 0;
   const payloadOf = (found: FoundOidcModel | undefined): AdapterPayload | undefined => {
@@ -56,10 +61,12 @@ export function oidcAdapter(
       // (rotated) refresh token. Access tokens are JWTs the provider does not store.
       if (this.model === 'Grant') await repo.touchGrant(id, now);
       else if (payload.grantId && USES.has(this.model)) await repo.touchGrant(payload.grantId, now);
+      if (USES.has(this.model) && typeof payload.clientId === 'string')
+        await clients.used(payload.clientId, now);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.model === 'Client') return clientOf(id);
+      if (this.model === 'Client') return clients.find(id);
       return payloadOf(await repo.find(this.model, id, clock.now()));
     }
 

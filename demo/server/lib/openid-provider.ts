@@ -240,9 +240,12 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
   const audience = config.accessTokenAudience;
   const member = (accountId: string) => repos.users.findMember(accountId);
   return {
-    adapter: oidcAdapter(repos.oidcModels, clock, async (clientId) => {
-      const app = await repos.teamApps.find(clientId);
-      return app && teamAppMetadata(app);
+    adapter: oidcAdapter(repos.oidcModels, clock, {
+      async find(clientId) {
+        const app = await repos.teamApps.find(clientId);
+        return app && teamAppMetadata(app);
+      },
+      used: (clientId, now) => repos.teamApps.touch(clientId, now),
     }),
     // Checked in config.ts for what it can say plainly; the provider checks the rest when built.
     clients: deps.clients as ClientMetadata[],
