@@ -80,6 +80,9 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'security.passkeys.name',
     'recoveryCodes.fileTeam',
     'team.logFilter.app',
+    'manage.nav.teamApps',
+    'apps.fields.name',
+    'apps.columns.status',
   ],
   da: [
     'manage.info.team',
@@ -94,6 +97,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'team.log.team.loginOptions',
     'manage.nav.menu',
     'team.logFilter.app',
+    'manage.nav.teamApps',
   ],
   es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions'],
   fr: ['manage.nav.sessions', 'team.logFilter.invitation'],
@@ -103,6 +107,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'team.log.team.loginOptions',
     'manage.nav.menu',
     'team.logFilter.app',
+    'manage.nav.teamApps',
+    'apps.columns.status',
   ],
 };
 
