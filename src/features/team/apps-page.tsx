@@ -49,6 +49,9 @@ export default function AppsPage() {
 
 type Asked = { kind: 'edit' | 'rotate' | 'disable' | 'delete'; app: TeamApp };
 
+/** Longer than a dialog's exit animation (ui/dialog.tsx). */
+const DIALOG_GONE_MS = 100;
+
 const byName = (a: TeamApp, b: TeamApp) => a.name.localeCompare(b.name);
 
 function Apps() {
@@ -64,6 +67,9 @@ function Apps() {
   const [open, setOpen] = useState(false);
   const [registering, setRegistering] = useState(false);
   const [secret, setSecret] = useState<TeamAppWithSecret | null>(null);
+  // The secret's dialog opens once the dialog that asked for it has closed (its 75 ms exit) and given
+  // focus back to its opener (the row's button): closing, the secret's dialog returns focus there.
+  const reveal = (made: TeamAppWithSecret) => setTimeout(() => setSecret(made), DIALOG_GONE_MS);
   const registerButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
@@ -200,7 +206,7 @@ function Apps() {
             onSaved={(made) => {
               if ('app' in made) {
                 put(made.app);
-                setSecret(made);
+                reveal(made);
               }
             }}
           />
@@ -232,7 +238,7 @@ function Apps() {
             watched(
               call((ctx) => rotateTeamAppSecret(ctx, asked.app.clientId)).then((made) => {
                 put(made.app);
-                setSecret(made);
+                reveal(made);
               }),
             )
           }
@@ -348,15 +354,16 @@ function SecretDialog({
   const { t } = useTranslation();
   const [open, setOpen] = useState(true);
   const { app, clientSecret } = shown;
+  const close = () => {
+    setOpen(false);
+    // The content stays for the dialog's exit animation.
+    setTimeout(onClose, DIALOG_GONE_MS);
+  };
   return (
     <Dialog
       open={open}
       title={t(clientSecret ? 'apps.secret.title' : 'apps.secret.titlePublic', { app: app.name })}
-      onClose={() => {
-        setOpen(false);
-        // The content stays for the dialog's exit animation.
-        setTimeout(onClose, 100);
-      }}
+      onClose={close}
       returnFocus={returnFocus}
     >
       <div className="stack">
@@ -370,7 +377,7 @@ function SecretDialog({
           <p>{t('apps.secret.none')}</p>
         )}
         <div className="dialog-actions">
-          <button type="button" className="button" part="button" onClick={() => setOpen(false)}>
+          <button type="button" className="button" part="button" onClick={close}>
             {t('apps.secret.done')}
           </button>
         </div>
