@@ -81,8 +81,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'recoveryCodes.fileTeam',
     'team.logFilter.app',
     'manage.nav.teamApps',
-    'apps.fields.name',
-    'apps.columns.status',
+    'teamApps.fields.name',
+    'teamApps.columns.status',
   ],
   da: [
     'manage.info.team',
@@ -108,7 +108,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'manage.nav.menu',
     'team.logFilter.app',
     'manage.nav.teamApps',
-    'apps.columns.status',
+    'teamApps.columns.status',
   ],
 };
 

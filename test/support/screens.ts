@@ -930,11 +930,11 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await connectedApps(page, server, t);
       await page
-        .getByRole('button', { name: t('apps.removeLabel', { app: 'Partner Board (demo)' }) })
+        .getByRole('button', { name: t('teamApps.removeLabel', { app: 'Partner Board (demo)' }) })
         .click();
       await page
-        .getByRole('alertdialog', { name: t('apps.confirm.title', { app: 'Partner Board (demo)' }) })
-        .getByRole('button', { name: t('apps.confirm.action') })
+        .getByRole('alertdialog', { name: t('teamApps.confirm.title', { app: 'Partner Board (demo)' }) })
+        .getByRole('button', { name: t('teamApps.confirm.action') })
         .waitFor();
     },
   },
@@ -943,7 +943,7 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await signInAs(page, server, 'dan@umbrella.test');
       await page.goto(`${server.url}/manage/apps`);
-      await page.getByText(t('apps.empty')).waitFor();
+      await page.getByText(t('teamApps.empty')).waitFor();
     },
   },
   {
@@ -1123,7 +1123,9 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await acmeApps(server);
       await manage(page, server, t, '/manage/team/apps');
-      await page.getByRole('button', { name: t('apps.actions.edit', { app: 'Acme intranet' }) }).waitFor();
+      await page
+        .getByRole('button', { name: t('teamApps.actions.edit', { app: 'Acme intranet' }) })
+        .waitFor();
     },
   },
   {
@@ -1131,14 +1133,14 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       // Plain http to another machine: refused at its field, what was typed kept.
       await manage(page, server, t, '/manage/team/apps');
-      await page.getByRole('button', { name: t('apps.register.open') }).click();
-      await page.getByRole('radio', { name: t('apps.kinds.spa.name') }).check();
-      await page.getByLabel(t('apps.fields.name'), { exact: true }).fill('Acme wiki');
+      await page.getByRole('button', { name: t('teamApps.register.open') }).click();
+      await page.getByRole('radio', { name: t('teamApps.kinds.spa.name') }).check();
+      await page.getByLabel(t('teamApps.fields.name'), { exact: true }).fill('Acme wiki');
       await page
-        .getByLabel(t('apps.fields.redirectUrisOne', { n: 1 }))
+        .getByLabel(t('teamApps.fields.redirectUrisOne', { n: 1 }))
         .fill('http://wiki.acme.test/callback');
-      await page.getByRole('button', { name: t('apps.register.submit'), exact: true }).click();
-      await page.getByText(t('apps.errors.insecureUri')).waitFor();
+      await page.getByRole('button', { name: t('teamApps.register.submit'), exact: true }).click();
+      await page.getByText(t('teamApps.errors.insecureUri')).waitFor();
     },
   },
   {
@@ -1146,9 +1148,11 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await acmeApps(server);
       await manage(page, server, t, '/manage/team/apps');
-      await page.getByRole('button', { name: t('apps.actions.rotate', { app: 'Acme intranet' }) }).click();
-      await page.getByRole('button', { name: t('apps.rotate.confirm') }).click();
-      await page.getByText(t('apps.secret.once')).waitFor();
+      await page
+        .getByRole('button', { name: t('teamApps.actions.rotate', { app: 'Acme intranet' }) })
+        .click();
+      await page.getByRole('button', { name: t('teamApps.rotate.confirm') }).click();
+      await page.getByText(t('teamApps.secret.once')).waitFor();
     },
   },
   {

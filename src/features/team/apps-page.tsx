@@ -95,7 +95,7 @@ function Apps() {
   async function enable(app: TeamApp) {
     try {
       put(await call((ctx) => changeTeamApp(ctx, app.clientId, { disabled: false })));
-      noticesStore.getState().show(t('apps.enable.done', { app: app.name }), 'Success');
+      noticesStore.getState().show(t('teamApps.enable.done', { app: app.name }), 'Success');
     } catch (problem) {
       reloadIfGone(problem);
       noticesStore.getState().show(failure(t, problem), 'Failure');
@@ -107,7 +107,7 @@ function Apps() {
     <section className="panel" part="card" aria-labelledby="apps-title">
       <div className="panel-heading">
         <h2 className="panel-title" id="apps-title">
-          {t('apps.title')}
+          {t('teamApps.title')}
         </h2>
         {notAdmin ? null : (
           <button
@@ -117,41 +117,44 @@ function Apps() {
             ref={registerButton}
             onClick={() => setRegistering(true)}
           >
-            {t('apps.register.open')}
+            {t('teamApps.register.open')}
           </button>
         )}
       </div>
-      <p className="hint">{t('apps.intro')}</p>
+      <p className="hint">{t('teamApps.intro')}</p>
       {error ? (
         <LoadFailed error={error} onRetry={() => setAttempt((n) => n + 1)} />
       ) : apps === null ? (
         <ListLoading />
       ) : apps.length === 0 ? (
-        <p>{t('apps.none')}</p>
+        <p>{t('teamApps.none')}</p>
       ) : (
         <ul className="members" aria-labelledby="apps-title">
           {apps.map((app) => (
             <li key={app.clientId} className={app.disabled ? 'member disabled' : 'member'}>
               <div className="member-who">
                 <span className="member-name">{app.name}</span>
-                <span className="member-email">{t(`apps.kinds.${app.kind}.name`)}</span>
+                <span className="member-email">{t(`teamApps.kinds.${app.kind}.name`)}</span>
               </div>
               <dl className="member-facts">
                 <div>
-                  <dt>{t('apps.columns.clientId')}</dt>
+                  <dt>{t('teamApps.columns.clientId')}</dt>
                   <dd className="app-client-id">
                     <code>{app.clientId}</code>
-                    <CopyButton value={app.clientId} label={t('apps.copy.clientIdOf', { app: app.name })} />
+                    <CopyButton
+                      value={app.clientId}
+                      label={t('teamApps.copy.clientIdOf', { app: app.name })}
+                    />
                   </dd>
                 </div>
                 <div>
-                  <dt>{t('apps.columns.status')}</dt>
+                  <dt>{t('teamApps.columns.status')}</dt>
                   <dd className={app.disabled ? 'member-status-off' : undefined}>
-                    {t(app.disabled ? 'apps.status.disabled' : 'apps.status.enabled')}
+                    {t(app.disabled ? 'teamApps.status.disabled' : 'teamApps.status.enabled')}
                   </dd>
                 </div>
                 <div>
-                  <dt>{t('apps.columns.lastUsed')}</dt>
+                  <dt>{t('teamApps.columns.lastUsed')}</dt>
                   <dd>
                     {app.lastUsedAt ? (
                       <time dateTime={app.lastUsedAt}>{lastTime(app.lastUsedAt, language, t)}</time>
@@ -164,32 +167,32 @@ function Apps() {
               <div className="member-actions">
                 <IconButton
                   icon="edit"
-                  label={t('apps.actions.edit', { app: app.name })}
+                  label={t('teamApps.actions.edit', { app: app.name })}
                   onClick={() => ask('edit', app)}
                 />
                 {app.hasSecret ? (
                   <IconButton
                     icon="key"
-                    label={t('apps.actions.rotate', { app: app.name })}
+                    label={t('teamApps.actions.rotate', { app: app.name })}
                     onClick={() => ask('rotate', app)}
                   />
                 ) : null}
                 {app.disabled ? (
                   <IconButton
                     icon="enable"
-                    label={t('apps.actions.enable', { app: app.name })}
+                    label={t('teamApps.actions.enable', { app: app.name })}
                     onClick={() => void enable(app)}
                   />
                 ) : (
                   <IconButton
                     icon="block"
-                    label={t('apps.actions.disable', { app: app.name })}
+                    label={t('teamApps.actions.disable', { app: app.name })}
                     onClick={() => ask('disable', app)}
                   />
                 )}
                 <IconButton
                   icon="delete"
-                  label={t('apps.actions.delete', { app: app.name })}
+                  label={t('teamApps.actions.delete', { app: app.name })}
                   onClick={() => ask('delete', app)}
                 />
               </div>
@@ -197,7 +200,11 @@ function Apps() {
           ))}
         </ul>
       )}
-      <FormDialog open={registering} title={t('apps.register.title')} onClose={() => setRegistering(false)}>
+      <FormDialog
+        open={registering}
+        title={t('teamApps.register.title')}
+        onClose={() => setRegistering(false)}
+      >
         {(busy, setBusy) => (
           <AppForm
             busy={busy}
@@ -213,7 +220,7 @@ function Apps() {
         )}
       </FormDialog>
       {asked?.kind === 'edit' ? (
-        <FormDialog open={open} title={t('apps.edit.title', { app: asked.app.name })} onClose={close}>
+        <FormDialog open={open} title={t('teamApps.edit.title', { app: asked.app.name })} onClose={close}>
           {(busy, setBusy) => (
             <AppForm
               app={asked.app}
@@ -231,9 +238,9 @@ function Apps() {
       {asked?.kind === 'rotate' ? (
         <Confirm
           open={open}
-          title={t('apps.rotate.title', { app: asked.app.name })}
-          text={t('apps.rotate.text', { app: asked.app.name })}
-          action={t('apps.rotate.confirm')}
+          title={t('teamApps.rotate.title', { app: asked.app.name })}
+          text={t('teamApps.rotate.text', { app: asked.app.name })}
+          action={t('teamApps.rotate.confirm')}
           onConfirm={() =>
             watched(
               call((ctx) => rotateTeamAppSecret(ctx, asked.app.clientId)).then((made) => {
@@ -248,14 +255,14 @@ function Apps() {
       {asked?.kind === 'disable' ? (
         <Confirm
           open={open}
-          title={t('apps.disable.title', { app: asked.app.name })}
-          text={t('apps.disable.text', { app: asked.app.name })}
-          action={t('apps.disable.confirm')}
+          title={t('teamApps.disable.title', { app: asked.app.name })}
+          text={t('teamApps.disable.text', { app: asked.app.name })}
+          action={t('teamApps.disable.confirm')}
           onConfirm={() =>
             watched(
               call((ctx) => changeTeamApp(ctx, asked.app.clientId, { disabled: true })).then((saved) => {
                 put(saved);
-                noticesStore.getState().show(t('apps.disable.done', { app: saved.name }), 'Success');
+                noticesStore.getState().show(t('teamApps.disable.done', { app: saved.name }), 'Success');
               }),
             )
           }
@@ -265,14 +272,14 @@ function Apps() {
       {asked?.kind === 'delete' ? (
         <Confirm
           open={open}
-          title={t('apps.delete.title', { app: asked.app.name })}
-          text={t('apps.delete.text', { app: asked.app.name })}
-          action={t('apps.delete.confirm')}
+          title={t('teamApps.delete.title', { app: asked.app.name })}
+          text={t('teamApps.delete.text', { app: asked.app.name })}
+          action={t('teamApps.delete.confirm')}
           onConfirm={() =>
             watched(
               call((ctx) => deleteTeamApp(ctx, asked.app.clientId)).then(() => {
                 drop(asked.app);
-                noticesStore.getState().show(t('apps.delete.done', { app: asked.app.name }), 'Success');
+                noticesStore.getState().show(t('teamApps.delete.done', { app: asked.app.name }), 'Success');
               }),
             )
           }
@@ -297,9 +304,9 @@ function CopyButton({ value, label, text }: { value: string; label: string; text
   async function copy() {
     try {
       await navigator.clipboard.writeText(value);
-      noticesStore.getState().show(t('apps.copy.done'), 'Success');
+      noticesStore.getState().show(t('teamApps.copy.done'), 'Success');
     } catch {
-      noticesStore.getState().show(t('apps.copy.failed'), 'Failure');
+      noticesStore.getState().show(t('teamApps.copy.failed'), 'Failure');
     }
   }
   return text ? (
@@ -362,23 +369,31 @@ function SecretDialog({
   return (
     <Dialog
       open={open}
-      title={t(clientSecret ? 'apps.secret.title' : 'apps.secret.titlePublic', { app: app.name })}
+      title={t(clientSecret ? 'teamApps.secret.title' : 'teamApps.secret.titlePublic', { app: app.name })}
       onClose={close}
       returnFocus={returnFocus}
     >
       <div className="stack">
-        <CopyField label={t('apps.columns.clientId')} value={app.clientId} copy={t('apps.copy.clientId')} />
+        <CopyField
+          label={t('teamApps.columns.clientId')}
+          value={app.clientId}
+          copy={t('teamApps.copy.clientId')}
+        />
         {clientSecret ? (
           <>
-            <CopyField label={t('apps.secret.label')} value={clientSecret} copy={t('apps.copy.secret')} />
-            <Alert tone="info">{t('apps.secret.once')}</Alert>
+            <CopyField
+              label={t('teamApps.secret.label')}
+              value={clientSecret}
+              copy={t('teamApps.copy.secret')}
+            />
+            <Alert tone="info">{t('teamApps.secret.once')}</Alert>
           </>
         ) : (
-          <p>{t('apps.secret.none')}</p>
+          <p>{t('teamApps.secret.none')}</p>
         )}
         <div className="dialog-actions">
           <button type="button" className="button" part="button" onClick={close}>
-            {t('apps.secret.done')}
+            {t('teamApps.secret.done')}
           </button>
         </div>
       </div>
@@ -399,14 +414,15 @@ export function checkApp(
 ): Problems {
   const problems: Problems = {};
   const name = draft.name.trim();
-  if (!name) problems.name = t('apps.errors.nameRequired');
-  else if (charCount(name) > LIMITS.name) problems.name = t('apps.errors.nameTooLong', { n: LIMITS.name });
+  if (!name) problems.name = t('teamApps.errors.nameRequired');
+  else if (charCount(name) > LIMITS.name)
+    problems.name = t('teamApps.errors.nameTooLong', { n: LIMITS.name });
   if (!REDIRECT_KINDS.has(draft.kind)) return problems;
-  if (draft.redirectUris.length === 0) problems.redirectUris = t('apps.errors.uriRequired');
+  if (draft.redirectUris.length === 0) problems.redirectUris = t('teamApps.errors.uriRequired');
   for (const field of URI_FIELDS)
     draft[field].forEach((uri, index) => {
       const code = uri.trim() ? appUriProblem(uri, draft.kind) : 'blankUri';
-      if (code) problems[`${field}.${index}`] = t(`apps.errors.${code}`);
+      if (code) problems[`${field}.${index}`] = t(`teamApps.errors.${code}`);
     });
   return problems;
 }
@@ -415,7 +431,7 @@ export function checkApp(
 export function refusalProblems(error: unknown, t: TFunction): Problems {
   const { code, field } = refusalOf(error);
   const known = ['invalidName', 'invalidUri', 'insecureUri', 'fragmentUri', 'uriRequired', 'uriNotAllowed'];
-  if (code && field && known.includes(code)) return { [field]: t(`apps.errors.${code}`) };
+  if (code && field && known.includes(code)) return { [field]: t(`teamApps.errors.${code}`) };
   return { form: failure(t, error) };
 }
 
@@ -474,13 +490,13 @@ function AppForm({
           changeTeamApp(ctx, app.clientId, { name: name.trim(), ...addresses, thirdParty: consent }),
         );
         onSaved(saved);
-        noticesStore.getState().show(t('apps.edit.done', { app: saved.name }), 'Success');
+        noticesStore.getState().show(t('teamApps.edit.done', { app: saved.name }), 'Success');
       } else {
         const made = await call((ctx) =>
           registerTeamApp(ctx, { name: name.trim(), kind, ...addresses, thirdParty: consent }),
         );
         onSaved(made);
-        noticesStore.getState().show(t('apps.register.done', { app: made.app.name }), 'Success');
+        noticesStore.getState().show(t('teamApps.register.done', { app: made.app.name }), 'Success');
       }
       setBusy(false);
       onClose();
@@ -513,7 +529,7 @@ function AppForm({
     <form className="stack" noValidate onSubmit={submit} ref={form}>
       <fieldset disabled={busy} className="stack">
         <TextField
-          label={t('apps.fields.name')}
+          label={t('teamApps.fields.name')}
           name="name"
           autoComplete="off"
           limit={LIMITS.name}
@@ -523,12 +539,12 @@ function AppForm({
           autoFocus
         />
         {app ? (
-          <p>{t('apps.edit.kind', { kind: t(`apps.kinds.${app.kind}.name`) })}</p>
+          <p>{t('teamApps.edit.kind', { kind: t(`teamApps.kinds.${app.kind}.name`) })}</p>
         ) : (
           <fieldset className="stack tight" aria-describedby={`${kindsId}-hint`}>
-            <legend className="check-name">{t('apps.fields.kind')}</legend>
+            <legend className="check-name">{t('teamApps.fields.kind')}</legend>
             <p className="hint" id={`${kindsId}-hint`}>
-              {t('apps.fields.kindHint')}
+              {t('teamApps.fields.kindHint')}
             </p>
             {APP_KINDS.map((choice) => (
               <label key={choice} className="check">
@@ -537,13 +553,16 @@ function AppForm({
                   name="kind"
                   value={choice}
                   checked={kind === choice}
+                  aria-labelledby={`${kindsId}-${choice}-name`}
                   aria-describedby={`${kindsId}-${choice}`}
                   onChange={() => setKind(choice)}
                 />
                 <span>
-                  <span className="check-name">{t(`apps.kinds.${choice}.name`)}</span>
+                  <span className="check-name" id={`${kindsId}-${choice}-name`}>
+                    {t(`teamApps.kinds.${choice}.name`)}
+                  </span>
                   <span className="hint" id={`${kindsId}-${choice}`}>
-                    {t(`apps.kinds.${choice}.hint`)}
+                    {t(`teamApps.kinds.${choice}.hint`)}
                   </span>
                 </span>
               </label>
@@ -570,25 +589,28 @@ function AppForm({
               type="checkbox"
               name="thirdParty"
               checked={thirdParty}
+              aria-labelledby={`${kindsId}-third-name`}
               aria-describedby={`${kindsId}-third`}
               onChange={(event) => setThirdParty(event.target.checked)}
             />
             <span>
-              <span className="check-name">{t('apps.fields.thirdParty')}</span>
+              <span className="check-name" id={`${kindsId}-third-name`}>
+                {t('teamApps.fields.thirdParty')}
+              </span>
               <span className="hint" id={`${kindsId}-third`}>
-                {t('apps.fields.thirdPartyHint')}
+                {t('teamApps.fields.thirdPartyHint')}
               </span>
             </span>
           </label>
         )}
-        {!redirects && !app ? <p className="hint">{t(`apps.kinds.${kind}.noUris`)}</p> : null}
+        {!redirects && !app ? <p className="hint">{t(`teamApps.kinds.${kind}.noUris`)}</p> : null}
         {problems.form ? <Alert tone="error">{problems.form}</Alert> : null}
         <div className="dialog-actions">
           <button type="button" className="button secondary" part="button" onClick={onClose}>
             {t('common.cancel')}
           </button>
           <button type="submit" className="button" part="button">
-            {t(app ? 'apps.edit.submit' : 'apps.register.submit')}
+            {t(app ? 'teamApps.edit.submit' : 'teamApps.register.submit')}
           </button>
         </div>
       </fieldset>
@@ -620,9 +642,9 @@ function UriList({
   const listProblem = problems[field];
   return (
     <fieldset className="stack tight" aria-describedby={`${id}-hint`}>
-      <legend className="check-name">{t(`apps.fields.${field}`)}</legend>
+      <legend className="check-name">{t(`teamApps.fields.${field}`)}</legend>
       <p className="hint" id={`${id}-hint`}>
-        {t(kind === 'native' ? 'apps.fields.urisHintNative' : 'apps.fields.urisHint')}
+        {t(kind === 'native' ? 'teamApps.fields.urisHintNative' : 'teamApps.fields.urisHint')}
       </p>
       {listProblem ? (
         <p className="field-error" id={`${id}-error`} tabIndex={-1} data-problem>
@@ -632,7 +654,7 @@ function UriList({
       {values.map((value, index) => (
         <div key={index} className="app-uri">
           <TextField
-            label={t(`apps.fields.${field}One`, { n: index + 1 })}
+            label={t(`teamApps.fields.${field}One`, { n: index + 1 })}
             name={`${field}.${index}`}
             type="url"
             inputMode="url"
@@ -644,7 +666,7 @@ function UriList({
           />
           <IconButton
             icon="close"
-            label={t(`apps.fields.${field}Remove`, { n: index + 1 })}
+            label={t(`teamApps.fields.${field}Remove`, { n: index + 1 })}
             onClick={() => onRemove(index)}
           />
         </div>
@@ -657,7 +679,7 @@ function UriList({
           data-add={field}
           onClick={onAdd}
         >
-          {t(`apps.fields.${field}Add`)}
+          {t(`teamApps.fields.${field}Add`)}
         </button>
       ) : null}
     </fieldset>

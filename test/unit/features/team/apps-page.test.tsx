@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { fireEvent, within } from '@testing-library/react';
+import { fireEvent, waitFor, within } from '@testing-library/react';
 import AppsPage from '../../../../src/features/team/apps-page';
 import { expectNoAxeViolations, renderWithElement } from '../../render';
 import { logoutEverywhere, serverReady, signInAs } from '../../support';
@@ -74,7 +74,7 @@ describe('the team apps screen (component)', () => {
     expect(field(dialog, 'Redirect address 1').value).to.equal('https://spa.example.com/cb');
   });
 
-  it('register: a single-page app says it uses PKCE and has no secret; a web app shows its secret once', async () => {
+  it('a web app’s secret shows once; after confirming a new one, the dialog shows the new secret', async () => {
     const { view, dialog } = await registerDialog();
     fireEvent.change(field(dialog, 'Name'), { target: { value: 'Unit web app' } });
     fireEvent.change(field(dialog, 'Redirect address 1'), {
@@ -88,5 +88,19 @@ describe('the team apps screen (component)', () => {
     );
     expect(shown.getByRole('button', { name: 'Copy secret' })).to.exist;
     expect(shown.getByRole('button', { name: 'Copy client ID' })).to.exist;
+    const first = (shown.getByRole('textbox', { name: 'Client secret' }) as HTMLInputElement).value;
+    fireEvent.click(shown.getByRole('button', { name: 'Done' }));
+    await waitFor(() =>
+      expect(view.queryByRole('dialog', { name: 'Client secret of Unit web app' })).to.equal(null),
+    );
+
+    // A new secret after confirming: the dialog shows again, with another secret.
+    fireEvent.click(view.getAllByRole('button', { name: 'New secret for Unit web app' })[0]!);
+    const ask = within(await view.findByRole('alertdialog', { name: 'New secret for Unit web app?' }));
+    fireEvent.click(ask.getByRole('button', { name: 'Make a new secret' }));
+    const again = within(await view.findByRole('dialog', { name: 'Client secret of Unit web app' }));
+    const second = (again.getByRole('textbox', { name: 'Client secret' }) as HTMLInputElement).value;
+    expect(second).to.match(/^\S{20,}$/);
+    expect(second).to.not.equal(first);
   });
 });
