@@ -49,7 +49,18 @@ describe('manage navigation', () => {
         t('manage.nav.groups.developer'),
       ]);
       const team = await lists.nth(1).getByRole('link').allTextContents();
-      assert.deepEqual(team, [t('manage.nav.team'), t('manage.nav.user'), t('manage.nav.group')]);
+      assert.deepEqual(team, [
+        t('manage.nav.team'),
+        t('manage.nav.user'),
+        t('manage.nav.group'),
+        t('manage.nav.teamApps'),
+      ]);
+      assert.equal(
+        await nav(page)
+          .getByRole('link', { name: t('manage.nav.teamApps') })
+          .getAttribute('href'),
+        '/manage/team/apps',
+      );
       // The spec's routes are unchanged, and the current page is marked.
       assert.equal(
         await nav(page)

@@ -930,11 +930,11 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await connectedApps(page, server, t);
       await page
-        .getByRole('button', { name: t('teamApps.removeLabel', { app: 'Partner Board (demo)' }) })
+        .getByRole('button', { name: t('apps.removeLabel', { app: 'Partner Board (demo)' }) })
         .click();
       await page
-        .getByRole('alertdialog', { name: t('teamApps.confirm.title', { app: 'Partner Board (demo)' }) })
-        .getByRole('button', { name: t('teamApps.confirm.action') })
+        .getByRole('alertdialog', { name: t('apps.confirm.title', { app: 'Partner Board (demo)' }) })
+        .getByRole('button', { name: t('apps.confirm.action') })
         .waitFor();
     },
   },
@@ -943,7 +943,7 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await signInAs(page, server, 'dan@umbrella.test');
       await page.goto(`${server.url}/manage/apps`);
-      await page.getByText(t('teamApps.empty')).waitFor();
+      await page.getByText(t('apps.empty')).waitFor();
     },
   },
   {
