@@ -35,6 +35,10 @@ describe('manage navigation', () => {
       await page.setViewportSize({ width: 1280, height: 900 });
       await open(page, 'ada@acme.test', '/manage/group');
       await heading(page, 'manage.heading.group').waitFor();
+      // The team group shows once the caller's permissions are in, which may be after the heading.
+      await nav(page)
+        .getByRole('link', { name: t('manage.nav.teamApps'), exact: true })
+        .waitFor();
       const lists = nav(page).getByRole('list');
       assert.equal(await lists.count(), 3);
       const names = await Promise.all(
@@ -57,7 +61,7 @@ describe('manage navigation', () => {
       ]);
       assert.equal(
         await nav(page)
-          .getByRole('link', { name: t('manage.nav.teamApps') })
+          .getByRole('link', { name: t('manage.nav.teamApps'), exact: true })
           .getAttribute('href'),
         '/manage/team/apps',
       );
