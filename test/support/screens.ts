@@ -1137,7 +1137,7 @@ const ALL_SHOTS: Shot[] = [
       await page.getByRole('radio', { name: t('teamApps.kinds.spa.name') }).check();
       await page.getByLabel(t('teamApps.fields.name'), { exact: true }).fill('Acme wiki');
       await page
-        .getByLabel(t('teamApps.fields.redirectUrisOne', { n: 1 }))
+        .getByLabel(t('teamApps.fields.redirectUrisOne', { n: 1 }), { exact: true })
         .fill('http://wiki.acme.test/callback');
       await page.getByRole('button', { name: t('teamApps.register.submit'), exact: true }).click();
       await page.getByText(t('teamApps.errors.insecureUri')).waitFor();
