@@ -34,6 +34,7 @@ import { invitationRoutes } from './routes/invitations';
 import { loginRoutes } from './routes/login';
 import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
 import { groupRoutes } from './routes/groups';
+import { teamAppRoutes } from './routes/team-apps';
 import { memberRoutes } from './routes/members';
 import { searchRoutes } from './routes/search';
 import { sessionRoutes } from './routes/sessions';
@@ -164,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(invitationRoutes);
   await app.register(memberRoutes);
   await app.register(groupRoutes);
+  await app.register(teamAppRoutes);
   await app.register(searchRoutes);
   await app.register(switcherRoutes);
   await app.register(accountRoutes);

@@ -11,6 +11,13 @@ import type {
   Permission as PermissionSchema,
   TeamAdmin as TeamAdminSchema,
 } from '../contract/schemas/team';
+import type {
+  TeamApp as TeamAppSchema,
+  TeamAppBody,
+  TeamAppList,
+  TeamAppPatch,
+  TeamAppWithSecret as TeamAppWithSecretSchema,
+} from '../contract/schemas/team-apps';
 import { request, type ApiContext } from './client';
 import { issuerUrl } from './url';
 
@@ -84,4 +91,43 @@ export function getAudit(
   if (query.before) params.set('before', query.before);
   if (query.kind) params.set('kind', query.kind);
   return request<AuditList>(ctx, at(ctx, `/api/team/audit?${params.toString()}`));
+}
+
+export type TeamApp = Static<typeof TeamAppSchema>;
+export type TeamAppKind = TeamApp['kind'];
+export type TeamAppWithSecret = Static<typeof TeamAppWithSecretSchema>;
+export type TeamAppRegistration = Static<typeof TeamAppBody>;
+export type TeamAppChange = Static<typeof TeamAppPatch>;
+
+const appAt = (ctx: ApiContext, clientId: string, rest = '') =>
+  at(ctx, `/api/team/apps/${encodeURIComponent(clientId)}${rest}`);
+
+/** GET /api/team/apps (admin): the team's own OpenID Connect apps. */
+export async function listTeamApps(ctx: ApiContext, signal?: AbortSignal): Promise<TeamApp[]> {
+  const list = await request<Static<typeof TeamAppList>>(ctx, at(ctx, '/api/team/apps'), { signal });
+  return list.apps;
+}
+
+/**
+ * POST /api/team/apps (admin): the app and, for web and machine apps, its secret (shown once). 400
+ * `invalidName`, or an address's `invalidUri`, `insecureUri`, `fragmentUri`, `uriRequired`,
+ * `uriNotAllowed` with its `field` (`redirectUris.1`).
+ */
+export function registerTeamApp(ctx: ApiContext, body: TeamAppRegistration): Promise<TeamAppWithSecret> {
+  return request<TeamAppWithSecret>(ctx, at(ctx, '/api/team/apps'), { method: 'POST', json: body });
+}
+
+/** PATCH /api/team/apps/:clientId (admin): the same refusals as registering; 404 when it is gone. */
+export function changeTeamApp(ctx: ApiContext, clientId: string, change: TeamAppChange): Promise<TeamApp> {
+  return request<TeamApp>(ctx, appAt(ctx, clientId), { method: 'PATCH', json: change });
+}
+
+/** POST /api/team/apps/:clientId/secret (admin): a new secret; the old one stops at once. */
+export function rotateTeamAppSecret(ctx: ApiContext, clientId: string): Promise<TeamAppWithSecret> {
+  return request<TeamAppWithSecret>(ctx, appAt(ctx, clientId, '/secret'), { method: 'POST' });
+}
+
+/** DELETE /api/team/apps/:clientId (admin): 204; its grants and tokens go with it. */
+export function deleteTeamApp(ctx: ApiContext, clientId: string): Promise<unknown> {
+  return request<unknown>(ctx, appAt(ctx, clientId), { method: 'DELETE' });
 }

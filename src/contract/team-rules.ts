@@ -73,6 +73,12 @@ export const AUDIT_ACTIONS = [
   'group.memberAdded',
   'group.memberRemoved',
   'team.storage',
+  'app.registered',
+  'app.changed',
+  'app.secretRotated',
+  'app.disabled',
+  'app.enabled',
+  'app.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

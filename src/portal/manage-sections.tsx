@@ -12,6 +12,7 @@ export const MANAGE_SECTIONS = {
   team: lazyScreen(() => import('../features/team/team-page')),
   user: lazyScreen(() => import('../features/team/user-page')),
   group: lazyScreen(() => import('../features/team/group-page')),
+  'team/apps': lazyScreen(() => import('../features/team/apps-page')),
   security: lazyScreen(() => import('../features/security/security-page')),
   sessions: lazyScreen(() => import('../features/account/sessions-page')),
   apps: lazyScreen(() => import('../features/account/apps-page')),

@@ -35,6 +35,10 @@ describe('manage navigation', () => {
       await page.setViewportSize({ width: 1280, height: 900 });
       await open(page, 'ada@acme.test', '/manage/group');
       await heading(page, 'manage.heading.group').waitFor();
+      // The team group shows once the caller's permissions are in, which may be after the heading.
+      await nav(page)
+        .getByRole('link', { name: t('manage.nav.teamApps'), exact: true })
+        .waitFor();
       const lists = nav(page).getByRole('list');
       assert.equal(await lists.count(), 3);
       const names = await Promise.all(
@@ -49,7 +53,18 @@ describe('manage navigation', () => {
         t('manage.nav.groups.developer'),
       ]);
       const team = await lists.nth(1).getByRole('link').allTextContents();
-      assert.deepEqual(team, [t('manage.nav.team'), t('manage.nav.user'), t('manage.nav.group')]);
+      assert.deepEqual(team, [
+        t('manage.nav.team'),
+        t('manage.nav.user'),
+        t('manage.nav.group'),
+        t('manage.nav.teamApps'),
+      ]);
+      assert.equal(
+        await nav(page)
+          .getByRole('link', { name: t('manage.nav.teamApps'), exact: true })
+          .getAttribute('href'),
+        '/manage/team/apps',
+      );
       // The spec's routes are unchanged, and the current page is marked.
       assert.equal(
         await nav(page)

@@ -33,6 +33,33 @@ describe('database', () => {
     }
   });
 
+  it('moves the team API clients into the team apps as machine apps, their secrets still good', async () => {
+    const db = await openDatabase(join(dir, 'apps.db'));
+    try {
+      await migrate(db.kysely, '013-oidc-grant-owner');
+      const { sql } = await import('kysely');
+      await sql`insert into teams (id, name, display_name, created_at) values ('t1', 'acme', 'Acme', 0)`.execute(
+        db.kysely,
+      );
+      await sql`insert into team_api_clients (client_id, team_id, secret_hash, name, scopes, created_at)
+        values ('reporter', 't1', 'hash-of-secret', 'Reporter', 'team.storage', 5)`.execute(db.kysely);
+      await sql`insert into oidc_models (model, id, payload) values ('Grant', 'g1', '{"clientId":"web-app"}')`.execute(
+        db.kysely,
+      );
+      assert.deepEqual(await migrate(db.kysely), ['014-team-apps']);
+      const app = await db.kysely.selectFrom('team_apps').selectAll().executeTakeFirstOrThrow();
+      assert.deepEqual(
+        [app.client_id, app.team_id, app.kind, app.secret_hash, app.scopes, app.disabled, app.name],
+        ['reporter', 't1', 'machine', 'hash-of-secret', 'team.storage', 0, 'Reporter'],
+      );
+      const grant = await db.kysely.selectFrom('oidc_models').select('client_id').executeTakeFirstOrThrow();
+      assert.equal(grant.client_id, 'web-app');
+      await assert.rejects(sql`select * from team_api_clients`.execute(db.kysely), /no such table/);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('uses WAL, foreign keys, a busy timeout and full sync', async () => {
     const db = await openDatabase(join(dir, 'pragmas.db'));
     try {

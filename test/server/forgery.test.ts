@@ -42,6 +42,8 @@ const PARAMS: Record<string, string> = {
   '/api/team/members/:id/unlock': '/api/team/members/x/unlock',
   '/api/team/groups/:id': '/api/team/groups/x',
   '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
+  '/api/team/apps/:clientId': '/api/team/apps/x',
+  '/api/team/apps/:clientId/secret': '/api/team/apps/x/secret',
   '/api/user/passkeys/:id': '/api/user/passkeys/x',
   '/api/user/sessions/:id': '/api/user/sessions/x',
   '/api/oidc/consent/:uid': '/api/oidc/consent/x',

@@ -15,7 +15,10 @@ describe('the OpenID Provider adapter', () => {
   let Adapter: ReturnType<typeof oidcAdapter>;
   before(async () => {
     t = await createTestApp();
-    Adapter = oidcAdapter(t.app.services.repos.oidcModels, t.clock);
+    Adapter = oidcAdapter(t.app.services.repos.oidcModels, t.clock, {
+      find: async () => undefined,
+      used: async () => undefined,
+    });
   });
   after(() => t.close());
 

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { loadConfig, ConfigError } from '../../demo/server/config';
 import { InjectBrowser } from '../support/inject-browser';
+import { tokenRequest } from '../support/oidc-request';
 import {
   createTestApp,
   sessionFor,
@@ -101,15 +102,7 @@ describe('the OpenID Provider', () => {
     })}`;
 
   const token = (form: Record<string, string>, authorization?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/connect/token',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(authorization ? { authorization } : {}),
-      },
-      payload: new URLSearchParams(form).toString(),
-    });
+    tokenRequest(t.app, form, authorization);
 
   /** A public client's code exchange. */
   const publicCodeGrant = (code: string, verifier: string, clientId = PUBLIC_CLIENT) =>

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { DEMO_API_CLIENT } from '../../demo/server/db/seed';
+import { machineAppRow } from '../../demo/server/db/team-apps';
 import { sha256 } from '../../demo/server/lib/crypto';
 import { api, callers, expectError, type Callers } from '../support/team-admin';
 import { createTestApp, type TestApp } from '../support/test-server';
@@ -135,15 +136,19 @@ describe('PUT /api/team/storage', () => {
       .where('name', '=', 'acme')
       .executeTakeFirstOrThrow();
     await t.db.kysely
-      .insertInto('team_api_clients')
-      .values({
-        client_id: 'reader',
-        team_id: acme.id,
-        secret_hash: sha256('s3cret'),
-        name: 'Reader',
-        scopes: 'team.read',
-        created_at: 0,
-      })
+      .insertInto('team_apps')
+      .values(
+        machineAppRow(
+          {
+            client_id: 'reader',
+            team_id: acme.id,
+            name: 'Reader',
+            secret_hash: sha256('s3cret'),
+            scopes: 'team.read',
+          },
+          0,
+        ),
+      )
       .execute();
     const reader = await form({
       grant_type: 'client_credentials',
@@ -152,13 +157,25 @@ describe('PUT /api/team/storage', () => {
     });
     expectError(await put(reader.json().access_token as string, { usedBytes: 1 }), 403, 'insufficientScope');
     const demo = await t.db.kysely
-      .selectFrom('team_api_clients')
+      .selectFrom('team_apps')
       .selectAll()
       .where('client_id', '=', DEMO_API_CLIENT.id)
       .executeTakeFirstOrThrow();
-    await t.db.kysely.deleteFrom('team_api_clients').where('client_id', '=', DEMO_API_CLIENT.id).execute();
+    // A disabled machine app's tokens stop, and it gets no new one; so do a deleted one's.
+    const apps = () => t.db.kysely.updateTable('team_apps').where('client_id', '=', DEMO_API_CLIENT.id);
+    await apps().set({ disabled: 1 }).execute();
     expectError(await put(token, { usedBytes: 1 }), 401);
-    await t.db.kysely.insertInto('team_api_clients').values(demo).execute();
+    const refused = await form({
+      grant_type: 'client_credentials',
+      client_id: DEMO_API_CLIENT.id,
+      client_secret: DEMO_API_CLIENT.secret,
+    });
+    assert.equal(refused.statusCode, 401);
+    await apps().set({ disabled: 0 }).execute();
+    assert.equal((await put(token, { usedBytes: 1 })).statusCode, 200);
+    await t.db.kysely.deleteFrom('team_apps').where('client_id', '=', DEMO_API_CLIENT.id).execute();
+    expectError(await put(token, { usedBytes: 1 }), 401);
+    await t.db.kysely.insertInto('team_apps').values(demo).execute();
   });
 });
 

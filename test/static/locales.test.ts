@@ -79,6 +79,10 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'common.methods.passkeys',
     'security.passkeys.name',
     'recoveryCodes.fileTeam',
+    'team.logFilter.app',
+    'manage.nav.teamApps',
+    'teamApps.fields.name',
+    'teamApps.columns.status',
   ],
   da: [
     'manage.info.team',
@@ -92,6 +96,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     // The actor and what they changed, both filled in: the sentence is its placeholders.
     'team.log.team.loginOptions',
     'manage.nav.menu',
+    'team.logFilter.app',
+    'manage.nav.teamApps',
   ],
   es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions'],
   fr: ['manage.nav.sessions', 'team.logFilter.invitation'],
@@ -100,6 +106,9 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'recoveryCodes.fileSite',
     'team.log.team.loginOptions',
     'manage.nav.menu',
+    'team.logFilter.app',
+    'manage.nav.teamApps',
+    'teamApps.columns.status',
   ],
 };
 

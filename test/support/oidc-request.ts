@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * An app's authorization request with PKCE S256 and offline access, as a relying party builds it:
@@ -22,3 +23,15 @@ export function offlineCodeRequest(
   });
   return { path: `/oidc/auth?${query}`, verifier };
 }
+
+/** A form post to the server's token endpoint, with client credentials in `Authorization` if given. */
+export const tokenRequest = (app: FastifyInstance, form: Record<string, string>, authorization?: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/connect/token',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(authorization ? { authorization } : {}),
+    },
+    payload: new URLSearchParams(form).toString(),
+  });

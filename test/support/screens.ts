@@ -176,6 +176,7 @@ const MANAGE_HEADINGS: Record<string, string> = {
   '/manage/team': 'manage.heading.team',
   '/manage/user': 'manage.heading.user',
   '/manage/group': 'manage.heading.group',
+  '/manage/team/apps': 'manage.heading.teamApps',
   '/manage/sessions': 'manage.nav.sessions',
   '/manage/apps': 'manage.nav.apps',
   '/manage/activity': 'manage.nav.activity',
@@ -264,6 +265,18 @@ async function groupWithBob(server: TestServer, name: string) {
     members: Array<{ id: string }>;
   };
   await call('PUT', `/api/team/groups/${group.id}/members/${members.members[0]!.id}`);
+}
+
+/** acme's single-page and web apps, registered through the API if they are not there yet (shots may repeat). */
+async function acmeApps(server: TestServer) {
+  const call = await adaCalls(server);
+  const { apps } = (await (await call('GET', '/api/team/apps')).json()) as { apps: Array<{ name: string }> };
+  const wanted = [
+    { name: 'Acme dashboard', kind: 'spa', redirectUris: ['https://dashboard.acme.test/callback'] },
+    { name: 'Acme intranet', kind: 'web', redirectUris: ['https://intranet.acme.test/oidc/callback'] },
+  ];
+  for (const app of wanted)
+    if (!apps.some((a) => a.name === app.name)) await call('POST', '/api/team/apps', app);
 }
 
 /** acme without groups: a run that shows the groups again finds those an earlier shot made. */
@@ -1103,6 +1116,43 @@ const ALL_SHOTS: Shot[] = [
       await page.getByLabel(t('groups.create.label')).fill('operations');
       await page.getByRole('button', { name: t('groups.create.submit') }).click();
       await page.getByText(t('groups.errors.nameTaken')).waitFor();
+    },
+  },
+  {
+    name: 'manage-team-apps',
+    async show(page, server, t) {
+      await acmeApps(server);
+      await manage(page, server, t, '/manage/team/apps');
+      await page
+        .getByRole('button', { name: t('teamApps.actions.edit', { app: 'Acme intranet' }) })
+        .waitFor();
+    },
+  },
+  {
+    name: 'manage-team-apps-field-error',
+    async show(page, server, t) {
+      // Plain http to another machine: refused at its field, what was typed kept.
+      await manage(page, server, t, '/manage/team/apps');
+      await page.getByRole('button', { name: t('teamApps.register.open') }).click();
+      await page.getByRole('radio', { name: t('teamApps.kinds.spa.name') }).check();
+      await page.getByLabel(t('teamApps.fields.name'), { exact: true }).fill('Acme wiki');
+      await page
+        .getByLabel(t('teamApps.fields.redirectUrisOne', { n: 1 }), { exact: true })
+        .fill('http://wiki.acme.test/callback');
+      await page.getByRole('button', { name: t('teamApps.register.submit'), exact: true }).click();
+      await page.getByText(t('teamApps.errors.insecureUri')).waitFor();
+    },
+  },
+  {
+    name: 'manage-team-apps-secret',
+    async show(page, server, t) {
+      await acmeApps(server);
+      await manage(page, server, t, '/manage/team/apps');
+      await page
+        .getByRole('button', { name: t('teamApps.actions.rotate', { app: 'Acme intranet' }) })
+        .click();
+      await page.getByRole('button', { name: t('teamApps.rotate.confirm') }).click();
+      await page.getByText(t('teamApps.secret.once')).waitFor();
     },
   },
   {

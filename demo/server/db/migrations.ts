@@ -678,16 +678,58 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('oidc_models_account').on('oidc_models').columns(['account_id']).execute();
     },
   },
+  '014-team-apps': {
+    async up(db: AnyDb) {
+      // A team's own applications (OpenID Connect clients its admins register, db/team-apps.ts). The
+      // team API clients become machine apps with their ids, secret hashes and scopes, so their
+      // credentials keep working. URI lists are JSON arrays; the secret's SHA-256 only (null for the
+      // public kinds, which have none).
+      await db.schema
+        .createTable('team_apps')
+        .addColumn('client_id', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('redirect_uris', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('post_logout_redirect_uris', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('backchannel_logout_uri', 'text')
+        .addColumn('third_party', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('secret_hash', 'text')
+        .addColumn('scopes', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('team_apps_team').on('team_apps').columns(['team_id', 'name']).execute();
+      await sql`insert into team_apps (client_id, team_id, name, kind, secret_hash, scopes, created_at,
+        updated_at) select client_id, team_id, name, 'machine', secret_hash, scopes, created_at, created_at
+        from team_api_clients`.execute(db);
+      await db.schema.dropTable('team_api_clients').execute();
+      // The client an object of the provider was issued to (the payload's `clientId`): disabling or
+      // deleting an app deletes its grants and everything issued under them by this column.
+      await db.schema.alterTable('oidc_models').addColumn('client_id', 'text').execute();
+      await db.schema.createIndex('oidc_models_client').on('oidc_models').columns(['client_id']).execute();
+      if (onPostgres(db))
+        await sql`update oidc_models set client_id = payload::json->>'clientId'`.execute(db);
+      else await sql`update oidc_models set client_id = json_extract(payload, '$.clientId')`.execute(db);
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export const MIGRATION_NAMES = Object.keys(migrations);
 
-/** Bring the schema up to date; throws with the failing migration's error. */
-export async function migrate(db: AnyDb): Promise<string[]> {
+/**
+ * Bring the schema up to date (or up to the migration `upTo`, for the tests of a migration's data);
+ * throws with the failing migration's error.
+ */
+export async function migrate(db: AnyDb, upTo?: string): Promise<string[]> {
   const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (upTo === undefined
+    ? migrator.migrateToLatest()
+    : migrator.migrateTo(upTo));
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -10,6 +10,8 @@ export interface OidcModelRow {
   expiresAt: number | null;
   /** The user it belongs to (the payload's `accountId`). */
   accountId: string | null;
+  /** The client it was issued to (the payload's `clientId`). */
+  clientId: string | null;
 }
 
 /** One of a user's grants: the provider's payload, and when an app last used it (ms). */
@@ -47,6 +49,7 @@ export function oidcModelsRepository(db: Kysely<Database>) {
         uid: row.uid,
         expires_at: row.expiresAt,
         account_id: row.accountId,
+        client_id: row.clientId,
       };
       await db
         .insertInto('oidc_models')

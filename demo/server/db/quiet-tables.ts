@@ -16,7 +16,8 @@ export const QUIET_TABLES: Record<string, string> = {
   member_terms: 'the member search index: read on each search, never kept',
   invitations: 'read on each call, never kept',
   audit_events: 'append-only history, never kept',
-  team_api_clients: 'read on each client credentials grant, never kept',
+  team_apps:
+    "a team's applications: read on each client lookup and client token, never kept (the provider keeps a client only under a hash of what was read)",
   totp_secrets: 'read on each second step, never kept',
   totp_used_steps: 'single-use TOTP steps: checked and spent in one statement',
   recovery_codes: 'single-use codes: checked and spent in one statement',

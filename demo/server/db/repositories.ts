@@ -1,6 +1,5 @@
 import type { Db } from './connect';
 import { accountsRepository, activityRepository, emailChangesRepository } from './activity';
-import { apiClientsRepository } from './api-clients';
 import { auditRepository } from './audit';
 import { deviceCodesRepository } from './device-codes';
 import { groupsRepository } from './groups';
@@ -15,6 +14,7 @@ import { passwordResetsRepository } from './password-resets';
 import { policiesRepository } from './policies';
 import { rateLimitsRepository } from './rate-limits';
 import { sessionsRepository } from './sessions';
+import { teamAppsRepository } from './team-apps';
 import { signingKeysRepository } from './signing-keys';
 import { teamsRepository } from './teams';
 import { twoStepRepository } from './two-step';
@@ -41,7 +41,7 @@ export function createRepositories(db: Db) {
     invitations: invitationsRepository(kysely, db.dialect),
     groups: groupsRepository(kysely),
     audit: auditRepository(kysely),
-    apiClients: apiClientsRepository(kysely),
+    teamApps: teamAppsRepository(kysely),
     twoStep: twoStepRepository(kysely),
     passkeys: passkeysRepository(kysely, db.dialect),
     signingKeys: signingKeysRepository(kysely),

@@ -186,6 +186,8 @@ export interface OidcModelsTable {
   account_id: string | null;
   /** A grant's last use (ms): when a code or a refresh token was last issued under it. */
   used_at: number | null;
+  /** The client it was issued to (the payload's `clientId`), when it has one. */
+  client_id: string | null;
 }
 
 export interface DeviceCodesTable {
@@ -259,15 +261,32 @@ export interface AuditEventsTable {
   created_at: number;
 }
 
-export interface TeamApiClientsTable {
+/** The kinds of a team's application (db/team-apps.ts). */
+export type TeamAppKind = 'web' | 'spa' | 'native' | 'device' | 'machine';
+
+/** A team's own application: an OpenID Connect client, or a machine credential (client credentials). */
+export interface TeamAppsTable {
   client_id: string;
   team_id: string;
-  /** SHA-256 of the secret (256 random bits: no slow hash needed). */
-  secret_hash: string;
   name: string;
-  /** Space-separated scopes the client may ask for. */
+  kind: TeamAppKind;
+  /** JSON array of the exact redirect URIs (empty for device and machine apps). */
+  redirect_uris: string;
+  /** JSON array of the exact post-logout redirect URIs. */
+  post_logout_redirect_uris: string;
+  backchannel_logout_uri: string | null;
+  /** 1: the app asks the user's consent (docs/decisions/oidc-consent.md). */
+  third_party: number;
+  /** 1: the app is off (no sign-in, no token, its tokens refused). */
+  disabled: number;
+  /** SHA-256 of the secret (256 random bits: no slow hash needed); null for public apps. */
+  secret_hash: string | null;
+  /** Space-separated scopes a machine app may ask for. */
   scopes: string;
   created_at: number;
+  updated_at: number;
+  /** When the app last got a token or a code (ms), if ever. */
+  last_used_at: number | null;
 }
 
 export interface TotpSecretsTable {
@@ -414,7 +433,7 @@ export interface Database {
   groups: GroupsTable;
   group_members: GroupMembersTable;
   audit_events: AuditEventsTable;
-  team_api_clients: TeamApiClientsTable;
+  team_apps: TeamAppsTable;
   totp_secrets: TotpSecretsTable;
   totp_used_steps: TotpUsedStepsTable;
   recovery_codes: RecoveryCodesTable;

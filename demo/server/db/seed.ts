@@ -6,6 +6,7 @@ import { sha256 } from '../lib/crypto';
 import { memberTerms, sortKey } from './member-terms';
 import type { PasswordHasher } from '../lib/password';
 import type { Database, ProviderKind } from './schema';
+import { machineAppRow } from './team-apps';
 
 /** The password of every seeded user that has one (README, design §4). */
 export const DEMO_PASSWORD = 'portal-demo-pass';
@@ -291,15 +292,19 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
       inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
     }
     const client = await trx
-      .insertInto('team_api_clients')
-      .values({
-        client_id: DEMO_API_CLIENT.id,
-        team_id: teams.get(DEMO_API_CLIENT.team)!,
-        secret_hash: sha256(DEMO_API_CLIENT.secret),
-        name: DEMO_API_CLIENT.name,
-        scopes: DEMO_API_CLIENT.scopes,
-        created_at: now,
-      })
+      .insertInto('team_apps')
+      .values(
+        machineAppRow(
+          {
+            client_id: DEMO_API_CLIENT.id,
+            team_id: teams.get(DEMO_API_CLIENT.team)!,
+            name: DEMO_API_CLIENT.name,
+            secret_hash: sha256(DEMO_API_CLIENT.secret),
+            scopes: DEMO_API_CLIENT.scopes,
+          },
+          now,
+        ),
+      )
       .onConflict((oc) => oc.column('client_id').doNothing())
       .executeTakeFirst();
     inserted += Number(client.numInsertedOrUpdatedRows ?? 0n);

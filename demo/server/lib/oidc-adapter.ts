@@ -13,7 +13,22 @@ const PURGE_EVERY_MS = 10 * 60 * 1000;
 /** The objects whose issue is a use of their grant. */
 const USES = new Set(['AuthorizationCode', 'RefreshToken']);
 
-export function oidcAdapter(repo: OidcModelsRepository, clock: Clock): new (model: string) => Adapter {
+/**
+ * The clients that are not the configuration's (a team's own apps, lib/team-apps.ts): `find` reads one
+ * at each lookup (the provider keeps a client under a hash of what was read, so a change of the app —
+ * a new secret, disabled, deleted, other addresses — counts at the next request, on every node), and
+ * `used` says when it last got a code or a refresh token.
+ */
+export interface AdapterClients {
+  find(clientId: string): Promise<AdapterPayload | undefined>;
+  used(clientId: string, now: number): Promise<void>;
+}
+
+export function oidcAdapter(
+  repo: OidcModelsRepository,
+  clock: Clock,
+  clients: AdapterClients,
+): new (model: string) => Adapter {
   let lastPurge = 0;
   const payloadOf = (found: FoundOidcModel | undefined): AdapterPayload | undefined => {
     if (!found) return undefined;
@@ -40,14 +55,18 @@ export function oidcAdapter(repo: OidcModelsRepository, clock: Clock): new (mode
         uid: payload.uid ?? null,
         expiresAt: expiresIn ? now + expiresIn * 1000 : null,
         accountId: typeof payload.accountId === 'string' ? payload.accountId : null,
+        clientId: typeof payload.clientId === 'string' ? payload.clientId : null,
       });
       // When the app last used the grant, for the connected apps screen: a new grant, a code, a
       // (rotated) refresh token. Access tokens are JWTs the provider does not store.
       if (this.model === 'Grant') await repo.touchGrant(id, now);
       else if (payload.grantId && USES.has(this.model)) await repo.touchGrant(payload.grantId, now);
+      if (USES.has(this.model) && typeof payload.clientId === 'string')
+        await clients.used(payload.clientId, now);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.model === 'Client') return clients.find(id);
       return payloadOf(await repo.find(this.model, id, clock.now()));
     }
 

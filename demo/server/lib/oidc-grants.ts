@@ -1,5 +1,5 @@
 import type Provider from 'oidc-provider';
-import type { OidcClient } from '../config';
+import type { Client } from 'oidc-provider';
 import type { Repositories } from '../db/repositories';
 import type { AppScope } from '../../../src/contract/schemas/apps';
 
@@ -31,17 +31,24 @@ export async function userGrants(repos: Repositories, accountId: string, now: nu
   });
 }
 
-/** Whether the app asks for consent (`third_party` in its metadata; config.ts). */
-export const isThirdParty = (clients: readonly OidcClient[], clientId: string) =>
-  clients.find((client) => client.client_id === clientId)?.third_party === true;
+/** The provider's client of that id: the configuration's, else a team's own app (lib/team-apps.ts). */
+export const findClient = (provider: Provider, clientId: string): Promise<Client | undefined> =>
+  provider.Client.find(clientId);
 
-/** The team whose members alone sign in to the app (`team` in its metadata; config.ts), if any. */
-export const appTeam = (clients: readonly OidcClient[], clientId: string) =>
-  clients.find((client) => client.client_id === clientId)?.team ?? null;
+/** The client's extra metadata (`team`, `third_party`: config.ts, lib/team-apps.ts). */
+const extra = (client: Client | undefined) => client as { team?: unknown; third_party?: unknown } | undefined;
+
+/** Whether the app asks for consent (`third_party` in its metadata). */
+export const isThirdParty = (client: Client | undefined) => extra(client)?.third_party === true;
+
+/** The team whose members alone sign in to the app (`team` in its metadata), if any. */
+export const appTeam = (client: Client | undefined) => {
+  const team = extra(client)?.team;
+  return typeof team === 'string' ? team : null;
+};
 
 /** The app's name as the user reads it: its `client_name`, else its client id. */
-export const appName = (clients: readonly OidcClient[], clientId: string) =>
-  clients.find((client) => client.client_id === clientId)?.client_name ?? clientId;
+export const appName = (client: Client | undefined, clientId: string) => client?.clientName ?? clientId;
 
 /** The scopes the screens name (not `openid`, which only says who the user is), in a fixed order. */
 export const appScopes = (scopes: readonly string[]): AppScope[] =>

@@ -3,6 +3,7 @@ import Provider, {
   errors,
   interactionPolicy,
   type Account,
+  type Client,
   type ClientMetadata,
   type Configuration,
   type KoaContextWithOIDC,
@@ -21,6 +22,7 @@ import { oidcAdapter } from './oidc-adapter';
 import { escapeHtml, PLAIN_PAGE_CSP, plainPage } from './plain-page';
 import { codeProblem, deviceCodePage, deviceConfirmPage, deviceDonePage } from './device-pages';
 import { userGrants } from './oidc-grants';
+import { matchesHashedSecret, teamAppMetadata } from './team-apps';
 
 /** Where the provider is mounted (docs/decisions/openid-provider.md). */
 export const OIDC_PREFIX = '/oidc';
@@ -238,17 +240,26 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
   const audience = config.accessTokenAudience;
   const member = (accountId: string) => repos.users.findMember(accountId);
   return {
-    adapter: oidcAdapter(repos.oidcModels, clock),
+    adapter: oidcAdapter(repos.oidcModels, clock, {
+      async find(clientId) {
+        const app = await repos.teamApps.find(clientId);
+        return app && teamAppMetadata(app);
+      },
+      used: (clientId, now) => repos.teamApps.touch(clientId, now),
+    }),
     // Checked in config.ts for what it can say plainly; the provider checks the rest when built.
     clients: deps.clients as ClientMetadata[],
     // `third_party`: the app asks the user's consent (config.ts checks it; absent is first-party).
+    // `secret_hashed`: `client_secret` is the secret's SHA-256 (a team's app, hashedSecrets below).
     extraClientMetadata: {
-      properties: ['third_party', 'team'],
+      properties: ['third_party', 'team', 'secret_hashed'],
       validator(_ctx, key, value) {
         if (key === 'third_party' && value !== undefined && typeof value !== 'boolean')
           throw new errors.InvalidClientMetadata('third_party must be a boolean');
         if (key === 'team' && value !== undefined && typeof value !== 'string')
           throw new errors.InvalidClientMetadata('team must be a string');
+        if (key === 'secret_hashed' && value !== undefined && typeof value !== 'boolean')
+          throw new errors.InvalidClientMetadata('secret_hashed must be a boolean');
       },
     },
     loadExistingGrant: (ctx) => rememberedGrant(ctx, repos, clock),
@@ -418,6 +429,23 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
 }
 
 /**
+ * A client whose metadata says `secret_hashed` holds the SHA-256 of its secret as `client_secret`
+ * (a team's app: the secret itself is never stored). The provider's secret check — the Client method
+ * it exposes for this — then compares the hash of the presented secret, so the secret works and the
+ * stored hash, presented, does not (docs/decisions/team-app-secrets.md). Every other client keeps
+ * the provider's own check.
+ */
+function hashedSecrets(provider: Provider) {
+  const compare = provider.Client.prototype.compareClientSecret;
+  provider.Client.prototype.compareClientSecret = function (this: Client, actual: string) {
+    const hashed = (this as Client & { secret_hashed?: unknown }).secret_hashed === true;
+    if (hashed && typeof this.clientSecret === 'string')
+      return matchesHashedSecret(this.clientSecret, actual);
+    return compare.call(this, actual);
+  };
+}
+
+/**
  * The OpenID Provider (oidc-provider) on the server's keys and database. The provider reads its keys
  * once, when it is built: `current()` builds a new one whenever the key ring's live keys change (a
  * rotation, a retired key dropped), docs/decisions/openid-provider-keys.md. Everything else it keeps is
@@ -438,6 +466,7 @@ export class OpenIdProvider {
       const provider = new Provider(this.deps.config.publicUrl, configuration(this.deps));
       // Behind a proxy the public address comes from X-Forwarded-Proto/Host (the issuer is PUBLIC_URL).
       provider.proxy = true;
+      hashedSecrets(provider);
       provider.use(appSignOut(this.deps));
       provider.use(deviceCodeFromAddress());
       provider.use(bindPortalSession(this.deps.repos, this.deps.portalSession));

@@ -107,8 +107,8 @@ const requireClient: preHandlerAsyncHookHandler = async (request, reply) => {
       .header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${scope ?? ''}"`)
       .send({ message: `the token lacks the scope ${scope ?? ''}`, code: 'insufficientScope' });
   }
-  const { apiClients } = request.server.services.repos;
-  if (claims.sub !== claims.client_id || !(await apiClients.existsIn(claims.client_id, claims.team_id)))
+  const { teamApps } = request.server.services.repos;
+  if (claims.sub !== claims.client_id || !(await teamApps.liveIn(claims.client_id, claims.team_id)))
     return refuseToken(reply);
   request.apiClient = { clientId: claims.client_id, teamId: claims.team_id };
 };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { appName, appScopes, grantScopes, isThirdParty, userGrants } from '../lib/oidc-grants';
+import { appName, appScopes, findClient, grantScopes, isThirdParty, userGrants } from '../lib/oidc-grants';
 import { apiResource } from '../lib/openid-provider';
 import { callerOf } from '../plugins/auth';
 import {
@@ -27,16 +27,16 @@ const appToken = { message: 'a third-party app’s token cannot do this', code: 
  */
 export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config, repos, clock } = app.services;
-  const clients = config.oidcClients;
+  const clientOf = (clientId: string) => findClient(app.oidc.current(), clientId);
 
   /**
    * The caller, unless the token is one the provider issued to a third-party app (the provider's access
    * tokens are accepted on bearer routes): such an app must not answer its own consent question nor
    * see or remove the user's other apps. Null after answering 403.
    */
-  const userOf = (request: FastifyRequest, reply: FastifyReply) => {
+  const userOf = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = callerOf(request);
-    if (!isThirdParty(clients, caller.claims.client_id)) return caller;
+    if (!isThirdParty(await clientOf(caller.claims.client_id))) return caller;
     void reply.code(403).send(appToken);
     return null;
   };
@@ -47,22 +47,23 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!interaction || interaction.result || interaction.prompt.name !== 'consent') return null;
     if (interaction.session?.accountId !== accountId) return null;
     const clientId = String(interaction.params.client_id);
-    if (!isThirdParty(clients, clientId)) return null;
+    const client = await clientOf(clientId);
+    if (!isThirdParty(client)) return null;
     const scope = typeof interaction.params.scope === 'string' ? interaction.params.scope : 'openid';
-    return { interaction, clientId, scope };
+    return { interaction, clientId, client, scope };
   }
 
   app.get(
     '/api/oidc/consent/:uid',
     { config: { auth: 'bearer' }, schema: consentDetailsSchema },
     async (request, reply) => {
-      const caller = userOf(request, reply);
+      const caller = await userOf(request, reply);
       if (!caller) return reply;
       const found = await question(request.params.uid, caller.user.id);
       if (!found) return reply.code(404).send(notFound);
       const team = await repos.teams.findById(caller.user.team_id);
       return {
-        app: appName(clients, found.clientId),
+        app: appName(found.client, found.clientId),
         team: team?.display_name ?? caller.teamName,
         scopes: appScopes(found.scope.split(' ')),
       };
@@ -73,7 +74,7 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/oidc/consent/:uid',
     { config: { auth: 'bearer' }, schema: consentAnswerSchema },
     async (request, reply) => {
-      const caller = userOf(request, reply);
+      const caller = await userOf(request, reply);
       if (!caller) return reply;
       const found = await question(request.params.uid, caller.user.id);
       if (!found) return reply.code(404).send(notFound);
@@ -98,7 +99,7 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/user/apps',
     { config: { auth: 'bearer' }, schema: connectedAppsSchema },
     async (request, reply) => {
-      const caller = userOf(request, reply);
+      const caller = await userOf(request, reply);
       if (!caller) return reply;
       const grants = await userGrants(repos, caller.user.id, clock.now());
       // One entry per app, however many grants (one per browser session of a first-party app).
@@ -107,10 +108,11 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const seen = apps.get(grant.clientId);
         const scopes = appScopes([...(seen?.scopes ?? []), ...grant.scopes]);
         const lastUsedAt = seen?.lastUsedAt ?? (grant.usedAt ? new Date(grant.usedAt).toISOString() : null);
+        const client = await clientOf(grant.clientId);
         apps.set(grant.clientId, {
           id: grant.clientId,
-          name: appName(clients, grant.clientId),
-          thirdParty: isThirdParty(clients, grant.clientId),
+          name: appName(client, grant.clientId),
+          thirdParty: isThirdParty(client),
           scopes,
           lastUsedAt,
         });
@@ -123,7 +125,7 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/user/apps/:id',
     { config: { auth: 'bearer' }, schema: removeAppSchema },
     async (request, reply) => {
-      const caller = userOf(request, reply);
+      const caller = await userOf(request, reply);
       if (!caller) return reply;
       const grants = await userGrants(repos, caller.user.id, clock.now());
       const ids = grants.filter((grant) => grant.clientId === request.params.id).map((grant) => grant.id);

@@ -7,7 +7,7 @@ import { errors as oidcErrors } from 'oidc-provider';
 import { cookiesOf } from '../lib/cookies';
 import { signInPageLanguage, uiLocalesLanguage } from '../lib/language';
 import { endAppSessions } from '../lib/app-logout';
-import { appTeam, grantScopes, isThirdParty } from '../lib/oidc-grants';
+import { appTeam, findClient, grantScopes, isThirdParty } from '../lib/oidc-grants';
 import { freshLoginSince, signInScreenAddress } from '../lib/oidc-interaction';
 import { deviceTooManyPage } from '../lib/device-pages';
 import { clientAddress } from '../lib/normalise';
@@ -184,7 +184,8 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (language && !cookiesOf(request)[LANGUAGE_COOKIE])
         reply.setCookie(LANGUAGE_COOKIE, language, { path: '/', sameSite: 'lax' });
       const clientId = String(details.params.client_id);
-      const team = appTeam(config.oidcClients, clientId);
+      const client = await findClient(provider, clientId);
+      const team = appTeam(client);
       const session = await sessionOf(request);
       if (!session) return reply.redirect(signInScreenAddress(details, undefined, team), 303);
       const member = await repos.users.findMember(session.user_id);
@@ -210,7 +211,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox = async (app) => {
       };
       // A third-party app: the login alone; the provider then goes on with the user's remembered
       // grant, or asks for consent, which the portal's consent screen answers (routes/apps.ts).
-      if (isThirdParty(config.oidcClients, clientId)) {
+      if (isThirdParty(client)) {
         if (details.prompt.name === 'consent' && details.session?.accountId === accountId)
           return reply.redirect(`/consent/${encodeURIComponent(details.uid)}`, 303);
         const returnTo = await provider.interactionResult(

@@ -4,12 +4,12 @@ import { safeEqual, sha256 } from '../lib/crypto';
 import { TOKEN_TTL_SECONDS } from '../lib/tokens';
 import type { Session } from '../db/schema';
 import { OIDC_ROUTES, PROVIDER_GRANTS } from '../lib/openid-provider';
+import { DEVICE_GRANT } from '../lib/team-apps';
 import { sessionOf } from '../plugins/cookies';
 import { forwardToProvider } from './oidc';
 import { tokenSchema } from '../../../src/contract/schemas/token';
 
 const SESSION_GRANT = 'device_code';
-const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const CLIENT_GRANT = 'client_credentials';
 /** What an unknown client's secret is compared with, so it costs what a wrong secret does. */
 const NO_CLIENT = sha256('no client');
@@ -42,7 +42,7 @@ function oauthError(reply: FastifyReply, error: string, description: string, sta
  *   code once, within its ten minutes, for tokens of the user who generated it (`expired_token`,
  *   `invalid_grant` otherwise; the code was authorized when it was made, so never `authorization_pending`);
  *   the same grant of any other client is the provider's device flow;
- * - client credentials (RFC 6749 §4.4) for a team's API clients (`clientGrant`);
+ * - client credentials (RFC 6749 §4.4) for a team's machine apps (`clientGrant`);
  * - the OpenID Provider's authorization code and refresh token grants, handed to it as they came.
  */
 export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -79,7 +79,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return answer;
   }
   /**
-   * RFC 6749 §4.4: a team API client (a suite app reporting the team's storage) authenticates with its
+   * RFC 6749 §4.4: a team's machine app (a suite app reporting the team's storage) authenticates with its
    * id and secret — HTTP Basic (§2.3.1) or the form — and gets an access token for its team with the
    * scopes it asked for, each one the client may have (all of them when it names none).
    */
@@ -91,13 +91,16 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const basic = basicCredentials(request.headers.authorization);
     const clientId = basic?.id ?? body.client_id;
     const secret = basic?.secret ?? body.client_secret;
-    const client = clientId ? await repos.apiClients.find(clientId) : undefined;
+    const found = clientId ? await repos.teamApps.find(clientId) : undefined;
+    // Only a machine app that is on has this grant; a disabled one is as unknown as a deleted one.
+    const client = found?.kind === 'machine' && found.disabled === 0 ? found : undefined;
     // Compared in constant time, and compared even for an unknown client.
     const matches = safeEqual(client?.secret_hash ?? NO_CLIENT, sha256(secret ?? ''));
     if (!client || !secret || !matches || (basic && body.client_secret !== undefined)) {
       if (basic) reply.header('WWW-Authenticate', 'Basic realm="token"');
       return oauthError(reply, 'invalid_client', 'unknown client or wrong secret', 401);
     }
+    await repos.teamApps.touch(client.client_id, clock.now());
     const allowed = client.scopes.split(' ').filter(Boolean);
     const asked = body.scope?.split(' ').filter(Boolean) ?? allowed;
     if (asked.length === 0 || asked.some((scope) => !allowed.includes(scope)))

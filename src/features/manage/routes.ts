@@ -9,6 +9,7 @@ export const MANAGE_PATHS = [
   'user',
   'team',
   'group',
+  'team/apps',
   'dev',
   'dev/success',
   'qr',
@@ -18,7 +19,7 @@ export const MANAGE_PATHS = [
 export type ManageSection = 'info' | (typeof MANAGE_PATHS)[number];
 
 /** The sections only team admins (OWNER or ADMIN) open; the manage area shows others why not. */
-export const ADMIN_SECTIONS: readonly ManageSection[] = ['team', 'user', 'group'];
+export const ADMIN_SECTIONS: readonly ManageSection[] = ['team', 'user', 'group', 'team/apps'];
 
 /** The headings of the manage area's navigation, in order. */
 export const MANAGE_GROUPS = ['account', 'team', 'developer'] as const;
@@ -141,6 +142,15 @@ export const MANAGE_SCREENS: readonly ManageScreen[] = [
     nav: 'manage.nav.group',
     heading: 'manage.heading.group',
     words: 'manage.words.group',
+    group: 'team',
+    admin: true,
+  },
+  {
+    section: 'team/apps',
+    path: '/manage/team/apps',
+    nav: 'manage.nav.teamApps',
+    heading: 'manage.heading.teamApps',
+    words: 'manage.words.teamApps',
     group: 'team',
     admin: true,
   },

@@ -6,7 +6,7 @@ import { errorCode } from '../../api/members';
 import { WithTextPart } from '../../i18n/parts';
 import { Alert } from '../../ui/alert';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { ScreenLoading } from '../../ui/spinner';
+import { ScreenLoading, Spinner } from '../../ui/spinner';
 
 export { useCall } from '../../ui/use-call';
 
@@ -66,6 +66,8 @@ const ICONS = {
     'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zM4 12a8 8 0 0 1 12.9-6.3L5.7 16.9A7.9 7.9 0 0 1 4 12zm8 8a7.9 7.9 0 0 1-4.9-1.7L18.3 7.1A8 8 0 0 1 12 20z',
   enable: 'M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4z',
   edit: 'M3 17.2V21h3.8L17.8 9.9 14 6.2zM20.7 7a1 1 0 0 0 0-1.4l-2.3-2.3a1 1 0 0 0-1.4 0l-1.8 1.8 3.7 3.8z',
+  key: 'M12.7 10A6 6 0 1 0 12.7 14H17v4h4v-4h2v-4zM7 14a2 2 0 1 1 0-4 2 2 0 0 1 0 4z',
+  copy: 'M16 1H4a2 2 0 0 0-2 2v14h2V3h12zm3 4H8a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h11a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zm0 16H8V7h11z',
   close: 'M19 6.4 17.6 5 12 10.6 6.4 5 5 6.4 10.6 12 5 17.6 6.4 19l5.6-5.6 5.6 5.6 1.4-1.4-5.6-5.6z',
   unlock:
     'M12 17a2 2 0 1 0 0-4 2 2 0 0 0 0 4zm6-9h-1V6a5 5 0 0 0-9.9-1l1.9.6A3 3 0 0 1 15 6v2H6a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V10a2 2 0 0 0-2-2zm0 12H6V10h12z',
@@ -166,3 +168,48 @@ export function useDebounced<T>(value: T, ms: number): T {
 
 /** The wait before a search is sent: long enough not to ask at every keystroke. */
 export const SEARCH_DELAY_MS = 300;
+
+/** A list that failed to load: why, and (unless the caller is no admin) a way to try again. */
+export function LoadFailed({ error, onRetry }: { error: unknown; onRetry(): void }) {
+  const { t } = useTranslation();
+  return (
+    <Alert tone="error">
+      <p>{failure(t, error)}</p>
+      {forbidden(error) ? null : (
+        <button type="button" className="button secondary small" part="button" onClick={onRetry}>
+          {t('common.retry')}
+        </button>
+      )}
+    </Alert>
+  );
+}
+
+/** A list on its way, said to screen readers too. */
+export function ListLoading() {
+  const { t } = useTranslation();
+  return (
+    <div className="loading" role="status">
+      <Spinner />
+      <span>{t('common.loading')}</span>
+    </div>
+  );
+}
+
+/**
+ * A refusal that means the thing acted on is gone makes the list load again (`reload`); `watched`
+ * does that for an action whose refusal is shown elsewhere (a confirmation), and passes it on.
+ */
+export function followGone(reload: () => void) {
+  const reloadIfGone = (problem: unknown) => {
+    if (gone(problem)) reload();
+  };
+  async function watched(action: Promise<void>) {
+    try {
+      await action;
+    } catch (problem) {
+      reloadIfGone(problem);
+      throw problem;
+    }
+  }
+  return { reloadIfGone, watched };
+}

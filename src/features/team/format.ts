@@ -4,6 +4,14 @@ import type { AuditEvent, Invitation } from '../../api/team';
 import { calendarDays, relativeDays, timeAgo } from '../../ui/time';
 
 const DAY = 24 * 60 * 60_000;
+
+/** When something last happened (a sign-in, an app's use): relative within a month ("3 days ago"), else the date. */
+export function lastTime(iso: string | null, language: string, t: TFunction): string {
+  if (!iso) return t('users.never');
+  if (Math.abs(Date.parse(iso) - Date.now()) >= 30 * DAY)
+    return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso));
+  return timeAgo(iso, Date.now(), language);
+}
 /** An invitation reads 'Sent …' for its first three days, then when it expires (spec §2 sample). */
 const SENT_FOR = 3 * DAY;
 
@@ -119,6 +127,13 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
     case 'group.created':
     case 'group.deleted':
       return t(`team.log.${event.action}`, { actor, member, group: event.target });
+    case 'app.registered':
+    case 'app.changed':
+    case 'app.secretRotated':
+    case 'app.disabled':
+    case 'app.enabled':
+    case 'app.deleted':
+      return t(`team.log.${event.action}`, { actor, app: event.target });
     default:
       return t(`team.log.${event.action}`, { actor, member });
   }

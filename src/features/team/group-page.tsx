@@ -17,7 +17,6 @@ import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { Dialog } from '../../ui/dialog';
 import { LoadingOverlay } from '../../ui/loading-overlay';
-import { Spinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
 import {
   AdminPart,
@@ -25,6 +24,8 @@ import {
   failure,
   forbidden,
   IconButton,
+  ListLoading,
+  LoadFailed,
   SEARCH_DELAY_MS,
   useCall,
   useDebounced,
@@ -96,24 +97,9 @@ function Groups() {
       </h2>
       {forbidden(error) ? null : <CreateGroup onCreated={put} inputRef={nameField} />}
       {error ? (
-        <Alert tone="error">
-          <p>{failure(t, error)}</p>
-          {forbidden(error) ? null : (
-            <button
-              type="button"
-              className="button secondary small"
-              part="button"
-              onClick={() => setAttempt((n) => n + 1)}
-            >
-              {t('common.retry')}
-            </button>
-          )}
-        </Alert>
+        <LoadFailed error={error} onRetry={() => setAttempt((n) => n + 1)} />
       ) : groups === null ? (
-        <div className="loading" role="status">
-          <Spinner />
-          <span>{t('common.loading')}</span>
-        </div>
+        <ListLoading />
       ) : groups.length === 0 ? (
         <p>{t('groups.none')}</p>
       ) : (
@@ -398,12 +384,7 @@ function AddMember({
         onChange={(event) => setText(event.target.value)}
         autoFocus
       />
-      {q && !results && !error ? (
-        <div className="loading" role="status">
-          <Spinner />
-          <span>{t('common.loading')}</span>
-        </div>
-      ) : null}
+      {q && !results && !error ? <ListLoading /> : null}
       {q && results ? (
         <>
           <p className="hint" role="status">

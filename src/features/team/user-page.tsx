@@ -14,25 +14,25 @@ import {
 } from '../../api/members';
 import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
-import { Alert } from '../../ui/alert';
 import { useElement } from '../../ui/element-context';
 import { Link, useRouter } from '../../ui/router';
-import { Spinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
-import { timeAgo } from '../../ui/time';
 import {
   AdminPart,
   Confirm,
   failure,
+  followGone,
   forbidden,
-  gone,
   Icon,
   IconButton,
+  ListLoading,
+  LoadFailed,
   SEARCH_DELAY_MS,
   ShowMore,
   useCall,
   useDebounced,
 } from './admin-kit';
+import { lastTime } from './format';
 import { MemberGroupsDialog, PermissionsDialog } from './member-dialogs';
 
 /** Manage user: the team's members, searched and paged by the server (never all of them at once). */
@@ -46,8 +46,6 @@ export default function UserPage() {
 
 type Loaded = MemberList & { q: string; key: string };
 type DialogKind = 'permissions' | 'groups' | 'disable' | 'remove';
-
-const DAY = 86_400_000;
 
 /** Providers go by their own names in every language; only the password is a word to translate. */
 const PROVIDERS: Record<Exclude<SignInMethod, 'password'>, string> = {
@@ -87,14 +85,6 @@ function statusOf(member: Member, language: string, t: TFunction): string {
     });
   if (member.locked) return t('users.status.lockedAdmin');
   return t('users.status.active');
-}
-
-/** When a member last signed in: relative within a month ("3 days ago"), else the date. */
-function lastSignIn(iso: string | null, language: string, t: TFunction): string {
-  if (!iso) return t('users.never');
-  if (Math.abs(Date.parse(iso) - Date.now()) >= 30 * DAY)
-    return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso));
-  return timeAgo(iso, Date.now(), language);
 }
 
 function Members() {
@@ -176,17 +166,7 @@ function Members() {
   };
   const close = () => setOpen(false);
   // The member is gone (removed in another tab, by another admin): the list as it now is.
-  const reloadIfGone = (problem: unknown) => {
-    if (gone(problem)) setAttempt((n) => n + 1);
-  };
-  async function watched(action: Promise<void>) {
-    try {
-      await action;
-    } catch (problem) {
-      reloadIfGone(problem);
-      throw problem;
-    }
-  }
+  const { reloadIfGone, watched } = followGone(() => setAttempt((n) => n + 1));
 
   async function disable(member: Member, disabled: boolean) {
     const saved = await call((ctx) => updateMember(ctx, member.id, { disabled }));
@@ -226,7 +206,6 @@ function Members() {
   }
 
   const loading = !error && list?.key !== key;
-  const refused = error ? failure(t, error) : null;
   // Not an admin: the screen is not theirs; nothing to search or invite from.
   const notAdmin = forbidden(error);
 
@@ -262,27 +241,8 @@ function Members() {
           />
         </form>
       )}
-      {error ? (
-        <Alert tone="error">
-          <p>{refused}</p>
-          {notAdmin ? null : (
-            <button
-              type="button"
-              className="button secondary small"
-              part="button"
-              onClick={() => setAttempt((n) => n + 1)}
-            >
-              {t('common.retry')}
-            </button>
-          )}
-        </Alert>
-      ) : null}
-      {loading ? (
-        <div className="loading" role="status">
-          <Spinner />
-          <span>{t('common.loading')}</span>
-        </div>
-      ) : null}
+      {error ? <LoadFailed error={error} onRetry={() => setAttempt((n) => n + 1)} /> : null}
+      {loading ? <ListLoading /> : null}
       {list && !loading && !error ? (
         <>
           <p className="hint" role="status">
@@ -349,7 +309,7 @@ function Members() {
                       <dd>
                         {member.lastSignInAt ? (
                           <time dateTime={member.lastSignInAt}>
-                            {lastSignIn(member.lastSignInAt, language, t)}
+                            {lastTime(member.lastSignInAt, language, t)}
                           </time>
                         ) : (
                           t('users.never')

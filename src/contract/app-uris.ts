@@ -1,0 +1,45 @@
+/**
+ * The addresses a team's app may register (redirect, post-logout and back-channel logout URIs), the
+ * same rule for the server's check and the screen's: an absolute URL without a fragment, https, or
+ * plain http to this machine only (localhost, 127.0.0.1, [::1]) for development. A native app may also
+ * use a private-use scheme in reverse-domain form (`com.example.app:/callback`), as RFC 8252 §7.1 says.
+ * Redirect URIs then match exactly (the provider's rule), so there is nothing else to normalise.
+ */
+
+/** Why an address is refused: a stable code the screen translates. */
+export type AppUriProblem = 'invalidUri' | 'insecureUri' | 'fragmentUri';
+
+/** The kinds of a team's application (db/schema.ts `TeamAppKind`). */
+export const APP_KINDS = ['web', 'spa', 'native', 'device', 'machine'] as const;
+export type AppKind = (typeof APP_KINDS)[number];
+
+/** The kinds that sign users in through a browser redirect, and so need redirect URIs. */
+export const REDIRECT_KINDS: ReadonlySet<AppKind> = new Set(['web', 'spa', 'native']);
+
+/** The kinds that receive a secret (confidential clients). */
+export const SECRET_KINDS: ReadonlySet<AppKind> = new Set(['web', 'machine']);
+
+/** At most this many addresses of each list, each at most this long. */
+export const APP_URI_LIMITS = { count: 10, length: 2000 } as const;
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** A private-use scheme: reverse-domain, so it names its owner (RFC 8252 §7.1). */
+const PRIVATE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
+
+/** The problem with an address for an app of this kind, or null when it may be registered. */
+export function appUriProblem(value: string, kind: AppKind): AppUriProblem | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'invalidUri';
+  }
+  if (value !== value.trim() || url.username || url.password) return 'invalidUri';
+  if (value.includes('#')) return 'fragmentUri';
+  // A native app's https address is a claimed one (an app link): never this machine (RFC 8252 §7.2).
+  if (url.protocol === 'https:')
+    return url.hostname && !(kind === 'native' && LOOPBACK.has(url.hostname)) ? null : 'invalidUri';
+  if (url.protocol === 'http:') return LOOPBACK.has(url.hostname) ? null : 'insecureUri';
+  if (kind === 'native' && PRIVATE_SCHEME.test(url.protocol)) return null;
+  return 'insecureUri';
+}

@@ -1,0 +1,687 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import {
+  changeTeamApp,
+  deleteTeamApp,
+  listTeamApps,
+  registerTeamApp,
+  rotateTeamAppSecret,
+  type TeamApp,
+  type TeamAppKind,
+  type TeamAppWithSecret,
+} from '../../api/team';
+import { APP_KINDS, APP_URI_LIMITS, appUriProblem, REDIRECT_KINDS } from '../../contract/app-uris';
+import { charCount, LIMITS } from '../../contract/limits';
+import { noticesStore } from '../../state/notices';
+import { Alert } from '../../ui/alert';
+import { Dialog, FormDialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
+import { LoadingOverlay } from '../../ui/loading-overlay';
+import { TextField } from '../../ui/text-field';
+import {
+  AdminPart,
+  Confirm,
+  failure,
+  followGone,
+  forbidden,
+  gone,
+  Icon,
+  IconButton,
+  ListLoading,
+  LoadFailed,
+  useCall,
+} from './admin-kit';
+import { lastTime, refusalOf } from './format';
+
+/**
+ * The team's own OpenID Connect applications (routes/team-apps.ts): register one, change its name,
+ * addresses and consent, a new secret, turn it off or on, delete it. A secret shows once, in a dialog,
+ * right after the server made it.
+ */
+export default function AppsPage() {
+  return (
+    <AdminPart>
+      <Apps />
+    </AdminPart>
+  );
+}
+
+type Asked = { kind: 'edit' | 'rotate' | 'disable' | 'delete'; app: TeamApp };
+
+/** Longer than a dialog's exit animation (ui/dialog.tsx). */
+const DIALOG_GONE_MS = 100;
+
+const byName = (a: TeamApp, b: TeamApp) => a.name.localeCompare(b.name);
+
+function Apps() {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  const call = useCall();
+  const [apps, setApps] = useState<TeamApp[] | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  // A failed load belongs to its attempt: trying again shows as loading with no state to reset.
+  const [failed, setFailed] = useState<{ attempt: number; error: unknown } | null>(null);
+  const error = failed?.attempt === attempt ? failed.error : null;
+  const [asked, setAsked] = useState<Asked | null>(null);
+  const [open, setOpen] = useState(false);
+  const [registering, setRegistering] = useState(false);
+  const [secret, setSecret] = useState<TeamAppWithSecret | null>(null);
+  // The secret's dialog opens once the dialog that asked for it has closed (its 75 ms exit) and given
+  // focus back to its opener (the row's button): closing, the secret's dialog returns focus there.
+  const reveal = (made: TeamAppWithSecret) => setTimeout(() => setSecret(made), DIALOG_GONE_MS);
+  const registerButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    const stop = new AbortController();
+    call((ctx) => listTeamApps(ctx, stop.signal)).then(
+      (list) => setApps([...list].sort(byName)),
+      (problem: unknown) => !stop.signal.aborted && setFailed({ attempt, error: problem }),
+    );
+    return () => stop.abort();
+  }, [call, attempt]);
+
+  const put = (app: TeamApp) =>
+    setApps((list) => [...(list ?? []).filter((a) => a.clientId !== app.clientId), app].sort(byName));
+  const drop = (app: TeamApp) => setApps((list) => list && list.filter((a) => a.clientId !== app.clientId));
+  const ask = (kind: Asked['kind'], app: TeamApp) => {
+    setAsked({ kind, app });
+    setOpen(true);
+  };
+  const close = () => setOpen(false);
+  // What was acted on is gone (deleted in another tab): the list follows.
+  const { reloadIfGone, watched } = followGone(() => setAttempt((n) => n + 1));
+
+  async function enable(app: TeamApp) {
+    try {
+      put(await call((ctx) => changeTeamApp(ctx, app.clientId, { disabled: false })));
+      noticesStore.getState().show(t('teamApps.enable.done', { app: app.name }), 'Success');
+    } catch (problem) {
+      reloadIfGone(problem);
+      noticesStore.getState().show(failure(t, problem), 'Failure');
+    }
+  }
+
+  const notAdmin = forbidden(error);
+  return (
+    <section className="panel" part="card" aria-labelledby="apps-title">
+      <div className="panel-heading">
+        <h2 className="panel-title" id="apps-title">
+          {t('teamApps.title')}
+        </h2>
+        {notAdmin ? null : (
+          <button
+            type="button"
+            className="button small"
+            part="button"
+            ref={registerButton}
+            onClick={() => setRegistering(true)}
+          >
+            {t('teamApps.register.open')}
+          </button>
+        )}
+      </div>
+      <p className="hint">{t('teamApps.intro')}</p>
+      {error ? (
+        <LoadFailed error={error} onRetry={() => setAttempt((n) => n + 1)} />
+      ) : apps === null ? (
+        <ListLoading />
+      ) : apps.length === 0 ? (
+        <p>{t('teamApps.none')}</p>
+      ) : (
+        <ul className="members" aria-labelledby="apps-title">
+          {apps.map((app) => (
+            <li key={app.clientId} className={app.disabled ? 'member disabled' : 'member'}>
+              <div className="member-who">
+                <span className="member-name">{app.name}</span>
+                <span className="member-email">{t(`teamApps.kinds.${app.kind}.name`)}</span>
+              </div>
+              <dl className="member-facts">
+                <div>
+                  <dt>{t('teamApps.columns.clientId')}</dt>
+                  <dd className="app-client-id">
+                    <code>{app.clientId}</code>
+                    <CopyButton
+                      value={app.clientId}
+                      label={t('teamApps.copy.clientIdOf', { app: app.name })}
+                    />
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t('teamApps.columns.status')}</dt>
+                  <dd className={app.disabled ? 'member-status-off' : undefined}>
+                    {t(app.disabled ? 'teamApps.status.disabled' : 'teamApps.status.enabled')}
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t('teamApps.columns.lastUsed')}</dt>
+                  <dd>
+                    {app.lastUsedAt ? (
+                      <time dateTime={app.lastUsedAt}>{lastTime(app.lastUsedAt, language, t)}</time>
+                    ) : (
+                      t('users.never')
+                    )}
+                  </dd>
+                </div>
+              </dl>
+              <div className="member-actions">
+                <IconButton
+                  icon="edit"
+                  label={t('teamApps.actions.edit', { app: app.name })}
+                  onClick={() => ask('edit', app)}
+                />
+                {app.hasSecret ? (
+                  <IconButton
+                    icon="key"
+                    label={t('teamApps.actions.rotate', { app: app.name })}
+                    onClick={() => ask('rotate', app)}
+                  />
+                ) : null}
+                {app.disabled ? (
+                  <IconButton
+                    icon="enable"
+                    label={t('teamApps.actions.enable', { app: app.name })}
+                    onClick={() => void enable(app)}
+                  />
+                ) : (
+                  <IconButton
+                    icon="block"
+                    label={t('teamApps.actions.disable', { app: app.name })}
+                    onClick={() => ask('disable', app)}
+                  />
+                )}
+                <IconButton
+                  icon="delete"
+                  label={t('teamApps.actions.delete', { app: app.name })}
+                  onClick={() => ask('delete', app)}
+                />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <FormDialog
+        open={registering}
+        title={t('teamApps.register.title')}
+        onClose={() => setRegistering(false)}
+      >
+        {(busy, setBusy) => (
+          <AppForm
+            busy={busy}
+            setBusy={setBusy}
+            onClose={() => setRegistering(false)}
+            onSaved={(made) => {
+              if ('app' in made) {
+                put(made.app);
+                reveal(made);
+              }
+            }}
+          />
+        )}
+      </FormDialog>
+      {asked?.kind === 'edit' ? (
+        <FormDialog open={open} title={t('teamApps.edit.title', { app: asked.app.name })} onClose={close}>
+          {(busy, setBusy) => (
+            <AppForm
+              app={asked.app}
+              busy={busy}
+              setBusy={setBusy}
+              onClose={close}
+              onSaved={(saved) => {
+                if (!('app' in saved)) put(saved);
+              }}
+              onGone={() => setAttempt((n) => n + 1)}
+            />
+          )}
+        </FormDialog>
+      ) : null}
+      {asked?.kind === 'rotate' ? (
+        <Confirm
+          open={open}
+          title={t('teamApps.rotate.title', { app: asked.app.name })}
+          text={t('teamApps.rotate.text', { app: asked.app.name })}
+          action={t('teamApps.rotate.confirm')}
+          onConfirm={() =>
+            watched(
+              call((ctx) => rotateTeamAppSecret(ctx, asked.app.clientId)).then((made) => {
+                put(made.app);
+                reveal(made);
+              }),
+            )
+          }
+          onClose={close}
+        />
+      ) : null}
+      {asked?.kind === 'disable' ? (
+        <Confirm
+          open={open}
+          title={t('teamApps.disable.title', { app: asked.app.name })}
+          text={t('teamApps.disable.text', { app: asked.app.name })}
+          action={t('teamApps.disable.confirm')}
+          onConfirm={() =>
+            watched(
+              call((ctx) => changeTeamApp(ctx, asked.app.clientId, { disabled: true })).then((saved) => {
+                put(saved);
+                noticesStore.getState().show(t('teamApps.disable.done', { app: saved.name }), 'Success');
+              }),
+            )
+          }
+          onClose={close}
+        />
+      ) : null}
+      {asked?.kind === 'delete' ? (
+        <Confirm
+          open={open}
+          title={t('teamApps.delete.title', { app: asked.app.name })}
+          text={t('teamApps.delete.text', { app: asked.app.name })}
+          action={t('teamApps.delete.confirm')}
+          onConfirm={() =>
+            watched(
+              call((ctx) => deleteTeamApp(ctx, asked.app.clientId)).then(() => {
+                drop(asked.app);
+                noticesStore.getState().show(t('teamApps.delete.done', { app: asked.app.name }), 'Success');
+              }),
+            )
+          }
+          onClose={close}
+          returnFocus={() => registerButton.current}
+        />
+      ) : null}
+      {secret ? (
+        <SecretDialog
+          shown={secret}
+          onClose={() => setSecret(null)}
+          returnFocus={() => registerButton.current}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/** A button copying `value`, its result announced as a notice. */
+function CopyButton({ value, label, text }: { value: string; label: string; text?: string }) {
+  const { t } = useTranslation();
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      noticesStore.getState().show(t('teamApps.copy.done'), 'Success');
+    } catch {
+      noticesStore.getState().show(t('teamApps.copy.failed'), 'Failure');
+    }
+  }
+  return text ? (
+    <button type="button" className="button secondary small" part="button" onClick={() => void copy()}>
+      {text}
+    </button>
+  ) : (
+    <button
+      type="button"
+      className="icon-button subtle"
+      aria-label={label}
+      title={label}
+      onClick={() => void copy()}
+    >
+      <Icon name="copy" />
+    </button>
+  );
+}
+
+/** A value to copy: read-only text, selectable by hand where the clipboard is refused. */
+function CopyField({ label, value, copy }: { label: string; value: string; copy: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        className="app-secret"
+        readOnly
+        value={value}
+        spellCheck={false}
+        onFocus={(event) => event.target.select()}
+      />
+      <CopyButton value={value} label={copy} text={copy} />
+    </div>
+  );
+}
+
+/**
+ * The app just registered or given a new secret: its client id and, once only, its secret. A public
+ * app has none (it proves itself with PKCE), and says so.
+ */
+function SecretDialog({
+  shown,
+  onClose,
+  returnFocus,
+}: {
+  shown: TeamAppWithSecret;
+  onClose(): void;
+  returnFocus(): HTMLElement | null;
+}) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(true);
+  const { app, clientSecret } = shown;
+  const close = () => {
+    setOpen(false);
+    // The content stays for the dialog's exit animation.
+    setTimeout(onClose, DIALOG_GONE_MS);
+  };
+  return (
+    <Dialog
+      open={open}
+      title={t(clientSecret ? 'teamApps.secret.title' : 'teamApps.secret.titlePublic', { app: app.name })}
+      onClose={close}
+      returnFocus={returnFocus}
+    >
+      <div className="stack">
+        <CopyField
+          label={t('teamApps.columns.clientId')}
+          value={app.clientId}
+          copy={t('teamApps.copy.clientId')}
+        />
+        {clientSecret ? (
+          <>
+            <CopyField
+              label={t('teamApps.secret.label')}
+              value={clientSecret}
+              copy={t('teamApps.copy.secret')}
+            />
+            <Alert tone="info">{t('teamApps.secret.once')}</Alert>
+          </>
+        ) : (
+          <p>{t('teamApps.secret.none')}</p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="button" part="button" onClick={close}>
+            {t('teamApps.secret.done')}
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+type UriField = 'redirectUris' | 'postLogoutRedirectUris';
+const URI_FIELDS: readonly UriField[] = ['redirectUris', 'postLogoutRedirectUris'];
+
+/** The form's problems by field: `name`, `redirectUris` (the list), `redirectUris.1` (an entry). */
+export type Problems = Record<string, string>;
+
+/** The problems the server would find, found before asking it (the same rule, contract/app-uris.ts). */
+export function checkApp(
+  draft: { name: string; kind: TeamAppKind } & Record<UriField, string[]>,
+  t: TFunction,
+): Problems {
+  const problems: Problems = {};
+  const name = draft.name.trim();
+  if (!name) problems.name = t('teamApps.errors.nameRequired');
+  else if (charCount(name) > LIMITS.name)
+    problems.name = t('teamApps.errors.nameTooLong', { n: LIMITS.name });
+  if (!REDIRECT_KINDS.has(draft.kind)) return problems;
+  if (draft.redirectUris.length === 0) problems.redirectUris = t('teamApps.errors.uriRequired');
+  for (const field of URI_FIELDS)
+    draft[field].forEach((uri, index) => {
+      const code = uri.trim() ? appUriProblem(uri, draft.kind) : 'blankUri';
+      if (code) problems[`${field}.${index}`] = t(`teamApps.errors.${code}`);
+    });
+  return problems;
+}
+
+/** A refusal of the server at the field it names, or for the whole form. */
+export function refusalProblems(error: unknown, t: TFunction): Problems {
+  const { code, field } = refusalOf(error);
+  const known = ['invalidName', 'invalidUri', 'insecureUri', 'fragmentUri', 'uriRequired', 'uriNotAllowed'];
+  if (code && field && known.includes(code)) return { [field]: t(`teamApps.errors.${code}`) };
+  return { form: failure(t, error) };
+}
+
+/**
+ * Register an app (no `app`) or change one: name, kind (registering only), the addresses its kind
+ * takes and whether it asks for consent. What was typed stays on a refusal; focus goes to the first
+ * field in error.
+ */
+function AppForm({
+  app,
+  busy,
+  setBusy,
+  onSaved,
+  onClose,
+  onGone,
+}: {
+  app?: TeamApp;
+  busy: boolean;
+  setBusy(busy: boolean): void;
+  onSaved(result: TeamAppWithSecret | TeamApp): void;
+  onClose(): void;
+  onGone?(): void;
+}) {
+  const { t } = useTranslation();
+  const call = useCall();
+  const form = useRef<HTMLFormElement>(null);
+  const kindsId = useId();
+  const [name, setName] = useState(app?.name ?? '');
+  const [kind, setKind] = useState<TeamAppKind>(app?.kind ?? 'web');
+  const [uris, setUris] = useState<Record<UriField, string[]>>({
+    redirectUris: app ? app.redirectUris : [''],
+    postLogoutRedirectUris: app?.postLogoutRedirectUris ?? [],
+  });
+  const [thirdParty, setThirdParty] = useState(app?.thirdParty ?? false);
+  const [problems, setProblems] = useState<Problems>({});
+  const redirects = REDIRECT_KINDS.has(kind);
+
+  // The first field in error takes focus, once the errors are on screen.
+  useEffect(() => {
+    if (Object.keys(problems).length === 0) return;
+    form.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-problem]')?.focus();
+  }, [problems]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const draft = { name, kind, ...uris };
+    const found = checkApp(draft, t);
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    const addresses = redirects ? uris : { redirectUris: [], postLogoutRedirectUris: [] };
+    const consent = kind === 'machine' ? false : thirdParty;
+    setBusy(true);
+    try {
+      if (app) {
+        const saved = await call((ctx) =>
+          changeTeamApp(ctx, app.clientId, { name: name.trim(), ...addresses, thirdParty: consent }),
+        );
+        onSaved(saved);
+        noticesStore.getState().show(t('teamApps.edit.done', { app: saved.name }), 'Success');
+      } else {
+        const made = await call((ctx) =>
+          registerTeamApp(ctx, { name: name.trim(), kind, ...addresses, thirdParty: consent }),
+        );
+        onSaved(made);
+        noticesStore.getState().show(t('teamApps.register.done', { app: made.app.name }), 'Success');
+      }
+      setBusy(false);
+      onClose();
+    } catch (error) {
+      setBusy(false);
+      if (gone(error)) onGone?.();
+      setProblems(refusalProblems(error, t));
+    }
+  }
+
+  const setUri = (field: UriField, index: number, value: string) =>
+    setUris((all) => ({ ...all, [field]: all[field].map((uri, i) => (i === index ? value : uri)) }));
+  const addUri = (field: UriField) => {
+    setUris((all) => ({ ...all, [field]: [...all[field], ''] }));
+    // The new line's field takes focus once it is there.
+    setTimeout(() =>
+      form.current?.querySelector<HTMLInputElement>(`[name="${field}.${uris[field].length}"]`)?.focus(),
+    );
+  };
+  const removeUri = (field: UriField, index: number) => {
+    setUris((all) => ({ ...all, [field]: all[field].filter((_, i) => i !== index) }));
+    // Later lines move up: their problems no longer match, and will be checked again.
+    setProblems((all) =>
+      Object.fromEntries(Object.entries(all).filter(([key]) => !key.startsWith(`${field}.`))),
+    );
+    setTimeout(() => form.current?.querySelector<HTMLElement>(`[data-add="${field}"]`)?.focus());
+  };
+
+  return (
+    <form className="stack" noValidate onSubmit={submit} ref={form}>
+      <fieldset disabled={busy} className="stack">
+        <TextField
+          label={t('teamApps.fields.name')}
+          name="name"
+          autoComplete="off"
+          limit={LIMITS.name}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={problems.name}
+          autoFocus
+        />
+        {app ? (
+          <p>{t('teamApps.edit.kind', { kind: t(`teamApps.kinds.${app.kind}.name`) })}</p>
+        ) : (
+          <fieldset className="stack tight" aria-describedby={`${kindsId}-hint`}>
+            <legend className="check-name">{t('teamApps.fields.kind')}</legend>
+            <p className="hint" id={`${kindsId}-hint`}>
+              {t('teamApps.fields.kindHint')}
+            </p>
+            {APP_KINDS.map((choice) => (
+              <label key={choice} className="check">
+                <input
+                  type="radio"
+                  name="kind"
+                  value={choice}
+                  checked={kind === choice}
+                  aria-labelledby={`${kindsId}-${choice}-name`}
+                  aria-describedby={`${kindsId}-${choice}`}
+                  onChange={() => setKind(choice)}
+                />
+                <span>
+                  <span className="check-name" id={`${kindsId}-${choice}-name`}>
+                    {t(`teamApps.kinds.${choice}.name`)}
+                  </span>
+                  <span className="hint" id={`${kindsId}-${choice}`}>
+                    {t(`teamApps.kinds.${choice}.hint`)}
+                  </span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {redirects
+          ? URI_FIELDS.map((field) => (
+              <UriList
+                key={field}
+                field={field}
+                kind={kind}
+                values={uris[field]}
+                problems={problems}
+                onChange={(index, value) => setUri(field, index, value)}
+                onAdd={() => addUri(field)}
+                onRemove={(index) => removeUri(field, index)}
+              />
+            ))
+          : null}
+        {kind === 'machine' ? null : (
+          <label className="check">
+            <input
+              type="checkbox"
+              name="thirdParty"
+              checked={thirdParty}
+              aria-labelledby={`${kindsId}-third-name`}
+              aria-describedby={`${kindsId}-third`}
+              onChange={(event) => setThirdParty(event.target.checked)}
+            />
+            <span>
+              <span className="check-name" id={`${kindsId}-third-name`}>
+                {t('teamApps.fields.thirdParty')}
+              </span>
+              <span className="hint" id={`${kindsId}-third`}>
+                {t('teamApps.fields.thirdPartyHint')}
+              </span>
+            </span>
+          </label>
+        )}
+        {!redirects && !app ? <p className="hint">{t(`teamApps.kinds.${kind}.noUris`)}</p> : null}
+        {problems.form ? <Alert tone="error">{problems.form}</Alert> : null}
+        <div className="dialog-actions">
+          <button type="button" className="button secondary" part="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button" part="button">
+            {t(app ? 'teamApps.edit.submit' : 'teamApps.register.submit')}
+          </button>
+        </div>
+      </fieldset>
+      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
+    </form>
+  );
+}
+
+/** A list of addresses, each a labelled field with its own problem and a button taking it out. */
+function UriList({
+  field,
+  kind,
+  values,
+  problems,
+  onChange,
+  onAdd,
+  onRemove,
+}: {
+  field: UriField;
+  kind: TeamAppKind;
+  values: string[];
+  problems: Problems;
+  onChange(index: number, value: string): void;
+  onAdd(): void;
+  onRemove(index: number): void;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const listProblem = problems[field];
+  return (
+    <fieldset className="stack tight" aria-describedby={`${id}-hint`}>
+      <legend className="check-name">{t(`teamApps.fields.${field}`)}</legend>
+      <p className="hint" id={`${id}-hint`}>
+        {t(kind === 'native' ? 'teamApps.fields.urisHintNative' : 'teamApps.fields.urisHint')}
+      </p>
+      {listProblem ? (
+        <p className="field-error" id={`${id}-error`} tabIndex={-1} data-problem>
+          {listProblem}
+        </p>
+      ) : null}
+      {values.map((value, index) => (
+        <div key={index} className="app-uri">
+          <TextField
+            label={t(`teamApps.fields.${field}One`, { n: index + 1 })}
+            name={`${field}.${index}`}
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            value={value}
+            onChange={(event) => onChange(index, event.target.value)}
+            error={problems[`${field}.${index}`]}
+          />
+          <IconButton
+            icon="close"
+            label={t(`teamApps.fields.${field}Remove`, { n: index + 1 })}
+            onClick={() => onRemove(index)}
+          />
+        </div>
+      ))}
+      {values.length < APP_URI_LIMITS.count ? (
+        <button
+          type="button"
+          className="button secondary small"
+          part="button"
+          data-add={field}
+          onClick={onAdd}
+        >
+          {t(`teamApps.fields.${field}Add`)}
+        </button>
+      ) : null}
+    </fieldset>
+  );
+}
