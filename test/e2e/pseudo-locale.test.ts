@@ -33,6 +33,9 @@ const DATA = [
   /^Operations$/, // a group's name (team data)
   /^Pixel 8$/, // a passkey's name (user data)
   /^Partner Board \(demo\)$/, // an app's name (its client metadata)
+  /^Acme (dashboard|intranet|storage reporter)$/, // a team's apps' names (team data)
+  /^app-[A-Za-z0-9_-]{22}$/, // a team app's client id
+  /^acme-storage-reporter$/, // the seeded machine app's client id
   /^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/, // an authenticator-app key, in groups of four (base32)
   /^[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$/, // a recovery code
   /^[A-Z]{4}-[A-Z]{4}$/, // a device's user code
