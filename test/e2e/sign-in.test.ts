@@ -228,9 +228,15 @@ describe('a session ended elsewhere', () => {
         await signInContext(context, session.token);
         await page.goto(`${e2e.server.url}/manage`);
         await page.locator('acct-portal .header-name').waitFor();
+        // The manage area must have finished loading before the session ends: a load still in flight
+        // would meet the refusal first and leave for the sign-in screen before the link exists.
+        const qrLink = page.getByRole('link', { name: 'QR code sign-in' });
+        await qrLink.waitFor();
+        await page.getByRole('link', { name: 'Users' }).waitFor();
+        await page.locator('acct-portal .loading').first().waitFor({ state: 'detached' });
         // Ended from another device (the sessions screen does the same).
         await e2e.server.server.app.services.sessions.revoke(sha256(session.token));
-        await page.getByRole('link', { name: 'QR code sign-in' }).click();
+        await qrLink.click();
         await page.waitForURL((url) => url.pathname === '/login/team');
         await page
           .getByText('You were signed out: your session was ended elsewhere, or your account was removed.', {
