@@ -12,7 +12,7 @@ import { Lockout } from './lib/lockout';
 import { createMailer, type Mailer } from './lib/mailer';
 import { PasswordHasher, scryptParams } from './lib/password';
 import { RateLimiter } from './lib/rate-limit';
-import { SessionService } from './lib/sessions';
+import { SessionService } from './lib/session';
 import { TokenService } from './lib/tokens';
 import { TwoStepService } from './lib/two-step';
 import { PasskeyService } from './lib/passkeys';

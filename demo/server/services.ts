@@ -7,7 +7,7 @@ import type { Lockout } from './lib/lockout';
 import type { Mailer } from './lib/mailer';
 import type { PasswordHasher } from './lib/password';
 import type { RateLimiter } from './lib/rate-limit';
-import type { SessionService } from './lib/sessions';
+import type { SessionService } from './lib/session';
 import type { TokenService } from './lib/tokens';
 import type { TwoStepService } from './lib/two-step';
 import type { PasskeyService } from './lib/passkeys';

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import UAParser from 'ua-parser-js';
 import type { Session } from '../db/schema';
 import { mailBrand, newDeviceMail } from '../mail/compose';
-import { sessionOf } from '../plugins/cookies';
+import { sessionOf } from './session';
 import { answerLanguage } from './language';
 import { clientAddress } from './normalise';
 import { sendInBackground } from './notify';

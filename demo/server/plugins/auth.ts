@@ -9,7 +9,7 @@ import type { Actor } from '../db/audit';
 import type { Session } from '../db/schema';
 import { isAdmin } from '../../../src/contract/team-rules';
 import { bearerCallerOf, bearerClaimsOf, type BearerCaller } from '../lib/bearer';
-import { sessionOf } from './cookies';
+import { sessionOf } from '../lib/session';
 
 /** A team admin calling an admin route: the token's caller and what the audit trail records of them. */
 export interface TeamAdmin {

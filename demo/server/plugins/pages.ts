@@ -9,7 +9,7 @@ import {
   staticFileSchema,
   unbuiltSchema,
 } from '../../../src/contract/schemas/pages';
-import { issueXsrfCookie } from './cookies';
+import { issueXsrfCookie } from '../lib/session';
 
 /** Paths of the portal's own routes: the portal page is served at each so any address opens directly. */
 export const PORTAL_PREFIXES = ['/login', '/manage', '/search', '/home/token', '/consent'];

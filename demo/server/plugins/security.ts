@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { HashBusyError } from '../lib/password';
 import { cookiesOf } from '../lib/cookies';
 import { XSRF_COOKIE, XSRF_FIELD, XSRF_HEADER } from '../lib/xsrf';
-import { sessionOf } from './cookies';
+import { sessionOf } from '../lib/session';
 
 /** The strict CSP of design §4, on every page this server serves. */
 export const PAGE_CSP =

@@ -16,7 +16,7 @@ import {
   emailLinkSchema,
   emailStatusSchema,
 } from '../../../src/contract/schemas/account-lifecycle';
-import { clearSessionCookies, issueXsrfCookie, setSessionOf } from '../plugins/cookies';
+import { clearSessionCookies, issueXsrfCookie, setSessionOf } from '../lib/session';
 
 /** A confirmation link lives one hour; the old address's undo link 7 days. */
 const CONFIRM_MS = 3600_000;

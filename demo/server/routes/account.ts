@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { clearSessionCookies, issueXsrfCookie, sessionOf, setSessionOf } from '../plugins/cookies';
+import { clearSessionCookies, issueXsrfCookie, sessionOf, setSessionOf } from '../lib/session';
 import { checkSchema, logoutSchema } from '../../../src/contract/schemas/account';
 
 /** Session calls: check and sign-out. */

@@ -17,7 +17,7 @@ import { normaliseTeam } from '../lib/normalise';
 import { returnTarget, StartTickets, type StartRequest } from '../lib/start-ticket';
 import { cookiesOf } from '../lib/cookies';
 import { callerOf, signedInSession } from '../plugins/auth';
-import { beginSessionUnlessSecondStep, cookieOptions, sessionOf } from '../plugins/cookies';
+import { beginSessionUnlessSecondStep, cookieOptions, sessionOf } from '../lib/session';
 import { recordActivity, recordSignIn } from '../lib/activity';
 import {
   callbackFormSchema,

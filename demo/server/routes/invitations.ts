@@ -14,7 +14,7 @@ import { checkPassword } from '../lib/password-policy';
 import { inviteMail, mailBrand } from '../mail/compose';
 import { serverText } from '../mail/texts';
 import { adminOf, type TeamAdmin } from '../plugins/auth';
-import { beginSessionUnlessSecondStep } from '../plugins/cookies';
+import { beginSessionUnlessSecondStep } from '../lib/session';
 import { recordSignIn } from '../lib/activity';
 import { errors, NoBody } from '../../../src/contract/schemas/common';
 import {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { recordFailedSignIn, recordSignIn } from '../lib/activity';
 import { requestLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
-import { beginSecondStep, beginSession } from '../plugins/cookies';
+import { beginSecondStep, beginSession } from '../lib/session';
 import { loginSchema } from '../../../src/contract/schemas/account';
 import type { SecondStepMethod } from '../../../src/contract/schemas/two-step';
 

@@ -20,8 +20,7 @@ import {
   REFUSAL_PAGE_CSP,
   refusalPage,
 } from '../lib/openid-provider';
-import { SESSION_COOKIE } from '../lib/sessions';
-import { cookieOptions, secureCookies, sessionOf } from '../plugins/cookies';
+import { cookieOptions, secureCookies, SESSION_COOKIE, sessionOf } from '../lib/session';
 import { LANGUAGE_COOKIE, matchLanguage, type Language } from '../../../src/contract/languages';
 import { interactionSchema, plainPageCssSchema } from '../../../src/contract/schemas/oidc';
 

@@ -10,7 +10,7 @@ import { notifySecurity } from '../lib/notify';
 import { PasskeyRefused, PasskeyUnknown, registrantOf } from '../lib/passkeys';
 import { PENDING_COOKIE, PENDING_MS } from '../lib/two-step';
 import { callerOf } from '../plugins/auth';
-import { beginSession, cookieOptions } from '../plugins/cookies';
+import { beginSession, cookieOptions } from '../lib/session';
 import {
   authenticationOptionsSchema,
   listSchema,

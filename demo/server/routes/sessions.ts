@@ -3,7 +3,7 @@ import type { Session } from '../db/schema';
 import { ACTIVITY_KEEP_MS, describeAgent, purgeActivity, recordActivity } from '../lib/activity';
 import type { BearerCaller } from '../lib/bearer';
 import { sha256 } from '../lib/crypto';
-import { SESSION_IDLE_MS } from '../lib/sessions';
+import { SESSION_IDLE_MS } from '../lib/session';
 import { callerOf } from '../plugins/auth';
 import {
   activitySchema,

@@ -5,7 +5,7 @@ import { TOKEN_TTL_SECONDS } from '../lib/tokens';
 import type { Session } from '../db/schema';
 import { OIDC_ROUTES, PROVIDER_GRANTS } from '../lib/openid-provider';
 import { DEVICE_GRANT } from '../lib/team-apps';
-import { sessionOf } from '../plugins/cookies';
+import { sessionOf } from '../lib/session';
 import { forwardToProvider } from './oidc';
 import { tokenSchema } from '../../../src/contract/schemas/token';
 

@@ -11,7 +11,7 @@ import { PasskeyRefused, registrantOf } from '../lib/passkeys';
 import { TotpReplacements } from '../lib/totp-replacement';
 import { PENDING_COOKIE } from '../lib/two-step';
 import { callerOf } from '../plugins/auth';
-import { beginSession, pendingCookieOptions } from '../plugins/cookies';
+import { beginSession, pendingCookieOptions } from '../lib/session';
 import {
   pendingConfirmSchema,
   pendingEnrolSchema,

@@ -9,7 +9,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
 import { checkPassword } from '../lib/password-policy';
 import { serverText } from '../mail/texts';
 import { callerOf } from '../plugins/auth';
-import { sessionOf } from '../plugins/cookies';
+import { sessionOf } from '../lib/session';
 import {
   changePasswordSchema,
   passwordOptionsSchema,
