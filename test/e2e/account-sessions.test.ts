@@ -12,6 +12,7 @@ import {
   failedResource,
   screenshot,
   signInContext,
+  until,
   useE2E,
   watchedPage,
   type PageWatch,
@@ -79,15 +80,6 @@ const focused = (page: Page) =>
     while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
     return active?.getAttribute('aria-label') ?? active?.textContent?.trim() ?? '';
   });
-
-/** Wait (up to 3 s) for something the page does after an animation. */
-async function until(check: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 60; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.fail(`never: ${what}`);
-}
 
 async function tabTo(page: Page, name: string, most = 40) {
   for (let i = 0; i < most; i++) {

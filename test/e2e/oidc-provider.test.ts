@@ -240,7 +240,7 @@ describe('the OpenID Provider with a relying party and the portal’s screens', 
       await page.getByRole('menuitem', { name: 'Sign out' }).click();
       await page.waitForURL(`${e2e.server.url}/login/team`);
 
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 30_000;
       let logoutToken: string | undefined;
       while (!(logoutToken = logoutTokens.find((token) => decodeJwt(token).sid === sid))) {
         assert.ok(Date.now() < deadline, 'no logout token reached the app');

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { failedResource, screenshot, signInContext, useE2E } from '../support/browser';
+import { failedResource, screenshot, signInContext, until, useE2E } from '../support/browser';
 import { sessionFor } from '../support/test-server';
 import { appOf, codeFor, makeUser } from '../support/two-step';
 import { addVirtualAuthenticator, type VirtualAuthenticator } from '../support/virtual-authenticator';
@@ -66,15 +66,6 @@ const focusedText = (page: Page) =>
     while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
     return active?.textContent?.trim() ?? '';
   });
-
-/** Wait (up to 3 s) for something the page does after an animation. */
-async function until(check: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 60; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.fail(`never: ${what}`);
-}
 
 describe('the passkeys and two-step screen', () => {
   it('sends a visitor who is not signed in to the sign-in, coming back afterwards', () =>

@@ -294,3 +294,12 @@ export async function signInFromTeamStep(page: Page, team: string, email: string
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Continue' }).click();
 }
+
+/** Wait for something the page does after an animation (generous: a loaded CI machine is slow). */
+export async function until(check: () => Promise<boolean>, what: string) {
+  const deadline = Date.now() + 15_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`never: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
