@@ -1,21 +1,25 @@
 /**
  * The team apps screen end to end: ada (an owner of acme) registers a single-page app through the
  * screen, and openid-client signs a member of acme in with it (code + PKCE, no secret) through the
- * portal's sign-in; then a web app's new secret, turning an app off and on, and deleting it, each
- * through the screen and its confirmation.
+ * portal's sign-in; then a web app's new secret, its back-channel logout URL (the portal's Sign out
+ * then sends the app a logout token), turning an app off and on, and deleting it, each through the
+ * screen and its confirmation.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { screenshot, signInContext, useE2E } from '../support/browser';
 import { sessionFor } from '../support/test-server';
 
-/** The app's own page: any address answers a blank page. */
+/** The app's own page: any address answers a blank page; its back-channel logout takes tokens. */
 let app: Server | undefined;
+/** The logout tokens the app was sent at its back-channel logout URL. */
+const logoutTokens: string[] = [];
 let APP_ORIGIN = '';
 after(async () => {
   app?.closeAllConnections();
@@ -23,7 +27,17 @@ after(async () => {
 });
 
 const e2e = useE2E(async () => {
-  app = createServer((_req, res) => {
+  app = createServer((req, res) => {
+    if (req.method === 'POST' && req.url === '/backchannel') {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const token = new URLSearchParams(body).get('logout_token');
+        if (token) logoutTokens.push(token);
+        res.writeHead(200).end();
+      });
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title>');
   });
   await new Promise<void>((resolve) => app!.listen(0, '127.0.0.1', resolve));
@@ -66,12 +80,12 @@ function focused(page: Page): Promise<string> {
   });
 }
 
-async function relyingParty(clientId: string): Promise<client.Configuration> {
+async function relyingParty(clientId: string, auth = client.None()): Promise<client.Configuration> {
   return client.discovery(
     new URL(e2e.server.url),
     clientId,
     { id_token_signed_response_alg: 'EdDSA' },
-    client.None(),
+    auth,
     {
       execute: [client.allowInsecureRequests],
     },
@@ -181,6 +195,85 @@ describe('the team apps screen', () => {
       await dialog(page).getByText('Enter a name for the app.').waitFor();
       await screenshot(page, 'e2e/team-apps', 'register-320');
       assert.equal(await sideways(), false);
+    });
+  });
+
+  it('a web app’s back-channel logout URL, set in its edit form, gets a logout token at Sign out', async () => {
+    let clientId = '';
+    let secret = '';
+    await withPage(async ({ page }) => {
+      await openApps(page);
+      const shown = await register(page, 'E2E Logout', /^Web app/, REDIRECT());
+      clientId = await valueOf(shown, 'Client ID');
+      secret = await valueOf(shown, 'Client secret');
+      await shown.getByRole('button', { name: 'Done' }).click();
+      await shown.waitFor({ state: 'detached' });
+
+      const edit = async () => {
+        await row(page, 'E2E Logout').getByRole('button', { name: 'Edit E2E Logout' }).click();
+        return page.getByRole('dialog', { name: 'Edit E2E Logout' });
+      };
+      let form = await edit();
+      const logoutUrl = form.getByRole('textbox', { name: 'Back-channel logout URL' });
+      await form.getByText(/sends a logout token to this address/).waitFor();
+      // Plain http to another machine: refused at the field.
+      await logoutUrl.fill('http://logout.acme.test/backchannel');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await form.getByText('Use https. Plain http is only for localhost.').waitFor();
+      assert.equal(await logoutUrl.getAttribute('aria-invalid'), 'true');
+      await screenshot(page, 'e2e/team-apps', 'logout-url-error');
+      await logoutUrl.fill(`${APP_ORIGIN}/backchannel`);
+      await form.getByRole('button', { name: 'Save' }).click();
+      await form.waitFor({ state: 'detached' });
+      await page.getByText('E2E Logout is saved').waitFor();
+      // The form shows what the server kept.
+      form = await edit();
+      assert.equal(
+        await form.getByRole('textbox', { name: 'Back-channel logout URL' }).inputValue(),
+        `${APP_ORIGIN}/backchannel`,
+      );
+      await form.getByRole('button', { name: 'Cancel' }).click();
+    });
+
+    // A member signs in to the app, then signs out of the portal: the app hears of it.
+    await withPage(async ({ page }) => {
+      const config = await relyingParty(clientId, client.ClientSecretBasic(secret));
+      const started = await authorizationUrl(config);
+      const arrived = page.waitForURL((address) => address.origin === APP_ORIGIN);
+      await page.goto(String(started.url));
+      await page.waitForURL((address) => address.pathname === '/login/acme');
+      await page.getByLabel('Email').fill('ada@acme.test');
+      await page.getByLabel('Password').fill(DEMO_PASSWORD);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await arrived;
+      const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), {
+        pkceCodeVerifier: started.verifier,
+        expectedState: started.state,
+        expectedNonce: started.nonce,
+      });
+      const claims = tokens.claims();
+      const sid = claims?.sid;
+      assert.equal(typeof sid, 'string', 'the id token has a sid');
+
+      await page.goto(`${e2e.server.url}/manage`);
+      await page.locator('acct-portal .avatar-button').click();
+      await page.getByRole('menuitem', { name: 'Sign out' }).click();
+      await page.waitForURL(`${e2e.server.url}/login/team`);
+
+      const deadline = Date.now() + 10_000;
+      let logoutToken: string | undefined;
+      while (!(logoutToken = logoutTokens.find((token) => decodeJwt(token).sid === sid))) {
+        assert.ok(Date.now() < deadline, 'no logout token reached the app');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const jwks = createRemoteJWKSet(new URL(`${e2e.server.url}/.well-known/jwks`));
+      const { payload } = await jwtVerify(logoutToken, jwks, {
+        issuer: e2e.server.url,
+        audience: clientId,
+        typ: 'logout+jwt',
+      });
+      assert.equal(payload.sub, claims?.sub);
+      assert.deepEqual(payload.events, { 'http://schemas.openid.net/event/backchannel-logout': {} });
     });
   });
 
