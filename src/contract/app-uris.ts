@@ -16,6 +16,12 @@ export type AppKind = (typeof APP_KINDS)[number];
 /** The kinds that sign users in through a browser redirect, and so need redirect URIs. */
 export const REDIRECT_KINDS: ReadonlySet<AppKind> = new Set(['web', 'spa', 'native']);
 
+/**
+ * The kinds a user signs in to, whose sessions therefore end: they may take a back-channel logout URI
+ * (a machine app has no user and no session).
+ */
+export const LOGOUT_KINDS: ReadonlySet<AppKind> = new Set(['web', 'spa', 'native', 'device']);
+
 /** The kinds that receive a secret (confidential clients). */
 export const SECRET_KINDS: ReadonlySet<AppKind> = new Set(['web', 'machine']);
 
@@ -43,3 +49,9 @@ export function appUriProblem(value: string, kind: AppKind): AppUriProblem | nul
   if (kind === 'native' && PRIVATE_SCHEME.test(url.protocol)) return null;
   return 'insecureUri';
 }
+
+/**
+ * The problem with a back-channel logout URI, or null. The server posts logout tokens to it itself, so
+ * a web address whatever the app's kind: https, or http to this machine (never a private-use scheme).
+ */
+export const logoutUriProblem = (value: string): AppUriProblem | null => appUriProblem(value, 'web');

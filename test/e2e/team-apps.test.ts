@@ -1,8 +1,9 @@
 /**
  * The team apps screen end to end: ada (an owner of acme) registers a single-page app through the
  * screen, and openid-client signs a member of acme in with it (code + PKCE, no secret) through the
- * portal's sign-in; then a web app's new secret, turning an app off and on, and deleting it, each
- * through the screen and its confirmation.
+ * portal's sign-in; then a web app's new secret, its back-channel logout URL (the portal's Sign out
+ * then sends the app a logout token), turning an app off and on, and deleting it, each through the
+ * screen and its confirmation.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -12,10 +13,13 @@ import * as client from 'openid-client';
 import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { screenshot, signInContext, useE2E } from '../support/browser';
+import { BACKCHANNEL_PATH, logoutTokenFor, takeLogoutToken } from '../support/logout-tokens';
 import { sessionFor } from '../support/test-server';
 
-/** The app's own page: any address answers a blank page. */
+/** The app's own page: any address answers a blank page; its back-channel logout takes tokens. */
 let app: Server | undefined;
+/** The logout tokens the app was sent at its back-channel logout URL. */
+const logoutTokens: string[] = [];
 let APP_ORIGIN = '';
 after(async () => {
   app?.closeAllConnections();
@@ -23,7 +27,8 @@ after(async () => {
 });
 
 const e2e = useE2E(async () => {
-  app = createServer((_req, res) => {
+  app = createServer((req, res) => {
+    if (takeLogoutToken(req, res, logoutTokens)) return;
     res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title>');
   });
   await new Promise<void>((resolve) => app!.listen(0, '127.0.0.1', resolve));
@@ -66,12 +71,12 @@ function focused(page: Page): Promise<string> {
   });
 }
 
-async function relyingParty(clientId: string): Promise<client.Configuration> {
+async function relyingParty(clientId: string, auth = client.None()): Promise<client.Configuration> {
   return client.discovery(
     new URL(e2e.server.url),
     clientId,
     { id_token_signed_response_alg: 'EdDSA' },
-    client.None(),
+    auth,
     {
       execute: [client.allowInsecureRequests],
     },
@@ -92,6 +97,23 @@ async function authorizationUrl(config: client.Configuration) {
     team: 'acme',
   });
   return { url, verifier, state, nonce };
+}
+
+/** Ada signs in to the app through the portal's sign-in; the app's tokens for the code it gets. */
+async function signInAtApp(page: Page, config: client.Configuration) {
+  const started = await authorizationUrl(config);
+  const arrived = page.waitForURL((address) => address.origin === APP_ORIGIN);
+  await page.goto(String(started.url));
+  await page.waitForURL((address) => address.pathname === '/login/acme');
+  await page.getByLabel('Email').fill('ada@acme.test');
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await arrived;
+  return client.authorizationCodeGrant(config, new URL(page.url()), {
+    pkceCodeVerifier: started.verifier,
+    expectedState: started.state,
+    expectedNonce: started.nonce,
+  });
 }
 
 describe('the team apps screen', () => {
@@ -119,19 +141,7 @@ describe('the team apps screen', () => {
 
     await withPage(async ({ page }) => {
       const config = await relyingParty(spaId);
-      const started = await authorizationUrl(config);
-      const arrived = page.waitForURL((address) => address.origin === APP_ORIGIN);
-      await page.goto(String(started.url));
-      await page.waitForURL((address) => address.pathname === '/login/acme');
-      await page.getByLabel('Email').fill('ada@acme.test');
-      await page.getByLabel('Password').fill(DEMO_PASSWORD);
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await arrived;
-      const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), {
-        pkceCodeVerifier: started.verifier,
-        expectedState: started.state,
-        expectedNonce: started.nonce,
-      });
+      const tokens = await signInAtApp(page, config);
       assert.equal(tokens.claims()?.email, 'ada@acme.test');
       assert.equal(tokens.claims()?.aud, spaId);
     });
@@ -181,6 +191,61 @@ describe('the team apps screen', () => {
       await dialog(page).getByText('Enter a name for the app.').waitFor();
       await screenshot(page, 'e2e/team-apps', 'register-320');
       assert.equal(await sideways(), false);
+    });
+  });
+
+  it('a web app’s back-channel logout URL, set in its edit form, gets a logout token at Sign out', async () => {
+    let clientId = '';
+    let secret = '';
+    await withPage(async ({ page }) => {
+      await openApps(page);
+      const shown = await register(page, 'E2E Logout', /^Web app/, REDIRECT());
+      clientId = await valueOf(shown, 'Client ID');
+      secret = await valueOf(shown, 'Client secret');
+      await shown.getByRole('button', { name: 'Done' }).click();
+      await shown.waitFor({ state: 'detached' });
+
+      const edit = async () => {
+        await row(page, 'E2E Logout').getByRole('button', { name: 'Edit E2E Logout' }).click();
+        return page.getByRole('dialog', { name: 'Edit E2E Logout' });
+      };
+      let form = await edit();
+      const logoutUrl = form.getByRole('textbox', { name: 'Back-channel logout URL' });
+      await form.getByText(/sends a logout token to this address/).waitFor();
+      // Plain http to another machine: refused at the field.
+      await logoutUrl.fill('http://logout.acme.test/backchannel');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await form.getByText('Use https. Plain http is only for localhost.').waitFor();
+      assert.equal(await logoutUrl.getAttribute('aria-invalid'), 'true');
+      await screenshot(page, 'e2e/team-apps', 'logout-url-error');
+      await logoutUrl.fill(`${APP_ORIGIN}${BACKCHANNEL_PATH}`);
+      await form.getByRole('button', { name: 'Save' }).click();
+      await form.waitFor({ state: 'detached' });
+      await page.getByText('E2E Logout is saved').waitFor();
+      // The form shows what the server kept.
+      form = await edit();
+      assert.equal(
+        await form.getByRole('textbox', { name: 'Back-channel logout URL' }).inputValue(),
+        `${APP_ORIGIN}${BACKCHANNEL_PATH}`,
+      );
+      await form.getByRole('button', { name: 'Cancel' }).click();
+    });
+
+    // A member signs in to the app, then signs out of the portal: the app hears of it.
+    await withPage(async ({ page }) => {
+      const config = await relyingParty(clientId, client.ClientSecretBasic(secret));
+      const tokens = await signInAtApp(page, config);
+      const claims = tokens.claims();
+      const sid = claims?.sid;
+      assert.equal(typeof sid, 'string', 'the id token has a sid');
+
+      await page.goto(`${e2e.server.url}/manage`);
+      await page.locator('acct-portal .avatar-button').click();
+      await page.getByRole('menuitem', { name: 'Sign out' }).click();
+      await page.waitForURL(`${e2e.server.url}/login/team`);
+
+      const payload = await logoutTokenFor(logoutTokens, sid, e2e.server.url, clientId);
+      assert.equal(payload.sub, claims?.sub);
     });
   });
 

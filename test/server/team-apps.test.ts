@@ -177,6 +177,51 @@ describe('registering and changing apps', () => {
     expectError(await api(t, 'PATCH', `/api/team/apps/${app.clientId}`, who.owner, {}), 400);
   });
 
+  it('sets, refuses and takes away a back-channel logout URI; the change is audited', async () => {
+    const { app } = await register({ kind: 'web', name: 'Logout app', redirectUris: [REDIRECT] });
+    const url = `/api/team/apps/${app.clientId}`;
+    const patch = (body: Record<string, unknown>) => api(t, 'PATCH', url, who.owner, body);
+    const logoutUri = 'https://board.acme.test/backchannel';
+    const set = await patch({ backchannelLogoutUri: logoutUri });
+    assert.equal(set.statusCode, 200, set.body);
+    assert.equal((set.json() as TeamApp).backchannelLogoutUri, logoutUri);
+    // Too long for the schema: refused at its field all the same, for the screen to show it there.
+    expectError(
+      await patch({ backchannelLogoutUri: `https://board.acme.test/${'a'.repeat(2000)}` }),
+      400,
+      'uriTooLong',
+      'backchannelLogoutUri',
+    );
+    // A native app's own scheme is for its redirects; the server cannot post to it.
+    const native = await register({ kind: 'native', redirectUris: ['com.acme.board:/cb'] });
+    expectError(
+      await api(t, 'PATCH', `/api/team/apps/${native.app.clientId}`, who.owner, {
+        backchannelLogoutUri: 'com.acme.board:/logout',
+      }),
+      400,
+      'insecureUri',
+      'backchannelLogoutUri',
+    );
+    expectError(
+      await api(t, 'POST', '/api/team/apps', who.owner, {
+        name: 'No session',
+        kind: 'machine',
+        backchannelLogoutUri: logoutUri,
+      }),
+      400,
+      'uriNotAllowed',
+      'backchannelLogoutUri',
+    );
+    const cleared = await patch({ backchannelLogoutUri: null });
+    assert.equal((cleared.json() as TeamApp).backchannelLogoutUri, null);
+
+    const log = await api(t, 'GET', '/api/team/audit?kind=app&limit=50', who.owner);
+    const changes = (log.json().events as Array<{ action: string; target: string; detail: unknown }>)
+      .filter((event) => event.target === 'Logout app' && event.action === 'app.changed')
+      .map((event) => (event.detail as { changed: string[] }).changed);
+    assert.deepEqual(changes, [['backchannel_logout_uri'], ['backchannel_logout_uri']]);
+  });
+
   it('records every change in the team’s audit trail', async () => {
     const { app } = await register({ kind: 'web', name: 'Audited app', redirectUris: [REDIRECT] });
     const url = `/api/team/apps/${app.clientId}`;

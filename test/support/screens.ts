@@ -1131,7 +1131,8 @@ const ALL_SHOTS: Shot[] = [
   {
     name: 'manage-team-apps-field-error',
     async show(page, server, t) {
-      // Plain http to another machine: refused at its field, what was typed kept.
+      // Plain http to another machine: refused at its field (the back-channel logout URL's at its
+      // own, in its own words), what was typed kept.
       await manage(page, server, t, '/manage/team/apps');
       await page.getByRole('button', { name: t('teamApps.register.open') }).click();
       await page.getByRole('radio', { name: t('teamApps.kinds.spa.name') }).check();
@@ -1139,8 +1140,12 @@ const ALL_SHOTS: Shot[] = [
       await page
         .getByLabel(t('teamApps.fields.redirectUrisOne', { n: 1 }), { exact: true })
         .fill('http://wiki.acme.test/callback');
+      await page
+        .getByLabel(t('teamApps.fields.backchannelLogoutUri'), { exact: true })
+        .fill('http://wiki.acme.test/logout');
       await page.getByRole('button', { name: t('teamApps.register.submit'), exact: true }).click();
       await page.getByText(t('teamApps.errors.insecureUri')).waitFor();
+      await page.getByText(t('teamApps.errors.insecureLogoutUri')).waitFor();
     },
   },
   {

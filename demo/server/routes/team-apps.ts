@@ -5,6 +5,8 @@ import { MACHINE_SCOPES, newClientId, newSecret } from '../lib/team-apps';
 import { adminOf } from '../plugins/auth';
 import {
   appUriProblem,
+  LOGOUT_KINDS,
+  logoutUriProblem,
   REDIRECT_KINDS,
   SECRET_KINDS,
   type AppKind,
@@ -63,9 +65,8 @@ function addressProblem(
     }
   }
   if (uris.backchannelLogoutUri !== null) {
-    if (kind === 'machine') return { code: 'uriNotAllowed', field: 'backchannelLogoutUri' };
-    // The server posts to it: https, or http to this machine (never a private-use scheme).
-    const code = appUriProblem(uris.backchannelLogoutUri, 'web');
+    if (!LOGOUT_KINDS.has(kind)) return { code: 'uriNotAllowed', field: 'backchannelLogoutUri' };
+    const code = logoutUriProblem(uris.backchannelLogoutUri);
     if (code) return { code, field: 'backchannelLogoutUri' };
   }
   return null;
@@ -88,6 +89,8 @@ const MESSAGES: Record<FieldProblem['code'], string> = {
 export const teamAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock } = app.services;
   const admin = { auth: 'bearer', role: 'admin' } as const;
+  // Only the schema knows an address's length: a too-long back-channel URI is refused at its field.
+  const withAddresses = { ...admin, body: 'json', invalid: { backchannelLogoutUri: 'uriTooLong' } } as const;
 
   app.get('/api/team/apps', { config: admin, schema: listTeamAppsSchema }, async (request) => {
     const rows = await repos.teamApps.list(adminOf(request).caller.user.team_id);
@@ -96,7 +99,7 @@ export const teamAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/team/apps',
-    { config: { ...admin, body: 'json' }, schema: createTeamAppSchema },
+    { config: withAddresses, schema: createTeamAppSchema },
     async (request, reply) => {
       const { caller, actor } = adminOf(request);
       const { body } = request;
@@ -131,7 +134,7 @@ export const teamAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/api/team/apps/:clientId',
-    { config: { ...admin, body: 'json' }, schema: updateTeamAppSchema },
+    { config: withAddresses, schema: updateTeamAppSchema },
     async (request, reply) => {
       const { caller, actor } = adminOf(request);
       const teamId = caller.user.team_id;

@@ -59,7 +59,10 @@ export const TeamAppBody = Type.Object(
 );
 export type TeamAppBody = Static<typeof TeamAppBody>;
 
-/** `PATCH /api/team/apps/:clientId`: what changes (the kind never does). */
+/**
+ * `PATCH /api/team/apps/:clientId`: what changes (the kind never does); `backchannelLogoutUri: null`
+ * takes the address away.
+ */
 export const TeamAppPatch = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: LIMITS.nameInput })),
@@ -79,7 +82,10 @@ export const listTeamAppsSchema = {
   response: { 200: TeamAppList, ...errors(400, 401, 403, 500) },
 } satisfies RouteSchema;
 
-/** 400 `invalidName`, an address's problem (`invalidUri`, `insecureUri`, `fragmentUri`, `uriRequired`, `uriNotAllowed`) with its `field`. */
+/**
+ * 400 `invalidName`, an address's problem (`invalidUri`, `insecureUri`, `fragmentUri`, `uriRequired`,
+ * `uriNotAllowed`; `uriTooLong` for the back-channel logout URI) with its `field`.
+ */
 export const createTeamAppSchema = {
   body: TeamAppBody,
   response: { 201: TeamAppWithSecret, ...errors(400, 401, 403, 413, 415, 500) },

@@ -11,7 +11,14 @@ import {
   type TeamAppKind,
   type TeamAppWithSecret,
 } from '../../api/team';
-import { APP_KINDS, APP_URI_LIMITS, appUriProblem, REDIRECT_KINDS } from '../../contract/app-uris';
+import {
+  APP_KINDS,
+  APP_URI_LIMITS,
+  appUriProblem,
+  LOGOUT_KINDS,
+  logoutUriProblem,
+  REDIRECT_KINDS,
+} from '../../contract/app-uris';
 import { charCount, LIMITS } from '../../contract/limits';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
@@ -36,7 +43,7 @@ import { lastTime, refusalOf } from './format';
 
 /**
  * The team's own OpenID Connect applications (routes/team-apps.ts): register one, change its name,
- * addresses and consent, a new secret, turn it off or on, delete it. A secret shows once, in a dialog,
+ * addresses (its back-channel logout URI too) and consent, a new secret, turn it off or on, delete it. A secret shows once, in a dialog,
  * right after the server made it.
  */
 export default function AppsPage() {
@@ -407,9 +414,21 @@ const URI_FIELDS: readonly UriField[] = ['redirectUris', 'postLogoutRedirectUris
 /** The form's problems by field: `name`, `redirectUris` (the list), `redirectUris.1` (an entry). */
 export type Problems = Record<string, string>;
 
+const LOGOUT_URI = 'backchannelLogoutUri';
+
+/**
+ * A problem with an address, in words. The back-channel logout URI is the server's to call, so its
+ * insecure address is told without the native app's own scheme; the length is the schema's limit.
+ */
+function uriProblem(t: TFunction, field: string, code: string): string {
+  if (code === 'uriTooLong') return t('teamApps.errors.uriTooLong', { n: APP_URI_LIMITS.length });
+  if (field === LOGOUT_URI && code === 'insecureUri') return t('teamApps.errors.insecureLogoutUri');
+  return t(`teamApps.errors.${code}`);
+}
+
 /** The problems the server would find, found before asking it (the same rule, contract/app-uris.ts). */
 export function checkApp(
-  draft: { name: string; kind: TeamAppKind } & Record<UriField, string[]>,
+  draft: { name: string; kind: TeamAppKind; backchannelLogoutUri: string } & Record<UriField, string[]>,
   t: TFunction,
 ): Problems {
   const problems: Problems = {};
@@ -417,12 +436,16 @@ export function checkApp(
   if (!name) problems.name = t('teamApps.errors.nameRequired');
   else if (charCount(name) > LIMITS.name)
     problems.name = t('teamApps.errors.nameTooLong', { n: LIMITS.name });
+  // Empty: the app has none.
+  const logoutUri = LOGOUT_KINDS.has(draft.kind) && draft.backchannelLogoutUri.trim();
+  const logoutCode = logoutUri ? logoutUriProblem(draft.backchannelLogoutUri) : null;
+  if (logoutCode) problems[LOGOUT_URI] = uriProblem(t, LOGOUT_URI, logoutCode);
   if (!REDIRECT_KINDS.has(draft.kind)) return problems;
   if (draft.redirectUris.length === 0) problems.redirectUris = t('teamApps.errors.uriRequired');
   for (const field of URI_FIELDS)
     draft[field].forEach((uri, index) => {
       const code = uri.trim() ? appUriProblem(uri, draft.kind) : 'blankUri';
-      if (code) problems[`${field}.${index}`] = t(`teamApps.errors.${code}`);
+      if (code) problems[`${field}.${index}`] = uriProblem(t, field, code);
     });
   return problems;
 }
@@ -430,8 +453,9 @@ export function checkApp(
 /** A refusal of the server at the field it names, or for the whole form. */
 export function refusalProblems(error: unknown, t: TFunction): Problems {
   const { code, field } = refusalOf(error);
-  const known = ['invalidName', 'invalidUri', 'insecureUri', 'fragmentUri', 'uriRequired', 'uriNotAllowed'];
-  if (code && field && known.includes(code)) return { [field]: t(`teamApps.errors.${code}`) };
+  const known = ['invalidUri', 'insecureUri', 'fragmentUri', 'uriRequired', 'uriNotAllowed', 'uriTooLong'];
+  if (code === 'invalidName' && field) return { [field]: t('teamApps.errors.invalidName') };
+  if (code && field && known.includes(code)) return { [field]: uriProblem(t, field, code) };
   return { form: failure(t, error) };
 }
 
@@ -465,9 +489,11 @@ function AppForm({
     redirectUris: app ? app.redirectUris : [''],
     postLogoutRedirectUris: app?.postLogoutRedirectUris ?? [],
   });
+  const [logoutUri, setLogoutUri] = useState(app?.backchannelLogoutUri ?? '');
   const [thirdParty, setThirdParty] = useState(app?.thirdParty ?? false);
   const [problems, setProblems] = useState<Problems>({});
   const redirects = REDIRECT_KINDS.has(kind);
+  const logout = LOGOUT_KINDS.has(kind);
 
   // The first field in error takes focus, once the errors are on screen.
   useEffect(() => {
@@ -477,11 +503,15 @@ function AppForm({
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const draft = { name, kind, ...uris };
+    const draft = { name, kind, ...uris, backchannelLogoutUri: logoutUri };
     const found = checkApp(draft, t);
     setProblems(found);
     if (Object.keys(found).length > 0) return;
-    const addresses = redirects ? uris : { redirectUris: [], postLogoutRedirectUris: [] };
+    const addresses = {
+      ...(redirects ? uris : { redirectUris: [], postLogoutRedirectUris: [] }),
+      // An emptied field takes the address away.
+      backchannelLogoutUri: logout && logoutUri.trim() ? logoutUri : null,
+    };
     const consent = kind === 'machine' ? false : thirdParty;
     setBusy(true);
     try {
@@ -583,6 +613,20 @@ function AppForm({
               />
             ))
           : null}
+        {logout ? (
+          <TextField
+            label={t('teamApps.fields.backchannelLogoutUri')}
+            name={LOGOUT_URI}
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            value={logoutUri}
+            onChange={(event) => setLogoutUri(event.target.value)}
+            hint={t('teamApps.fields.backchannelLogoutUriHint')}
+            error={problems[LOGOUT_URI]}
+          />
+        ) : null}
         {kind === 'machine' ? null : (
           <label className="check">
             <input

@@ -103,4 +103,69 @@ describe('the team apps screen (component)', () => {
     expect(second).to.match(/^\S{20,}$/);
     expect(second).to.not.equal(first);
   });
+
+  it('a back-channel logout URL for every kind with sign-ins: checked, sent, shown again, cleared', async () => {
+    const { view, dialog, container } = await registerDialog();
+    const logoutField = () => dialog.queryByRole('textbox', { name: 'Back-channel logout URL' });
+    for (const kind of [/^Single-page app/, /^Mobile or desktop app/, /^TV or device app/, /^Web app/]) {
+      fireEvent.click(dialog.getByRole('radio', { name: kind }));
+      expect(logoutField(), String(kind)).to.exist;
+    }
+    // A machine app has nobody signed in, so no session to end.
+    fireEvent.click(dialog.getByRole('radio', { name: /^Machine to machine/ }));
+    expect(logoutField()).to.equal(null);
+    fireEvent.click(dialog.getByRole('radio', { name: /^Web app/ }));
+    const hint = dialog.getByText(/sends a logout token to this address/);
+    expect(logoutField()!.getAttribute('aria-describedby')).to.contain(hint.id);
+
+    fireEvent.change(field(dialog, 'Name'), { target: { value: 'Unit logout app' } });
+    fireEvent.change(field(dialog, 'Redirect address 1'), {
+      target: { value: 'https://logout.example.com/callback' },
+    });
+    // Plain http to another machine: refused at the field, in words for an address the server calls.
+    fireEvent.change(logoutField()!, { target: { value: 'http://logout.example.com/backchannel' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Register' }));
+    const problem = dialog.getByText('Use https. Plain http is only for localhost.');
+    expect(logoutField()!.getAttribute('aria-invalid')).to.equal('true');
+    expect(logoutField()!.getAttribute('aria-describedby')).to.contain(problem.id);
+    await expectNoAxeViolations(container);
+
+    fireEvent.change(logoutField()!, { target: { value: 'https://logout.example.com/backchannel' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Register' }));
+    const shown = within(await view.findByRole('dialog', { name: 'Client secret of Unit logout app' }));
+    fireEvent.click(shown.getByRole('button', { name: 'Done' }));
+    await waitFor(() =>
+      expect(view.queryByRole('dialog', { name: 'Client secret of Unit logout app' })).to.equal(null),
+    );
+
+    // The server kept it: the edit form shows it; emptied and saved, the app has none.
+    const edit = async () => {
+      fireEvent.click(view.getAllByRole('button', { name: 'Edit Unit logout app' })[0]!);
+      return within(await view.findByRole('dialog', { name: 'Edit Unit logout app' }));
+    };
+    let form = await edit();
+    const stored = field(form, 'Back-channel logout URL');
+    expect(stored.value).to.equal('https://logout.example.com/backchannel');
+    fireEvent.change(stored, { target: { value: '' } });
+    fireEvent.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(view.queryByRole('dialog', { name: 'Edit Unit logout app' })).to.equal(null));
+    form = await edit();
+    expect(field(form, 'Back-channel logout URL').value).to.equal('');
+  });
+
+  it('the server’s refusal of a back-channel logout URL is shown at its field', async () => {
+    const { dialog } = await registerDialog();
+    fireEvent.change(field(dialog, 'Name'), { target: { value: 'Unit long logout' } });
+    fireEvent.change(field(dialog, 'Redirect address 1'), {
+      target: { value: 'https://long.example.com/callback' },
+    });
+    // Longer than the server takes: only its schema counts an address's length.
+    const long = `https://long.example.com/${'a'.repeat(2000)}`;
+    fireEvent.change(field(dialog, 'Back-channel logout URL'), { target: { value: long } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Register' }));
+    const problem = await dialog.findByText('An address cannot be more than 2,000 characters.');
+    const logout = field(dialog, 'Back-channel logout URL');
+    expect(logout.getAttribute('aria-describedby')).to.contain(problem.id);
+    expect(logout.value).to.equal(long);
+  });
 });
