@@ -1,6 +1,6 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { freePort, PRODUCTION_HASH_COST, testEnvironment } from '../support/test-server';
@@ -40,10 +40,54 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-async function spawnServer(script: string, env: Record<string, string>): Promise<ServerProcess> {
+/** How a server process is started beyond its environment. */
+export interface StartOptions {
+  /** More flags for Node (a profiler's). */
+  nodeFlags?: string[];
+  /** Run it on the server's cores of `pinnedCores()` (only where that is not null). */
+  pinned?: boolean;
+}
+
+/**
+ * The cores the load generator (this process) and the server processes are kept on, when the machine
+ * has at least two and `taskset` (util-linux) is there: the first core for the load generator, the
+ * others for the server. Otherwise the two fight for the cores, and how the scheduler shares them moves a
+ * route's rate from one window to the next by more than the budgets' margins
+ * (docs/decisions/bench-paired-rounds.md). `BENCH_PIN=0` turns it off.
+ */
+export function pinnedCores(): { bench: string; server: string } | null {
+  // The machine's cores, not this process's (availableParallelism counts only the cores it may use).
+  const cores = cpus().length;
+  if (process.env.BENCH_PIN === '0' || cores < 2) return null;
+  try {
+    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  return { bench: '0', server: cores === 2 ? '1' : `1-${cores - 1}` };
+}
+
+/** Puts every thread of this process on `cores`; returns the cores it had, to put it back. */
+export function pinSelf(cores: string): string {
+  const current = execFileSync('taskset', ['-p', '-c', String(process.pid)], { encoding: 'utf8' });
+  const previous = current.slice(current.lastIndexOf(':') + 1).trim();
+  execFileSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore' });
+  return previous;
+}
+
+async function spawnServer(
+  script: string,
+  env: Record<string, string>,
+  { nodeFlags = [], pinned = false }: StartOptions = {},
+): Promise<ServerProcess> {
+  const cores = pinned ? pinnedCores() : null;
   const port = await freePort();
   const url = `http://localhost:${port}`;
-  const child = spawn(process.execPath, [...NODE_FLAGS, script], {
+  const command = [process.execPath, ...NODE_FLAGS, ...nodeFlags, script];
+  // taskset runs Node in its own place (exec): the child's pid is Node's, and every thread it starts
+  // inherits the cores.
+  const [file, ...args] = cores ? ['taskset', '-c', cores.server, ...command] : command;
+  const child = spawn(file!, args, {
     cwd: ROOT,
     env: { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: 'localhost', PUBLIC_URL: url, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -91,18 +135,18 @@ async function spawnServer(script: string, env: Record<string, string>): Promise
 export async function startServerProcess(
   env: Record<string, string> = {},
   prepare?: (databaseFile: string) => void,
+  options: StartOptions = {},
 ): Promise<ServerProcess & { dataDir: string }> {
   // The seeded users' hashes at the server's own cost: sign-in throughput is measured against it.
   const { dir } = await testEnvironment({ HASH_COST: PRODUCTION_HASH_COST });
   let server: ServerProcess;
   try {
     prepare?.(join(dir, 'portal.db'));
-    server = await spawnServer(join(ROOT, 'demo/server/main.ts'), {
-      DATA_DIR: dir,
-      PARTNER_PORT: '0',
-      STANDIN_PORTS: '0,0,0,0',
-      ...env,
-    });
+    server = await spawnServer(
+      join(ROOT, 'demo/server/main.ts'),
+      { DATA_DIR: dir, PARTNER_PORT: '0', STANDIN_PORTS: '0,0,0,0', ...env },
+      options,
+    );
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -118,8 +162,8 @@ export async function startServerProcess(
 }
 
 /** The bare Fastify route (bare-server.ts), started exactly like the identity server. */
-export function startBareServer(): Promise<ServerProcess> {
-  return spawnServer(join(ROOT, 'test/bench/bare-server.ts'), {});
+export function startBareServer(options: StartOptions = {}): Promise<ServerProcess> {
+  return spawnServer(join(ROOT, 'test/bench/bare-server.ts'), {}, options);
 }
 
 /** The password-hash bound (hash-bound.ts) in a process configured like the server. */

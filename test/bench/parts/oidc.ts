@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spread, startBareServer, startServerProcess } from '../harness';
+import { pinnedCores, pinSelf, spread, startBareServer, startServerProcess } from '../harness';
 import { LOAD_COLUMNS, fixed, heading, loadCells, table } from '../output';
 import { inRounds, load, medianRound, type LoadResult, type Target } from '../server-load';
 import { signIn } from '../session';
@@ -27,7 +27,7 @@ const MINTERS = 4;
 const FIRST_AMOUNT = QUICK ? 200 : 600;
 
 /** A browser's cookie jar over fetch, following the provider's redirects by hand. */
-class Browser {
+export class Browser {
   private readonly jar = new Map<string, string>();
 
   constructor(cookieHeader: string) {
@@ -85,7 +85,7 @@ class Browser {
   }
 }
 
-async function exchange(issuer: string, body: string) {
+export async function exchange(issuer: string, body: string) {
   const response = await fetch(`${issuer}/connect/token`, {
     method: 'POST',
     headers: FORM,
@@ -95,7 +95,7 @@ async function exchange(issuer: string, body: string) {
   return (await response.json()) as { access_token: string; refresh_token?: string };
 }
 
-const codeBody = (code: string) =>
+export const codeBody = (code: string) =>
   new URLSearchParams({
     grant_type: 'authorization_code',
     code,
@@ -105,7 +105,8 @@ const codeBody = (code: string) =>
 
 const LOAD_HEADERS = ['call', 'answers/s (2xx)', '÷ bare route', 'window s', ...LOAD_COLUMNS];
 
-export async function oidc() {
+/** The bench's relying party in an OIDC_CLIENTS_FILE; its path. */
+export function writeClientsFile(): string {
   const clientsFile = join(OUT, 'oidc-clients.json');
   writeFileSync(
     clientsFile,
@@ -120,8 +121,17 @@ export async function oidc() {
       },
     ]),
   );
-  const identity = await startServerProcess({ OIDC_CLIENTS_FILE: clientsFile });
-  const bare = await startBareServer();
+  return clientsFile;
+}
+
+export async function oidc() {
+  const clientsFile = writeClientsFile();
+  // The load generator (this process) and the servers on cores of their own, where the machine allows
+  // (harness.ts, docs/decisions/bench-paired-rounds.md); this process gets its cores back at the end.
+  const cores = pinnedCores();
+  const ownCores = cores ? pinSelf(cores.bench) : null;
+  const identity = await startServerProcess({ OIDC_CLIENTS_FILE: clientsFile }, undefined, { pinned: true });
+  const bare = await startBareServer({ pinned: true });
   try {
     const session = await signIn(identity.url);
     const browser = new Browser(session.cookie);
@@ -224,14 +234,19 @@ export async function oidc() {
       const roundRatios = rounds.map(
         (r, round) => r.requestsPerSecond / bareRounds[round]!.requestsPerSecond,
       );
-      return { ...medianRound(rounds), ratioToBare: spread(roundRatios).median, roundRatios };
+      const ratioSpread = spread(roundRatios);
+      return { ...medianRound(rounds), ratioToBare: ratioSpread.median, ratioSpread, roundRatios };
     });
+    const placement = cores
+      ? `load generator on core ${cores.bench}, servers on ${cores.server}`
+      : 'load generator and servers share the cores';
     heading(
-      `OpenID Provider on loopback (autocannon, ${ROUTE_CONNECTIONS} connections, ${SETTINGS.rounds} rounds, median round)`,
+      `OpenID Provider on loopback (autocannon, ${ROUTE_CONNECTIONS} connections, ${SETTINGS.rounds} rounds, median round, ${placement})`,
     );
     console.log(
       'Codes are minted before their round (single use) and the round ends when they are spent: its window follows\n' +
-        'its first fifth (the warm-up). Refresh rotates: each connection sends the token its last answer gave.\n',
+        'its first fifth (the warm-up). Refresh rotates: each connection sends the token its last answer gave.\n' +
+        '÷ bare route: the median of the rounds’ own ratios [lowest–highest] (each round’s in brackets).\n',
     );
     const row = (r: LoadResult, ratio: string) => [
       r.name,
@@ -243,12 +258,16 @@ export async function oidc() {
     table(LOAD_HEADERS, [
       row(bareResult, '1.00'),
       ...calls.map((r) =>
-        row(r, `${fixed(r.ratioToBare, 2)} (${r.roundRatios.map((x) => fixed(x, 2)).join(', ')})`),
+        row(
+          r,
+          `${fixed(r.ratioToBare, 2)} [${fixed(r.ratioSpread.min, 2)}–${fixed(r.ratioSpread.max, 2)}] (${r.roundRatios.map((x) => fixed(x, 2)).join(', ')})`,
+        ),
       ),
     ]);
-    return { connections: ROUTE_CONNECTIONS, rounds: SETTINGS.rounds, bare: bareResult, calls };
+    return { connections: ROUTE_CONNECTIONS, rounds: SETTINGS.rounds, cores, bare: bareResult, calls };
   } finally {
     await bare.stop();
     await identity.stop();
+    if (ownCores) pinSelf(ownCores);
   }
 }
