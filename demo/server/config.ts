@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { LOOPBACK_HOSTS } from '../../src/contract/app-uris';
 import { SCRYPT_LN_MAX, SCRYPT_LN_MIN, SCRYPT_PARAMS } from './lib/password';
 
 export const BRAND_NAMES = ['intoware', 'onsight', 'schenck'] as const;
@@ -190,8 +191,6 @@ function readOidcClients(path: string | undefined, demo: boolean, problems: stri
   });
   return clients;
 }
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** What is wrong with a client's back-channel logout metadata, if anything. */
 function backchannelLogoutProblem(client: Partial<OidcClient>, demo: boolean): string | null {

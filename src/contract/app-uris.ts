@@ -28,7 +28,8 @@ export const SECRET_KINDS: ReadonlySet<AppKind> = new Set(['web', 'machine']);
 /** At most this many addresses of each list, each at most this long. */
 export const APP_URI_LIMITS = { count: 10, length: 2000 } as const;
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** The host names of this machine, as a URL's `hostname` spells them. */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** A private-use scheme: reverse-domain, so it names its owner (RFC 8252 §7.1). */
 const PRIVATE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
 
@@ -44,8 +45,8 @@ export function appUriProblem(value: string, kind: AppKind): AppUriProblem | nul
   if (value.includes('#')) return 'fragmentUri';
   // A native app's https address is a claimed one (an app link): never this machine (RFC 8252 §7.2).
   if (url.protocol === 'https:')
-    return url.hostname && !(kind === 'native' && LOOPBACK.has(url.hostname)) ? null : 'invalidUri';
-  if (url.protocol === 'http:') return LOOPBACK.has(url.hostname) ? null : 'insecureUri';
+    return url.hostname && !(kind === 'native' && LOOPBACK_HOSTS.has(url.hostname)) ? null : 'invalidUri';
+  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname) ? null : 'insecureUri';
   if (kind === 'native' && PRIVATE_SCHEME.test(url.protocol)) return null;
   return 'insecureUri';
 }

@@ -4,6 +4,8 @@
  * and a change (a new secret, disabled, deleted, other addresses) counting at the next request.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { TeamAppFields } from '../../demo/server/db/team-apps';
 import { newSecret } from '../../demo/server/lib/team-apps';
@@ -202,5 +204,84 @@ describe('a team’s registered apps at the OpenID Provider', () => {
     await register('globex-partner', { kind: 'spa', thirdParty: true });
     const { location } = await signIn('globex-partner', carol);
     assert.match(location?.pathname ?? '', /^\/consent\//);
+  });
+});
+
+describe('a team app’s back-channel logout address', () => {
+  /**
+   * Whether a logout token reaches a team's web app listening on this machine when its user signs out
+   * of the portal: the app is registered, signs carol in, and the portal's Sign out ends her session.
+   */
+  async function tokenReachesLoopbackApp(env: Record<string, string>): Promise<boolean> {
+    const received: string[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        received.push(body);
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const t = await createTestApp(env);
+    try {
+      const carol = await sessionFor(t.app, 'carol@globex.test');
+      const user = await t.db.kysely
+        .selectFrom('users')
+        .select(['id', 'team_id', 'name', 'email'])
+        .where('email', '=', 'carol@globex.test')
+        .executeTakeFirstOrThrow();
+      const { secret, hash } = newSecret();
+      const port = (receiver.address() as AddressInfo).port;
+      await t.app.services.repos.teamApps.create(
+        user.team_id,
+        {
+          name: 'Told',
+          kind: 'web',
+          redirectUris: [REDIRECT],
+          postLogoutRedirectUris: [],
+          backchannelLogoutUri: `http://127.0.0.1:${port}/logout`,
+          thirdParty: false,
+          clientId: 'globex-told',
+          secretHash: hash,
+          scopes: '',
+        },
+        { id: user.id, name: user.name, email: user.email },
+        t.clock.now(),
+      );
+      const { path, verifier } = offlineCodeRequest('globex-told', REDIRECT);
+      const { location } = await new InjectBrowser(t.app, ISSUER, carol.cookie).follow(path);
+      const code = location?.searchParams.get('code');
+      assert.ok(code, `a code: ${location?.href}`);
+      const basic = `Basic ${Buffer.from(`globex-told:${encodeURIComponent(secret)}`).toString('base64')}`;
+      const exchange = await tokenRequest(
+        t.app,
+        { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT },
+        basic,
+      );
+      assert.equal(exchange.statusCode, 200, exchange.body);
+      const signOut = await t.app.inject({
+        method: 'POST',
+        url: '/account/logout',
+        headers: { cookie: carol.cookie, 'x-xsrf-token': carol.xsrf, accept: 'application/json' },
+      });
+      assert.equal(signOut.statusCode, 204, signOut.body);
+      // The token leaves once the sign-out has answered; a refused one never comes.
+      const deadline = Date.now() + 5000;
+      while (received.length === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      return received.some((body) => new URLSearchParams(body).has('logout_token'));
+    } finally {
+      await t.close();
+      receiver.close();
+    }
+  }
+
+  it('is posted to on this machine in demo mode, where the demo’s apps listen', async () => {
+    assert.equal(await tokenReachesLoopbackApp({}), true);
+  });
+
+  it('outside demo mode, is never posted to on this machine: its admins, not the operator, chose it', async () => {
+    assert.equal(await tokenReachesLoopbackApp({ DEMO: 'false' }), false);
   });
 });

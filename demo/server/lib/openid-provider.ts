@@ -10,6 +10,7 @@ import Provider, {
 } from 'oidc-provider';
 import { confirm as endSessionConfirm } from 'oidc-provider/lib/actions/end_session.js';
 import type { Config, OidcClient } from '../config';
+import { LOOPBACK_HOSTS } from '../../../src/contract/app-uris';
 import type { Repositories } from '../db/repositories';
 import type { Session } from '../db/schema';
 import { LANGUAGE_COOKIE, matchLanguage, type Language } from '../../../src/contract/languages';
@@ -235,6 +236,29 @@ async function rememberedGrant(ctx: KoaContextWithOIDC, repos: Repositories, clo
   return latest ? oidc.provider.Grant.find(latest.id) : undefined;
 }
 
+/**
+ * The provider's only outgoing requests: logout tokens to the apps' back-channel addresses. Its guard
+ * against private, loopback and other special-use addresses (checked on the connected socket, so a
+ * name that resolves inside the network is caught too) stays on for a team's apps, whose addresses
+ * their admins enter; it is off for the operator's clients file, whose apps may well live next to the
+ * server, and for loopback addresses in demo mode, where the demo's and the tests' apps listen. The
+ * provider's 2.5 s time limit stays either way.
+ */
+function logoutTokenFetch(deps: OpenIdProviderDeps): NonNullable<Configuration['fetch']> {
+  const operators = new Set(
+    deps.clients.flatMap((client) =>
+      client.backchannel_logout_uri ? [new URL(client.backchannel_logout_uri).href] : [],
+    ),
+  );
+  return (url, options) => {
+    const target = new URL(url instanceof Request ? url.url : url);
+    const trusted = operators.has(target.href) || (deps.config.demo && LOOPBACK_HOSTS.has(target.hostname));
+    if (!trusted) return globalThis.fetch(url, options);
+    const { dispatcher: _guard, ...rest } = options as RequestInit & { dispatcher?: unknown };
+    return globalThis.fetch(url, rest);
+  };
+}
+
 function configuration(deps: OpenIdProviderDeps): Configuration {
   const { config, repos, keys, clock } = deps;
   const audience = config.accessTokenAudience;
@@ -385,13 +409,7 @@ function configuration(deps: OpenIdProviderDeps): Configuration {
       url: (_ctx, interaction) => `${OIDC_PREFIX}/interaction/${interaction.uid}`,
     },
     pkce: { required: () => true },
-    // The provider's only outgoing requests are the logout tokens, to the addresses of the operator's
-    // clients file (no dynamic registration): its guard against private addresses would refuse the
-    // apps next to the server. Its 2.5 s time limit stays.
-    fetch: (url, options) => {
-      const { dispatcher: _guard, ...rest } = options as RequestInit & { dispatcher?: unknown };
-      return globalThis.fetch(url, rest);
-    },
+    fetch: logoutTokenFetch(deps),
     routes: {
       authorization: OIDC_ROUTES.authorization,
       jwks: OIDC_ROUTES.jwks,
