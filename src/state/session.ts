@@ -187,7 +187,12 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
       ended: null,
 
       configure(issuer) {
-        if (get().issuer === issuer && (inFlight || get().status !== 'unknown')) {
+        // A check that ran before any configure (the portal's router checks in a layout effect, before
+        // the element root's effect configures) used this page's origin: the same issuer needs no second
+        // discovery and check.
+        const was = get().issuer;
+        if ((was ?? location.origin) === issuer && (inFlight || get().status !== 'unknown')) {
+          if (was === null) set({ issuer });
           return inFlight ?? Promise.resolve(get().loggedIn);
         }
         generation++;

@@ -2,10 +2,12 @@ import baseCss from './base.css';
 import { themeCss } from './theme';
 
 let shared: CSSStyleSheet | undefined;
+/** Rules that lazily loaded chunks brought (`addRules`), in the order they came. */
+const added: string[] = [];
 
 /** The full CSS text of the shadow roots: theme variables, then the base and component rules. */
 export function elementCss(): string {
-  return `${themeCss()}\n${baseCss}`;
+  return [themeCss(), baseCss, ...added].join('\n');
 }
 
 /**
@@ -18,4 +20,14 @@ export function sharedSheet(): CSSStyleSheet {
     shared.replaceSync(elementCss());
   }
   return shared;
+}
+
+/**
+ * Add rules that only lazily loaded screens use to the shared sheet, once: every shadow root that has
+ * adopted it (or adopts it later) gets them, so the sign-in page never downloads or parses them.
+ */
+export function addRules(css: string): void {
+  if (added.includes(css)) return;
+  added.push(css);
+  shared?.replaceSync(elementCss());
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert } from './alert';
 import { useElement } from './element-context';
+import '../styles/screens-sheet';
 
 /**
  * Recovery codes, shown once: the list, copy and download as a text file. Focus goes to the list's

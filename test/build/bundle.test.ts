@@ -65,6 +65,20 @@ describe('the ES module entry', () => {
     }
   });
 
+  it("keeps the manage and administration screens' rules out of the sign-in page's stylesheet", () => {
+    // Rules only those screens use (screens.css); the chunks that show them add them to the shared sheet.
+    const rules = ['.sidebar-toggle{', '.member-facts{', '.token-form{', '.dialog-actions{'];
+    const graph = staticGraph();
+    for (const file of graph) {
+      const source = readFileSync(file, 'utf8');
+      for (const rule of rules)
+        assert.ok(!source.includes(rule), `${name(file)} (loaded with the entry) has ${rule}`);
+    }
+    const holders = chunkFiles().filter((chunk) => readFileSync(chunk, 'utf8').includes(rules[0]!));
+    assert.equal(holders.length, 1, `chunks with the screens' rules: ${holders.map(name).join(', ')}`);
+    assert.ok(!graph.has(holders[0]!), `${name(holders[0]!)} is loaded with the entry`);
+  });
+
   for (const [part, pattern] of Object.entries(LAZY_PARTS)) {
     it(`keeps the ${part} in separate chunks, outside the entry's static import graph`, () => {
       const graph = staticGraph();

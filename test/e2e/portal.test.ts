@@ -64,6 +64,21 @@ describe('the portal shell', () => {
     });
   });
 
+  it('asks for the discovery document once on the first signed-in load', async () => {
+    await withPage(async ({ page }) => {
+      await as(page, 'ada@acme.test');
+      const asked: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/.well-known/openid-configuration')
+          asked.push(request.url());
+      });
+      await page.goto(`${e2e.server.url}/manage`);
+      await portal(page).getByRole('heading', { name: 'Personal info' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.equal(asked.length, 1, asked.join('\n'));
+    });
+  });
+
   it('checks the session after each navigation without a ReturnUrl', async () => {
     await withPage(async ({ page }) => {
       await as(page, 'ada@acme.test');

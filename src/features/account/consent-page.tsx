@@ -9,6 +9,7 @@ import { useRouter } from '../../ui/router';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { useCall } from '../../ui/use-call';
 import { ScopeList } from './scope-list';
+import '../../styles/screens-sheet';
 
 type Loaded = ConsentDetails | null | 'gone' | 'failed';
 

@@ -8,6 +8,7 @@ import { useSearchParam } from '../../ui/router';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { Failed } from '../../ui/failed';
 import { refusalOf } from '../../api/refusal';
+import '../../styles/screens-sheet';
 
 export interface EmailLink {
   change: string;

@@ -18,6 +18,7 @@ import {
   type ManageSection,
 } from './routes';
 import { isTeamAdmin, usePermissions, type PermissionsState } from './use-permissions';
+import '../../styles/screens-sheet';
 
 /** Sections whose screens come with later work show a short note instead of a blank page. */
 function Pending() {

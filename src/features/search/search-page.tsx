@@ -8,6 +8,7 @@ import { Alert } from '../../ui/alert';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { Spinner } from '../../ui/spinner';
 import { findScreens, type SearchableScreen } from './find-screens';
+import '../../styles/screens-sheet';
 
 /** The answer for one query (and try): while there is none for the query on screen, it is loading. */
 type Members = { key: string; status: 'ready'; members: FoundMember[] } | { key: string; status: 'failed' };

@@ -8,6 +8,7 @@ import { ScreenLoading } from '../../ui/spinner';
 import { captureTokenFragment } from './fragment';
 import TokenForm from './token-form';
 import TokenSuccess from './token-success';
+import '../../styles/screens-sheet';
 
 /**
  * `<acct-token>` on its own: the developer-tools form for a signed-in user — or, on a page whose address

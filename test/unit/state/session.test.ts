@@ -104,6 +104,27 @@ describe('state/session (spec §4 login state)', () => {
     await first;
   });
 
+  it('keeps a check started before configure when it is for the same issuer', async () => {
+    const asked: string[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (new URL(entry.name).pathname === '/.well-known/openid-configuration') asked.push(entry.name);
+      }
+    });
+    observer.observe({ type: 'resource' });
+    try {
+      const store = createSessionStore(new ManualScheduler());
+      const first = store.getState().check();
+      expect(store.getState().configure(location.origin)).to.equal(first);
+      expect(store.getState().issuer).to.equal(location.origin);
+      await first;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(asked).to.have.length(1);
+    } finally {
+      observer.disconnect();
+    }
+  });
+
   it('signs out: revokes the session on the server and resets', async () => {
     await signIn('ada@acme.test');
     const store = createSessionStore(new ManualScheduler());

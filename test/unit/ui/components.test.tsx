@@ -5,6 +5,7 @@ import { BRAND_IDS, BRANDS } from '../../../src/brands';
 import { noticesStore } from '../../../src/state/notices';
 import { Dialog } from '../../../src/ui/dialog';
 import { Snackbar } from '../../../src/ui/snackbar';
+import '../../../src/styles/screens-sheet';
 import { elementCss } from '../../../src/styles/sheet';
 import { TextField, UNSUPPORTED_TYPES } from '../../../src/ui/text-field';
 import { expectNoAxeViolations, renderWithElement } from '../render';
