@@ -5,6 +5,7 @@ import { serverText, type TextKey } from '../../demo/server/mail/texts';
 import { axeViolations } from './axe';
 import { screenshot, signInContext, type BrowserHandle, type ServerHandle } from './browser';
 import { sessionFor } from './test-server';
+import { timed } from './timing';
 
 /** A device's request (RFC 8628) to the server: the user code to type. */
 async function deviceCode(server: ServerHandle['server']): Promise<string> {
@@ -96,8 +97,8 @@ export async function visitProviderPages(
     await signInContext(context, (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
     const page = await context.newPage();
     for (const shot of PAGES) {
-      await shot.show(page, e2e.server);
-      await look(shot.name, page);
+      await timed('provider show', shot.name, () => shot.show(page, e2e.server));
+      await timed('provider look', shot.name, () => look(shot.name, page));
       await page.setViewportSize({ width: 1024, height: 720 });
       await page.emulateMedia({ colorScheme: 'light' });
     }
