@@ -12,6 +12,7 @@ import { screenshot, sweepTab, useE2E } from '../support/browser';
 import { TEXTS } from '../../demo/server/mail/texts';
 import { visitProviderPages } from '../support/provider-pages-sweep';
 import { expectedErrors, holdTransient, SHOTS, transientGone } from '../support/screens';
+import { timed } from '../support/timing';
 import { PSEUDO_CLOSE, PSEUDO_OPEN, pseudoLocale, readLocale, translator } from '../support/texts';
 
 const pseudo = pseudoLocale(readLocale('en'));
@@ -118,11 +119,13 @@ describe('pseudo-locale', () => {
       );
       const tab = await sweepTab(context);
       for (const shot of SHOTS) {
-        const watch = await tab.next(expectedErrors(shot));
-        await shot.show(watch.page, e2e.server, t);
-        await holdTransient(shot, watch.page, t);
-        await screenshot(watch.page, 'pseudo-locale', shot.name);
-        for (const text of await untranslated(watch.page)) found.push(`${shot.name}: ${text}`);
+        const n = shot.name;
+        const watch = await timed('tab.next', n, () => tab.next(expectedErrors(shot)));
+        await timed('shot.show', n, () => shot.show(watch.page, e2e.server, t));
+        await timed('hold', n, () => holdTransient(shot, watch.page, t));
+        await timed('screenshot', n, () => screenshot(watch.page, 'pseudo-locale', shot.name));
+        for (const text of await timed('untranslated', n, () => untranslated(watch.page)))
+          found.push(`${shot.name}: ${text}`);
         if (await transientGone(shot, watch.page, t))
           found.push(`${shot.name}: the state was gone before the walk finished`);
         assert.deepEqual(await watch.problems(), [], shot.name);

@@ -97,7 +97,9 @@ export async function sweepTab(context: BrowserContext): Promise<SweepTab> {
   return {
     async next(allow = []) {
       await page.goto('about:blank');
-      if (viewport) await page.setViewportSize(viewport);
+      const now = page.viewportSize();
+      if (viewport && (now?.width !== viewport.width || now.height !== viewport.height))
+        await page.setViewportSize(viewport);
       await context.clearCookies();
       for (const origin of origins) {
         await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'local_storage' });

@@ -8,6 +8,7 @@ import { screenshot, sweepTab, useE2E, type BrowserHandle, type ServerHandle } f
 import { sweepProviderPages } from './provider-pages-sweep';
 import { expectedErrors, holdTransient, SHOTS, transientGone } from './screens';
 import { readLocale, translator } from './texts';
+import { timed } from './timing';
 
 const t = translator(readLocale('en'));
 
@@ -82,24 +83,28 @@ export function sweepScreens(brand: BrandName): BrowserHandle & ServerHandle {
       try {
         const tab = await sweepTab(context);
         for (const shot of SHOTS) {
-          const watch = await tab.next(expectedErrors(shot));
-          await shot.show(watch.page, e2e.server, t);
-          await holdTransient(shot, watch.page, t);
+          const n = shot.name;
+          const watch = await timed('tab.next', n, () => tab.next(expectedErrors(shot)));
+          await timed('shot.show', n, () => shot.show(watch.page, e2e.server, t));
+          await timed('hold', n, () => holdTransient(shot, watch.page, t));
           for (const theme of themes) {
-            if (theme !== 'light') await showTheme(watch.page, theme);
-            await screenshot(watch.page, 'screens', `${shot.name}-${brand}-${theme}`);
+            if (theme !== 'light') await timed('showTheme', n, () => showTheme(watch.page, theme));
+            await timed(`screenshot ${theme}`, n, () =>
+              screenshot(watch.page, 'screens', `${shot.name}-${brand}-${theme}`),
+            );
             // The dark theme changes colours only: the rest was checked in light, on this same document.
-            for (const violation of await axeViolations(watch.page, theme === 'light' ? 'all' : 'colours'))
+            const only = theme === 'light' ? 'all' : 'colours';
+            for (const violation of await timed(`axe ${only}`, n, () => axeViolations(watch.page, only)))
               failures.push(`${shot.name} (${theme}): ${violation}`);
           }
           if (await transientGone(shot, watch.page, t))
             failures.push(`${shot.name}: the state was gone before axe finished`);
           // Last: a notice may go meanwhile, the screen under it is what has to fit.
           if (brand === SMALL_SCREENS_BRAND && !HOST_PAGES.includes(shot.name)) {
-            if (themes.length > 1) await showTheme(watch.page, 'light');
-            failures.push(...(await smallScreens(watch.page, shot.name)));
+            if (themes.length > 1) await timed('showTheme', n, () => showTheme(watch.page, 'light'));
+            failures.push(...(await timed('small screens', n, () => smallScreens(watch.page, shot.name))));
           }
-          assert.deepEqual(await watch.problems(), [], `${shot.name} ${brand}`);
+          assert.deepEqual(await timed('problems', n, () => watch.problems()), [], `${shot.name} ${brand}`);
         }
       } finally {
         await context.close();
