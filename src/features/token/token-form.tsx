@@ -11,6 +11,7 @@ import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { fillXsrfField, XsrfField } from '../../ui/xsrf-field';
 import { WithTextPart } from '../../i18n/parts';
 import { Failed } from '../../ui/failed';
+import '../../styles/screens-sheet';
 
 const ERRORS: Record<string, string> = {
   ScopeNotAllowed: 'token.errors.notAllowed',
