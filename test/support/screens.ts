@@ -46,9 +46,15 @@ export function expectedErrors(shot: Shot): RegExp[] {
   ];
 }
 
-/** Keep a shot's passing state on screen (see `Shot.hold`) while it is checked. */
+/**
+ * Keep a shot's passing state on screen (see `Shot.hold`) while it is checked. A dialog that is closing
+ * gives the focus back to its opener once its exit has played (ui/dialog.tsx): hold only after that, or
+ * the focus, and with it the hold, would be taken away again.
+ */
 export async function holdTransient(shot: Shot, page: Page, t: T): Promise<void> {
-  await shot.hold?.(page, t).focus();
+  if (!shot.hold) return;
+  await page.locator('dialog[open]').first().waitFor({ state: 'detached' });
+  await shot.hold(page, t).focus();
 }
 
 /** Whether a shot's passing state went away after all before its checks were done. */
