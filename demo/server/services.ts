@@ -79,9 +79,10 @@ declare module 'fastify' {
     /**
      * `flow-bound`: a provider's `form_post` answer (a cross-site POST from the provider's page) is
      * exempt from the anti-forgery rule: the flow it names must belong to the browser's own flow cookie
-     * and its state, both single use, which is what the token would prove.
+     * and its state, both single use, which is what the token would prove. `provider`: the OpenID
+     * Provider's own addresses, whose forms carry the provider's own anti-forgery token.
      */
-    forgery?: 'flow-bound';
+    forgery?: 'flow-bound' | 'provider';
     /** A `bearer` route for team admins or owners only. */
     role?: RoleRule;
     /** The scope a `client` route requires of the token. */

@@ -28,6 +28,11 @@ const EXEMPT = new Map<string, string>([
     "Apple's form_post answer is a cross-site POST from the provider's page, which cannot carry the token; " +
       'it acts only on the flow bound to this browser (the acct_oauth cookie) and its state, both single use',
   ],
+  [
+    'POST /oidc/*',
+    "the OpenID Provider's own endpoints: a token request carries the client's credentials or code, and " +
+      "the provider's forms (device code, sign-out confirmation) carry the provider's own anti-forgery token",
+  ],
 ]);
 
 /** Concrete values for parametric routes; a new parametric route must be added here. */
@@ -48,6 +53,7 @@ const PARAMS: Record<string, string> = {
   '/api/user/sessions/:id': '/api/user/sessions/x',
   '/api/oidc/consent/:uid': '/api/oidc/consent/x',
   '/api/user/apps/:id': '/api/user/apps/x',
+  '/oidc/*': '/oidc/token',
 };
 
 let test: TestApp;

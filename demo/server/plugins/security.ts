@@ -59,7 +59,7 @@ export function registerSecurity(app: FastifyInstance, config: Config, closing: 
     // Requests without cookies cannot be forged by a browser on someone's behalf (design §4); a
     // provider's form_post answer is bound to the browser's flow instead (config.forgery).
     if (!UNSAFE.has(request.method) || !request.headers.cookie) return done();
-    if (request.routeOptions.config.forgery === 'flow-bound') return done();
+    if (request.routeOptions.config.forgery) return done();
     const origin = request.headers.origin;
     if (origin && allowedOrigins.has(origin)) return done();
     const header = request.headers[XSRF_HEADER];

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import middie from '@fastify/middie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
@@ -22,7 +21,7 @@ import {
 } from '../lib/openid-provider';
 import { cookieOptions, secureCookies, SESSION_COOKIE, sessionOf } from '../lib/session';
 import { LANGUAGE_COOKIE, matchLanguage, type Language } from '../../../src/contract/languages';
-import { interactionSchema, plainPageCssSchema } from '../../../src/contract/schemas/oidc';
+import { interactionSchema, plainPageCssSchema, providerSchema } from '../../../src/contract/schemas/oidc';
 
 /** A request as the provider reads it behind another framework: the parsed body and the full path. */
 type ForwardedRequest = IncomingMessage & { body?: unknown; originalUrl?: string; ip?: string };
@@ -38,7 +37,7 @@ function callbackOf(provider: Provider) {
 }
 
 /**
- * The OpenID Provider (lib/openid-provider.ts) mounted with @fastify/middie under OIDC_PREFIX: every
+ * The OpenID Provider (lib/openid-provider.ts) mounted as a route under OIDC_PREFIX: every
  * request under it goes to the provider, except the interaction route, which is the server's own.
  * docs/decisions/openid-provider.md.
  */
@@ -77,16 +76,38 @@ export async function registerOpenIdProvider(app: FastifyInstance): Promise<void
     if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) await endEndedAppSessions(request.log);
   });
 
-  await app.register(middie, { hook: 'onRequest' });
-  app.use(OIDC_PREFIX, (req: ForwardedRequest, res: ServerResponse, next: (error?: unknown) => void) => {
-    if (req.url?.startsWith('/interaction/')) return next();
-    if (req.method === 'POST' && req.url?.split('?')[0] === OIDC_ROUTES.codeVerification) {
-      void deviceCodeGuesses(app, req, res).then((refused) => {
-        if (!refused) callbackOf(oidc.current())(req, res);
-      }, next);
-      return;
-    }
-    callbackOf(oidc.current())(req, res);
+  // A route, not middleware: only the provider's own addresses pay for it
+  // (docs/decisions/openid-provider.md).
+  // The interaction route below is more specific and stays the server's. The provider checks its own
+  // forms' anti-forgery tokens and reads the body Fastify parsed.
+  app.route({
+    method: ['GET', 'POST', 'OPTIONS'],
+    url: `${OIDC_PREFIX}/*`,
+    config: { auth: 'none', forgery: 'provider' },
+    exposeHeadRoute: false,
+    schema: providerSchema,
+    handler(request, reply) {
+      const raw = request.raw as ForwardedRequest;
+      const url = raw.url ?? '';
+      raw.body = request.body;
+      raw.originalUrl = url;
+      raw.url = url.slice(OIDC_PREFIX.length);
+      reply.hijack();
+      const provider = callbackOf(oidc.current());
+      if (request.method === 'POST' && raw.url.split('?')[0] === OIDC_ROUTES.codeVerification) {
+        void deviceCodeGuesses(app, raw, reply.raw).then(
+          (refused) => {
+            if (!refused) provider(raw, reply.raw);
+          },
+          (error: unknown) => {
+            request.log.error({ err: error }, 'counting a user code failed');
+            reply.raw.writeHead(500).end();
+          },
+        );
+        return;
+      }
+      provider(raw, reply.raw);
+    },
   });
 }
 
