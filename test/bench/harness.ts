@@ -46,6 +46,8 @@ export interface StartOptions {
   nodeFlags?: string[];
   /** Run it on the server's cores of `pinnedCores()` (only where that is not null). */
   pinned?: boolean;
+  /** Another Node than this process's, with the environment it needs (scripts/node24-runtime.mjs). */
+  runtime?: { node: string; env: Record<string, string> };
 }
 
 /**
@@ -78,18 +80,26 @@ export function pinSelf(cores: string): string {
 async function spawnServer(
   script: string,
   env: Record<string, string>,
-  { nodeFlags = [], pinned = false }: StartOptions = {},
+  { nodeFlags = [], pinned = false, runtime }: StartOptions = {},
 ): Promise<ServerProcess> {
   const cores = pinned ? pinnedCores() : null;
   const port = await freePort();
   const url = `http://localhost:${port}`;
-  const command = [process.execPath, ...NODE_FLAGS, ...nodeFlags, script];
+  const command = [runtime?.node ?? process.execPath, ...NODE_FLAGS, ...nodeFlags, script];
   // taskset runs Node in its own place (exec): the child's pid is Node's, and every thread it starts
   // inherits the cores.
   const [file, ...args] = cores ? ['taskset', '-c', cores.server, ...command] : command;
   const child = spawn(file!, args, {
     cwd: ROOT,
-    env: { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: 'localhost', PUBLIC_URL: url, ...env },
+    env: {
+      ...process.env,
+      ...runtime?.env,
+      ...SERVER_ENV,
+      PORT: String(port),
+      HOST: 'localhost',
+      PUBLIC_URL: url,
+      ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   // Generous: on a busy machine a start (TypeScript loader, migrations, keys) can take a while.

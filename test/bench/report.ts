@@ -111,13 +111,18 @@ export function budgets(report: Report, wants: (part: Part) => boolean): BudgetL
       within: userinfo.ratioToBare >= BUDGETS.userinfoRatio && userinfo.errors + userinfo.non2xx === 0,
     });
   }
-  const providerUserinfo =
-    wants('oidc') && report.oidc?.calls.find((r) => r.name.includes("provider's access token"));
-  if (providerUserinfo) {
+  const providerUserinfoOf = <Call extends { name: string }>(run: { calls: Call[] }) =>
+    run.calls.find((r) => r.name.includes("provider's access token"));
+  const providerUserinfo = wants('oidc') && report.oidc && providerUserinfoOf(report.oidc);
+  if (report.oidc && providerUserinfo) {
     const failed = providerUserinfo.errors + providerUserinfo.non2xx;
+    // Read on the deployment's Node; the others are shown beside it (parts/oidc.ts).
+    const others = (report.oidc.otherNodes ?? []).map(
+      (run) => `; Node ${run.node}: ${fixed(providerUserinfoOf(run)?.ratioToBare ?? NaN, 2)}`,
+    );
     lines.push({
       budget: "userinfo with the OpenID Provider's access token ÷ bare Fastify route, zero errors",
-      value: `${fixed(providerUserinfo.ratioToBare, 2)} (${failed} errors)`,
+      value: `${fixed(providerUserinfo.ratioToBare, 2)} on Node ${report.oidc.node} (${failed} errors${others.join('')})`,
       limit: `≥ ${BUDGETS.userinfoRatio}, 0 errors`,
       within: providerUserinfo.ratioToBare >= BUDGETS.userinfoRatio && failed === 0,
     });

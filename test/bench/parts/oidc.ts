@@ -13,6 +13,7 @@ import { LOAD_COLUMNS, fixed, heading, loadCells, table } from '../output';
 import { inRounds, load, medianRound, type LoadResult, type Target } from '../server-load';
 import { signIn } from '../session';
 import { OUT, QUICK, ROUTE_CONNECTIONS, SETTINGS } from '../settings';
+import { node24, NODE24_VERSION } from '../../../scripts/node24-runtime.mjs';
 
 const CLIENT_ID = 'bench-app';
 const SECRET = 'bench-app-secret-0123456789abcdef0123';
@@ -124,14 +125,41 @@ export function writeClientsFile(): string {
   return clientsFile;
 }
 
+type Runtime = ReturnType<typeof node24>;
+
+/** The Node a deployment should run (Node 24 LTS, docs/decisions/node-24.md); null where it cannot be had. */
+function deploymentNode(): Runtime | null {
+  try {
+    return node24();
+  } catch (error) {
+    console.log(`Node ${NODE24_VERSION} could not be installed (${String(error)}): this Node only.`);
+    return null;
+  }
+}
+
+/**
+ * The part on this process's Node and on the deployment's. The budget is read on the deployment's: on
+ * Node 20, once the provider has answered, its AsyncLocalStorage puts a hook on every promise of every
+ * request (docs/decisions/openid-provider.md); Node 24 carries the store without one.
+ */
 export async function oidc() {
+  const deployment = deploymentNode();
+  const here = await oidcOn(null);
+  if (!deployment || deployment.version === process.version) return { ...here, otherNodes: [] };
+  const there = await oidcOn(deployment);
+  return { ...there, otherNodes: [here] };
+}
+
+async function oidcOn(runtime: Runtime | null) {
+  const node = runtime?.version ?? process.version;
   const clientsFile = writeClientsFile();
   // The load generator (this process) and the servers on cores of their own, where the machine allows
   // (harness.ts, docs/decisions/bench-paired-rounds.md); this process gets its cores back at the end.
   const cores = pinnedCores();
   const ownCores = cores ? pinSelf(cores.bench) : null;
-  const identity = await startServerProcess({ OIDC_CLIENTS_FILE: clientsFile }, undefined, { pinned: true });
-  const bare = await startBareServer({ pinned: true });
+  const options = { pinned: true, ...(runtime ? { runtime } : {}) };
+  const identity = await startServerProcess({ OIDC_CLIENTS_FILE: clientsFile }, undefined, options);
+  const bare = await startBareServer(options);
   try {
     const session = await signIn(identity.url);
     const browser = new Browser(session.cookie);
@@ -241,7 +269,7 @@ export async function oidc() {
       ? `load generator on core ${cores.bench}, servers on ${cores.server}`
       : 'load generator and servers share the cores';
     heading(
-      `OpenID Provider on loopback (autocannon, ${ROUTE_CONNECTIONS} connections, ${SETTINGS.rounds} rounds, median round, ${placement})`,
+      `OpenID Provider on loopback, servers on Node ${node} (autocannon, ${ROUTE_CONNECTIONS} connections, ${SETTINGS.rounds} rounds, median round, ${placement})`,
     );
     console.log(
       'Codes are minted before their round (single use) and the round ends when they are spent: its window follows\n' +
@@ -264,7 +292,7 @@ export async function oidc() {
         ),
       ),
     ]);
-    return { connections: ROUTE_CONNECTIONS, rounds: SETTINGS.rounds, cores, bare: bareResult, calls };
+    return { node, connections: ROUTE_CONNECTIONS, rounds: SETTINGS.rounds, cores, bare: bareResult, calls };
   } finally {
     await bare.stop();
     await identity.stop();
