@@ -110,8 +110,8 @@ export async function listTeamApps(ctx: ApiContext, signal?: AbortSignal): Promi
 
 /**
  * POST /api/team/apps (admin): the app and, for web and machine apps, its secret (shown once). 400
- * `invalidName`, or an address's `invalidUri`, `insecureUri`, `fragmentUri`, `uriRequired`,
- * `uriNotAllowed` with its `field` (`redirectUris.1`).
+ * `invalidName`, or an address's `invalidUri`, `insecureUri`, `fragmentUri`, `loopbackLogoutUri`,
+ * `uriRequired`, `uriNotAllowed` with its `field` (`redirectUris.1`).
  */
 export function registerTeamApp(ctx: ApiContext, body: TeamAppRegistration): Promise<TeamAppWithSecret> {
   return request<TeamAppWithSecret>(ctx, at(ctx, '/api/team/apps'), { method: 'POST', json: body });

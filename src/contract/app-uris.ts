@@ -7,7 +7,7 @@
  */
 
 /** Why an address is refused: a stable code the screen translates. */
-export type AppUriProblem = 'invalidUri' | 'insecureUri' | 'fragmentUri';
+export type AppUriProblem = 'invalidUri' | 'insecureUri' | 'fragmentUri' | 'loopbackLogoutUri';
 
 /** The kinds of a team's application (db/schema.ts `TeamAppKind`). */
 export const APP_KINDS = ['web', 'spa', 'native', 'device', 'machine'] as const;
@@ -54,5 +54,12 @@ export function appUriProblem(value: string, kind: AppKind): AppUriProblem | nul
 /**
  * The problem with a back-channel logout URI, or null. The server posts logout tokens to it itself, so
  * a web address whatever the app's kind: https, or http to this machine (never a private-use scheme).
+ * This machine only where the server may post to it (`loopback`: the demo's); elsewhere its guard would
+ * refuse every post, so the address is refused when it is entered. The screen does not know the
+ * server's mode and leaves that case to the server's answer.
  */
-export const logoutUriProblem = (value: string): AppUriProblem | null => appUriProblem(value, 'web');
+export function logoutUriProblem(value: string, loopback = true): AppUriProblem | null {
+  const problem = appUriProblem(value, 'web');
+  if (problem || loopback) return problem;
+  return LOOPBACK_HOSTS.has(new URL(value).hostname) ? 'loopbackLogoutUri' : null;
+}

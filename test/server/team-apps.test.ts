@@ -177,6 +177,36 @@ describe('registering and changing apps', () => {
     expectError(await api(t, 'PATCH', `/api/team/apps/${app.clientId}`, who.owner, {}), 400);
   });
 
+  it('takes this machine as a logout URI only in demo mode, where the server posts to it', async () => {
+    const local = {
+      kind: 'web',
+      redirectUris: [REDIRECT],
+      backchannelLogoutUri: 'http://localhost:4000/bcl',
+    };
+    await register(local);
+    const production = await createTestApp({ DEMO: 'false' });
+    try {
+      const admins = await callers(production);
+      for (const backchannelLogoutUri of ['http://localhost:4000/bcl', 'https://127.0.0.1/bcl']) {
+        expectError(
+          await api(production, 'POST', '/api/team/apps', admins.owner, {
+            name: 'Local',
+            ...local,
+            backchannelLogoutUri,
+          }),
+          400,
+          'loopbackLogoutUri',
+          'backchannelLogoutUri',
+        );
+      }
+      const remote = { ...local, name: 'Remote', backchannelLogoutUri: 'https://board.acme.test/bcl' };
+      const registered = await api(production, 'POST', '/api/team/apps', admins.owner, remote);
+      assert.equal(registered.statusCode, 201, registered.body);
+    } finally {
+      await production.close();
+    }
+  });
+
   it('sets, refuses and takes away a back-channel logout URI; the change is audited', async () => {
     const { app } = await register({ kind: 'web', name: 'Logout app', redirectUris: [REDIRECT] });
     const url = `/api/team/apps/${app.clientId}`;

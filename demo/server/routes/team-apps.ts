@@ -50,6 +50,7 @@ interface FieldProblem {
 function addressProblem(
   kind: AppKind,
   uris: { redirectUris: string[]; postLogoutRedirectUris: string[]; backchannelLogoutUri: string | null },
+  postsToLoopback: boolean,
 ): FieldProblem | null {
   const redirects = REDIRECT_KINDS.has(kind);
   if (redirects && uris.redirectUris.length === 0) return { code: 'uriRequired', field: 'redirectUris' };
@@ -66,7 +67,7 @@ function addressProblem(
   }
   if (uris.backchannelLogoutUri !== null) {
     if (!LOGOUT_KINDS.has(kind)) return { code: 'uriNotAllowed', field: 'backchannelLogoutUri' };
-    const code = logoutUriProblem(uris.backchannelLogoutUri);
+    const code = logoutUriProblem(uris.backchannelLogoutUri, postsToLoopback);
     if (code) return { code, field: 'backchannelLogoutUri' };
   }
   return null;
@@ -76,6 +77,7 @@ const MESSAGES: Record<FieldProblem['code'], string> = {
   invalidUri: 'not an absolute URL',
   insecureUri: 'must be https (http only to localhost; a native app may use its own scheme)',
   fragmentUri: 'must not have a fragment',
+  loopbackLogoutUri: 'this server does not post to localhost: use an address it can reach',
   uriRequired: 'this kind of app needs at least one redirect URI',
   uriNotAllowed: 'this kind of app has no such address',
 };
@@ -87,7 +89,9 @@ const MESSAGES: Record<FieldProblem['code'], string> = {
  * in the team's audit trail.
  */
 export const teamAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { repos, clock } = app.services;
+  const { repos, clock, config } = app.services;
+  // The server posts logout tokens to this machine only in demo mode (lib/openid-provider.ts).
+  const postsToLoopback = config.demo;
   const admin = { auth: 'bearer', role: 'admin' } as const;
   // Only the schema knows an address's length: a too-long back-channel URI is refused at its field.
   const withAddresses = { ...admin, body: 'json', invalid: { backchannelLogoutUri: 'uriTooLong' } } as const;
@@ -114,7 +118,7 @@ export const teamAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
         backchannelLogoutUri: body.backchannelLogoutUri ?? null,
         thirdParty: body.thirdParty ?? false,
       };
-      const problem = addressProblem(body.kind, fields);
+      const problem = addressProblem(body.kind, fields, postsToLoopback);
       if (problem) return reply.code(400).send({ message: MESSAGES[problem.code], ...problem });
       const secret = SECRET_KINDS.has(body.kind) ? newSecret() : null;
       const row = await repos.teamApps.create(
@@ -155,12 +159,16 @@ export const teamAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
         patch.name = name.name;
       }
       const view = teamAppView(current);
-      const problem = addressProblem(current.kind, {
-        redirectUris: patch.redirectUris ?? view.redirectUris,
-        postLogoutRedirectUris: patch.postLogoutRedirectUris ?? view.postLogoutRedirectUris,
-        backchannelLogoutUri:
-          patch.backchannelLogoutUri === undefined ? view.backchannelLogoutUri : patch.backchannelLogoutUri,
-      });
+      const problem = addressProblem(
+        current.kind,
+        {
+          redirectUris: patch.redirectUris ?? view.redirectUris,
+          postLogoutRedirectUris: patch.postLogoutRedirectUris ?? view.postLogoutRedirectUris,
+          backchannelLogoutUri:
+            patch.backchannelLogoutUri === undefined ? view.backchannelLogoutUri : patch.backchannelLogoutUri,
+        },
+        postsToLoopback,
+      );
       if (problem) return reply.code(400).send({ message: MESSAGES[problem.code], ...problem });
       const row = await repos.teamApps.update(teamId, current.client_id, patch, actor, clock.now());
       if (!row) return reply.code(404).send(NOT_FOUND);

@@ -84,7 +84,8 @@ export const listTeamAppsSchema = {
 
 /**
  * 400 `invalidName`, an address's problem (`invalidUri`, `insecureUri`, `fragmentUri`, `uriRequired`,
- * `uriNotAllowed`; `uriTooLong` for the back-channel logout URI) with its `field`.
+ * `uriNotAllowed`; for the back-channel logout URI `uriTooLong`, and `loopbackLogoutUri` where the server
+ * does not post to this machine) with its `field`.
  */
 export const createTeamAppSchema = {
   body: TeamAppBody,

@@ -453,7 +453,15 @@ export function checkApp(
 /** A refusal of the server at the field it names, or for the whole form. */
 export function refusalProblems(error: unknown, t: TFunction): Problems {
   const { code, field } = refusalOf(error);
-  const known = ['invalidUri', 'insecureUri', 'fragmentUri', 'uriRequired', 'uriNotAllowed', 'uriTooLong'];
+  const known = [
+    'invalidUri',
+    'insecureUri',
+    'fragmentUri',
+    'loopbackLogoutUri',
+    'uriRequired',
+    'uriNotAllowed',
+    'uriTooLong',
+  ];
   if (code === 'invalidName' && field) return { [field]: t('teamApps.errors.invalidName') };
   if (code && field && known.includes(code)) return { [field]: uriProblem(t, field, code) };
   return { form: failure(t, error) };

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { fireEvent, waitFor, within } from '@testing-library/react';
-import AppsPage from '../../../../src/features/team/apps-page';
+import AppsPage, { refusalProblems } from '../../../../src/features/team/apps-page';
+import { ApiError } from '../../../../src/api/client';
+import { loadLanguage } from '../../../../src/i18n/instance';
+import { addTextPart } from '../../../../src/i18n/parts';
 import { expectNoAxeViolations, renderWithElement } from '../../render';
 import { logoutEverywhere, serverReady, signInAs } from '../../support';
 
@@ -167,5 +170,26 @@ describe('the team apps screen (component)', () => {
     const logout = field(dialog, 'Back-channel logout URL');
     expect(logout.getAttribute('aria-describedby')).to.contain(problem.id);
     expect(logout.value).to.equal(long);
+  });
+
+  it('a server that does not post to localhost: its refusal is told at the logout field', async () => {
+    // Only the server knows its mode: the screen's own check lets the address through.
+    const refusal = new ApiError(400, 'refused', {
+      code: 'loopbackLogoutUri',
+      field: 'backchannelLogoutUri',
+    });
+    for (const [language, text] of [
+      ['en', 'This site does not send logout tokens to localhost. Use an https address it can reach.'],
+      [
+        'de',
+        'Diese Website sendet keine Logout-Tokens an localhost. Verwenden Sie eine https-Adresse, die sie erreichen kann.',
+      ],
+    ] as const) {
+      const i18n = await loadLanguage(language);
+      await addTextPart(i18n, 'admin');
+      expect(refusalProblems(refusal, i18n.getFixedT(language))).to.deep.equal({
+        backchannelLogoutUri: text,
+      });
+    }
   });
 });
