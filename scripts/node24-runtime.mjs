@@ -34,7 +34,9 @@ function run(command, args) {
  */
 export function node24() {
   if (!existsSync(NODE) || !existsSync(SQLITE)) {
-    console.log(`--- node ${NODE24_VERSION} and better-sqlite3 ${SQLITE_VERSION} from the npm registry into ${CACHE}`);
+    console.log(
+      `--- node ${NODE24_VERSION} and better-sqlite3 ${SQLITE_VERSION} from the npm registry into ${CACHE}`,
+    );
     // No install scripts: better-sqlite3 13 ships its Node-API binary, and the scripts would run on Node 20.
     run('npm', [
       'install',
