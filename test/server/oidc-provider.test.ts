@@ -726,6 +726,15 @@ describe('the OpenID Provider', () => {
       const after = (await api('GET', '/api/user/apps', adaApi)).json().apps as Array<{ id: string }>;
       assert.ok(!after.some((entry) => entry.id === THIRD_PARTY_CLIENT));
       assert.equal((await api('DELETE', `/api/user/apps/${THIRD_PARTY_CLIENT}`, adaApi)).statusCode, 404);
+      // Both are in ada's security log, by the app's name; the 404 added nothing.
+      const log = (await api('GET', '/api/user/activity', adaApi)).json().events as Array<{
+        kind: string;
+        app?: string;
+      }>;
+      const partnerLog = log.filter((event) => event.app === 'Partner Board').map((event) => event.kind);
+      assert.equal(partnerLog[0], 'appAccessRemoved', partnerLog.join());
+      assert.equal(partnerLog.filter((kind) => kind === 'appAccessRemoved').length, 1, partnerLog.join());
+      assert.ok(partnerLog.includes('appAllowed'), partnerLog.join());
       // The same browser (its provider session still names the removed grant) is asked again.
       consentUid((await askPartner({ scope: 'openid email' }, flow.browser)).location);
     });

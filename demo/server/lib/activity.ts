@@ -35,6 +35,8 @@ export type ActivityKind =
   | 'recoveryCodeUsed'
   | 'passkeyAdded'
   | 'passkeyRemoved'
+  | 'appAllowed'
+  | 'appAccessRemoved'
   | (string & {});
 
 /** A browser as the screens show it: family and operating system (no version: it changes monthly). */

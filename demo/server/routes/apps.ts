@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appName, appScopes, findClient, grantScopes, isThirdParty, userGrants } from '../lib/oidc-grants';
+import { recordActivity } from '../lib/activity';
 import { apiResource } from '../lib/openid-provider';
 import { callerOf } from '../plugins/auth';
 import {
@@ -78,7 +79,7 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!caller) return reply;
       const found = await question(request.params.uid, caller.user.id);
       if (!found) return reply.code(404).send(notFound);
-      const { interaction, clientId, scope } = found;
+      const { interaction, clientId, client, scope } = found;
       if (request.body.allow) {
         const grantId = await grantScopes(app.oidc.current(), apiResource(config), {
           grantId: interaction.grantId,
@@ -87,6 +88,8 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
           scope,
         });
         interaction.result = { ...interaction.lastSubmission, consent: { grantId } };
+        // In the user's security log: an app they let in, to remove later if they did not mean it.
+        await recordActivity(request, caller.user.id, 'appAllowed', { app: appName(client, clientId) });
       } else {
         interaction.result = { error: 'access_denied', error_description: 'the user did not allow it' };
       }
@@ -131,6 +134,8 @@ export const appRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const ids = grants.filter((grant) => grant.clientId === request.params.id).map((grant) => grant.id);
       if (ids.length === 0) return reply.code(404).send({ message: 'no such app', code: 'notFound' });
       await repos.oidcModels.removeGrants(caller.user.id, ids);
+      const name = appName(await clientOf(request.params.id), request.params.id);
+      await recordActivity(request, caller.user.id, 'appAccessRemoved', { app: name });
       return reply.code(204).send();
     },
   );

@@ -39,6 +39,8 @@ function eventOf(row: { id: string; kind: string; detail: string; created_at: nu
   const provider = text('provider');
   if (provider !== undefined) event.provider = provider;
   if (typeof detail.count === 'number') event.count = detail.count;
+  const app = text('app');
+  if (app !== undefined) event.app = app;
   return event;
 }
 

@@ -67,6 +67,8 @@ export const ActivityEvent = Type.Object(
     provider: Type.Optional(Type.String()),
     /** Sessions ended at once ("sign out everywhere else"). */
     count: Type.Optional(Type.Integer()),
+    /** An app allowed to access the account, or whose access was removed: its name. */
+    app: Type.Optional(Type.String()),
   },
   closed,
 );

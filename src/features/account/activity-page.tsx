@@ -28,6 +28,8 @@ const KINDS = new Set([
   'recoveryCodeUsed',
   'passkeyAdded',
   'passkeyRemoved',
+  'appAllowed',
+  'appAccessRemoved',
 ]);
 
 /** Provider names are names: the same in every language. */
@@ -52,7 +54,7 @@ function Event({ event, now }: { event: ActivityEvent; now: number }) {
   const failed = event.kind === 'signIn' && event.success === false;
   const kind = failed ? 'signInFailed' : KINDS.has(event.kind) ? event.kind : 'other';
   const provider = event.provider ? (PROVIDERS[event.provider] ?? event.provider) : '';
-  const title = t(`activity.kinds.${kind}`, { provider, count: event.count ?? 0 });
+  const title = t(`activity.kinds.${kind}`, { provider, count: event.count ?? 0, app: event.app ?? '' });
   const method = event.method
     ? (PROVIDERS[event.method] ??
       (METHODS.has(event.method) ? t(`activity.methods.${event.method}`) : event.method))

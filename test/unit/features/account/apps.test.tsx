@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { fireEvent, waitFor, within } from '@testing-library/react';
+import ActivityPage from '../../../../src/features/account/activity-page';
 import AppsPage from '../../../../src/features/account/apps-page';
 import ConsentPage from '../../../../src/features/account/consent-page';
 import { expectNoAxeViolations, renderWithElement } from '../../render';
@@ -124,4 +125,35 @@ describe('consent screen', () => {
       }
     });
   }
+});
+
+describe('the security log', () => {
+  it('names the app a user let in, and the one whose access they removed', async () => {
+    await signInAs('ada@acme.test');
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const stub = answering({
+      '/api/user/activity': () =>
+        Response.json({
+          events: [
+            { id: '2', kind: 'appAccessRemoved', at, app: 'Partner Board' },
+            { id: '1', kind: 'appAllowed', at, app: 'Partner Board' },
+          ],
+          next: null,
+        }),
+    });
+    try {
+      for (const [language, removed, allowed] of [
+        ['en', 'Access removed for Partner Board', 'Partner Board allowed to access your account'],
+        ['fr', 'Accès retiré pour Partner Board', 'Accès à votre compte autorisé pour Partner Board'],
+      ] as const) {
+        const { view, container, unmount } = await renderWithElement(<ActivityPage />, { language });
+        expect(await view.findByText(removed)).to.exist;
+        expect(view.getByText(allowed)).to.exist;
+        await expectNoAxeViolations(container);
+        unmount();
+      }
+    } finally {
+      stub.restore();
+    }
+  });
 });
