@@ -5,9 +5,10 @@
  * it prints the process's CPU time per answer (user + system, from /proc, threads and GC included) and
  * the profile's self time per answer by package or file and by function. Unlike throughput, CPU time
  * per answer hardly moves when other processes load the machine, so a change can be judged on a busy
- * machine: compare the totals, and the rows, before and after.
+ * machine: compare the totals, and the rows, before and after. `PROFILE_NODE=24` runs both servers on
+ * Node 24 (the deployment's line); `KEEP_PROFILE=<file>` keeps the raw profile there.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import {
@@ -23,6 +24,7 @@ import { Browser, codeBody, exchange, writeClientsFile } from './parts/oidc';
 import { inRounds, load, type Target } from './server-load';
 import { signIn } from './session';
 import { OUT, ROOT, ROUTE_CONNECTIONS } from './settings';
+import { node24 } from '../../scripts/node24-runtime.mjs';
 
 const SECONDS = Number(process.argv[2] ?? 3);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -93,11 +95,14 @@ async function main() {
   const cores = pinnedCores();
   if (cores) pinSelf(cores.bench);
   const nodeFlags = ['--cpu-prof', `--cpu-prof-dir=${profiles}`, '--cpu-prof-interval=200'];
+  // PROFILE_NODE=24: both servers on Node 24, the deployment's line (scripts/node24-runtime.mjs).
+  const runtime = process.env.PROFILE_NODE === '24' ? { runtime: node24() } : {};
   const identity = await startServerProcess({ OIDC_CLIENTS_FILE: writeClientsFile() }, undefined, {
     nodeFlags,
     pinned: true,
+    ...runtime,
   });
-  const bare = await startBareServer({ pinned: true });
+  const bare = await startBareServer({ pinned: true, ...runtime });
   let windows: Window[];
   try {
     const session = await signIn(identity.url);
@@ -154,6 +159,7 @@ async function main() {
   if (!file) throw new Error('the server wrote no profile');
   // V8's profile clock and process.hrtime are both the monotonic clock, in µs here.
   const profile = JSON.parse(readFileSync(join(profiles, file), 'utf8')) as Profile;
+  if (process.env.KEEP_PROFILE) writeFileSync(process.env.KEEP_PROFILE, readFileSync(join(profiles, file)));
   rmSync(profiles, { recursive: true, force: true });
   heading(
     `CPU time per answer (process: user + system, µs), ${ROUNDS} rounds of ${SECONDS} s, ${ROUTE_CONNECTIONS} connections, ${cores ? `load generator on core ${cores.bench}, servers on ${cores.server}` : 'not pinned'}`,

@@ -26,6 +26,9 @@ import { interactionSchema, plainPageCssSchema, providerSchema } from '../../../
 /** A request as the provider reads it behind another framework: the parsed body and the full path. */
 type ForwardedRequest = IncomingMessage & { body?: unknown; originalUrl?: string; ip?: string };
 
+/** Methods that end no session: the apps need telling only after the others. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 const callbacks = new WeakMap<Provider, (req: IncomingMessage, res: ServerResponse) => void>();
 function callbackOf(provider: Provider) {
   let callback = callbacks.get(provider);
@@ -63,7 +66,7 @@ export async function registerOpenIdProvider(app: FastifyInstance): Promise<void
       if (!session) return null;
       await sessions.revoke(session.id_hash);
       // The provider told the apps of its own session; any other bound to this portal session is
-      // swept here (the provider's GET is not a Fastify route: the hook below does not see it).
+      // swept here (the hook below passes over GETs, and the provider's sign-out is one).
       void endEndedAppSessions(app.log);
       const options = { ...cookieOptions(config, true), secure: secureCookies(config) };
       return app.serializeCookie(SESSION_COOKIE, '', { ...options, expires: new Date(0) });
@@ -72,8 +75,10 @@ export async function registerOpenIdProvider(app: FastifyInstance): Promise<void
   app.decorate('oidc', oidc);
   // Whichever request ended portal sessions (sign-out, the sessions screen, a password reset, a member
   // disabled or removed, an account deleted), its apps are told once the answer has gone: never a GET.
-  app.addHook('onResponse', async (request) => {
-    if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) await endEndedAppSessions(request.log);
+  // A callback hook: every answer of the server passes it, and a GET needs no promise.
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (READS.has(request.method)) return done();
+    void endEndedAppSessions(request.log).then(() => done());
   });
 
   // A route, not middleware: only the provider's own addresses pay for it
