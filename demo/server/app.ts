@@ -35,6 +35,9 @@ import { loginRoutes } from './routes/login';
 import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
 import { groupRoutes } from './routes/groups';
 import { teamAppRoutes } from './routes/team-apps';
+import { domainRoutes } from './routes/domains';
+import { domainChecker } from './lib/dns';
+import { DomainWatch } from './lib/domain-watch';
 import { memberRoutes } from './routes/members';
 import { searchRoutes } from './routes/search';
 import { sessionRoutes } from './routes/sessions';
@@ -102,6 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const repos = createRepositories(db);
+  const checkDomain = domainChecker(config.dnsServers);
+  const mailer = deps.mailer ?? createMailer(config.smtpUrl, config.dataDir, config.mailFrom, app.log);
   const services: Services = {
     config,
     repos,
@@ -123,7 +128,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       config.corsOrigins,
       mailBrand(config.brand).name,
     ),
-    mailer: deps.mailer ?? createMailer(config.smtpUrl, config.dataDir, config.mailFrom, app.log),
+    mailer,
+    checkDomain,
+    domainWatch: new DomainWatch({ config, repos, clock, checkDomain, mailer, log: app.log }),
     external: new ExternalSignIn(repos, clock, config.publicUrl, (issuer) => {
       if (!issuer.startsWith('demo:')) return issuer;
       // Stand-ins exist only in demo mode; outside it a demo: issuer is unusable.
@@ -131,6 +138,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   };
   app.decorate('services', services);
+  app.addHook('onReady', async () => services.domainWatch.start());
+  app.addHook('onClose', async () => services.domainWatch.stop());
 
   // JSON and url-encoded forms only: text/plain and everything else get 415.
   app.removeContentTypeParser('text/plain');
@@ -166,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(memberRoutes);
   await app.register(groupRoutes);
   await app.register(teamAppRoutes);
+  await app.register(domainRoutes);
   await app.register(searchRoutes);
   await app.register(switcherRoutes);
   await app.register(accountRoutes);

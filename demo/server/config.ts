@@ -67,6 +67,11 @@ export interface Config {
    * plus, in demo mode, the demo suite app's.
    */
   oidcClients: OidcClient[];
+  /**
+   * The DNS servers a team's domain records are looked up through (`host:port`, from DNS_SERVERS);
+   * empty: the system's.
+   */
+  dnsServers: string[];
   /** Where the built bundle and the demo pages are. */
   distDir: string;
   demoDir: string;
@@ -293,6 +298,16 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  // Node's resolver takes `1.2.3.4`, `1.2.3.4:53` and `[::1]:53`; anything else is refused here.
+  const dnsServers = (value('DNS_SERVERS') ?? '')
+    .split(',')
+    .map((server) => server.trim())
+    .filter(Boolean);
+  for (const server of dnsServers) {
+    if (!/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-f:.]+\](:\d{1,5})?|[0-9a-f:]+)$/i.test(server))
+      problems.push(`DNS_SERVERS entries must be addresses like 127.0.0.1:53 or [::1]:53 (got "${server}")`);
+  }
+
   const brand = (value('BRAND') ?? 'intoware').toLowerCase();
   if (!(BRAND_NAMES as readonly string[]).includes(brand)) {
     problems.push(`BRAND must be one of ${BRAND_NAMES.join(', ')} (got "${brand}")`);
@@ -405,6 +420,7 @@ export function loadConfig(env: Env = process.env): Config {
     loginAddressLimit: int('LOGIN_ADDRESS_LIMIT', 100, 1, 1_000_000),
     sessionAddresses: bool('SESSION_ADDRESSES', false),
     oidcClients,
+    dnsServers,
     distDir: resolve(value('DIST_DIR') ?? resolve(ROOT, 'dist')),
     demoDir: resolve(ROOT, 'demo'),
   };

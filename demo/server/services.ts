@@ -13,6 +13,8 @@ import type { TwoStepService } from './lib/two-step';
 import type { PasskeyService } from './lib/passkeys';
 import type { OpenIdProvider } from './lib/openid-provider';
 import type { XsrfService } from './lib/xsrf';
+import type { DomainChecker } from './lib/dns';
+import type { DomainWatch } from './lib/domain-watch';
 
 /** Everything a route needs, built once at start and reachable as `app.services`. */
 export interface Services {
@@ -34,6 +36,10 @@ export interface Services {
   twoStep: TwoStepService;
   /** WebAuthn ceremonies (registration and sign-in). */
   passkeys: PasskeyService;
+  /** Looks up the DNS record that proves a team's domain (lib/dns.ts). */
+  checkDomain: DomainChecker;
+  /** The daily lookup of every team's domains, and the owners' mail when one is lost. */
+  domainWatch: DomainWatch;
 }
 
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */

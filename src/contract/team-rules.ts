@@ -79,6 +79,10 @@ export const AUDIT_ACTIONS = [
   'app.disabled',
   'app.enabled',
   'app.deleted',
+  'domain.added',
+  'domain.verified',
+  'domain.unverified',
+  'domain.removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -46,7 +46,7 @@ describe('database', () => {
       await sql`insert into oidc_models (model, id, payload) values ('Grant', 'g1', '{"clientId":"web-app"}')`.execute(
         db.kysely,
       );
-      assert.deepEqual(await migrate(db.kysely), ['014-team-apps']);
+      assert.deepEqual(await migrate(db.kysely, '014-team-apps'), ['014-team-apps']);
       const app = await db.kysely.selectFrom('team_apps').selectAll().executeTakeFirstOrThrow();
       assert.deepEqual(
         [app.client_id, app.team_id, app.kind, app.secret_hash, app.scopes, app.disabled, app.name],

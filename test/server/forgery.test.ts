@@ -49,6 +49,8 @@ const PARAMS: Record<string, string> = {
   '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
   '/api/team/apps/:clientId': '/api/team/apps/x',
   '/api/team/apps/:clientId/secret': '/api/team/apps/x/secret',
+  '/api/team/domains/:domain': '/api/team/domains/x.test',
+  '/api/team/domains/:domain/verify': '/api/team/domains/x.test/verify',
   '/api/user/passkeys/:id': '/api/user/passkeys/x',
   '/api/user/sessions/:id': '/api/user/sessions/x',
   '/api/oidc/consent/:uid': '/api/oidc/consent/x',

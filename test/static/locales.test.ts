@@ -80,6 +80,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'security.passkeys.name',
     'recoveryCodes.fileTeam',
     'team.logFilter.app',
+    'team.logFilter.domain',
     'manage.nav.teamApps',
     'teamApps.fields.name',
     'teamApps.columns.status',

@@ -715,6 +715,25 @@ const migrations: Record<string, Migration> = {
       else await sql`update oidc_models set client_id = json_extract(payload, '$.clientId')`.execute(db);
     },
   },
+  '015-team-domains': {
+    async up(db: AnyDb) {
+      // A team's e-mail domains (db/domains.ts). The domain is the key: one team at most holds it,
+      // whatever its state. The token is the challenge its admins publish in DNS, not a secret.
+      await db.schema
+        .createTable('team_domains')
+        .addColumn('domain', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('token', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('verified_at', 'bigint')
+        .addColumn('checked_at', 'bigint')
+        .addColumn('last_problem', 'text')
+        .addColumn('missing_since', 'bigint')
+        .execute();
+      await db.schema.createIndex('team_domains_team').on('team_domains').columns(['team_id']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -18,6 +18,7 @@ export const QUIET_TABLES: Record<string, string> = {
   audit_events: 'append-only history, never kept',
   team_apps:
     "a team's applications: read on each client lookup and client token, never kept (the provider keeps a client only under a hash of what was read)",
+  team_domains: "a team's e-mail domains: read on each call, never kept",
   totp_secrets: 'read on each second step, never kept',
   totp_used_steps: 'single-use TOTP steps: checked and spent in one statement',
   recovery_codes: 'single-use codes: checked and spent in one statement',

@@ -2,6 +2,7 @@ import type { Db } from './connect';
 import { accountsRepository, activityRepository, emailChangesRepository } from './activity';
 import { auditRepository } from './audit';
 import { deviceCodesRepository } from './device-codes';
+import { domainsRepository } from './domains';
 import { groupsRepository } from './groups';
 import { identitiesRepository } from './identities';
 import { invitationsRepository } from './invitations';
@@ -42,6 +43,7 @@ export function createRepositories(db: Db) {
     groups: groupsRepository(kysely),
     audit: auditRepository(kysely),
     teamApps: teamAppsRepository(kysely),
+    domains: domainsRepository(kysely),
     twoStep: twoStepRepository(kysely),
     passkeys: passkeysRepository(kysely, db.dialect),
     signingKeys: signingKeysRepository(kysely),

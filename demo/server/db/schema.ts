@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { DomainCheckProblem, DomainState } from '../../../src/contract/domains';
 
 /**
  * The database schema as Kysely sees it. Times are milliseconds since the epoch (bigint on PostgreSQL,
@@ -265,6 +266,23 @@ export interface AuditEventsTable {
 export type TeamAppKind = 'web' | 'spa' | 'native' | 'device' | 'machine';
 
 /** A team's own application: an OpenID Connect client, or a machine credential (client credentials). */
+/** A team's e-mail domain and the DNS record that proves it is the team's (db/domains.ts). */
+export interface TeamDomainsTable {
+  /** Lower case, ASCII form (src/contract/domains.ts `normalDomain`). */
+  domain: string;
+  team_id: string;
+  /** 128 random bits, hex: the TXT record holds `acct-verification=<token>`. */
+  token: string;
+  state: DomainState;
+  created_at: number;
+  verified_at: number | null;
+  /** When the record was last looked up (ms), and what was wrong then (null: it was there). */
+  checked_at: number | null;
+  last_problem: DomainCheckProblem | null;
+  /** A verified domain's record has been missing since (ms); null while it is there. */
+  missing_since: number | null;
+}
+
 export interface TeamAppsTable {
   client_id: string;
   team_id: string;
@@ -434,6 +452,7 @@ export interface Database {
   group_members: GroupMembersTable;
   audit_events: AuditEventsTable;
   team_apps: TeamAppsTable;
+  team_domains: TeamDomainsTable;
   totp_secrets: TotpSecretsTable;
   totp_used_steps: TotpUsedStepsTable;
   recovery_codes: RecoveryCodesTable;

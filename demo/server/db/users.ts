@@ -129,6 +129,18 @@ export function usersRepository(db: Kysely<Database>) {
       return withTeam().select(MAIL_ACCOUNT).where('users.id', '=', userId).executeTakeFirst();
     },
 
+    /** The team's owners who can act (not disabled), with what their mail needs. */
+    ownerMailAccounts(teamId: string): Promise<MailAccount[]> {
+      return withTeam()
+        .innerJoin('user_permissions', 'user_permissions.user_id', 'users.id')
+        .select(MAIL_ACCOUNT)
+        .where('users.team_id', '=', teamId)
+        .where('user_permissions.permission', '=', 'OWNER')
+        .where('users.disabled_at', 'is', null)
+        .orderBy('users.email')
+        .execute();
+    },
+
     /** Whether the user's team requires two-step sign-in. */
     async teamRequiresTwoStep(userId: string): Promise<boolean> {
       const row = await withTeam()

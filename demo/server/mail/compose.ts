@@ -213,3 +213,25 @@ export function emailNoticeMail({ language, brand, name, team, email, link }: Em
     link,
   };
 }
+
+export interface DomainLostMailInput {
+  language: Language;
+  brand: MailBrand;
+  name: string;
+  team: string;
+  domain: string;
+  /** The TXT record that would prove the domain again: `name "value"`. */
+  record: string;
+}
+
+/** To an owner: the team's domain is no longer verified (its record stayed missing past the grace). */
+export function domainLostMail({ language, brand, name, team, domain, record }: DomainLostMailInput) {
+  const values = { brand: brand.name, name, team, domain, record };
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [t('domainLost.greeting'), t('domainLost.body'), t('domainLost.again')];
+  return {
+    subject: t('domainLost.subject'),
+    text: `${lines.join('\n\n')}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines),
+  };
+}

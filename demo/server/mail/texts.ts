@@ -62,6 +62,13 @@ export interface ServerTexts {
     action: string;
     warning: string;
   };
+  /** To a team's owners: a verified domain's DNS record stayed missing past the grace period. */
+  domainLost: {
+    subject: string;
+    greeting: string;
+    body: string;
+    again: string;
+  };
   footer: string;
   policy: Record<PolicyProblem, string>;
   resetInvalid: string;
@@ -171,6 +178,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Undo this change',
       warning:
         'If this was not you, undo the change with this link (it works for 7 days) and change your password.',
+    },
+    domainLost: {
+      subject: 'The domain {{domain}} is no longer verified for {{team}}',
+      greeting: 'Hello {{name}},',
+      body: 'The DNS record that proves {{domain}} belongs to the team {{team}} has been missing for three days, so {{brand}} no longer treats the domain as verified: sign-in by this domain is off. Members keep their accounts.',
+      again:
+        'To verify it again, publish the TXT record {{record}} and verify the domain in the Team settings.',
     },
     footer: 'This email was sent by {{brand}} account services. Please do not reply.',
     policy: {
@@ -284,6 +298,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       warning:
         'Si ce n’était pas vous, annulez le changement avec ce lien (valable 7 jours) et changez votre mot de passe.',
     },
+    domainLost: {
+      subject: 'Le domaine {{domain}} n’est plus vérifié pour {{team}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'L’enregistrement DNS qui prouve que {{domain}} appartient à l’équipe {{team}} est absent depuis trois jours : {{brand}} ne considère plus ce domaine comme vérifié et la connexion par ce domaine est désactivée. Les membres gardent leur compte.',
+      again:
+        'Pour le vérifier à nouveau, publiez l’enregistrement TXT {{record}}, puis vérifiez le domaine dans les Paramètres de l’équipe.',
+    },
     footer: 'Cet e-mail a été envoyé par le service de comptes {{brand}}. Merci de ne pas y répondre.',
     policy: {
       tooShort: 'Le mot de passe doit contenir au moins {{min}} caractères.',
@@ -394,6 +415,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       warning:
         'Si no fuiste tú, deshaz el cambio con este enlace (funciona durante 7 días) y cambia tu contraseña.',
     },
+    domainLost: {
+      subject: 'El dominio {{domain}} ya no está verificado para {{team}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'El registro DNS que demuestra que {{domain}} pertenece al equipo {{team}} lleva tres días sin aparecer, así que {{brand}} ya no considera verificado el dominio y el inicio de sesión por este dominio está desactivado. Los miembros conservan sus cuentas.',
+      again:
+        'Para verificarlo de nuevo, publica el registro TXT {{record}} y verifica el dominio en la Configuración del equipo.',
+    },
     footer: 'Este correo lo ha enviado el servicio de cuentas de {{brand}}. No respondas a este mensaje.',
     policy: {
       tooShort: 'La contraseña debe tener al menos {{min}} caracteres.',
@@ -503,6 +531,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Anular esta alteração',
       warning:
         'Se não foi você, anule a alteração com esta ligação (funciona durante 7 dias) e altere a sua palavra-passe.',
+    },
+    domainLost: {
+      subject: 'O domínio {{domain}} não está mais verificado para {{team}}',
+      greeting: 'Olá, {{name}},',
+      body: 'O registro DNS que comprova que {{domain}} pertence à equipe {{team}} está ausente há três dias, então a {{brand}} não considera mais o domínio verificado e o login por esse domínio foi desativado. Os membros mantêm suas contas.',
+      again:
+        'Para verificá-lo de novo, publique o registro TXT {{record}} e verifique o domínio nas Configurações da equipe.',
     },
     footer: 'Este e-mail foi enviado pelo serviço de contas da {{brand}}. Não responda a esta mensagem.',
     policy: {
@@ -617,6 +652,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       warning:
         'Wenn Sie das nicht waren, machen Sie die Änderung mit diesem Link rückgängig (7 Tage gültig) und ändern Sie Ihr Passwort.',
     },
+    domainLost: {
+      subject: 'Die Domain {{domain}} ist für {{team}} nicht mehr verifiziert',
+      greeting: 'Hallo {{name}},',
+      body: 'Der DNS-Eintrag, der belegt, dass {{domain}} zum Team {{team}} gehört, fehlt seit drei Tagen. {{brand}} behandelt die Domain deshalb nicht mehr als verifiziert, und die Anmeldung über diese Domain ist ausgeschaltet. Die Mitglieder behalten ihre Konten.',
+      again:
+        'Um sie erneut zu verifizieren, veröffentlichen Sie den TXT-Eintrag {{record}} und verifizieren Sie die Domain in den Teameinstellungen.',
+    },
     footer: 'Diese E-Mail wurde vom {{brand}}-Kontodienst gesendet. Bitte antworten Sie nicht darauf.',
     policy: {
       tooShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein.',
@@ -726,6 +768,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'この変更を取り消す',
       warning:
         '心当たりがない場合は、このリンク (7 日間有効) で変更を取り消し、パスワードを変更してください。',
+    },
+    domainLost: {
+      subject: 'ドメイン {{domain}} は {{team}} の確認済みドメインではなくなりました',
+      greeting: '{{name}} 様',
+      body: '{{domain}} がチーム {{team}} のものであることを示す DNS レコードが 3 日間見つからないため、{{brand}} はこのドメインを確認済みとして扱わなくなり、このドメインによるサインインはオフになりました。メンバーのアカウントはそのまま残ります。',
+      again:
+        'もう一度確認するには、TXT レコード {{record}} を公開してから、チーム設定でドメインを確認してください。',
     },
     footer:
       'このメールは {{brand}} アカウント サービスから送信されています。このメールには返信しないでください。',
@@ -840,6 +889,12 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Fortryd ændringen',
       warning:
         'Hvis det ikke var dig, så fortryd ændringen med dette link (virker i 7 dage) og skift din adgangskode.',
+    },
+    domainLost: {
+      subject: 'Domænet {{domain}} er ikke længere bekræftet for {{team}}',
+      greeting: 'Hej {{name}}',
+      body: 'DNS-posten, der beviser, at {{domain}} tilhører teamet {{team}}, har manglet i tre dage, så {{brand}} betragter ikke længere domænet som bekræftet, og login via domænet er slået fra. Medlemmerne beholder deres konti.',
+      again: 'Udgiv TXT-posten {{record}}, og bekræft domænet i Teamindstillinger for at bekræfte det igen.',
     },
     footer: 'Denne e-mail er sendt af {{brand}}s kontotjeneste. Du kan ikke svare på den.',
     policy: {

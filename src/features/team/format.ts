@@ -134,6 +134,16 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
     case 'app.enabled':
     case 'app.deleted':
       return t(`team.log.${event.action}`, { actor, app: event.target });
+    case 'domain.added':
+    case 'domain.removed':
+      return t(`team.log.${event.action}`, { actor, domain: event.target });
+    // The server's daily check has no member as actor; losing a domain is its rule, whoever looked.
+    case 'domain.verified':
+      return event.actor
+        ? t('team.log.domain.verified', { actor, domain: event.target })
+        : t('team.log.domain.verifiedByCheck', { domain: event.target });
+    case 'domain.unverified':
+      return t('team.log.domain.unverified', { domain: event.target });
     default:
       return t(`team.log.${event.action}`, { actor, member });
   }

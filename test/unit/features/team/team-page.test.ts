@@ -125,7 +125,7 @@ describe('an admin action as a sentence: actor, target and change', () => {
     action: AuditEvent['action'],
     target: string,
     detail: AuditEvent['detail'] = {},
-    actor = ada,
+    actor: AuditEvent['actor'] = ada,
   ) => auditSentence({ id: 'e', at: new Date(NOW).toISOString(), actor, action, target, detail }, 'en', t);
 
   it('names the member and the group of a membership, not the group alone', () => {
@@ -167,6 +167,18 @@ describe('an admin action as a sentence: actor, target and change', () => {
     ).to.equal('Ada Lovelace set the permissions of Bob Stone to Administrator and Editor');
     expect(event('team.seatLimit', '1200', { from: 100, to: 1200 })).to.equal(
       'Ada Lovelace set the user limit to 1,200',
+    );
+  });
+
+  it('names the domain an admin added, verified or removed', () => {
+    expect(event('domain.added', 'acme.test')).to.equal('Ada Lovelace added the domain acme.test');
+    expect(event('domain.verified', 'acme.test')).to.equal('Ada Lovelace verified the domain acme.test');
+    expect(event('domain.removed', 'acme.test')).to.equal('Ada Lovelace removed the domain acme.test');
+    expect(event('domain.verified', 'acme.test', {}, null)).to.equal(
+      'The daily check verified the domain acme.test',
+    );
+    expect(event('domain.unverified', 'acme.test', {}, null)).to.equal(
+      'The domain acme.test is no longer verified: its DNS record was missing for three days',
     );
   });
 });

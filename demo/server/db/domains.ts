@@ -1,0 +1,152 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { AuditAction } from '../../../src/contract/team-rules';
+import { DOMAIN_GRACE_MS, type DomainCheckProblem } from '../../../src/contract/domains';
+import { recordAudit, type Actor } from './audit';
+import type { Database, TeamDomainsTable } from './schema';
+
+/**
+ * A team's e-mail domains. A domain is held by one team at most, from the moment it is added (the key
+ * of the table): a second team cannot even start proving it. Adding, proving and removing are in the
+ * team's audit trail, each in the transaction of the change.
+ */
+export function domainsRepository(db: Kysely<Database>) {
+  const audit = (
+    trx: Transaction<Database>,
+    row: Pick<TeamDomainsTable, 'team_id' | 'domain'>,
+    action: AuditAction,
+    actor: Actor | null,
+    now: number,
+  ) => recordAudit(trx, { teamId: row.team_id, actor, action, target: row.domain, now });
+
+  return {
+    /** The team's domains, by name. */
+    list(teamId: string): Promise<TeamDomainsTable[]> {
+      return db
+        .selectFrom('team_domains')
+        .selectAll()
+        .where('team_id', '=', teamId)
+        .orderBy('domain')
+        .execute();
+    },
+
+    /** The domain if the team holds it. */
+    find(teamId: string, domain: string): Promise<TeamDomainsTable | undefined> {
+      return db
+        .selectFrom('team_domains')
+        .selectAll()
+        .where('domain', '=', domain)
+        .where('team_id', '=', teamId)
+        .executeTakeFirst();
+    },
+
+    /** Adds a pending domain; undefined when any team (this one too) holds it already. */
+    add(teamId: string, domain: string, token: string, actor: Actor, now: number) {
+      return db.transaction().execute(async (trx): Promise<TeamDomainsTable | undefined> => {
+        const row: TeamDomainsTable = {
+          domain,
+          team_id: teamId,
+          token,
+          state: 'pending',
+          created_at: now,
+          verified_at: null,
+          checked_at: null,
+          last_problem: null,
+          missing_since: null,
+        };
+        // One statement decides between two teams adding the same domain at once.
+        const result = await trx
+          .insertInto('team_domains')
+          .values(row)
+          .onConflict((conflict) => conflict.column('domain').doNothing())
+          .executeTakeFirst();
+        if (!result.numInsertedOrUpdatedRows) return undefined;
+        await audit(trx, row, 'domain.added', actor, now);
+        return row;
+      });
+    },
+
+    /**
+     * What a lookup found, by one rule for the admin's Verify and the daily check alike:
+     * - the record: the domain is verified (audited when it was not), and nothing is missing;
+     * - no record for a verified domain: missing since the first such lookup, and unverified (audited)
+     *   once that is longer ago than the grace period — `lost` then tells the caller to tell the owners;
+     * - otherwise (pending, or no answer from DNS): only when it was checked and what went wrong.
+     * Undefined when the team no longer holds the domain.
+     */
+    checked(row: TeamDomainsTable, problem: DomainCheckProblem | null, actor: Actor | null, now: number) {
+      return db.transaction().execute(async (trx) => {
+        let changes: Partial<TeamDomainsTable> = { checked_at: now, last_problem: problem };
+        let action: AuditAction | null = null;
+        if (problem === null) {
+          changes = { ...changes, missing_since: null };
+          if (row.state !== 'verified') {
+            changes = { ...changes, state: 'verified', verified_at: now };
+            action = 'domain.verified';
+          }
+        } else if (problem === 'recordNotFound' && row.state === 'verified') {
+          const since = row.missing_since ?? now;
+          changes = { ...changes, missing_since: since };
+          if (now - since >= DOMAIN_GRACE_MS) {
+            changes = { ...changes, state: 'unverified' };
+            action = 'domain.unverified';
+          }
+        }
+        const result = await trx
+          .updateTable('team_domains')
+          .set(changes)
+          .where('domain', '=', row.domain)
+          .where('team_id', '=', row.team_id)
+          .executeTakeFirst();
+        if (!result.numUpdatedRows) return undefined;
+        if (action) await audit(trx, row, action, actor, now);
+        return { row: { ...row, ...changes }, lost: action === 'domain.unverified' };
+      });
+    },
+
+    /**
+     * Domains whose record is due for its daily lookup (checked before `before`, or never): verified and
+     * unverified ones, and pending ones still within their time. The oldest first, `limit` at most.
+     */
+    due(before: number, pendingSince: number, limit: number): Promise<TeamDomainsTable[]> {
+      return db
+        .selectFrom('team_domains')
+        .selectAll()
+        .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', before)]))
+        .where((eb) => eb.or([eb('state', '!=', 'pending'), eb('created_at', '>', pendingSince)]))
+        .orderBy('checked_at')
+        .orderBy('domain')
+        .limit(limit)
+        .execute();
+    },
+
+    /**
+     * Takes a due domain for this node's lookup: one conditional update, so of several nodes checking
+     * at once only one looks it up. False when another node took it first.
+     */
+    async claim(row: TeamDomainsTable, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable('team_domains')
+        .set({ checked_at: now })
+        .where('domain', '=', row.domain)
+        .where((eb) =>
+          row.checked_at === null ? eb('checked_at', 'is', null) : eb('checked_at', '=', row.checked_at),
+        )
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Removes the team's domain (audited); false when the team does not hold it. */
+    remove(teamId: string, domain: string, actor: Actor, now: number): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .deleteFrom('team_domains')
+          .where('domain', '=', domain)
+          .where('team_id', '=', teamId)
+          .executeTakeFirst();
+        if (!result.numDeletedRows) return false;
+        await audit(trx, { team_id: teamId, domain }, 'domain.removed', actor, now);
+        return true;
+      });
+    },
+  };
+}

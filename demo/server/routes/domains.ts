@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { TeamDomainsTable } from '../db/schema';
+import { adminOf } from '../plugins/auth';
+import {
+  DOMAIN_PENDING_MS,
+  DOMAIN_RECORD_PREFIX,
+  DOMAIN_RECORD_VALUE_PREFIX,
+  normalDomain,
+} from '../../../src/contract/domains';
+import {
+  addTeamDomainSchema,
+  deleteTeamDomainSchema,
+  listTeamDomainsSchema,
+  verifyTeamDomainSchema,
+  type TeamDomain,
+} from '../../../src/contract/schemas/domains';
+
+const PUBLIC_MAIL_DOMAINS = new Set(
+  readFileSync(join(import.meta.dirname, '../lib/public-mail-domains.txt'), 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#')),
+);
+
+const NOT_FOUND = { message: 'no such domain', code: 'notFound' } as const;
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * The domain as its admins see it, with the record to publish. A pending domain still unproven after
+ * its time shows as failed; proving it later still makes it verified.
+ */
+function teamDomainView(row: TeamDomainsTable, now: number): TeamDomain {
+  const expired = row.state === 'pending' && now >= row.created_at + DOMAIN_PENDING_MS;
+  return {
+    domain: row.domain,
+    state: expired ? 'failed' : row.state,
+    recordName: `${DOMAIN_RECORD_PREFIX}${row.domain}`,
+    recordValue: `${DOMAIN_RECORD_VALUE_PREFIX}${row.token}`,
+    createdAt: new Date(row.created_at).toISOString(),
+    verifiedAt: iso(row.verified_at),
+    checkedAt: iso(row.checked_at),
+    lastProblem: row.last_problem,
+    missingSince: iso(row.missing_since),
+    expiresAt: row.state === 'pending' ? iso(row.created_at + DOMAIN_PENDING_MS) : null,
+  };
+}
+
+/**
+ * A team's e-mail domains, for its owners and admins: list, add (a pending domain and the DNS record
+ * that would prove it), verify (look the record up now), remove. A domain is one team's at most, and a
+ * public mail service's never. Every lookup goes through the resolver of DNS_SERVERS, with a timeout.
+ */
+export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { repos, clock, checkDomain, domainWatch } = app.services;
+  const admin = { auth: 'bearer', role: 'admin' } as const;
+
+  app.get('/api/team/domains', { config: admin, schema: listTeamDomainsSchema }, async (request) => {
+    const rows = await repos.domains.list(adminOf(request).caller.user.team_id);
+    return { domains: rows.map((row) => teamDomainView(row, clock.now())) };
+  });
+
+  app.post(
+    '/api/team/domains',
+    { config: { ...admin, body: 'json' }, schema: addTeamDomainSchema },
+    async (request, reply) => {
+      const { caller, actor } = adminOf(request);
+      const domain = normalDomain(request.body.domain);
+      if (!domain)
+        return reply.code(400).send({ message: 'not a domain name', code: 'invalidDomain', field: 'domain' });
+      if (PUBLIC_MAIL_DOMAINS.has(domain))
+        return reply.code(400).send({
+          message: 'a public mail service cannot be a team’s domain',
+          code: 'publicDomain',
+          field: 'domain',
+        });
+      const token = randomBytes(16).toString('hex');
+      const row = await repos.domains.add(caller.user.team_id, domain, token, actor, clock.now());
+      // Whose it is stays unsaid: the same answer for this team's own and another team's domain.
+      if (!row)
+        return reply
+          .code(409)
+          .send({ message: 'this domain is already taken', code: 'domainTaken', field: 'domain' });
+      return reply.code(201).send(teamDomainView(row, clock.now()));
+    },
+  );
+
+  app.post(
+    '/api/team/domains/:domain/verify',
+    { config: admin, schema: verifyTeamDomainSchema },
+    async (request, reply) => {
+      const { caller, actor } = adminOf(request);
+      const domain = normalDomain(request.params.domain);
+      const row = domain ? await repos.domains.find(caller.user.team_id, domain) : undefined;
+      if (!row) return reply.code(404).send(NOT_FOUND);
+      const problem = await checkDomain(row.domain, row.token);
+      const checked = await repos.domains.checked(row, problem, actor, clock.now());
+      if (!checked) return reply.code(404).send(NOT_FOUND);
+      if (checked.lost) void domainWatch.tellOwners(checked.row);
+      return teamDomainView(checked.row, clock.now());
+    },
+  );
+
+  app.delete(
+    '/api/team/domains/:domain',
+    { config: admin, schema: deleteTeamDomainSchema },
+    async (request, reply) => {
+      const { caller, actor } = adminOf(request);
+      const domain = normalDomain(request.params.domain);
+      if (!domain || !(await repos.domains.remove(caller.user.team_id, domain, actor, clock.now())))
+        return reply.code(404).send(NOT_FOUND);
+      return reply.code(204).send();
+    },
+  );
+};
