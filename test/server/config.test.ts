@@ -92,4 +92,15 @@ describe('configuration', () => {
       assert.throws(() => loadConfig({ HASH_COST: wrong }), /HASH_COST must be a whole number from 10 to 22/);
     }
   });
+
+  it('looks domains up through the DNS_SERVERS addresses, or the system’s', () => {
+    assert.deepEqual(loadConfig({}).dnsServers, []);
+    assert.deepEqual(loadConfig({ DNS_SERVERS: '127.0.0.1:5353, [::1]:53,9.9.9.9' }).dnsServers, [
+      '127.0.0.1:5353',
+      '[::1]:53',
+      '9.9.9.9',
+    ]);
+    for (const wrong of ['dns.example.test', 'udp://127.0.0.1', '127.0.0.1:port'])
+      assert.throws(() => loadConfig({ DNS_SERVERS: wrong }), /DNS_SERVERS entries must be addresses/);
+  });
 });
