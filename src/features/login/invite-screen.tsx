@@ -26,6 +26,7 @@ import { TextField } from '../../ui/text-field';
 import { ProvidersThenForm } from './provider-buttons';
 import { safeReturnUrl } from '../../contract/return-url';
 import { signInPath } from './routes';
+import { beginSession } from './sign-in-steps';
 import type { AfterSignIn } from './signin-screen';
 
 /** The second step a team may require: its own chunk, as on the sign-in screen. */
@@ -180,11 +181,7 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
 
   /** The new member's session has begun: tell the host and go on. */
   async function signedIn() {
-    completing.current = true;
-    setBusy(true);
-    const session = sessionStore.getState();
-    session.reset();
-    await session.check();
+    await beginSession(completing, setBusy);
     emit('acct-signed-in', { team, email: ready ? inspected.invitation.email : '' });
     if (afterSignIn === 'portal') router.navigate(destination(), { replace: true });
     else if (afterSignIn === 'redirect') location.assign(destination());
@@ -377,12 +374,9 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
           components={{ email: <strong /> }}
         />
       </p>
-      {failure ? (
-        <Alert tone="error" ref={failureAlert}>
-          {failure}
-        </Alert>
-      ) : null}
       <ProvidersThenForm
+        failure={failure}
+        failureRef={failureAlert}
         details={providers}
         disabled={busy}
         onChoose={(kind, label) => void startProvider(kind, label)}

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProviderKind, TeamPublic } from '../../api/endpoints';
 import { Alert } from '../../ui/alert';
@@ -51,17 +51,22 @@ export function ProviderButtons({
 }
 
 /**
- * The ways in that the sign-in and invitation screens share: the team's provider buttons and `extra`
- * (the passkey button), then — when the team has password sign-in (`form`, else null) — an "or"
- * divider and the form; with no way at all, a note that says so.
+ * The ways in that the sign-in and invitation screens share: the refusal of the last attempt (`failure`,
+ * whose alert the screen focuses through `failureRef`), the team's provider buttons and `extra` (the
+ * passkey button), then — when the team has password sign-in (`form`, else null) — an "or" divider and
+ * the form; with no way at all, a note that says so.
  */
 export function ProvidersThenForm({
+  failure,
+  failureRef,
   details,
   disabled,
   onChoose,
   extra,
   form,
 }: {
+  failure: string | null;
+  failureRef: Ref<HTMLDivElement>;
   details: TeamPublic;
   disabled: boolean;
   onChoose(provider: ProviderKind, label: string): void;
@@ -78,6 +83,11 @@ export function ProvidersThenForm({
   );
   return (
     <>
+      {failure ? (
+        <Alert tone="error" ref={failureRef}>
+          {failure}
+        </Alert>
+      ) : null}
       <ProviderButtons details={details} disabled={disabled} onChoose={onChoose} />
       {extra}
       {form ? (

@@ -18,6 +18,7 @@ import { TextField } from '../../ui/text-field';
 import { ProvidersThenForm } from './provider-buttons';
 import { safeReturnUrl } from '../../contract/return-url';
 import { withReturnUrl } from './routes';
+import { beginSession } from './sign-in-steps';
 import { useTeam } from './use-team';
 
 /**
@@ -178,11 +179,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
 
   /** The session has begun (by password, passkey or second step): tell the host and go on. */
   async function signedIn() {
-    completing.current = true;
-    setBusy(true);
-    const session = sessionStore.getState();
-    session.reset();
-    await session.check();
+    await beginSession(completing, setBusy);
     const address = sessionStore.getState().user?.email ?? email.trim();
     emit('acct-signed-in', { team, email: address.toLowerCase() });
     if (afterSignIn === 'portal' && !validReturnUrl) router.navigate('/', { replace: true });
@@ -314,12 +311,9 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     <Card busy={busy}>
       <h1 className="title">{t('login.signIn.title', { team: details.displayName ?? team })}</h1>
       {errorMessage ? <Alert tone="error">{errorMessage}</Alert> : null}
-      {failure ? (
-        <Alert tone="error" ref={failureAlert}>
-          {failure}
-        </Alert>
-      ) : null}
       <ProvidersThenForm
+        failure={failure}
+        failureRef={failureAlert}
         details={details}
         disabled={busy}
         onChoose={(kind, label) => void startProvider(kind, label)}
