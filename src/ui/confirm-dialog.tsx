@@ -1,8 +1,6 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert } from './alert';
-import { Dialog } from './dialog';
-import { LoadingOverlay } from './loading-overlay';
+import { Dialog, DialogForm } from './dialog';
 
 /**
  * The question before something that cannot be undone: an alertdialog read out by its text, Cancel first
@@ -34,10 +32,6 @@ export function ConfirmDialog({
   const textId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const alert = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (error) alert.current?.focus();
-  }, [error]);
   // The next question starts without the last one's refusal.
   const close = () => {
     setError(null);
@@ -67,25 +61,19 @@ export function ConfirmDialog({
       returnFocus={returnFocus}
       onClose={close}
     >
-      <form className="stack" onSubmit={submit}>
-        <fieldset disabled={busy}>
-          <p id={textId}>{text}</p>
-          {error ? (
-            <Alert tone="error" ref={alert}>
-              {error}
-            </Alert>
-          ) : null}
-          <div className="dialog-actions">
-            <button type="button" className="button secondary" part="button" onClick={close}>
-              {t('common.cancel')}
-            </button>
-            <button type="submit" className="button danger" part="button">
-              {action}
-            </button>
-          </div>
-        </fieldset>
-        {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
-      </form>
+      <DialogForm
+        busy={busy}
+        onSubmit={submit}
+        onClose={close}
+        error={error}
+        actions={
+          <button type="submit" className="button danger" part="button">
+            {action}
+          </button>
+        }
+      >
+        <p id={textId}>{text}</p>
+      </DialogForm>
     </Dialog>
   );
 }

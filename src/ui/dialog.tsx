@@ -1,4 +1,16 @@
-import { Fragment, useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
+import {
+  Fragment,
+  useEffect,
+  useEffectEvent,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type ReactNode,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert } from './alert';
+import { LoadingOverlay } from './loading-overlay';
 
 /** Spec §9: dialogs animate 150 ms in and 75 ms out (no animation with reduced motion, see base.css). */
 const CLOSE_MS = 75;
@@ -130,5 +142,61 @@ export function FormDialog({
     <Dialog open={open} title={title} closable={!busy} onClose={onClose} returnFocus={returnFocus}>
       <Fragment key={String(open)}>{children(busy, setBusy)}</Fragment>
     </Dialog>
+  );
+}
+
+/**
+ * The form inside a dialog: its fields (`children`), the refusal (`error`, which takes the focus when it
+ * shows), then Cancel first (as in every dialog) and the one submit button labelled `submitLabel` — or
+ * `actions` in its place — then what comes `after`; all of it disabled under the overlay while the
+ * request runs (`busy`), so nothing is sent twice.
+ */
+export function DialogForm({
+  busy,
+  onSubmit,
+  onClose,
+  submitLabel,
+  actions,
+  error,
+  after,
+  children,
+}: {
+  busy: boolean;
+  onSubmit(event: FormEvent): void;
+  onClose(): void;
+  submitLabel?: string;
+  actions?: ReactNode;
+  error?: string | null;
+  after?: ReactNode;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const alert = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error) alert.current?.focus();
+  }, [error]);
+  return (
+    <form className="stack" noValidate onSubmit={onSubmit}>
+      <fieldset disabled={busy}>
+        {children}
+        {error ? (
+          <Alert tone="error" ref={alert}>
+            {error}
+          </Alert>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="button" className="button secondary" part="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          {actions ?? (
+            <button type="submit" className="button" part="button">
+              {submitLabel}
+            </button>
+          )}
+        </div>
+        {after}
+      </fieldset>
+      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
+    </form>
   );
 }

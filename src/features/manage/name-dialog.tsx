@@ -4,9 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { saveName } from '../../api/endpoints';
 import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
-import { Dialog } from '../../ui/dialog';
+import { Dialog, DialogForm } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
-import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
 import { charCount, LIMITS } from '../../contract/limits';
 
@@ -59,29 +58,18 @@ function NameForm({ onClose, t, language }: { onClose(): void; t: TFunction; lan
   }
 
   return (
-    <form className="stack" noValidate onSubmit={submit}>
-      <fieldset disabled={busy}>
-        <TextField
-          label={t('manage.name.label')}
-          name="name"
-          autoComplete="name"
-          limit={LIMITS.name}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={error}
-          inputRef={input}
-          autoFocus
-        />
-        <div className="dialog-actions">
-          <button type="button" className="button secondary" part="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button" part="button">
-            {t('manage.name.submit')}
-          </button>
-        </div>
-      </fieldset>
-      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
-    </form>
+    <DialogForm busy={busy} onSubmit={submit} onClose={onClose} submitLabel={t('manage.name.submit')}>
+      <TextField
+        label={t('manage.name.label')}
+        name="name"
+        autoComplete="name"
+        limit={LIMITS.name}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        error={error}
+        inputRef={input}
+        autoFocus
+      />
+    </DialogForm>
   );
 }

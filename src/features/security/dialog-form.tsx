@@ -1,7 +1,6 @@
-import { useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useRef, useState, type ComponentProps, type ReactNode, type RefObject } from 'react';
 import { Alert } from '../../ui/alert';
-import { LoadingOverlay } from '../../ui/loading-overlay';
+import { DialogForm as BaseDialogForm } from '../../ui/dialog';
 
 /**
  * What went wrong in one of this screen's dialogs: at its field, or about the whole step; `calm` for what
@@ -26,47 +25,27 @@ export function useDialogProblem<Field extends string>() {
 }
 
 /**
- * The form of one of this screen's dialogs: its fields, the problem about the whole step, Cancel and the
- * `actions` (Cancel first, as every dialog here), what comes `after`, and the overlay while it works.
+ * The form of one of this screen's dialogs: the dialog form every feature uses, with the problem about
+ * the whole step under the fields, and `actions` always its own (a passkey step has no plain submit).
  */
 export function DialogForm<Field extends string>({
-  busy,
-  onSubmit,
-  onClose,
   problem,
   alertRef,
-  actions,
-  after,
   children,
-}: {
-  busy: boolean;
-  onSubmit(event: FormEvent): void;
-  onClose(): void;
+  ...form
+}: Omit<ComponentProps<typeof BaseDialogForm>, 'submitLabel'> & {
   problem: DialogProblem<Field> | null;
   alertRef: RefObject<HTMLDivElement | null>;
   actions: ReactNode;
-  after?: ReactNode;
-  children: ReactNode;
 }) {
-  const { t } = useTranslation();
   return (
-    <form className="stack" noValidate onSubmit={onSubmit}>
-      <fieldset disabled={busy}>
-        {children}
-        {problem?.at === 'form' ? (
-          <Alert tone={problem.calm ? 'info' : 'error'} ref={alertRef}>
-            {problem.message}
-          </Alert>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="button secondary" part="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          {actions}
-        </div>
-        {after}
-      </fieldset>
-      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
-    </form>
+    <BaseDialogForm {...form}>
+      {children}
+      {problem?.at === 'form' ? (
+        <Alert tone={problem.calm ? 'info' : 'error'} ref={alertRef}>
+          {problem.message}
+        </Alert>
+      ) : null}
+    </BaseDialogForm>
   );
 }

@@ -15,8 +15,7 @@ import {
 import { charCount, LIMITS } from '../../contract/limits';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
-import { LoadingOverlay } from '../../ui/loading-overlay';
+import { Dialog, DialogForm } from '../../ui/dialog';
 import { TextField } from '../../ui/text-field';
 import {
   AdminPart,
@@ -293,31 +292,20 @@ function NameForm({
   }
 
   return (
-    <form className="stack" noValidate onSubmit={submit}>
-      <fieldset disabled={busy}>
-        <TextField
-          label={t('groups.rename.label')}
-          name="groupName"
-          autoComplete="off"
-          limit={LIMITS.name}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={fieldError}
-          inputRef={input}
-          autoFocus
-        />
-        {formError ? <Alert tone="error">{formError}</Alert> : null}
-        <div className="dialog-actions">
-          <button type="button" className="button secondary" part="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button" part="button">
-            {t('groups.rename.submit')}
-          </button>
-        </div>
-      </fieldset>
-      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
-    </form>
+    <DialogForm busy={busy} onSubmit={submit} onClose={onClose} submitLabel={t('groups.rename.submit')}>
+      <TextField
+        label={t('groups.rename.label')}
+        name="groupName"
+        autoComplete="off"
+        limit={LIMITS.name}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        error={fieldError}
+        inputRef={input}
+        autoFocus
+      />
+      {formError ? <Alert tone="error">{formError}</Alert> : null}
+    </DialogForm>
   );
 }
 

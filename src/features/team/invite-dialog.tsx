@@ -4,9 +4,8 @@ import { LIMITS } from '../../contract/limits';
 import { invite, type Invitation, type TeamPermission } from '../../api/team';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
+import { Dialog, DialogForm } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
-import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
 import { refusalOf } from './format';
 
@@ -95,63 +94,52 @@ function InviteForm({
   }
 
   return (
-    <form className="stack" noValidate onSubmit={submit}>
-      <fieldset disabled={busy}>
-        {errors.form ? <Alert tone="error">{errors.form}</Alert> : null}
-        <TextField
-          label={t('team.inviteDialog.email')}
-          name="email"
-          type="email"
-          autoComplete="off"
-          maxLength={LIMITS.email}
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          error={errors.email}
-          inputRef={emailInput}
-          autoFocus
-        />
-        <fieldset
-          className="checks"
-          ref={permissionsRef}
-          aria-describedby={errors.permissions ? permissionsError : undefined}
-        >
-          <legend>{t('team.inviteDialog.permissions')}</legend>
-          {PERMISSIONS.map((permission) => (
-            <label key={permission} className="check">
-              <input
-                type="checkbox"
-                name="permissions"
-                value={permission}
-                checked={granted.includes(permission)}
-                disabled={permission === 'OWNER' && !owner}
-                aria-invalid={errors.permissions ? true : undefined}
-                onChange={(event) =>
-                  setGranted(
-                    event.target.checked
-                      ? [...granted, permission]
-                      : granted.filter((name) => name !== permission),
-                  )
-                }
-              />
-              <span>{t(`manage.permissions.${permission}`)}</span>
-            </label>
-          ))}
-          {errors.permissions ? (
-            <p className="field-error" id={permissionsError}>
-              {errors.permissions}
-            </p>
-          ) : null}
-        </fieldset>
-        <div className="dialog-actions">
-          <button type="button" className="button secondary" part="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button" part="button">
-            {t('team.inviteDialog.submit')}
-          </button>
-        </div>
+    <DialogForm busy={busy} onSubmit={submit} onClose={onClose} submitLabel={t('team.inviteDialog.submit')}>
+      {errors.form ? <Alert tone="error">{errors.form}</Alert> : null}
+      <TextField
+        label={t('team.inviteDialog.email')}
+        name="email"
+        type="email"
+        autoComplete="off"
+        maxLength={LIMITS.email}
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        error={errors.email}
+        inputRef={emailInput}
+        autoFocus
+      />
+      <fieldset
+        className="checks"
+        ref={permissionsRef}
+        aria-describedby={errors.permissions ? permissionsError : undefined}
+      >
+        <legend>{t('team.inviteDialog.permissions')}</legend>
+        {PERMISSIONS.map((permission) => (
+          <label key={permission} className="check">
+            <input
+              type="checkbox"
+              name="permissions"
+              value={permission}
+              checked={granted.includes(permission)}
+              disabled={permission === 'OWNER' && !owner}
+              aria-invalid={errors.permissions ? true : undefined}
+              onChange={(event) =>
+                setGranted(
+                  event.target.checked
+                    ? [...granted, permission]
+                    : granted.filter((name) => name !== permission),
+                )
+              }
+            />
+            <span>{t(`manage.permissions.${permission}`)}</span>
+          </label>
+        ))}
+        {errors.permissions ? (
+          <p className="field-error" id={permissionsError}>
+            {errors.permissions}
+          </p>
+        ) : null}
       </fieldset>
-      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
-    </form>
+    </DialogForm>
   );
 }

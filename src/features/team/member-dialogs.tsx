@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   listGroups,
@@ -11,8 +11,7 @@ import {
 } from '../../api/members';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
-import { LoadingOverlay } from '../../ui/loading-overlay';
+import { Dialog, DialogForm } from '../../ui/dialog';
 import { Spinner } from '../../ui/spinner';
 import { failure, useCall } from './admin-kit';
 
@@ -69,10 +68,6 @@ function PermissionsForm({ member, rules, onSaved, onFailed, onClose }: Permissi
   };
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const alert = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (error) alert.current?.focus();
-  }, [error]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -92,56 +87,46 @@ function PermissionsForm({ member, rules, onSaved, onFailed, onClose }: Permissi
   }
 
   return (
-    <form className="stack" noValidate onSubmit={submit}>
-      <fieldset disabled={busy}>
-        <legend className="visually-hidden">{t('users.columns.permissions')}</legend>
-        <div className="stack tight">
-          {PERMISSION_NAMES.map((permission) => {
-            const lock = lockOf(permission);
-            const note = `${notes}-${permission}`;
-            return (
-              <label key={permission} className="check">
-                <input
-                  type="checkbox"
-                  checked={chosen.includes(permission)}
-                  disabled={lock !== null}
-                  aria-describedby={lock ? note : undefined}
-                  onChange={(event) =>
-                    setChosen(
-                      event.target.checked ? [...chosen, permission] : chosen.filter((p) => p !== permission),
-                    )
-                  }
-                />
-                <span>{t(`manage.permissions.${permission}`)}</span>
-                {lock ? (
-                  <span className="hint" id={note}>
-                    {lock}
-                  </span>
-                ) : null}
-              </label>
-            );
-          })}
-        </div>
-        {/* None is a state the product knows ('No Permissions Defined'), so it is allowed, but said. */}
-        {chosen.length === 0 ? (
-          <Alert tone="info">{t('users.permissions.noneWarning', { name: member.name })}</Alert>
-        ) : null}
-        {error ? (
-          <Alert tone="error" ref={alert}>
-            {error}
-          </Alert>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" className="button secondary" part="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button" part="button">
-            {chosen.length === 0 ? t('users.permissions.saveNone') : t('users.permissions.save')}
-          </button>
-        </div>
-      </fieldset>
-      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
-    </form>
+    <DialogForm
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      error={error}
+      submitLabel={chosen.length === 0 ? t('users.permissions.saveNone') : t('users.permissions.save')}
+    >
+      <legend className="visually-hidden">{t('users.columns.permissions')}</legend>
+      <div className="stack tight">
+        {PERMISSION_NAMES.map((permission) => {
+          const lock = lockOf(permission);
+          const note = `${notes}-${permission}`;
+          return (
+            <label key={permission} className="check">
+              <input
+                type="checkbox"
+                checked={chosen.includes(permission)}
+                disabled={lock !== null}
+                aria-describedby={lock ? note : undefined}
+                onChange={(event) =>
+                  setChosen(
+                    event.target.checked ? [...chosen, permission] : chosen.filter((p) => p !== permission),
+                  )
+                }
+              />
+              <span>{t(`manage.permissions.${permission}`)}</span>
+              {lock ? (
+                <span className="hint" id={note}>
+                  {lock}
+                </span>
+              ) : null}
+            </label>
+          );
+        })}
+      </div>
+      {/* None is a state the product knows ('No Permissions Defined'), so it is allowed, but said. */}
+      {chosen.length === 0 ? (
+        <Alert tone="info">{t('users.permissions.noneWarning', { name: member.name })}</Alert>
+      ) : null}
+    </DialogForm>
   );
 }
 

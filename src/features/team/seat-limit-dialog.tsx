@@ -2,9 +2,8 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setSeatLimit, type TeamAdmin } from '../../api/team';
 import { sessionStore } from '../../state/session';
-import { Dialog } from '../../ui/dialog';
+import { Dialog, DialogForm } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
-import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
 import { refusalOf } from './format';
 
@@ -72,39 +71,28 @@ function LimitForm({
   }
 
   return (
-    <form className="stack" noValidate onSubmit={submit}>
-      <fieldset disabled={busy}>
-        <TextField
-          label={t('team.limitDialog.label')}
-          name="limit"
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={7}
-          value={value}
-          onChange={(event) => setValue(event.target.value)}
-          hint={t('team.limitDialog.hint', {
-            members: t('team.limitDialog.members', { count: team.seats.members }),
-            pending:
-              team.seats.pending === 0
-                ? t('team.limitDialog.pendingNone')
-                : t('team.limitDialog.pending', { count: team.seats.pending }),
-            used: team.seats.used,
-            limit: team.seats.limit,
-          })}
-          error={error}
-          inputRef={input}
-          autoFocus
-        />
-        <div className="dialog-actions">
-          <button type="button" className="button secondary" part="button" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button" part="button">
-            {t('team.limitDialog.submit')}
-          </button>
-        </div>
-      </fieldset>
-      {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
-    </form>
+    <DialogForm busy={busy} onSubmit={submit} onClose={onClose} submitLabel={t('team.limitDialog.submit')}>
+      <TextField
+        label={t('team.limitDialog.label')}
+        name="limit"
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={7}
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        hint={t('team.limitDialog.hint', {
+          members: t('team.limitDialog.members', { count: team.seats.members }),
+          pending:
+            team.seats.pending === 0
+              ? t('team.limitDialog.pendingNone')
+              : t('team.limitDialog.pending', { count: team.seats.pending }),
+          used: team.seats.used,
+          limit: team.seats.limit,
+        })}
+        error={error}
+        inputRef={input}
+        autoFocus
+      />
+    </DialogForm>
   );
 }
