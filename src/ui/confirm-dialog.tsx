@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog, DialogForm } from './dialog';
 
@@ -29,7 +29,6 @@ export function ConfirmDialog({
   describeError?: (problem: unknown) => string;
 }) {
   const { t } = useTranslation();
-  const textId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // The next question starts without the last one's refusal.
@@ -38,8 +37,7 @@ export function ConfirmDialog({
     onClose();
   };
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function confirm() {
     setBusy(true);
     setError(null);
     try {
@@ -53,18 +51,63 @@ export function ConfirmDialog({
   }
 
   return (
+    <QuestionDialog
+      open={open}
+      title={title}
+      text={text}
+      action={action}
+      busy={busy}
+      error={error}
+      returnFocus={returnFocus}
+      onConfirm={() => void confirm()}
+      onClose={close}
+    />
+  );
+}
+
+/**
+ * The question itself, for a screen that runs the action and shows its outcome on its own (`busy`
+ * while it runs, then closing it): the alertdialog read out by `text`, Cancel first (focus lands there,
+ * so Enter at once changes nothing) and the danger `action`.
+ */
+export function QuestionDialog({
+  open,
+  title,
+  text,
+  action,
+  busy,
+  error,
+  returnFocus,
+  onConfirm,
+  onClose,
+}: {
+  open: boolean;
+  title: string;
+  text: string;
+  action: string;
+  busy: boolean;
+  error?: string | null;
+  returnFocus?: () => HTMLElement | null | undefined;
+  onConfirm(): void;
+  onClose(): void;
+}) {
+  const textId = useId();
+  return (
     <Dialog
       open={open}
       title={title}
       closable={!busy}
       describedBy={textId}
       returnFocus={returnFocus}
-      onClose={close}
+      onClose={onClose}
     >
       <DialogForm
         busy={busy}
-        onSubmit={submit}
-        onClose={close}
+        onSubmit={(event) => {
+          event.preventDefault();
+          onConfirm();
+        }}
+        onClose={onClose}
         error={error}
         actions={
           <button type="submit" className="button danger" part="button">

@@ -5,8 +5,7 @@ import { deleteAccount } from '../../api/account';
 import { WithTextPart } from '../../i18n/parts';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
-import { Dialog } from '../../ui/dialog';
-import { LoadingOverlay } from '../../ui/loading-overlay';
+import { QuestionDialog } from '../../ui/confirm-dialog';
 import { useRouter } from '../../ui/router';
 import { ScreenLoading } from '../../ui/spinner';
 import { Failed } from '../../ui/failed';
@@ -27,7 +26,6 @@ function LeaveScreen() {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const titleId = useId();
-  const textId = useId();
   const passwordInput = useRef<HTMLInputElement>(null);
   const formAlert = useRef<HTMLDivElement>(null);
 
@@ -97,41 +95,16 @@ function LeaveScreen() {
           </button>
         </form>
       </ProofGate>
-      <Dialog
+      <QuestionDialog
         open={asking}
         title={t('account.leave.confirmTitle')}
-        closable={!busy}
-        describedBy={textId}
+        text={t('account.leave.confirmText')}
+        action={t('account.leave.confirmAction')}
+        busy={busy}
         returnFocus={() => passwordInput.current}
+        onConfirm={() => void confirm()}
         onClose={() => setAsking(false)}
-      >
-        <form
-          className="stack"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void confirm();
-          }}
-        >
-          <fieldset disabled={busy}>
-            <p id={textId}>{t('account.leave.confirmText')}</p>
-            {/* Cancel first: the dialog gives it focus, so Enter at once deletes nothing. */}
-            <div className="dialog-actions">
-              <button
-                type="button"
-                className="button secondary"
-                part="button"
-                onClick={() => setAsking(false)}
-              >
-                {t('common.cancel')}
-              </button>
-              <button type="submit" className="button danger" part="button">
-                {t('account.leave.confirmAction')}
-              </button>
-            </div>
-          </fieldset>
-          {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
-        </form>
-      </Dialog>
+      />
     </section>
   );
 }

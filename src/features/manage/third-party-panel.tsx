@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
@@ -10,9 +10,8 @@ import {
 } from '../../api/endpoints';
 import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
-import { Dialog } from '../../ui/dialog';
+import { QuestionDialog } from '../../ui/confirm-dialog';
 import { useElement } from '../../ui/element-context';
-import { LoadingOverlay } from '../../ui/loading-overlay';
 import { useRouter, useSearchParam } from '../../ui/router';
 import { fillXsrfField, XsrfField } from '../../ui/xsrf-field';
 
@@ -45,7 +44,6 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
   const [question, setQuestion] = useState<Question | null>(null);
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
-  const textId = useId();
   const list = useRef<HTMLUListElement>(null);
   // The provider just disconnected: its Disconnect button, where focus would go back, is gone once the
   // options reload, and focus goes to the Connect button in its place — from the dialog if they reloaded
@@ -164,43 +162,16 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
         })}
       </ul>
       {question ? (
-        <Dialog
+        <QuestionDialog
           open={asking}
           title={t('manage.external.confirm.title', { provider: question.label })}
-          closable={!busy}
-          describedBy={textId}
+          text={t('manage.external.confirm.text', { provider: question.label, username: question.userName })}
+          action={t('manage.external.disconnect')}
+          busy={busy}
           returnFocus={() => connectButton(list.current, question.provider)}
+          onConfirm={() => void disconnect(question)}
           onClose={() => setAsking(false)}
-        >
-          <form
-            className="stack"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void disconnect(question);
-            }}
-          >
-            <fieldset disabled={busy}>
-              <p id={textId}>
-                {t('manage.external.confirm.text', { provider: question.label, username: question.userName })}
-              </p>
-              {/* Cancel first: the dialog gives it focus, so Enter or Space at once keeps the account. */}
-              <div className="dialog-actions">
-                <button
-                  type="button"
-                  className="button secondary"
-                  part="button"
-                  onClick={() => setAsking(false)}
-                >
-                  {t('common.cancel')}
-                </button>
-                <button type="submit" className="button danger" part="button">
-                  {t('manage.external.disconnect')}
-                </button>
-              </div>
-            </fieldset>
-            {busy ? <LoadingOverlay label={t('common.saving')} /> : null}
-          </form>
-        </Dialog>
+        />
       ) : null}
     </section>
   );

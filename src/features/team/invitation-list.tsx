@@ -1,11 +1,10 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { resendInvitation, revokeInvitation, type Invitation } from '../../api/team';
 import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
-import { Dialog } from '../../ui/dialog';
+import { QuestionDialog } from '../../ui/confirm-dialog';
 import { useElement } from '../../ui/element-context';
-import { LoadingOverlay } from '../../ui/loading-overlay';
 import { invitationStatus, refusalOf } from './format';
 
 /**
@@ -29,7 +28,6 @@ export function InvitationList({
   const [busy, setBusy] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
   const [question, setQuestion] = useState<Invitation | null>(null);
-  const textId = useId();
   const list = useRef<HTMLUListElement>(null);
   // The row of the invitation being revoked: once it is gone, focus goes to the row now in its place.
   const revoked = useRef<{ id: string; index: number } | null>(null);
@@ -136,41 +134,16 @@ export function InvitationList({
         })}
       </ul>
       {question ? (
-        <Dialog
+        <QuestionDialog
           open={asking}
           title={t('team.revoke.title')}
-          closable={busy === null}
-          describedBy={textId}
+          text={t('team.revoke.text', { email: question.email })}
+          action={t('team.revoke.confirm')}
+          busy={busy !== null}
           returnFocus={afterRevoke}
+          onConfirm={() => void revoke(question)}
           onClose={() => setAsking(false)}
-        >
-          <form
-            className="stack"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void revoke(question);
-            }}
-          >
-            <fieldset disabled={busy !== null}>
-              <p id={textId}>{t('team.revoke.text', { email: question.email })}</p>
-              {/* Cancel first: the dialog gives it focus, so Enter at once keeps the invitation. */}
-              <div className="dialog-actions">
-                <button
-                  type="button"
-                  className="button secondary"
-                  part="button"
-                  onClick={() => setAsking(false)}
-                >
-                  {t('common.cancel')}
-                </button>
-                <button type="submit" className="button danger" part="button">
-                  {t('team.revoke.confirm')}
-                </button>
-              </div>
-            </fieldset>
-            {busy !== null ? <LoadingOverlay label={t('common.saving')} /> : null}
-          </form>
-        </Dialog>
+        />
       ) : null}
     </>
   );
