@@ -1,7 +1,32 @@
-import type { Ref } from 'react';
+import { useRef, useState, type Ref } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '../contract/limits';
 import { TextField } from './text-field';
+
+/**
+ * The two fields' values and inputs for a form that only asks a new password (reset, invitation):
+ * spread into NewPasswordFields, and checked with newPasswordErrors.
+ */
+export function useNewPassword() {
+  const [password, onPassword] = useState('');
+  const [confirm, onConfirm] = useState('');
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const confirmRef = useRef<HTMLInputElement>(null);
+  return { password, confirm, onPassword, onConfirm, passwordRef, confirmRef };
+}
+
+/** Both required and equal: what is wrong with a new password and its confirmation, field by field. */
+export function newPasswordErrors(t: TFunction, password: string, confirm: string) {
+  return {
+    password: password ? undefined : t('login.reset.newRequired'),
+    confirm: !confirm
+      ? t('login.reset.confirmRequired')
+      : password && confirm !== password
+        ? t('common.passwordMismatch')
+        : undefined,
+  };
+}
 
 /**
  * The new-password and confirm fields (reset screen, change/set dialog): `autocomplete="new-password"`

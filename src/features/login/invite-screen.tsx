@@ -19,7 +19,7 @@ import { BusyForm } from '../../ui/busy-form';
 import { Card, LoadingCard } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { useFocusAfterRender } from '../../ui/focus';
-import { NewPasswordFields } from '../../ui/new-password-fields';
+import { NewPasswordFields, newPasswordErrors, useNewPassword } from '../../ui/new-password-fields';
 import { lazyScreen } from '../../ui/lazy-screen';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { TextField } from '../../ui/text-field';
@@ -78,8 +78,8 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
   const [inspected, setInspected] = useState<Inspected>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const [name, setName] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword();
+  const { password, confirm, passwordRef: passwordInput, confirmRef: confirmInput } = newPassword;
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -91,8 +91,6 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
   // Set while our own join signs in, so the "someone is signed in" notice does not show for it.
   const completing = useRef(false);
   const nameInput = useRef<HTMLInputElement>(null);
-  const passwordInput = useRef<HTMLInputElement>(null);
-  const confirmInput = useRef<HTMLInputElement>(null);
   const failureAlert = useRef<HTMLDivElement>(null);
   const focusLater = useFocusAfterRender();
 
@@ -132,12 +130,7 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
         : charCount(name) > LIMITS.name
           ? t('invite.nameInvalid')
           : undefined,
-      password: password ? undefined : t('login.reset.newRequired'),
-      confirm: !confirm
-        ? t('login.reset.confirmRequired')
-        : password && confirm !== password
-          ? t('common.passwordMismatch')
-          : undefined,
+      ...newPasswordErrors(t, password, confirm),
     };
     setErrors(found);
     const first = found.name
@@ -407,15 +400,7 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
                 error={errors.name}
                 inputRef={nameInput}
               />
-              <NewPasswordFields
-                password={password}
-                confirm={confirm}
-                onPassword={setPassword}
-                onConfirm={setConfirm}
-                errors={errors}
-                passwordRef={passwordInput}
-                confirmRef={confirmInput}
-              />
+              <NewPasswordFields {...newPassword} errors={errors} />
             </BusyForm>
           ) : null
         }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { resetPassword } from '../../api/endpoints';
@@ -8,7 +8,7 @@ import { useElement } from '../../ui/element-context';
 import { BusyForm } from '../../ui/busy-form';
 import { useFocusAfterRender } from '../../ui/focus';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
-import { NewPasswordFields } from '../../ui/new-password-fields';
+import { NewPasswordFields, newPasswordErrors, useNewPassword } from '../../ui/new-password-fields';
 import { ProviderOnlyNotice, providerOnly } from './provider-only';
 import { withReturnUrl } from './routes';
 import { useTeam } from './use-team';
@@ -28,13 +28,11 @@ export function ResetScreen({ team }: { team: string }) {
   const id = useSearchParam('id');
   const token = useSearchParam('token');
   const returnUrl = useSearchParam('ReturnUrl');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword();
+  const { password, confirm, passwordRef: passwordInput, confirmRef: confirmInput } = newPassword;
   const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
   const [state, setState] = useState<State>('form');
   const [busy, setBusy] = useState(false);
-  const passwordInput = useRef<HTMLInputElement>(null);
-  const confirmInput = useRef<HTMLInputElement>(null);
   const focusLater = useFocusAfterRender();
   const teamState = useTeam(issuer, team);
   const complete = !!id && !!token;
@@ -43,18 +41,11 @@ export function ResetScreen({ team }: { team: string }) {
   useEffect(() => {
     if (!complete) router.navigate('/', { replace: true });
     else if (showsForm) passwordInput.current?.focus();
-  }, [complete, router, showsForm]);
+  }, [complete, router, showsForm, passwordInput]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const found = {
-      password: password ? undefined : t('login.reset.newRequired'),
-      confirm: !confirm
-        ? t('login.reset.confirmRequired')
-        : password && confirm !== password
-          ? t('common.passwordMismatch')
-          : undefined,
-    };
+    const found = newPasswordErrors(t, password, confirm);
     setErrors(found);
     if (found.password || found.confirm) {
       (found.password ? passwordInput : confirmInput).current?.focus();
@@ -121,15 +112,7 @@ export function ResetScreen({ team }: { team: string }) {
         submitLabel={t('login.reset.submit')}
         onSubmit={submit}
       >
-        <NewPasswordFields
-          password={password}
-          confirm={confirm}
-          onPassword={setPassword}
-          onConfirm={setConfirm}
-          errors={errors}
-          passwordRef={passwordInput}
-          confirmRef={confirmInput}
-        />
+        <NewPasswordFields {...newPassword} errors={errors} />
       </BusyForm>
     </Card>
   );
