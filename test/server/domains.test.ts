@@ -131,22 +131,79 @@ describe('adding a domain', () => {
       );
   });
 
-  it('gives a domain to one team only, and says so alike whether it is this team’s or another’s', async () => {
+  it('lets a claim block nobody: another team may claim it too, and the first to prove it has it', async () => {
     const mine = await added();
-    const again = await api(t, 'POST', '/api/team/domains', who.owner, { domain: mine.domain });
-    expectError(again, 409, 'domainTaken', 'domain');
+    expectError(
+      await api(t, 'POST', '/api/team/domains', who.owner, { domain: mine.domain }),
+      409,
+      'domainTaken',
+      'domain',
+    );
+    // A squatter's claim, never proven, does not keep the company's own team out.
     const theirs = await api(t, 'POST', '/api/team/domains', who.otherAdmin, { domain: mine.domain });
-    expectError(theirs, 409, 'domainTaken', 'domain');
-    assert.equal(again.json().message, theirs.json().message);
+    assert.equal(theirs.statusCode, 201, theirs.body);
+    const theirClaim = theirs.json() as TeamDomain;
+    assert.notEqual(theirClaim.recordValue, mine.recordValue, 'a token per claim');
+    // Both records published: the first to verify has it; the other's verify and a new claim are refused.
+    publish(mine, mine.recordValue, theirClaim.recordValue);
+    assert.equal(((await verify(mine.domain)).json() as TeamDomain).state, 'verified');
+    expectError(await verify(mine.domain, who.otherAdmin), 409, 'domainTaken', 'domain');
+    // Once it is verified, no other team can claim it.
+    assert.equal(
+      (await api(t, 'DELETE', `/api/team/domains/${mine.domain}`, who.otherAdmin)).statusCode,
+      204,
+    );
+    expectError(
+      await api(t, 'POST', '/api/team/domains', who.otherAdmin, { domain: mine.domain }),
+      409,
+      'domainTaken',
+      'domain',
+    );
   });
 
-  it('decides between two teams adding the same domain at once', async () => {
+  it('gives a domain two teams prove at once to one of them', async () => {
     const domain = `race-${++counter}.test`;
-    const answers = await Promise.all([
-      api(t, 'POST', '/api/team/domains', who.owner, { domain }),
-      api(t, 'POST', '/api/team/domains', who.otherAdmin, { domain }),
-    ]);
-    assert.deepEqual(answers.map((a) => a.statusCode).sort(), [201, 409]);
+    const claims = await Promise.all(
+      [who.owner, who.otherAdmin].map(async (token) => {
+        const response = await api(t, 'POST', '/api/team/domains', token, { domain });
+        assert.equal(response.statusCode, 201, response.body);
+        return response.json() as TeamDomain;
+      }),
+    );
+    publish(claims[0]!, ...claims.map((claim) => claim.recordValue));
+    const answers = await Promise.all([verify(domain, who.owner), verify(domain, who.otherAdmin)]);
+    assert.deepEqual(answers.map((a) => a.statusCode).sort(), [200, 409]);
+  });
+});
+
+describe('the database', () => {
+  it('keeps a second verified row of a domain out, whatever the code above it does', async () => {
+    const teams = await t.db.kysely.selectFrom('teams').select('id').orderBy('id').limit(2).execute();
+    const row = (teamId: string, state: 'verified' | 'pending') => ({
+      domain: `index-${++counter}.test`,
+      team_id: teamId,
+      token: 'token',
+      state,
+      created_at: 1,
+      verified_at: null,
+      checked_at: null,
+      last_problem: null,
+      missing_since: null,
+    });
+    const first = row(teams[0]!.id, 'verified');
+    await t.db.kysely.insertInto('team_domains').values(first).execute();
+    await assert.rejects(
+      t.db.kysely
+        .insertInto('team_domains')
+        .values({ ...row(teams[1]!.id, 'verified'), domain: first.domain })
+        .execute(),
+      (error: { code?: string }) => ['SQLITE_CONSTRAINT_UNIQUE', '23505'].includes(error.code ?? ''),
+    );
+    // A claim beside it is allowed (it will be refused when it tries to verify).
+    await t.db.kysely
+      .insertInto('team_domains')
+      .values({ ...row(teams[1]!.id, 'pending'), domain: first.domain })
+      .execute();
   });
 });
 

@@ -4,10 +4,18 @@ import { DOMAIN_GRACE_MS, type DomainCheckProblem } from '../../../src/contract/
 import { recordAudit, type Actor } from './audit';
 import type { Database, TeamDomainsTable } from './schema';
 
+/** Whether an error is a unique index refusing a second row (SQLite or PostgreSQL). */
+const isUniqueViolation = (error: unknown) => {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+};
+
 /**
- * A team's e-mail domains. A domain is held by one team at most, from the moment it is added (the key
- * of the table): a second team cannot even start proving it. Adding, proving and removing are in the
- * team's audit trail, each in the transaction of the change.
+ * A team's e-mail domains. Any team may claim a domain and try to prove it; the first to prove it has
+ * it, and the others' claims go (the table's partial unique index keeps a second verified row out, also
+ * when two nodes prove it at once). A verified domain cannot be claimed by another team until it is
+ * removed or unverified. Adding, proving and removing are in the team's audit trail, each in the
+ * transaction of the change.
  */
 export function domainsRepository(db: Kysely<Database>) {
   const audit = (
@@ -17,6 +25,55 @@ export function domainsRepository(db: Kysely<Database>) {
     actor: Actor | null,
     now: number,
   ) => recordAudit(trx, { teamId: row.team_id, actor, action, target: row.domain, now });
+
+  /** The team that has the domain verified, if any. */
+  const verifiedHolder = (trx: Transaction<Database>, domain: string) =>
+    trx
+      .selectFrom('team_domains')
+      .select('team_id')
+      .where('domain', '=', domain)
+      .where('state', '=', 'verified')
+      .executeTakeFirst();
+
+  /**
+   * `checked` in one transaction: undefined when the team no longer holds it, `taken` when another team
+   * has it verified (this team's claim stays as it is, to be removed).
+   */
+  function checkedIn(
+    row: TeamDomainsTable,
+    problem: DomainCheckProblem | null,
+    actor: Actor | null,
+    now: number,
+  ) {
+    return db.transaction().execute(async (trx) => {
+      let changes: Partial<TeamDomainsTable> = { checked_at: now, last_problem: problem };
+      let action: AuditAction | null = null;
+      if (problem === null) {
+        changes = { ...changes, missing_since: null };
+        if (row.state !== 'verified') {
+          if (await verifiedHolder(trx, row.domain)) return 'taken' as const;
+          changes = { ...changes, state: 'verified', verified_at: now };
+          action = 'domain.verified';
+        }
+      } else if (problem === 'recordNotFound' && row.state === 'verified') {
+        const since = row.missing_since ?? now;
+        changes = { ...changes, missing_since: since };
+        if (now - since >= DOMAIN_GRACE_MS) {
+          changes = { ...changes, state: 'unverified' };
+          action = 'domain.unverified';
+        }
+      }
+      const result = await trx
+        .updateTable('team_domains')
+        .set(changes)
+        .where('domain', '=', row.domain)
+        .where('team_id', '=', row.team_id)
+        .executeTakeFirst();
+      if (!result.numUpdatedRows) return undefined;
+      if (action) await audit(trx, row, action, actor, now);
+      return { row: { ...row, ...changes }, lost: action === 'domain.unverified' };
+    });
+  }
 
   return {
     /** The team's domains, by name. */
@@ -39,9 +96,13 @@ export function domainsRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
-    /** Adds a pending domain; undefined when any team (this one too) holds it already. */
+    /**
+     * Adds a pending claim of the team's; undefined when the team claims it already, or another team
+     * has it verified.
+     */
     add(teamId: string, domain: string, token: string, actor: Actor, now: number) {
       return db.transaction().execute(async (trx): Promise<TeamDomainsTable | undefined> => {
+        if (await verifiedHolder(trx, domain)) return undefined;
         const row: TeamDomainsTable = {
           domain,
           team_id: teamId,
@@ -53,11 +114,10 @@ export function domainsRepository(db: Kysely<Database>) {
           last_problem: null,
           missing_since: null,
         };
-        // One statement decides between two teams adding the same domain at once.
         const result = await trx
           .insertInto('team_domains')
           .values(row)
-          .onConflict((conflict) => conflict.column('domain').doNothing())
+          .onConflict((conflict) => conflict.columns(['domain', 'team_id']).doNothing())
           .executeTakeFirst();
         if (!result.numInsertedOrUpdatedRows) return undefined;
         await audit(trx, row, 'domain.added', actor, now);
@@ -73,34 +133,19 @@ export function domainsRepository(db: Kysely<Database>) {
      * - otherwise (pending, or no answer from DNS): only when it was checked and what went wrong.
      * Undefined when the team no longer holds the domain.
      */
-    checked(row: TeamDomainsTable, problem: DomainCheckProblem | null, actor: Actor | null, now: number) {
-      return db.transaction().execute(async (trx) => {
-        let changes: Partial<TeamDomainsTable> = { checked_at: now, last_problem: problem };
-        let action: AuditAction | null = null;
-        if (problem === null) {
-          changes = { ...changes, missing_since: null };
-          if (row.state !== 'verified') {
-            changes = { ...changes, state: 'verified', verified_at: now };
-            action = 'domain.verified';
-          }
-        } else if (problem === 'recordNotFound' && row.state === 'verified') {
-          const since = row.missing_since ?? now;
-          changes = { ...changes, missing_since: since };
-          if (now - since >= DOMAIN_GRACE_MS) {
-            changes = { ...changes, state: 'unverified' };
-            action = 'domain.unverified';
-          }
-        }
-        const result = await trx
-          .updateTable('team_domains')
-          .set(changes)
-          .where('domain', '=', row.domain)
-          .where('team_id', '=', row.team_id)
-          .executeTakeFirst();
-        if (!result.numUpdatedRows) return undefined;
-        if (action) await audit(trx, row, action, actor, now);
-        return { row: { ...row, ...changes }, lost: action === 'domain.unverified' };
-      });
+    async checked(
+      row: TeamDomainsTable,
+      problem: DomainCheckProblem | null,
+      actor: Actor | null,
+      now: number,
+    ) {
+      try {
+        return await checkedIn(row, problem, actor, now);
+      } catch (error) {
+        // Another team proved it in the same moment, on another node: theirs.
+        if (isUniqueViolation(error)) return 'taken' as const;
+        throw error;
+      }
     },
 
     /**

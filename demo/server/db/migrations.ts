@@ -717,11 +717,12 @@ const migrations: Record<string, Migration> = {
   },
   '015-team-domains': {
     async up(db: AnyDb) {
-      // A team's e-mail domains (db/domains.ts). The domain is the key: one team at most holds it,
-      // whatever its state. The token is the challenge its admins publish in DNS, not a secret.
+      // A team's e-mail domains (db/domains.ts). Several teams may claim a domain; only one can have
+      // it verified (the partial unique index), so a claim alone blocks nobody. The token is the
+      // challenge its admins publish in DNS, not a secret.
       await db.schema
         .createTable('team_domains')
-        .addColumn('domain', 'text', (c) => c.primaryKey())
+        .addColumn('domain', 'text', (c) => c.notNull())
         .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
         .addColumn('token', 'text', (c) => c.notNull())
         .addColumn('state', 'text', (c) => c.notNull())
@@ -730,8 +731,16 @@ const migrations: Record<string, Migration> = {
         .addColumn('checked_at', 'bigint')
         .addColumn('last_problem', 'text')
         .addColumn('missing_since', 'bigint')
+        .addPrimaryKeyConstraint('team_domains_pk', ['domain', 'team_id'])
         .execute();
       await db.schema.createIndex('team_domains_team').on('team_domains').columns(['team_id']).execute();
+      await db.schema
+        .createIndex('team_domains_verified')
+        .on('team_domains')
+        .column('domain')
+        .unique()
+        .where(sql.ref('state'), '=', 'verified')
+        .execute();
     },
   },
 };

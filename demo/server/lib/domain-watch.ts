@@ -63,7 +63,7 @@ export class DomainWatch {
           looked++;
           const problem = await checkDomain(row.domain, row.token);
           const checked = await repos.domains.checked(row, problem, null, clock.now());
-          if (checked?.lost) await this.tellOwners(checked.row);
+          if (checked && checked !== 'taken' && checked.lost) await this.tellOwners(checked.row);
         }
       };
       await Promise.all(Array.from({ length: PARALLEL_LOOKUPS }, lookUp));

@@ -26,6 +26,7 @@ const PUBLIC_MAIL_DOMAINS = new Set(
 );
 
 const NOT_FOUND = { message: 'no such domain', code: 'notFound' } as const;
+const TAKEN = { message: 'this domain is already taken', code: 'domainTaken', field: 'domain' } as const;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
@@ -50,8 +51,8 @@ function teamDomainView(row: TeamDomainsTable, now: number): TeamDomain {
 
 /**
  * A team's e-mail domains, for its owners and admins: list, add (a pending domain and the DNS record
- * that would prove it), verify (look the record up now), remove. A domain is one team's at most, and a
- * public mail service's never. Every lookup goes through the resolver of DNS_SERVERS, with a timeout.
+ * that would prove it), verify (look the record up now), remove. Any team may claim a domain; the first
+ * to prove it has it (db/domains.ts). A public mail service's domain is never anyone's. Every lookup goes through the resolver of DNS_SERVERS, with a timeout.
  */
 export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock, checkDomain, domainWatch } = app.services;
@@ -78,11 +79,8 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
         });
       const token = randomBytes(16).toString('hex');
       const row = await repos.domains.add(caller.user.team_id, domain, token, actor, clock.now());
-      // Whose it is stays unsaid: the same answer for this team's own and another team's domain.
-      if (!row)
-        return reply
-          .code(409)
-          .send({ message: 'this domain is already taken', code: 'domainTaken', field: 'domain' });
+      // Whose it is stays unsaid: the same answer for this team's own claim and another's verified one.
+      if (!row) return reply.code(409).send(TAKEN);
       return reply.code(201).send(teamDomainView(row, clock.now()));
     },
   );
@@ -98,6 +96,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const problem = await checkDomain(row.domain, row.token);
       const checked = await repos.domains.checked(row, problem, actor, clock.now());
       if (!checked) return reply.code(404).send(NOT_FOUND);
+      if (checked === 'taken') return reply.code(409).send(TAKEN);
       if (checked.lost) void domainWatch.tellOwners(checked.row);
       return teamDomainView(checked.row, clock.now());
     },

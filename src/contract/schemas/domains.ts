@@ -48,17 +48,21 @@ export const listTeamDomainsSchema = {
 
 /**
  * 400 `invalidDomain` or `publicDomain` (a mail service's domain, shared by strangers), 409
- * `domainTaken` (another team's, or this team's already), each at the field `domain`.
+ * `domainTaken` (this team claims it already, or another team has it verified), each at the field
+ * `domain`. Another team's claim that is not verified blocks nobody.
  */
 export const addTeamDomainSchema = {
   body: TeamDomainBody,
   response: { 201: TeamDomain, ...errors(400, 401, 403, 409, 413, 415, 500) },
 } satisfies RouteSchema;
 
-/** Looks the record up now: the domain as it stands after (verified, or pending with the problem). */
+/**
+ * Looks the record up now: the domain as it stands after (verified, or pending with the problem); 409
+ * `domainTaken` when another team proved it first.
+ */
 export const verifyTeamDomainSchema = {
   params: DomainParams,
-  response: { 200: TeamDomain, ...errors(400, 401, 403, 404, 413, 415, 500) },
+  response: { 200: TeamDomain, ...errors(400, 401, 403, 404, 409, 413, 415, 500) },
 } satisfies RouteSchema;
 
 export const deleteTeamDomainSchema = {
