@@ -13,6 +13,7 @@ export const MANAGE_SECTIONS = {
   user: lazyScreen(() => import('../features/team/user-page')),
   group: lazyScreen(() => import('../features/team/group-page')),
   'team/apps': lazyScreen(() => import('../features/team/apps-page')),
+  'team/domains': lazyScreen(() => import('../features/team/domains-page')),
   security: lazyScreen(() => import('../features/security/security-page')),
   sessions: lazyScreen(() => import('../features/account/sessions-page')),
   apps: lazyScreen(() => import('../features/account/apps-page')),

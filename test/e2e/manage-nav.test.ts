@@ -58,6 +58,7 @@ describe('manage navigation', () => {
         t('manage.nav.user'),
         t('manage.nav.group'),
         t('manage.nav.teamApps'),
+        t('manage.nav.teamDomains'),
       ]);
       assert.equal(
         await nav(page)

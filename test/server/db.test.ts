@@ -7,6 +7,7 @@ import { openDatabase, type Db } from '../../demo/server/db/connect';
 import { integrityCheck, migrate, MIGRATION_NAMES } from '../../demo/server/db/migrations';
 import { keptUntilChange, preparedQuery } from '../../demo/server/db/prepared';
 import {
+  DEMO_DOMAINS,
   DEMO_POLICIES,
   DEMO_PROVIDERS,
   DEMO_TEAMS,
@@ -103,7 +104,12 @@ describe('database', () => {
       assert.equal(
         first,
         // + the demo team API credential
-        DEMO_TEAMS.length + DEMO_USERS.length + DEMO_POLICIES.length + DEMO_PROVIDERS.length + 1,
+        DEMO_TEAMS.length +
+          DEMO_USERS.length +
+          DEMO_POLICIES.length +
+          DEMO_PROVIDERS.length +
+          DEMO_DOMAINS.length +
+          1,
       );
       await db.kysely
         .updateTable('users')

@@ -84,6 +84,10 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'manage.nav.teamApps',
     'teamApps.fields.name',
     'teamApps.columns.status',
+    'manage.nav.teamDomains',
+    'domains.title',
+    'domains.record.name',
+    'domains.add.field',
   ],
   da: [
     'manage.info.team',
@@ -99,9 +103,10 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'manage.nav.menu',
     'team.logFilter.app',
     'manage.nav.teamApps',
+    'domains.record.type',
   ],
   es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions'],
-  fr: ['manage.nav.sessions', 'team.logFilter.invitation'],
+  fr: ['manage.nav.sessions', 'team.logFilter.invitation', 'domains.record.type'],
   pt: [
     'manage.permissions.EDITOR',
     'recoveryCodes.fileSite',

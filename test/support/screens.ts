@@ -183,6 +183,7 @@ const MANAGE_HEADINGS: Record<string, string> = {
   '/manage/user': 'manage.heading.user',
   '/manage/group': 'manage.heading.group',
   '/manage/team/apps': 'manage.heading.teamApps',
+  '/manage/team/domains': 'manage.heading.teamDomains',
   '/manage/sessions': 'manage.nav.sessions',
   '/manage/apps': 'manage.nav.apps',
   '/manage/activity': 'manage.nav.activity',
@@ -283,6 +284,12 @@ async function acmeApps(server: TestServer) {
   ];
   for (const app of wanted)
     if (!apps.some((a) => a.name === app.name)) await call('POST', '/api/team/apps', app);
+}
+
+/** acme's pending claim of acme-labs.example beside its seeded verified acme.test (shots may repeat). */
+async function acmeDomains(server: TestServer) {
+  const call = await adaCalls(server);
+  await call('POST', '/api/team/domains', { domain: 'acme-labs.example' });
 }
 
 /** acme without groups: a run that shows the groups again finds those an earlier shot made. */
@@ -1152,6 +1159,28 @@ const ALL_SHOTS: Shot[] = [
       await page.getByRole('button', { name: t('teamApps.register.submit'), exact: true }).click();
       await page.getByText(t('teamApps.errors.insecureUri')).waitFor();
       await page.getByText(t('teamApps.errors.insecureLogoutUri')).waitFor();
+    },
+  },
+  {
+    name: 'manage-team-domains',
+    async show(page, server, t) {
+      await acmeDomains(server);
+      await manage(page, server, t, '/manage/team/domains');
+      await page
+        .getByRole('button', { name: t('domains.copy.value', { domain: 'acme-labs.example' }) })
+        .waitFor();
+    },
+  },
+  {
+    name: 'manage-team-domains-field-error',
+    expectedStatuses: [400],
+    async show(page, server, t) {
+      // A public mail service's domain: only the server knows the list; refused at the field.
+      await manage(page, server, t, '/manage/team/domains');
+      await page.getByRole('button', { name: t('domains.add.open') }).click();
+      await page.getByLabel(t('domains.add.field'), { exact: true }).fill('gmail.com');
+      await page.getByRole('button', { name: t('domains.add.submit'), exact: true }).click();
+      await page.getByText(t('domains.errors.publicDomain')).waitFor();
     },
   },
   {

@@ -46,10 +46,17 @@ export function identityServer() {
   let started;
   // The issuer is the dev server's own origin (the proxy), so discovery hands out addresses on it.
   const testApp = (origin) => {
-    started ??= import('./test-server.ts').then(async (module) => ({
-      module,
-      app: await module.createTestApp({ PUBLIC_URL: origin }),
-    }));
+    // Domain lookups go to a loopback DNS server whose records the tests publish (/__test/dns).
+    started ??= Promise.all([import('./test-server.ts'), import('./dns.ts')]).then(
+      async ([module, { TestDns }]) => {
+        const dns = await TestDns.start();
+        return {
+          module,
+          dns,
+          app: await module.createTestApp({ PUBLIC_URL: origin, DNS_SERVERS: dns.address }),
+        };
+      },
+    );
     return started;
   };
   async function middleware(ctx, next) {
@@ -60,6 +67,13 @@ export function identityServer() {
       ctx.append('Set-Cookie', `acct_session=${session.token}; Path=/; HttpOnly; Secure; SameSite=None`);
       ctx.append('Set-Cookie', `XSRF-TOKEN=${session.xsrf}; Path=/; Secure; SameSite=None`);
       ctx.body = { publicId: session.publicId };
+      return;
+    }
+    if (ctx.path === '/__test/dns') {
+      const { dns } = await testApp(ctx.origin);
+      dns.txt.set(String(ctx.query.name).toLowerCase(), [String(ctx.query.value)]);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { published: true };
       return;
     }
     if (!PROXIED.some((prefix) => ctx.path.startsWith(prefix))) return next();
@@ -88,7 +102,10 @@ export function identityServer() {
   const plugin = {
     name: 'identity-server',
     async serverStop() {
-      if (started) await (await started).app.close();
+      if (!started) return;
+      const { app, dns } = await started;
+      await app.close();
+      await dns.close();
     },
   };
   return { middleware, plugin };

@@ -51,6 +51,12 @@ export async function signInAs(email: string): Promise<void> {
   expect(await sessionStore.getState().check()).to.equal(true);
 }
 
+/** Publish a TXT record on the loopback DNS server that the test server's domain lookups ask. */
+export async function publishTxt(name: string, value: string): Promise<void> {
+  const query = new URLSearchParams({ name, value });
+  expect((await fetch(`/__test/dns?${query.toString()}`)).ok).to.equal(true);
+}
+
 /** A token shaped like the server's (header.payload.signature); only the payload is read, for display. */
 export function fakeJwt(payload: Record<string, unknown>): string {
   const part = (value: unknown) =>

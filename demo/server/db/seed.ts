@@ -136,6 +136,15 @@ export const DEMO_API_CLIENT = {
   scopes: 'team.storage',
 };
 
+/**
+ * The demo's verified e-mail domains, so a newcomer sees one on the Domains screen (and the sign-ins it
+ * routes). `.test` names exist in no DNS: the daily check finds no record, and after the grace period
+ * a long-running demo shows the domain as no longer verified, as a deployment would.
+ */
+export const DEMO_DOMAINS = [
+  { team: 'acme', domain: 'acme.test', token: 'de770de770de770de770de770de770de' },
+];
+
 const ALL: Permission[] = [...PERMISSIONS];
 const MAKERS: Permission[] = ['OWNER', 'ADMIN', 'EDITOR'];
 
@@ -308,6 +317,24 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
       .onConflict((oc) => oc.column('client_id').doNothing())
       .executeTakeFirst();
     inserted += Number(client.numInsertedOrUpdatedRows ?? 0n);
+    for (const { team, domain, token } of DEMO_DOMAINS) {
+      const result = await trx
+        .insertInto('team_domains')
+        .values({
+          domain,
+          team_id: teams.get(team)!,
+          token,
+          state: 'verified',
+          created_at: now,
+          verified_at: now,
+          checked_at: now,
+          last_problem: null,
+          missing_since: null,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
+    }
     for (const [order, policy] of DEMO_POLICIES.entries()) {
       const result = await trx
         .insertInto('policies')

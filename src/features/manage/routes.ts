@@ -10,6 +10,7 @@ export const MANAGE_PATHS = [
   'team',
   'group',
   'team/apps',
+  'team/domains',
   'dev',
   'dev/success',
   'qr',
@@ -19,7 +20,13 @@ export const MANAGE_PATHS = [
 export type ManageSection = 'info' | (typeof MANAGE_PATHS)[number];
 
 /** The sections only team admins (OWNER or ADMIN) open; the manage area shows others why not. */
-export const ADMIN_SECTIONS: readonly ManageSection[] = ['team', 'user', 'group', 'team/apps'];
+export const ADMIN_SECTIONS: readonly ManageSection[] = [
+  'team',
+  'user',
+  'group',
+  'team/apps',
+  'team/domains',
+];
 
 /** The headings of the manage area's navigation, in order. */
 export const MANAGE_GROUPS = ['account', 'team', 'developer'] as const;
@@ -151,6 +158,15 @@ export const MANAGE_SCREENS: readonly ManageScreen[] = [
     nav: 'manage.nav.teamApps',
     heading: 'manage.heading.teamApps',
     words: 'manage.words.teamApps',
+    group: 'team',
+    admin: true,
+  },
+  {
+    section: 'team/domains',
+    path: '/manage/team/domains',
+    nav: 'manage.nav.teamDomains',
+    heading: 'manage.heading.teamDomains',
+    words: 'manage.words.teamDomains',
     group: 'team',
     admin: true,
   },

@@ -1,14 +1,17 @@
-import { useEffect, useState, type ComponentProps, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useState, type ComponentProps, type ReactNode, type Ref } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/client';
+import { ApiError, type ApiContext } from '../../api/client';
 import { errorCode } from '../../api/members';
 import { WithTextPart } from '../../i18n/parts';
+import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
 
-export { useCall } from '../../ui/use-call';
+import { useCall } from '../../ui/use-call';
+
+export { useCall };
 
 // What the users and groups screens share: their text part, the signed-in call, refusals as text, the
 // spec's icons and the confirmation before something that cannot be undone.
@@ -145,6 +148,34 @@ export function ShowMore({
   );
 }
 
+/** A button copying `value`, its result announced as a notice. */
+export function CopyButton({ value, label, text }: { value: string; label: string; text?: string }) {
+  const { t } = useTranslation();
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      noticesStore.getState().show(t('copy.done'), 'Success');
+    } catch {
+      noticesStore.getState().show(t('copy.failed'), 'Failure');
+    }
+  }
+  return text ? (
+    <button type="button" className="button secondary small" part="button" onClick={() => void copy()}>
+      {text}
+    </button>
+  ) : (
+    <button
+      type="button"
+      className="icon-button subtle"
+      aria-label={label}
+      title={label}
+      onClick={() => void copy()}
+    >
+      <Icon name="copy" />
+    </button>
+  );
+}
+
 /** A refusal that means the thing acted on is gone (removed meanwhile, e.g. in another tab). */
 export function gone(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 404 || error.status === 410);
@@ -212,4 +243,111 @@ export function followGone(reload: () => void) {
     }
   }
   return { reloadIfGone, watched };
+}
+
+/** A list of the team's (apps, groups, domains) as its screen holds it: see {@link useTeamList}. */
+export interface TeamList<T> {
+  /** Null while it loads. */
+  items: T[] | null;
+  /** Why the last load failed; a new attempt shows as loading. */
+  error: unknown;
+  /** Load it again (after a failure, or when what was acted on is gone). */
+  reload(): void;
+  /** Put an item in (or in place of the one with its key), in order. */
+  put(item: T): void;
+  drop(item: T): void;
+}
+
+/**
+ * A list of the team's things loaded with the signed-in call, kept in `order` and by `keyOf` as the
+ * screen adds, changes and removes them. A load belongs to its attempt: trying again shows as loading
+ * with no state to reset, and an answer to a screen that has gone is dropped.
+ */
+export function useTeamList<T>(
+  load: (ctx: ApiContext, signal: AbortSignal) => Promise<T[]>,
+  keyOf: (item: T) => string,
+  order?: (a: T, b: T) => number,
+): TeamList<T> {
+  const call = useCall();
+  const [items, setItems] = useState<T[] | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [failed, setFailed] = useState<{ attempt: number; error: unknown } | null>(null);
+  const sorted = (list: T[]) => (order ? [...list].sort(order) : list);
+  // Only a new attempt loads again: the loader and the order are the screen's, whatever their identity.
+  const loadNow = useEffectEvent((signal: AbortSignal) =>
+    call((ctx) => load(ctx, signal)).then((list) => setItems(sorted(list))),
+  );
+
+  useEffect(() => {
+    const stop = new AbortController();
+    loadNow(stop.signal).catch(
+      (problem: unknown) => !stop.signal.aborted && setFailed({ attempt, error: problem }),
+    );
+    return () => stop.abort();
+  }, [attempt]);
+
+  return {
+    items,
+    error: failed?.attempt === attempt ? failed.error : null,
+    reload: () => setAttempt((n) => n + 1),
+    put: (item) => setItems((all) => sorted([...(all ?? []).filter((i) => keyOf(i) !== keyOf(item)), item])),
+    drop: (item) => setItems((all) => all && all.filter((i) => keyOf(i) !== keyOf(item))),
+  };
+}
+
+/**
+ * A team list's body: why it failed to load (with a retry), that it is loading, that it is empty
+ * (`empty`), or the list itself (`children`).
+ */
+export function TeamListBody<T>({
+  list,
+  empty,
+  children,
+}: {
+  list: TeamList<T>;
+  empty: string;
+  children(items: T[]): ReactNode;
+}) {
+  if (list.error) return <LoadFailed error={list.error} onRetry={list.reload} />;
+  if (list.items === null) return <ListLoading />;
+  if (list.items.length === 0) return <p>{empty}</p>;
+  return children(list.items);
+}
+
+/**
+ * A team list's heading (its id `titleId` labels the list), the button that adds to it (not shown to a
+ * caller refused the list) and what the list is for.
+ */
+export function TeamListHeading({
+  titleId,
+  title,
+  intro,
+  actionLabel,
+  onAction,
+  buttonRef,
+  list,
+}: {
+  titleId: string;
+  title: string;
+  intro: string;
+  actionLabel: string;
+  onAction(): void;
+  buttonRef?: Ref<HTMLButtonElement>;
+  list: TeamList<unknown>;
+}) {
+  return (
+    <>
+      <div className="panel-heading">
+        <h2 className="panel-title" id={titleId}>
+          {title}
+        </h2>
+        {forbidden(list.error) ? null : (
+          <button type="button" className="button small" part="button" ref={buttonRef} onClick={onAction}>
+            {actionLabel}
+          </button>
+        )}
+      </div>
+      <p className="hint">{intro}</p>
+    </>
+  );
 }

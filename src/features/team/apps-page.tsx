@@ -29,15 +29,15 @@ import { TextField } from '../../ui/text-field';
 import {
   AdminPart,
   Confirm,
+  CopyButton,
   failure,
   followGone,
-  forbidden,
   gone,
-  Icon,
   IconButton,
-  ListLoading,
-  LoadFailed,
+  TeamListBody,
+  TeamListHeading,
   useCall,
+  useTeamList,
 } from './admin-kit';
 import { lastTime, refusalOf } from './format';
 
@@ -65,11 +65,7 @@ function Apps() {
   const { t } = useTranslation();
   const { language } = useElement();
   const call = useCall();
-  const [apps, setApps] = useState<TeamApp[] | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  // A failed load belongs to its attempt: trying again shows as loading with no state to reset.
-  const [failed, setFailed] = useState<{ attempt: number; error: unknown } | null>(null);
-  const error = failed?.attempt === attempt ? failed.error : null;
+  const apps = useTeamList(listTeamApps, (app) => app.clientId, byName);
   const [asked, setAsked] = useState<Asked | null>(null);
   const [open, setOpen] = useState(false);
   const [registering, setRegistering] = useState(false);
@@ -79,25 +75,14 @@ function Apps() {
   const reveal = (made: TeamAppWithSecret) => setTimeout(() => setSecret(made), DIALOG_GONE_MS);
   const registerButton = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
-    const stop = new AbortController();
-    call((ctx) => listTeamApps(ctx, stop.signal)).then(
-      (list) => setApps([...list].sort(byName)),
-      (problem: unknown) => !stop.signal.aborted && setFailed({ attempt, error: problem }),
-    );
-    return () => stop.abort();
-  }, [call, attempt]);
-
-  const put = (app: TeamApp) =>
-    setApps((list) => [...(list ?? []).filter((a) => a.clientId !== app.clientId), app].sort(byName));
-  const drop = (app: TeamApp) => setApps((list) => list && list.filter((a) => a.clientId !== app.clientId));
+  const { put, drop } = apps;
   const ask = (kind: Asked['kind'], app: TeamApp) => {
     setAsked({ kind, app });
     setOpen(true);
   };
   const close = () => setOpen(false);
   // What was acted on is gone (deleted in another tab): the list follows.
-  const { reloadIfGone, watched } = followGone(() => setAttempt((n) => n + 1));
+  const { reloadIfGone, watched } = followGone(apps.reload);
 
   async function enable(app: TeamApp) {
     try {
@@ -109,104 +94,91 @@ function Apps() {
     }
   }
 
-  const notAdmin = forbidden(error);
   return (
     <section className="panel" part="card" aria-labelledby="apps-title">
-      <div className="panel-heading">
-        <h2 className="panel-title" id="apps-title">
-          {t('teamApps.title')}
-        </h2>
-        {notAdmin ? null : (
-          <button
-            type="button"
-            className="button small"
-            part="button"
-            ref={registerButton}
-            onClick={() => setRegistering(true)}
-          >
-            {t('teamApps.register.open')}
-          </button>
-        )}
-      </div>
-      <p className="hint">{t('teamApps.intro')}</p>
-      {error ? (
-        <LoadFailed error={error} onRetry={() => setAttempt((n) => n + 1)} />
-      ) : apps === null ? (
-        <ListLoading />
-      ) : apps.length === 0 ? (
-        <p>{t('teamApps.none')}</p>
-      ) : (
-        <ul className="members" aria-labelledby="apps-title">
-          {apps.map((app) => (
-            <li key={app.clientId} className={app.disabled ? 'member disabled' : 'member'}>
-              <div className="member-who">
-                <span className="member-name">{app.name}</span>
-                <span className="member-email">{t(`teamApps.kinds.${app.kind}.name`)}</span>
-              </div>
-              <dl className="member-facts">
-                <div>
-                  <dt>{t('teamApps.columns.clientId')}</dt>
-                  <dd className="app-client-id">
-                    <code>{app.clientId}</code>
-                    <CopyButton
-                      value={app.clientId}
-                      label={t('teamApps.copy.clientIdOf', { app: app.name })}
+      <TeamListHeading
+        titleId="apps-title"
+        title={t('teamApps.title')}
+        intro={t('teamApps.intro')}
+        actionLabel={t('teamApps.register.open')}
+        onAction={() => setRegistering(true)}
+        buttonRef={registerButton}
+        list={apps}
+      />
+      <TeamListBody list={apps} empty={t('teamApps.none')}>
+        {(items) => (
+          <ul className="members" aria-labelledby="apps-title">
+            {items.map((app) => (
+              <li key={app.clientId} className={app.disabled ? 'member disabled' : 'member'}>
+                <div className="member-who">
+                  <span className="member-name">{app.name}</span>
+                  <span className="member-email">{t(`teamApps.kinds.${app.kind}.name`)}</span>
+                </div>
+                <dl className="member-facts">
+                  <div>
+                    <dt>{t('teamApps.columns.clientId')}</dt>
+                    <dd className="app-client-id">
+                      <code>{app.clientId}</code>
+                      <CopyButton
+                        value={app.clientId}
+                        label={t('teamApps.copy.clientIdOf', { app: app.name })}
+                      />
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{t('teamApps.columns.status')}</dt>
+                    <dd className={app.disabled ? 'member-status-off' : undefined}>
+                      {t(app.disabled ? 'teamApps.status.disabled' : 'teamApps.status.enabled')}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{t('teamApps.columns.lastUsed')}</dt>
+                    <dd>
+                      {app.lastUsedAt ? (
+                        <time dateTime={app.lastUsedAt}>{lastTime(app.lastUsedAt, language, t)}</time>
+                      ) : (
+                        t('users.never')
+                      )}
+                    </dd>
+                  </div>
+                </dl>
+                <div className="member-actions">
+                  <IconButton
+                    icon="edit"
+                    label={t('teamApps.actions.edit', { app: app.name })}
+                    onClick={() => ask('edit', app)}
+                  />
+                  {app.hasSecret ? (
+                    <IconButton
+                      icon="key"
+                      label={t('teamApps.actions.rotate', { app: app.name })}
+                      onClick={() => ask('rotate', app)}
                     />
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t('teamApps.columns.status')}</dt>
-                  <dd className={app.disabled ? 'member-status-off' : undefined}>
-                    {t(app.disabled ? 'teamApps.status.disabled' : 'teamApps.status.enabled')}
-                  </dd>
-                </div>
-                <div>
-                  <dt>{t('teamApps.columns.lastUsed')}</dt>
-                  <dd>
-                    {app.lastUsedAt ? (
-                      <time dateTime={app.lastUsedAt}>{lastTime(app.lastUsedAt, language, t)}</time>
-                    ) : (
-                      t('users.never')
-                    )}
-                  </dd>
-                </div>
-              </dl>
-              <div className="member-actions">
-                <IconButton
-                  icon="edit"
-                  label={t('teamApps.actions.edit', { app: app.name })}
-                  onClick={() => ask('edit', app)}
-                />
-                {app.hasSecret ? (
+                  ) : null}
+                  {app.disabled ? (
+                    <IconButton
+                      icon="enable"
+                      label={t('teamApps.actions.enable', { app: app.name })}
+                      onClick={() => void enable(app)}
+                    />
+                  ) : (
+                    <IconButton
+                      icon="block"
+                      label={t('teamApps.actions.disable', { app: app.name })}
+                      onClick={() => ask('disable', app)}
+                    />
+                  )}
                   <IconButton
-                    icon="key"
-                    label={t('teamApps.actions.rotate', { app: app.name })}
-                    onClick={() => ask('rotate', app)}
+                    icon="delete"
+                    label={t('teamApps.actions.delete', { app: app.name })}
+                    onClick={() => ask('delete', app)}
                   />
-                ) : null}
-                {app.disabled ? (
-                  <IconButton
-                    icon="enable"
-                    label={t('teamApps.actions.enable', { app: app.name })}
-                    onClick={() => void enable(app)}
-                  />
-                ) : (
-                  <IconButton
-                    icon="block"
-                    label={t('teamApps.actions.disable', { app: app.name })}
-                    onClick={() => ask('disable', app)}
-                  />
-                )}
-                <IconButton
-                  icon="delete"
-                  label={t('teamApps.actions.delete', { app: app.name })}
-                  onClick={() => ask('delete', app)}
-                />
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </TeamListBody>
       <FormDialog
         open={registering}
         title={t('teamApps.register.title')}
@@ -237,7 +209,7 @@ function Apps() {
               onSaved={(saved) => {
                 if (!('app' in saved)) put(saved);
               }}
-              onGone={() => setAttempt((n) => n + 1)}
+              onGone={apps.reload}
             />
           )}
         </FormDialog>
@@ -302,34 +274,6 @@ function Apps() {
         />
       ) : null}
     </section>
-  );
-}
-
-/** A button copying `value`, its result announced as a notice. */
-function CopyButton({ value, label, text }: { value: string; label: string; text?: string }) {
-  const { t } = useTranslation();
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      noticesStore.getState().show(t('teamApps.copy.done'), 'Success');
-    } catch {
-      noticesStore.getState().show(t('teamApps.copy.failed'), 'Failure');
-    }
-  }
-  return text ? (
-    <button type="button" className="button secondary small" part="button" onClick={() => void copy()}>
-      {text}
-    </button>
-  ) : (
-    <button
-      type="button"
-      className="icon-button subtle"
-      aria-label={label}
-      title={label}
-      onClick={() => void copy()}
-    >
-      <Icon name="copy" />
-    </button>
   );
 }
 

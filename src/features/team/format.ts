@@ -5,11 +5,15 @@ import { calendarDays, relativeDays, timeAgo } from '../../ui/time';
 
 const DAY = 24 * 60 * 60_000;
 
+/** The day of `iso` in the interface's language ("12 Mar 2026"). */
+export function dayText(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso));
+}
+
 /** When something last happened (a sign-in, an app's use): relative within a month ("3 days ago"), else the date. */
 export function lastTime(iso: string | null, language: string, t: TFunction): string {
   if (!iso) return t('users.never');
-  if (Math.abs(Date.parse(iso) - Date.now()) >= 30 * DAY)
-    return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso));
+  if (Math.abs(Date.parse(iso) - Date.now()) >= 30 * DAY) return dayText(iso, language);
   return timeAgo(iso, Date.now(), language);
 }
 /** An invitation reads 'Sent …' for its first three days, then when it expires (spec §2 sample). */

@@ -24,10 +24,11 @@ import {
   forbidden,
   IconButton,
   ListLoading,
-  LoadFailed,
   SEARCH_DELAY_MS,
+  TeamListBody,
   useCall,
   useDebounced,
+  useTeamList,
 } from './admin-kit';
 
 /** How many members the picker offers for a search. */
@@ -49,27 +50,17 @@ const byName = (a: Group, b: Group) => a.name.localeCompare(b.name);
 function Groups() {
   const { t } = useTranslation();
   const call = useCall();
-  const [groups, setGroups] = useState<Group[] | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  // A failed load belongs to its attempt: trying again shows as loading with no state to reset.
-  const [failed, setFailed] = useState<{ attempt: number; error: unknown } | null>(null);
-  const error = failed?.attempt === attempt ? failed.error : null;
+  const groups = useTeamList(
+    async (ctx, signal) => (await listGroups(ctx, signal)).groups,
+    (group) => group.id,
+    byName,
+  );
   const [asked, setAsked] = useState<Asked | null>(null);
   const [open, setOpen] = useState(false);
   const nameField = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
 
-  useEffect(() => {
-    const stop = new AbortController();
-    call((ctx) => listGroups(ctx, stop.signal)).then(
-      (list) => setGroups(list.groups),
-      (problem: unknown) => !stop.signal.aborted && setFailed({ attempt, error: problem }),
-    );
-    return () => stop.abort();
-  }, [call, attempt]);
-
-  const put = (group: Group) =>
-    setGroups((list) => [...(list ?? []).filter((g) => g.id !== group.id), group].sort(byName));
+  const { put } = groups;
   const ask = (kind: Asked['kind'], group: Group) => {
     setAsked({ kind, group });
     setOpen(true);
@@ -94,62 +85,58 @@ function Groups() {
       <h2 className="panel-title" id="groups-title">
         {t('groups.title')}
       </h2>
-      {forbidden(error) ? null : <CreateGroup onCreated={put} inputRef={nameField} />}
-      {error ? (
-        <LoadFailed error={error} onRetry={() => setAttempt((n) => n + 1)} />
-      ) : groups === null ? (
-        <ListLoading />
-      ) : groups.length === 0 ? (
-        <p>{t('groups.none')}</p>
-      ) : (
-        <ul className="groups" ref={listRef}>
-          {groups.map((group) => (
-            <li key={group.id} className="group">
-              <div className="panel-heading">
-                <h3 className="group-name" tabIndex={-1} data-group={group.id}>
-                  {group.name}
-                </h3>
-                <div className="member-actions">
-                  <IconButton
-                    icon="add"
-                    label={t('groups.actions.add', { group: group.name })}
-                    onClick={() => ask('add', group)}
-                  />
-                  <IconButton
-                    icon="edit"
-                    label={t('groups.actions.rename', { group: group.name })}
-                    onClick={() => ask('rename', group)}
-                  />
-                  <IconButton
-                    icon="delete"
-                    label={t('groups.actions.delete', { group: group.name })}
-                    onClick={() => ask('delete', group)}
-                  />
+      {forbidden(groups.error) ? null : <CreateGroup onCreated={put} inputRef={nameField} />}
+      <TeamListBody list={groups} empty={t('groups.none')}>
+        {(items) => (
+          <ul className="groups" ref={listRef}>
+            {items.map((group) => (
+              <li key={group.id} className="group">
+                <div className="panel-heading">
+                  <h3 className="group-name" tabIndex={-1} data-group={group.id}>
+                    {group.name}
+                  </h3>
+                  <div className="member-actions">
+                    <IconButton
+                      icon="add"
+                      label={t('groups.actions.add', { group: group.name })}
+                      onClick={() => ask('add', group)}
+                    />
+                    <IconButton
+                      icon="edit"
+                      label={t('groups.actions.rename', { group: group.name })}
+                      onClick={() => ask('rename', group)}
+                    />
+                    <IconButton
+                      icon="delete"
+                      label={t('groups.actions.delete', { group: group.name })}
+                      onClick={() => ask('delete', group)}
+                    />
+                  </div>
                 </div>
-              </div>
-              {group.members.length === 0 ? (
-                <p className="hint">{t('groups.empty')}</p>
-              ) : (
-                <ul className="group-members" aria-label={t('groups.membersOf', { group: group.name })}>
-                  {group.members.map((member) => (
-                    <li key={member.id}>
-                      <span className="member-who">
-                        <span className="member-name">{member.name}</span>
-                        <span className="member-email">{member.email}</span>
-                      </span>
-                      <IconButton
-                        icon="close"
-                        label={t('groups.actions.removeMember', { name: member.name, group: group.name })}
-                        onClick={() => void takeOut(group, member)}
-                      />
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+                {group.members.length === 0 ? (
+                  <p className="hint">{t('groups.empty')}</p>
+                ) : (
+                  <ul className="group-members" aria-label={t('groups.membersOf', { group: group.name })}>
+                    {group.members.map((member) => (
+                      <li key={member.id}>
+                        <span className="member-who">
+                          <span className="member-name">{member.name}</span>
+                          <span className="member-email">{member.email}</span>
+                        </span>
+                        <IconButton
+                          icon="close"
+                          label={t('groups.actions.removeMember', { name: member.name, group: group.name })}
+                          onClick={() => void takeOut(group, member)}
+                        />
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </TeamListBody>
       {asked?.kind === 'rename' ? (
         <Dialog open={open} title={t('groups.rename.title', { group: asked.group.name })} onClose={close}>
           <NameForm key={`${asked.group.id}-${open}`} group={asked.group} onSaved={put} onClose={close} />
@@ -168,7 +155,7 @@ function Groups() {
           action={t('groups.delete.confirm')}
           onConfirm={async () => {
             await call((ctx) => deleteGroup(ctx, asked.group.id));
-            setGroups((list) => list && list.filter((g) => g.id !== asked.group.id));
+            groups.drop(asked.group);
             noticesStore.getState().show(t('groups.delete.done', { group: asked.group.name }), 'Success');
           }}
           onClose={close}

@@ -1,0 +1,342 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import {
+  addTeamDomain,
+  listTeamDomains,
+  removeTeamDomain,
+  verifyTeamDomain,
+  type TeamDomain,
+} from '../../api/domains';
+import { DOMAIN_GRACE_MS, normalDomain } from '../../contract/domains';
+import { noticesStore } from '../../state/notices';
+import { DialogForm, FormDialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
+import { TextField } from '../../ui/text-field';
+import {
+  AdminPart,
+  Confirm,
+  CopyButton,
+  failure,
+  followGone,
+  IconButton,
+  TeamListBody,
+  TeamListHeading,
+  useCall,
+  useTeamList,
+} from './admin-kit';
+import { dayText, lastTime, refusalOf } from './format';
+
+/**
+ * The team's e-mail domains (routes/domains.ts): add one, publish the DNS record the screen shows,
+ * verify it, remove it. A verified domain is what later routes its addresses' sign-ins to the team's
+ * identity provider; the server re-checks every record daily by itself.
+ */
+export default function DomainsPage() {
+  return (
+    <AdminPart>
+      <Domains />
+    </AdminPart>
+  );
+}
+
+/** The refusals of an added domain the screen puts in words at its field. */
+const ADD_REFUSALS = ['invalidDomain', 'publicDomain', 'domainTaken'];
+
+const byName = (a: TeamDomain, b: TeamDomain) => a.domain.localeCompare(b.domain);
+
+/** Whether the record is worth looking up now: not yet proven, or proven and now missing. */
+const checkable = (domain: TeamDomain) => domain.state !== 'verified' || domain.missingSince !== null;
+
+function Domains() {
+  const { t } = useTranslation();
+  const call = useCall();
+  const domains = useTeamList(listTeamDomains, (d) => d.domain, byName);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<TeamDomain | null>(null);
+  const [open, setOpen] = useState(false);
+  const [checking, setChecking] = useState<ReadonlySet<string>>(new Set());
+  const addButton = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const { put, drop } = domains;
+  // What was acted on is gone (removed in another tab): the list follows.
+  const { reloadIfGone, watched } = followGone(domains.reload);
+
+  async function verify(domain: TeamDomain) {
+    setChecking((all) => new Set(all).add(domain.domain));
+    try {
+      const now = await call((ctx) => verifyTeamDomain(ctx, domain.domain));
+      put(now);
+      const proven = !checkable(now);
+      noticesStore
+        .getState()
+        .show(
+          t(proven ? 'domains.verify.done' : 'domains.verify.notYet', { domain: now.domain }),
+          proven ? 'Success' : 'Failure',
+        );
+      // The Verify button is gone: focus stays in the row, on its name.
+      if (proven)
+        setTimeout(() =>
+          list.current?.querySelector<HTMLElement>(`[data-domain="${CSS.escape(now.domain)}"]`)?.focus(),
+        );
+    } catch (problem) {
+      reloadIfGone(problem);
+      const taken = refusalOf(problem).code === 'domainTaken';
+      noticesStore
+        .getState()
+        .show(taken ? t('domains.verify.taken', { domain: domain.domain }) : failure(t, problem), 'Failure');
+    } finally {
+      setChecking((all) => {
+        const left = new Set(all);
+        left.delete(domain.domain);
+        return left;
+      });
+    }
+  }
+
+  return (
+    <section className="panel" part="card" aria-labelledby="domains-title">
+      <TeamListHeading
+        titleId="domains-title"
+        title={t('domains.title')}
+        intro={t('domains.intro')}
+        actionLabel={t('domains.add.open')}
+        onAction={() => setAdding(true)}
+        buttonRef={addButton}
+        list={domains}
+      />
+      <TeamListBody list={domains} empty={t('domains.none')}>
+        {(items) => (
+          <ul className="members" aria-labelledby="domains-title" ref={list}>
+            {items.map((domain) => (
+              <DomainRow
+                key={domain.domain}
+                domain={domain}
+                checking={checking.has(domain.domain)}
+                onVerify={() => void verify(domain)}
+                onRemove={() => {
+                  setRemoving(domain);
+                  setOpen(true);
+                }}
+              />
+            ))}
+          </ul>
+        )}
+      </TeamListBody>
+      <FormDialog open={adding} title={t('domains.add.title')} onClose={() => setAdding(false)}>
+        {(busy, setBusy) => (
+          <AddForm
+            busy={busy}
+            setBusy={setBusy}
+            known={domains.items ?? []}
+            onAdded={put}
+            onClose={() => setAdding(false)}
+          />
+        )}
+      </FormDialog>
+      {removing ? (
+        <Confirm
+          open={open}
+          title={t('domains.remove.title', { domain: removing.domain })}
+          text={t('domains.remove.text', { domain: removing.domain })}
+          action={t('domains.remove.confirm')}
+          onConfirm={() =>
+            watched(
+              call((ctx) => removeTeamDomain(ctx, removing.domain)).then(() => {
+                drop(removing);
+                noticesStore
+                  .getState()
+                  .show(t('domains.remove.done', { domain: removing.domain }), 'Success');
+              }),
+            )
+          }
+          onClose={() => setOpen(false)}
+          returnFocus={() => addButton.current}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * One domain: its state in words, and until it is proven the TXT record to publish (each part with a
+ * copy button), what the last lookup found wrong and the button that looks again.
+ */
+function DomainRow({
+  domain,
+  checking,
+  onVerify,
+  onRemove,
+}: {
+  domain: TeamDomain;
+  checking: boolean;
+  onVerify(): void;
+  onRemove(): void;
+}) {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  const name = domain.domain;
+  const warn = domain.state === 'failed' || domain.state === 'unverified' || domain.missingSince !== null;
+  return (
+    <li className="member">
+      <div className="member-who">
+        <span className="member-name" data-domain={name} tabIndex={-1}>
+          {name}
+        </span>
+        <span className={warn ? 'badge warning' : 'badge'}>{t(`domains.state.${domain.state}`)}</span>
+      </div>
+      <div className="member-actions">
+        <IconButton icon="delete" label={t('domains.remove.action', { domain: name })} onClick={onRemove} />
+      </div>
+      <div className="member-note stack tight">
+        <p>{stateText(domain, language, t)}</p>
+        {checkable(domain) ? (
+          <>
+            <p>{t('domains.record.intro')}</p>
+            <dl className="member-facts domain-record">
+              <div>
+                <dt>{t('domains.record.type')}</dt>
+                <dd>
+                  <code>TXT</code>
+                </dd>
+              </div>
+              <div>
+                <dt>{t('domains.record.name')}</dt>
+                <dd className="app-client-id">
+                  <code>{domain.recordName}</code>
+                  <CopyButton value={domain.recordName} label={t('domains.copy.name', { domain: name })} />
+                </dd>
+              </div>
+              <div>
+                <dt>{t('domains.record.value')}</dt>
+                <dd className="app-client-id">
+                  <code>{domain.recordValue}</code>
+                  <CopyButton value={domain.recordValue} label={t('domains.copy.value', { domain: name })} />
+                </dd>
+              </div>
+            </dl>
+            {domain.lastProblem && domain.checkedAt ? (
+              <p className="domain-problem">
+                {t(`domains.problems.${domain.lastProblem}`)}{' '}
+                {t('domains.checked', { time: lastTime(domain.checkedAt, language, t) })}
+              </p>
+            ) : null}
+            <div>
+              <button
+                type="button"
+                className="button secondary small"
+                part="button"
+                aria-label={t('domains.verify.action', { domain: name })}
+                aria-disabled={checking || undefined}
+                onClick={checking ? undefined : onVerify}
+              >
+                {checking ? t('domains.verify.busy') : t('domains.verify.open')}
+              </button>
+            </div>
+          </>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+/** What the domain's state means now, with its dates. */
+function stateText(domain: TeamDomain, language: string, t: TFunction): string {
+  const day = (iso: string) => dayText(iso, language);
+  if (domain.state === 'verified' && domain.missingSince && domain.verifiedAt)
+    return t('domains.detail.missing', {
+      since: day(domain.missingSince),
+      until: day(new Date(Date.parse(domain.missingSince) + DOMAIN_GRACE_MS).toISOString()),
+    });
+  if (domain.state === 'verified' && domain.verifiedAt)
+    return t('domains.detail.verified', { date: day(domain.verifiedAt) });
+  if (domain.state === 'pending' && domain.expiresAt)
+    return t('domains.detail.pending', { date: day(domain.expiresAt) });
+  return t(`domains.detail.${domain.state === 'unverified' ? 'unverified' : 'failed'}`);
+}
+
+/**
+ * Add a domain: checked by the server's own rule first (contract/domains.ts), and one the team has
+ * already is told without asking; the server's refusal shows at the field, what was typed kept.
+ */
+function AddForm({
+  busy,
+  setBusy,
+  known,
+  onAdded,
+  onClose,
+}: {
+  busy: boolean;
+  setBusy(busy: boolean): void;
+  known: readonly TeamDomain[];
+  onAdded(domain: TeamDomain): void;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const call = useCall();
+  const [text, setText] = useState('');
+  // A new object each time, so the same refusal twice still moves the focus back to the field.
+  const [problem, setProblem] = useState<{ text: string } | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const field = useRef<HTMLInputElement>(null);
+
+  // The field takes focus once its problem is on screen and the form is enabled again.
+  useEffect(() => {
+    if (problem) field.current?.focus();
+  }, [problem]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFormError(null);
+    const domain = normalDomain(text);
+    const found = !text.trim()
+      ? 'required'
+      : !domain
+        ? 'invalidDomain'
+        : known.some((d) => d.domain === domain)
+          ? 'alreadyAdded'
+          : null;
+    setProblem(found && { text: t(`domains.errors.${found}`) });
+    if (found) return;
+    setBusy(true);
+    try {
+      const added = await call((ctx) => addTeamDomain(ctx, text));
+      onAdded(added);
+      noticesStore.getState().show(t('domains.add.done', { domain: added.domain }), 'Success');
+      setBusy(false);
+      onClose();
+    } catch (error) {
+      setBusy(false);
+      const { code, field: at } = refusalOf(error);
+      if (at === 'domain' && code && ADD_REFUSALS.includes(code))
+        setProblem({ text: t(`domains.errors.${code}`) });
+      else setFormError(failure(t, error));
+    }
+  }
+
+  return (
+    <DialogForm
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={t('domains.add.submit')}
+      error={formError}
+    >
+      <TextField
+        label={t('domains.add.field')}
+        hint={t('domains.add.hint')}
+        name="domain"
+        inputMode="url"
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        dir="ltr"
+        inputRef={field}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        error={problem?.text}
+        autoFocus
+      />
+    </DialogForm>
+  );
+}
