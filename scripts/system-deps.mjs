@@ -1,10 +1,10 @@
 /**
  * Makes sure the system programs the tests run are installed: Debian's Chromium (the unit and
  * end-to-end tests), PostgreSQL's server binaries (`npm run test:postgres`) and haproxy (the cluster
- * test's load balancer, `npm run test:cluster`). Anything missing is
+ * test's load balancer, `npm run test:cluster`) and xmlsec1 (the SAML attack tests). Anything missing is
  * installed with apt-get when running as root (a fresh CI container); otherwise it stops at once and
  * prints the one command to run, rather than failing later in the middle of a suite.
- * Usage: node scripts/system-deps.mjs chromium postgresql haproxy
+ * Usage: node scripts/system-deps.mjs chromium postgresql haproxy xmlsec1
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
@@ -48,6 +48,13 @@ const DEPENDENCIES = {
     present: () => executable(HAPROXY),
     installable: () => HAPROXY === '/usr/sbin/haproxy',
     package: 'haproxy',
+  },
+  xmlsec1: {
+    // Signs the hand-made SAML answers of the attack tests (test/server/saml-attacks.test.ts).
+    what: () => 'xmlsec1 (/usr/bin/xmlsec1)',
+    present: () => executable('/usr/bin/xmlsec1'),
+    installable: () => true,
+    package: 'xmlsec1',
   },
   postgresql: {
     what: () => `PostgreSQL server binaries (${POSTGRES_ROOT}/<version>/bin)`,

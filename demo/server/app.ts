@@ -37,6 +37,7 @@ import { groupRoutes } from './routes/groups';
 import { teamAppRoutes } from './routes/team-apps';
 import { domainRoutes } from './routes/domains';
 import { domainChecker } from './lib/dns';
+import { samlService } from './lib/saml';
 import { DomainWatch } from './lib/domain-watch';
 import { memberRoutes } from './routes/members';
 import { searchRoutes } from './routes/search';
@@ -131,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer,
     checkDomain,
     domainWatch: new DomainWatch({ config, repos, clock, checkDomain, mailer, log: app.log }),
+    saml: samlService({ repos, clock, publicUrl: config.publicUrl }),
     external: new ExternalSignIn(repos, clock, config.publicUrl, (issuer) => {
       if (!issuer.startsWith('demo:')) return issuer;
       // Stand-ins exist only in demo mode; outside it a demo: issuer is unusable.

@@ -15,6 +15,7 @@ import type { OpenIdProvider } from './lib/openid-provider';
 import type { XsrfService } from './lib/xsrf';
 import type { DomainChecker } from './lib/dns';
 import type { DomainWatch } from './lib/domain-watch';
+import type { SamlService } from './lib/saml';
 
 /** Everything a route needs, built once at start and reachable as `app.services`. */
 export interface Services {
@@ -40,6 +41,8 @@ export interface Services {
   checkDomain: DomainChecker;
   /** The daily lookup of every team's domains, and the owners' mail when one is lost. */
   domainWatch: DomainWatch;
+  /** The service provider side of the teams' SAML connections. */
+  saml: SamlService;
 }
 
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */

@@ -2,13 +2,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AuditAction } from '../../../src/contract/team-rules';
 import { DOMAIN_GRACE_MS, type DomainCheckProblem } from '../../../src/contract/domains';
 import { recordAudit, type Actor } from './audit';
+import { isUniqueViolation } from './unique';
 import type { Database, TeamDomainsTable } from './schema';
-
-/** Whether an error is a unique index refusing a second row (SQLite or PostgreSQL). */
-const isUniqueViolation = (error: unknown) => {
-  const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
-};
 
 /**
  * A team's e-mail domains. Any team may claim a domain and try to prove it; the first to prove it has

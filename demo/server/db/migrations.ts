@@ -743,6 +743,58 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '016-team-connections': {
+    async up(db: AnyDb) {
+      // A team's enterprise connections to its company's identity provider (db/connections.ts): SAML
+      // 2.0 now, OpenID Connect beside it. A connection signs anyone in only once a test passed and an
+      // admin enabled it.
+      await db.schema
+        .createTable('team_connections')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('protocol', 'text', (c) => c.notNull())
+        .addColumn('preset', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('idp_entity_id', 'text')
+        .addColumn('sso_url', 'text')
+        // JSON: the PEM certificates the provider signs with (two while one is being rotated).
+        .addColumn('certificates', 'text', (c) => c.notNull())
+        // JSON: which attribute holds the e-mail, the stable id, the names and the groups.
+        .addColumn('mapping', 'text', (c) => c.notNull())
+        .addColumn('idp_initiated', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('tested_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('team_connections_team')
+        .on('team_connections')
+        .columns(['team_id'])
+        .execute();
+      // The requests this site sent to a provider, until their answer comes (InResponseTo): in the
+      // database, so the answer may reach any node, and spent once.
+      await db.schema
+        .createTable('saml_requests')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('connection_id', 'text', (c) =>
+          c.notNull().references('team_connections.id').onDelete('cascade'),
+        )
+        .addColumn('purpose', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      // The assertions already used, until they expire: one presented again is a replay.
+      await db.schema
+        .createTable('saml_assertions')
+        .addColumn('connection_id', 'text', (c) =>
+          c.notNull().references('team_connections.id').onDelete('cascade'),
+        )
+        .addColumn('assertion_id', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('saml_assertions_pk', ['connection_id', 'assertion_id'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

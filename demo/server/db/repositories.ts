@@ -1,6 +1,7 @@
 import type { Db } from './connect';
 import { accountsRepository, activityRepository, emailChangesRepository } from './activity';
 import { auditRepository } from './audit';
+import { connectionsRepository } from './connections';
 import { deviceCodesRepository } from './device-codes';
 import { domainsRepository } from './domains';
 import { groupsRepository } from './groups';
@@ -44,6 +45,7 @@ export function createRepositories(db: Db) {
     audit: auditRepository(kysely),
     teamApps: teamAppsRepository(kysely),
     domains: domainsRepository(kysely),
+    connections: connectionsRepository(kysely),
     twoStep: twoStepRepository(kysely),
     passkeys: passkeysRepository(kysely, db.dialect),
     signingKeys: signingKeysRepository(kysely),

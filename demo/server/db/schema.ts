@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ConnectionPreset, ConnectionProtocol, SamlPurpose } from '../../../src/contract/connections';
 import type { DomainCheckProblem, DomainState } from '../../../src/contract/domains';
 
 /**
@@ -265,7 +266,6 @@ export interface AuditEventsTable {
 /** The kinds of a team's application (db/team-apps.ts). */
 export type TeamAppKind = 'web' | 'spa' | 'native' | 'device' | 'machine';
 
-/** A team's own application: an OpenID Connect client, or a machine credential (client credentials). */
 /** A team's e-mail domain and the DNS record that proves it is the team's (db/domains.ts). */
 export interface TeamDomainsTable {
   /** Lower case, ASCII form (src/contract/domains.ts `normalDomain`). */
@@ -283,6 +283,44 @@ export interface TeamDomainsTable {
   missing_since: number | null;
 }
 
+/** A team's connection to its company's identity provider (db/connections.ts). */
+export interface TeamConnectionsTable {
+  id: string;
+  team_id: string;
+  protocol: ConnectionProtocol;
+  preset: ConnectionPreset;
+  name: string;
+  /** SAML: the provider's entity ID and single sign-on URL (HTTP-Redirect binding). */
+  idp_entity_id: string | null;
+  sso_url: string | null;
+  /** JSON array of PEM certificates the provider signs with. */
+  certificates: string;
+  /** JSON {@link ConnectionMapping}. */
+  mapping: string;
+  idp_initiated: number;
+  enabled: number;
+  /** When a test sign-in last passed (null: never; it can be enabled only after one). */
+  tested_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A SAML request this site sent, until its answer comes back (InResponseTo), spent once. */
+export interface SamlRequestsTable {
+  id: string;
+  connection_id: string;
+  purpose: SamlPurpose;
+  expires_at: number;
+}
+
+/** An assertion already used, kept until it expires so that it cannot be used again. */
+export interface SamlAssertionsTable {
+  connection_id: string;
+  assertion_id: string;
+  expires_at: number;
+}
+
+/** A team's own application: an OpenID Connect client, or a machine credential (client credentials). */
 export interface TeamAppsTable {
   client_id: string;
   team_id: string;
@@ -453,6 +491,9 @@ export interface Database {
   audit_events: AuditEventsTable;
   team_apps: TeamAppsTable;
   team_domains: TeamDomainsTable;
+  team_connections: TeamConnectionsTable;
+  saml_requests: SamlRequestsTable;
+  saml_assertions: SamlAssertionsTable;
   totp_secrets: TotpSecretsTable;
   totp_used_steps: TotpUsedStepsTable;
   recovery_codes: RecoveryCodesTable;
