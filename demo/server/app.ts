@@ -35,6 +35,7 @@ import { loginRoutes } from './routes/login';
 import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
 import { groupRoutes } from './routes/groups';
 import { teamAppRoutes } from './routes/team-apps';
+import { connectionRoutes } from './routes/connections';
 import { domainRoutes } from './routes/domains';
 import { domainChecker } from './lib/dns';
 import { samlService } from './lib/saml';
@@ -178,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(groupRoutes);
   await app.register(teamAppRoutes);
   await app.register(domainRoutes);
+  await app.register(connectionRoutes);
   await app.register(searchRoutes);
   await app.register(switcherRoutes);
   await app.register(accountRoutes);

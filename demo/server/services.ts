@@ -90,8 +90,10 @@ declare module 'fastify' {
      * exempt from the anti-forgery rule: the flow it names must belong to the browser's own flow cookie
      * and its state, both single use, which is what the token would prove. `provider`: the OpenID
      * Provider's own addresses, whose forms carry the provider's own anti-forgery token.
+     * `saml-request`: a SAML identity provider's answer (a cross-site POST from its page) acts only
+     * through the single-use request this site sent, named inside the signed assertion.
      */
-    forgery?: 'flow-bound' | 'provider';
+    forgery?: 'flow-bound' | 'provider' | 'saml-request';
     /** A `bearer` route for team admins or owners only. */
     role?: RoleRule;
     /** The scope a `client` route requires of the token. */

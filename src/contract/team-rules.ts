@@ -83,6 +83,11 @@ export const AUDIT_ACTIONS = [
   'domain.verified',
   'domain.unverified',
   'domain.removed',
+  'connection.added',
+  'connection.changed',
+  'connection.enabled',
+  'connection.disabled',
+  'connection.removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import { ROUTE_PARAMS } from '../support/route-params';
 import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
 
 /**
@@ -10,27 +11,6 @@ import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
  */
 
 const RULES = new Set(['bearer', 'session', 'client', 'none']);
-
-/** Concrete addresses for parametric bearer routes (and routes that need a query); a new one goes here. */
-const PARAMS: Record<string, string> = {
-  '/api/user/password/:provider': '/api/user/password/Google',
-  '/api/team/invitations/:id/resend': '/api/team/invitations/x/resend',
-  '/api/team/invitations/:id': '/api/team/invitations/x',
-  '/api/team/members/:id': '/api/team/members/x',
-  '/api/team/members/:id/unlock': '/api/team/members/x/unlock',
-  '/api/team/groups/:id': '/api/team/groups/x',
-  '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
-  '/api/team/apps/:clientId': '/api/team/apps/x',
-  '/api/team/apps/:clientId/secret': '/api/team/apps/x/secret',
-  '/api/team/domains/:domain': '/api/team/domains/x.test',
-  '/api/team/domains/:domain/verify': '/api/team/domains/x.test/verify',
-  '/api/user/passkeys/:id': '/api/user/passkeys/x',
-  '/api/user/sessions/:id': '/api/user/sessions/x',
-  '/api/oidc/consent/:uid': '/api/oidc/consent/x',
-  '/api/user/apps/:id': '/api/user/apps/x',
-  // Its query is required: without it the schema answers first.
-  '/api/search': '/api/search?q=x',
-};
 
 /** A body each bearer route's schema accepts, so only the auth hook can refuse it; a new one goes here. */
 const BODIES: Record<string, object | undefined> = {
@@ -57,6 +37,15 @@ const BODIES: Record<string, object | undefined> = {
   'POST /api/team/apps/:clientId/secret': undefined,
   'POST /api/team/domains': { domain: 'acme.test' },
   'POST /api/team/domains/:domain/verify': undefined,
+  'POST /api/team/connections': {
+    preset: 'saml',
+    name: 'x',
+    idpEntityId: 'x',
+    ssoUrl: 'https://x.example',
+    certificates: ['x'],
+  },
+  'PATCH /api/team/connections/:id': { name: 'x' },
+  'POST /api/team/connections/:id/test': undefined,
   'POST /api/user/two-step/totp': undefined,
   'POST /api/user/two-step/totp/confirm': { code: '123456' },
   'DELETE /api/user/two-step/totp': { password: 'x' },
@@ -101,8 +90,8 @@ function bearerRoutes(auth = 'bearer'): Array<{ method: string; url: string; key
 }
 
 function call(route: { method: string; url: string; key: string }, authorization?: string) {
-  const url = PARAMS[route.url] ?? (route.url.includes(':') ? undefined : route.url);
-  assert.ok(url, `${route.key}: add a concrete address to PARAMS`);
+  const url = ROUTE_PARAMS[route.url] ?? (route.url.includes(':') ? undefined : route.url);
+  assert.ok(url, `${route.key}: add a concrete address to ROUTE_PARAMS (test/support/route-params.ts)`);
   const needsBody = route.method !== 'GET' && route.method !== 'HEAD';
   if (needsBody)
     assert.ok(route.key in BODIES || route.method === 'DELETE', `${route.key}: add a body to BODIES`);
@@ -169,6 +158,11 @@ describe('every route declares who may call it', () => {
       'POST /api/team/domains',
       'POST /api/team/domains/:domain/verify',
       'DELETE /api/team/domains/:domain',
+      'GET /api/team/connections',
+      'POST /api/team/connections',
+      'PATCH /api/team/connections/:id',
+      'POST /api/team/connections/:id/test',
+      'DELETE /api/team/connections/:id',
       'GET /api/team/audit',
       'GET /api/search',
     ]) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
+import { ROUTE_PARAMS } from '../support/route-params';
 import { createTestApp, sessionFor, type DirectSession, type TestApp } from '../support/test-server';
 
 /**
@@ -29,34 +30,16 @@ const EXEMPT = new Map<string, string>([
       'it acts only on the flow bound to this browser (the acct_oauth cookie) and its state, both single use',
   ],
   [
+    'POST /saml/:id/acs',
+    "a SAML identity provider's answer is a cross-site POST from the provider's page, which cannot carry " +
+      'the token; it acts only through the single-use request this site sent, named in the signed assertion',
+  ],
+  [
     'POST /oidc/*',
     "the OpenID Provider's own endpoints: a token request carries the client's credentials or code, and " +
       "the provider's forms (device code, sign-out confirmation) carry the provider's own anti-forgery token",
   ],
 ]);
-
-/** Concrete values for parametric routes; a new parametric route must be added here. */
-const PARAMS: Record<string, string> = {
-  '/account/:provider': '/account/google',
-  '/account/:provider/start': '/account/google/start',
-  '/api/external/:provider': '/api/external/Google',
-  '/api/user/password/:provider': '/api/user/password/Google',
-  '/api/team/invitations/:id/resend': '/api/team/invitations/x/resend',
-  '/api/team/invitations/:id': '/api/team/invitations/x',
-  '/api/team/members/:id': '/api/team/members/x',
-  '/api/team/members/:id/unlock': '/api/team/members/x/unlock',
-  '/api/team/groups/:id': '/api/team/groups/x',
-  '/api/team/groups/:id/members/:userId': '/api/team/groups/x/members/y',
-  '/api/team/apps/:clientId': '/api/team/apps/x',
-  '/api/team/apps/:clientId/secret': '/api/team/apps/x/secret',
-  '/api/team/domains/:domain': '/api/team/domains/x.test',
-  '/api/team/domains/:domain/verify': '/api/team/domains/x.test/verify',
-  '/api/user/passkeys/:id': '/api/user/passkeys/x',
-  '/api/user/sessions/:id': '/api/user/sessions/x',
-  '/api/oidc/consent/:uid': '/api/oidc/consent/x',
-  '/api/user/apps/:id': '/api/user/apps/x',
-  '/oidc/*': '/oidc/token',
-};
 
 let test: TestApp;
 let app: FastifyInstance;
@@ -78,8 +61,11 @@ after(() => test.close());
 
 function concrete(route: UnsafeRoute): string {
   if (!route.url.includes(':') && !route.url.includes('*')) return route.url;
-  const url = PARAMS[route.url];
-  assert.ok(url, `${route.method} ${route.url}: add a concrete address to PARAMS`);
+  const url = ROUTE_PARAMS[route.url];
+  assert.ok(
+    url,
+    `${route.method} ${route.url}: add a concrete address to ROUTE_PARAMS (test/support/route-params.ts)`,
+  );
   return url;
 }
 

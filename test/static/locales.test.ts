@@ -104,6 +104,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'team.logFilter.app',
     'manage.nav.teamApps',
     'domains.record.type',
+    'team.logFilter.connection',
   ],
   es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions'],
   fr: ['manage.nav.sessions', 'team.logFilter.invitation', 'domains.record.type'],

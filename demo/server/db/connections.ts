@@ -1,5 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { SamlPurpose } from '../../../src/contract/connections';
+import type { AuditAction } from '../../../src/contract/team-rules';
+import { recordAudit, type Actor } from './audit';
 import { isUniqueViolation } from './unique';
 import type { Database, TeamConnectionsTable } from './schema';
 
@@ -7,21 +9,83 @@ import type { Database, TeamConnectionsTable } from './schema';
  * A team's connections to its company's identity provider, with what SAML needs kept across nodes:
  * the requests sent and not yet answered (each answer spends its request in one conditional delete,
  * so two nodes cannot both accept it) and the assertions already used (a second use is a replay).
+ * Every change an admin makes is in the team's audit trail, in the transaction of the change.
  */
 export function connectionsRepository(db: Kysely<Database>) {
+  const find = (id: string) =>
+    db.selectFrom('team_connections').selectAll().where('id', '=', id).executeTakeFirst();
+
   return {
-    async create(row: Insertable<TeamConnectionsTable>): Promise<TeamConnectionsTable> {
-      await db.insertInto('team_connections').values(row).execute();
-      return (await db
-        .selectFrom('team_connections')
-        .selectAll()
-        .where('id', '=', row.id)
-        .executeTakeFirstOrThrow()) as TeamConnectionsTable;
+    /** A new connection; audited when an admin made it (`actor`). */
+    async create(row: Insertable<TeamConnectionsTable>, actor?: Actor): Promise<TeamConnectionsTable> {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('team_connections').values(row).execute();
+        if (actor)
+          await recordAudit(trx, {
+            teamId: row.team_id,
+            actor,
+            action: 'connection.added',
+            target: row.name,
+            now: row.created_at,
+          });
+      });
+      return (await find(row.id))!;
     },
 
-    find(id: string): Promise<TeamConnectionsTable | undefined> {
-      return db.selectFrom('team_connections').selectAll().where('id', '=', id).executeTakeFirst();
+    /** The team's connection with this id, if it has one. */
+    async ofTeam(teamId: string, id: string): Promise<TeamConnectionsTable | undefined> {
+      const row = await find(id);
+      return row?.team_id === teamId ? row : undefined;
     },
+
+    /**
+     * Change the connection as `actor` did (`action` says what, for the audit trail): the row after,
+     * or undefined when it is gone.
+     */
+    async change(
+      row: TeamConnectionsTable,
+      changes: Partial<TeamConnectionsTable>,
+      actor: Actor,
+      action: AuditAction,
+      now: number,
+    ): Promise<TeamConnectionsTable | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('team_connections')
+          .set({ ...changes, updated_at: now })
+          .where('id', '=', row.id)
+          .executeTakeFirst();
+        if (!result.numUpdatedRows) return undefined;
+        await recordAudit(trx, { teamId: row.team_id, actor, action, target: changes.name ?? row.name, now });
+        return { ...row, ...changes, updated_at: now };
+      });
+    },
+
+    async remove(row: TeamConnectionsTable, actor: Actor, now: number): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx.deleteFrom('team_connections').where('id', '=', row.id).executeTakeFirst();
+        if (!result.numDeletedRows) return false;
+        await recordAudit(trx, {
+          teamId: row.team_id,
+          actor,
+          action: 'connection.removed',
+          target: row.name,
+          now,
+        });
+        return true;
+      });
+    },
+
+    /** A test sign-in's result; a passed one lets the connection be enabled. */
+    async recordTest(id: string, result: unknown, passed: boolean, now: number): Promise<void> {
+      await db
+        .updateTable('team_connections')
+        .set({ last_test: JSON.stringify(result), ...(passed ? { tested_at: now } : {}) })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    find,
 
     list(teamId: string): Promise<TeamConnectionsTable[]> {
       return db
@@ -32,16 +96,24 @@ export function connectionsRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** A test sign-in passed now: the connection may be enabled. */
-    async tested(id: string, now: number): Promise<void> {
-      await db.updateTable('team_connections').set({ tested_at: now }).where('id', '=', id).execute();
-    },
-
     async saveRequest(id: string, connectionId: string, purpose: SamlPurpose, expiresAt: number) {
       await db
         .insertInto('saml_requests')
         .values({ id, connection_id: connectionId, purpose, expires_at: expiresAt })
         .execute();
+    },
+
+    /** Whether the request is still waiting for its answer, sent for `purpose` by this connection. */
+    async pending(id: string, connectionId: string, purpose: SamlPurpose, now: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('saml_requests')
+        .select('id')
+        .where('id', '=', id)
+        .where('connection_id', '=', connectionId)
+        .where('purpose', '=', purpose)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     /**

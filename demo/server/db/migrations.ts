@@ -764,6 +764,8 @@ const migrations: Record<string, Migration> = {
         .addColumn('idp_initiated', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('tested_at', 'bigint')
+        // JSON: the last test sign-in's result, passed (with the claims received) or refused (why).
+        .addColumn('last_test', 'text')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();

@@ -301,6 +301,8 @@ export interface TeamConnectionsTable {
   enabled: number;
   /** When a test sign-in last passed (null: never; it can be enabled only after one). */
   tested_at: number | null;
+  /** JSON: the last test sign-in's result (src/contract/schemas/connections.ts `ConnectionTest`). */
+  last_test: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -95,10 +95,15 @@ export function samlService(deps: { repos: Repositories; clock: Clock; publicUrl
     });
   }
 
-  /** Where to send the browser to sign in at the provider; the request waits for its answer. */
-  async function start(connection: TeamConnectionsTable, purpose: SamlPurpose, relayState = '') {
+  /**
+   * Where to send the browser to sign in at the provider; the request waits for its answer. With
+   * `relayPrefix`, the RelayState is it and the request's id.
+   */
+  async function start(connection: TeamConnectionsTable, purpose: SamlPurpose, relayPrefix?: string) {
     const id = `_${randomBytes(20).toString('hex')}`;
     await repos.connections.saveRequest(id, connection.id, purpose, clock.now() + SAML_REQUEST_MS);
+    // The RelayState, when asked for, names the request: the answer's route can tell its own test.
+    const relayState = relayPrefix === undefined ? '' : `${relayPrefix}${id}`;
     return samlFor(connection, id).getAuthorizeUrlAsync(relayState, undefined, {});
   }
 

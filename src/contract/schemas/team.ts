@@ -228,7 +228,7 @@ export const AuditEvent = Type.Object({
 export type AuditEvent = Static<typeof AuditEvent>;
 
 /** The kinds of admin action the trail can be filtered by: the part of `action` before the dot. */
-export const AuditKind = Type.Enum(['member', 'invitation', 'group', 'team', 'app', 'domain']);
+export const AuditKind = Type.Enum(['member', 'invitation', 'group', 'team', 'app', 'domain', 'connection']);
 export type AuditKind = Static<typeof AuditKind>;
 
 export const AuditQuery = Type.Object(

@@ -148,6 +148,12 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
         : t('team.log.domain.verifiedByCheck', { domain: event.target });
     case 'domain.unverified':
       return t('team.log.domain.unverified', { domain: event.target });
+    case 'connection.added':
+    case 'connection.changed':
+    case 'connection.enabled':
+    case 'connection.disabled':
+    case 'connection.removed':
+      return t(`team.log.${event.action}`, { actor, connection: event.target });
     default:
       return t(`team.log.${event.action}`, { actor, member });
   }

@@ -221,7 +221,7 @@ function Support({ support }: { support: TeamAdmin['support'] }) {
 
 /** The admin actions a page of the trail shows. */
 const AUDIT_PAGE = 10;
-const AUDIT_KINDS: AuditKind[] = ['member', 'invitation', 'group', 'team', 'app', 'domain'];
+const AUDIT_KINDS: AuditKind[] = ['member', 'invitation', 'group', 'team', 'app', 'domain', 'connection'];
 
 /**
  * The admin actions, newest first, each a sentence (who did what to whom), ten at a time with older

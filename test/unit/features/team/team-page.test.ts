@@ -181,4 +181,20 @@ describe('an admin action as a sentence: actor, target and change', () => {
       'The domain acme.test is no longer verified: its DNS record was missing for three days',
     );
   });
+
+  it('names the connection an admin added, changed, turned on or off, or removed', () => {
+    expect(event('connection.added', 'Acme Okta')).to.equal('Ada Lovelace added the connection Acme Okta');
+    expect(event('connection.changed', 'Acme Okta')).to.equal(
+      'Ada Lovelace changed the connection Acme Okta',
+    );
+    expect(event('connection.enabled', 'Acme Okta')).to.equal(
+      'Ada Lovelace turned on the connection Acme Okta',
+    );
+    expect(event('connection.disabled', 'Acme Okta')).to.equal(
+      'Ada Lovelace turned off the connection Acme Okta',
+    );
+    expect(event('connection.removed', 'Acme Okta')).to.equal(
+      'Ada Lovelace removed the connection Acme Okta',
+    );
+  });
 });

@@ -1,0 +1,286 @@
+import { randomUUID, X509Certificate } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { generateServiceProviderMetadata } from '@node-saml/node-saml';
+import { Type } from 'typebox';
+import { appUriProblem } from '../../../src/contract/app-uris';
+import { PRESET_MAPPINGS, type ConnectionMapping } from '../../../src/contract/connections';
+import {
+  addTeamConnectionSchema,
+  changeTeamConnectionSchema,
+  deleteTeamConnectionSchema,
+  listTeamConnectionsSchema,
+  testTeamConnectionSchema,
+  type ConnectionTest,
+  type TeamConnection,
+} from '../../../src/contract/schemas/connections';
+import { errors, NoBody } from '../../../src/contract/schemas/common';
+import type { TeamConnectionsTable } from '../db/schema';
+import { cleanName } from '../lib/names';
+import { serviceProviderUrls } from '../lib/saml';
+import { adminOf } from '../plugins/auth';
+
+const NOT_FOUND = { message: 'no such connection', code: 'notFound' } as const;
+/** The RelayState of a test sign-in: this, then its request's id. */
+const TEST_RELAY = 'test.';
+
+const samlAnswerSchema = {
+  params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+  body: Type.Object(
+    {
+      SAMLResponse: Type.String({ minLength: 1, maxLength: 500_000 }),
+      RelayState: Type.Optional(Type.String({ maxLength: 200 })),
+    },
+    { additionalProperties: false },
+  ),
+  response: { 303: NoBody, ...errors(400, 403, 404, 413, 415, 500) },
+};
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A certificate as PEM, from PEM or the bare base64 a provider's console shows; null if it is none. */
+function pemOf(text: string): { pem: string; cert: X509Certificate } | null {
+  const body = text.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]+=*$/.test(body)) return null;
+  const pem = `-----BEGIN CERTIFICATE-----\n${body.replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`;
+  try {
+    return { pem, cert: new X509Certificate(pem) };
+  } catch {
+    return null;
+  }
+}
+
+/** The connection as its admins see it, with this site's values to give the provider. */
+function connectionView(row: TeamConnectionsTable, publicUrl: string): TeamConnection {
+  return {
+    id: row.id,
+    protocol: row.protocol,
+    preset: row.preset,
+    name: row.name,
+    idpEntityId: row.idp_entity_id,
+    ssoUrl: row.sso_url,
+    certificates: (JSON.parse(row.certificates) as string[]).map((pem) => {
+      const cert = new X509Certificate(pem);
+      return {
+        subject: cert.subject,
+        notBefore: new Date(cert.validFrom).toISOString(),
+        notAfter: new Date(cert.validTo).toISOString(),
+        fingerprint: cert.fingerprint256,
+      };
+    }),
+    mapping: JSON.parse(row.mapping) as ConnectionMapping,
+    enabled: row.enabled === 1,
+    testedAt: iso(row.tested_at),
+    lastTest: row.last_test ? (JSON.parse(row.last_test) as ConnectionTest) : null,
+    createdAt: new Date(row.created_at).toISOString(),
+    serviceProvider: serviceProviderUrls(publicUrl, row.id),
+  };
+}
+
+type Refusal = { message: string; code: string; field: string };
+
+/** The provider's details checked: the refusal at its field, or the certificates as PEM. */
+function checkDetails(body: {
+  name?: string;
+  ssoUrl?: string;
+  certificates?: string[];
+}): Refusal | { name?: string; certificates?: string[] } {
+  const checked: { name?: string; certificates?: string[] } = {};
+  if (body.name !== undefined) {
+    const name = cleanName(body.name);
+    if (!('name' in name)) return { message: name.message, code: 'invalidName', field: 'name' };
+    checked.name = name.name;
+  }
+  if (body.ssoUrl !== undefined) {
+    const problem = appUriProblem(body.ssoUrl, 'web');
+    if (problem) return { message: 'not a usable sign-on URL', code: problem, field: 'ssoUrl' };
+  }
+  if (body.certificates) {
+    checked.certificates = [];
+    for (const [index, text] of body.certificates.entries()) {
+      const parsed = pemOf(text);
+      if (!parsed)
+        return {
+          message: 'not an X.509 certificate',
+          code: 'invalidCertificate',
+          field: `certificates.${index}`,
+        };
+      checked.certificates.push(parsed.pem);
+    }
+  }
+  return checked;
+}
+
+/**
+ * A team's connections to its company's identity provider, for its owners and admins: list, add (SAML,
+ * from the provider's entity ID, sign-on URL and certificates), change, remove, and a test sign-in
+ * whose answer comes back to the connection's ACS URL (routes/saml.ts). A connection can be turned on
+ * only after a test passed since its provider's details last changed.
+ */
+export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { repos, clock, saml, config } = app.services;
+  const admin = { auth: 'bearer', role: 'admin' } as const;
+  const view = (row: TeamConnectionsTable) => connectionView(row, config.publicUrl);
+
+  app.get('/api/team/connections', { config: admin, schema: listTeamConnectionsSchema }, async (request) => {
+    const rows = await repos.connections.list(adminOf(request).caller.user.team_id);
+    return { connections: rows.map(view) };
+  });
+
+  app.post(
+    '/api/team/connections',
+    { config: { ...admin, body: 'json' }, schema: addTeamConnectionSchema },
+    async (request, reply) => {
+      const { caller, actor } = adminOf(request);
+      const checked = checkDetails(request.body);
+      if ('code' in checked) return reply.code(400).send(checked);
+      const now = clock.now();
+      const { preset, idpEntityId, ssoUrl } = request.body;
+      const row = await repos.connections.create(
+        {
+          id: randomUUID(),
+          team_id: caller.user.team_id,
+          protocol: 'saml',
+          preset,
+          name: checked.name!,
+          idp_entity_id: idpEntityId.trim(),
+          sso_url: ssoUrl,
+          certificates: JSON.stringify(checked.certificates),
+          mapping: JSON.stringify(PRESET_MAPPINGS[preset]),
+          idp_initiated: 0,
+          enabled: 0,
+          created_at: now,
+          updated_at: now,
+        },
+        actor,
+      );
+      return reply.code(201).send(view(row));
+    },
+  );
+
+  app.patch(
+    '/api/team/connections/:id',
+    { config: { ...admin, body: 'json' }, schema: changeTeamConnectionSchema },
+    async (request, reply) => {
+      const { caller, actor } = adminOf(request);
+      const row = await repos.connections.ofTeam(caller.user.team_id, request.params.id);
+      if (!row) return reply.code(404).send(NOT_FOUND);
+      const body = request.body;
+      const checked = checkDetails(body);
+      if ('code' in checked) return reply.code(400).send(checked);
+      const changes: Partial<TeamConnectionsTable> = {};
+      if (checked.name !== undefined) changes.name = checked.name;
+      if (checked.certificates) changes.certificates = JSON.stringify(checked.certificates);
+      // Another provider, or other claims: what was tested is not what would sign people in.
+      const retest =
+        (body.idpEntityId !== undefined && body.idpEntityId.trim() !== row.idp_entity_id) ||
+        (body.ssoUrl !== undefined && body.ssoUrl !== row.sso_url) ||
+        (body.mapping !== undefined && JSON.stringify(body.mapping) !== row.mapping);
+      if (body.idpEntityId !== undefined) changes.idp_entity_id = body.idpEntityId.trim();
+      if (body.ssoUrl !== undefined) changes.sso_url = body.ssoUrl;
+      if (body.mapping !== undefined) changes.mapping = JSON.stringify(body.mapping);
+      if (retest) Object.assign(changes, { tested_at: null, enabled: 0 });
+      let action: 'connection.changed' | 'connection.enabled' | 'connection.disabled' = 'connection.changed';
+      if (body.enabled === true && !retest) {
+        if (row.tested_at === null)
+          return reply.code(409).send({ message: 'test the connection first', code: 'notTested' });
+        changes.enabled = 1;
+        if (row.enabled === 0) action = 'connection.enabled';
+      } else if (body.enabled === false || (retest && row.enabled === 1)) {
+        changes.enabled = 0;
+        if (row.enabled === 1) action = 'connection.disabled';
+      }
+      const saved = await repos.connections.change(row, changes, actor, action, clock.now());
+      if (!saved) return reply.code(404).send(NOT_FOUND);
+      return view(saved);
+    },
+  );
+
+  app.delete(
+    '/api/team/connections/:id',
+    { config: admin, schema: deleteTeamConnectionSchema },
+    async (request, reply) => {
+      const { caller, actor } = adminOf(request);
+      const row = await repos.connections.ofTeam(caller.user.team_id, request.params.id);
+      if (!row || !(await repos.connections.remove(row, actor, clock.now())))
+        return reply.code(404).send(NOT_FOUND);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/api/team/connections/:id/test',
+    { config: admin, schema: testTeamConnectionSchema },
+    async (request, reply) => {
+      const row = await repos.connections.ofTeam(adminOf(request).caller.user.team_id, request.params.id);
+      if (!row) return reply.code(404).send(NOT_FOUND);
+      return { url: await saml.start(row, 'test', TEST_RELAY) };
+    },
+  );
+
+  // The provider's answer (a cross-site form POST from its page). A test's answer comes back with the
+  // RelayState the test was started with, which names its request: only the admin's browser and the
+  // provider saw it. Its result, passed or refused, is kept for the Connections screen, where the
+  // browser goes next; the test makes no session.
+  app.post(
+    '/saml/:id/acs',
+    { config: { auth: 'none', body: 'form', forgery: 'saml-request' }, schema: samlAnswerSchema },
+    async (request, reply) => {
+      const row = await repos.connections.find(request.params.id);
+      if (!row) return reply.code(404).send(NOT_FOUND);
+      const now = clock.now();
+      const { SAMLResponse, RelayState } = request.body;
+      const testRequest = RelayState?.startsWith(TEST_RELAY) ? RelayState.slice(TEST_RELAY.length) : null;
+      const isTest =
+        testRequest !== null && (await repos.connections.pending(testRequest, row.id, 'test', now));
+      const outcome = await saml.answer(row, SAMLResponse);
+      if (isTest || (outcome.ok && outcome.purpose === 'test')) {
+        // Refused before its request was spent: the test is over all the same.
+        if (isTest) await repos.connections.spendRequest(testRequest, row.id, now);
+        const result: ConnectionTest = outcome.ok
+          ? { at: new Date(now).toISOString(), ok: true, problem: null, detail: null, claims: outcome.claims }
+          : {
+              at: new Date(now).toISOString(),
+              ok: false,
+              problem: outcome.problem,
+              detail: outcome.detail,
+              claims: null,
+            };
+        await repos.connections.recordTest(row.id, result, outcome.ok, now);
+        return reply.redirect(
+          `${config.publicUrl}/manage/team/connections?test=${encodeURIComponent(row.id)}`,
+          303,
+        );
+      }
+      // Signing in through a connection comes with the sign-in screen's routing by domain.
+      request.log.info(
+        { connection: row.id, problem: outcome.ok ? null : outcome.problem },
+        'SAML answer refused',
+      );
+      return reply.code(403).send({ message: 'this sign-in did not work', code: 'samlRefused' });
+    },
+  );
+
+  // This site as the connection's service provider, for the provider's own setup (public, like any
+  // SAML metadata: it holds only addresses).
+  app.get(
+    '/saml/:id/metadata',
+    {
+      config: { auth: 'none' },
+      schema: {
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: { 200: Type.String(), ...errors(400, 404, 500) },
+      },
+    },
+    async (request, reply) => {
+      const row = await repos.connections.find(request.params.id);
+      if (!row) return reply.code(404).send(NOT_FOUND);
+      const { entityId, acsUrl } = serviceProviderUrls(config.publicUrl, row.id);
+      const xml = generateServiceProviderMetadata({
+        issuer: entityId,
+        callbackUrl: acsUrl,
+        wantAssertionsSigned: true,
+        identifierFormat: null,
+      });
+      return reply.type('application/samlmetadata+xml').send(xml);
+    },
+  );
+};

@@ -1,0 +1,170 @@
+import { Type, type Static } from 'typebox';
+import { CONNECTION_PRESETS, CONNECTION_PROTOCOLS, SAML_PROBLEMS } from '../connections';
+import { LIMITS } from '../limits';
+import { errors, NoBody, type RouteSchema } from './common';
+
+const closed = { additionalProperties: false } as const;
+const DateTime = Type.String({ format: 'date-time' });
+const orNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+/** The longest URL or entity ID a connection takes. */
+export const CONNECTION_URL_LENGTH = 2000;
+/** The longest certificate (PEM or base64) and how many a connection holds (one, and the next). */
+export const CERTIFICATE_LENGTH = 20_000;
+export const CERTIFICATES_MAX = 3;
+const ATTRIBUTE_LENGTH = 300;
+
+/** A certificate the provider signs with, as the screen shows it. */
+export const ConnectionCertificate = Type.Object(
+  {
+    subject: Type.String(),
+    notBefore: DateTime,
+    notAfter: DateTime,
+    /** SHA-256, in hex pairs. */
+    fingerprint: Type.String(),
+  },
+  closed,
+);
+
+const Attribute = Type.String({ minLength: 1, maxLength: ATTRIBUTE_LENGTH });
+/** Where each claim is in the provider's answer (`nameId`: the subject's NameID). */
+export const ConnectionMapping = Type.Object(
+  {
+    email: Attribute,
+    id: Attribute,
+    givenName: orNull(Attribute),
+    familyName: orNull(Attribute),
+    groups: orNull(Attribute),
+  },
+  closed,
+);
+
+/** What a test sign-in received: the claims as mapped, and every attribute. */
+export const ConnectionClaims = Type.Object(
+  {
+    email: Type.String(),
+    id: Type.String(),
+    givenName: orNull(Type.String()),
+    familyName: orNull(Type.String()),
+    groups: Type.Array(Type.String()),
+    attributes: Type.Record(Type.String(), Type.Array(Type.String())),
+  },
+  closed,
+);
+
+/** The last test sign-in: passed with the claims, or refused with why. */
+export const ConnectionTest = Type.Object(
+  {
+    at: DateTime,
+    ok: Type.Boolean(),
+    problem: orNull(Type.Enum([...SAML_PROBLEMS])),
+    detail: orNull(Type.String()),
+    claims: orNull(ConnectionClaims),
+  },
+  closed,
+);
+export type ConnectionTest = Static<typeof ConnectionTest>;
+
+/** A team's connection as its admins see it, with this site's values to give the provider. */
+export const TeamConnection = Type.Object(
+  {
+    id: Type.String(),
+    protocol: Type.Enum([...CONNECTION_PROTOCOLS]),
+    preset: Type.Enum([...CONNECTION_PRESETS]),
+    name: Type.String(),
+    idpEntityId: orNull(Type.String()),
+    ssoUrl: orNull(Type.String()),
+    certificates: Type.Array(ConnectionCertificate),
+    mapping: ConnectionMapping,
+    enabled: Type.Boolean(),
+    /** When a test sign-in last passed since the provider's details last changed. */
+    testedAt: orNull(DateTime),
+    lastTest: orNull(ConnectionTest),
+    createdAt: DateTime,
+    serviceProvider: Type.Object(
+      { entityId: Type.String(), acsUrl: Type.String(), metadataUrl: Type.String() },
+      closed,
+    ),
+  },
+  closed,
+);
+export type TeamConnection = Static<typeof TeamConnection>;
+
+export const TeamConnectionList = Type.Object({ connections: Type.Array(TeamConnection) }, closed);
+export type TeamConnectionList = Static<typeof TeamConnectionList>;
+
+const Url = Type.String({ minLength: 1, maxLength: CONNECTION_URL_LENGTH });
+const Certificates = Type.Array(Type.String({ minLength: 1, maxLength: CERTIFICATE_LENGTH }), {
+  minItems: 1,
+  maxItems: CERTIFICATES_MAX,
+});
+
+/**
+ * `POST /api/team/connections`: a SAML connection from the provider's details — its entity ID, its
+ * single sign-on URL and the certificates it signs with (PEM, or the bare base64 consoles show).
+ */
+export const TeamConnectionBody = Type.Object(
+  {
+    preset: Type.Enum(['okta', 'entra', 'google', 'saml']),
+    name: Type.String({ maxLength: LIMITS.nameInput }),
+    idpEntityId: Url,
+    ssoUrl: Url,
+    certificates: Certificates,
+  },
+  closed,
+);
+export type TeamConnectionBody = Static<typeof TeamConnectionBody>;
+
+/**
+ * `PATCH /api/team/connections/:id`: what changes. A new entity ID, sign-on URL or mapping turns the
+ * connection off until a test passes again; certificates change without that (rotation).
+ */
+export const TeamConnectionPatch = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: LIMITS.nameInput })),
+    idpEntityId: Type.Optional(Url),
+    ssoUrl: Type.Optional(Url),
+    certificates: Type.Optional(Certificates),
+    mapping: Type.Optional(ConnectionMapping),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  closed,
+);
+export type TeamConnectionPatch = Static<typeof TeamConnectionPatch>;
+
+const ConnectionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, closed);
+
+export const listTeamConnectionsSchema = {
+  response: { 200: TeamConnectionList, ...errors(400, 401, 403, 500) },
+} satisfies RouteSchema;
+
+/**
+ * 400 `invalidName`, `invalidUrl` or `insecureUri` (`ssoUrl`: https, or http to this machine),
+ * `invalidCertificate` (its `field`: `certificates.1`), each at its field.
+ */
+export const addTeamConnectionSchema = {
+  body: TeamConnectionBody,
+  response: { 201: TeamConnection, ...errors(400, 401, 403, 413, 415, 500) },
+} satisfies RouteSchema;
+
+/** The same refusals as adding; 409 `notTested` when turned on before a test passed. */
+export const changeTeamConnectionSchema = {
+  params: ConnectionParams,
+  body: TeamConnectionPatch,
+  response: { 200: TeamConnection, ...errors(400, 401, 403, 404, 409, 413, 415, 500) },
+} satisfies RouteSchema;
+
+export const deleteTeamConnectionSchema = {
+  params: ConnectionParams,
+  response: { 204: NoBody, ...errors(400, 401, 403, 404, 413, 415, 500) },
+} satisfies RouteSchema;
+
+/** Where to open the test sign-in (a new tab): the provider's sign-in page, with this site's request. */
+export const testTeamConnectionSchema = {
+  params: ConnectionParams,
+  response: {
+    200: Type.Object({ url: Type.String() }, closed),
+    ...errors(400, 401, 403, 404, 413, 415, 500),
+  },
+} satisfies RouteSchema;
