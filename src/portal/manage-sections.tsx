@@ -14,6 +14,7 @@ export const MANAGE_SECTIONS = {
   group: lazyScreen(() => import('../features/team/group-page')),
   'team/apps': lazyScreen(() => import('../features/team/apps-page')),
   'team/domains': lazyScreen(() => import('../features/team/domains-page')),
+  'team/connections': lazyScreen(() => import('../features/team/connections-page')),
   security: lazyScreen(() => import('../features/security/security-page')),
   sessions: lazyScreen(() => import('../features/account/sessions-page')),
   apps: lazyScreen(() => import('../features/account/apps-page')),

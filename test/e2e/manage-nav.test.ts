@@ -59,6 +59,7 @@ describe('manage navigation', () => {
         t('manage.nav.group'),
         t('manage.nav.teamApps'),
         t('manage.nav.teamDomains'),
+        t('manage.nav.teamConnections'),
       ]);
       assert.equal(
         await nav(page)

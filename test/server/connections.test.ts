@@ -165,6 +165,29 @@ describe('adding a connection', () => {
 });
 
 describe('testing and turning on', () => {
+  it('adds a connection before the provider’s details are known, and tests it only once they are', async () => {
+    const response = await api(t, 'POST', '/api/team/connections', who.owner, {
+      preset: 'entra',
+      name: 'Entra',
+    });
+    assert.equal(response.statusCode, 201, response.body);
+    const connection = response.json() as TeamConnection;
+    assert.deepEqual([connection.idpEntityId, connection.ssoUrl, connection.certificates], [null, null, []]);
+    assert.match(connection.mapping.email, /emailaddress$/, 'Entra ID’s claim names');
+    expectError(
+      await api(t, 'POST', `/api/team/connections/${connection.id}/test`, who.owner),
+      409,
+      'incomplete',
+    );
+    const completed = await api(t, 'PATCH', `/api/team/connections/${connection.id}`, who.owner, {
+      idpEntityId: idp.entityId,
+      ssoUrl: idp.ssoUrl,
+      certificates: [idp.pair.cert],
+    });
+    assert.equal(completed.statusCode, 200, completed.body);
+    assert.equal((await testSignIn(completed.json() as TeamConnection)).statusCode, 303);
+  });
+
   it('refuses to turn on a connection no test has passed', async () => {
     const connection = await added();
     expectError(

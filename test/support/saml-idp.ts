@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { inflateRawSync } from 'node:zlib';
+import { DOMParser } from '@xmldom/xmldom';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +83,30 @@ export class TestIdp {
       assertionConsumerService: [{ Binding: POST, Location: acsUrl }],
       wantAssertionsSigned: signAssertion,
     });
+  }
+
+  /**
+   * Answer the request in the redirect address this site sent the browser to, as the provider's page
+   * would: where to post (the request's ACS URL), the SAMLResponse and the RelayState to post back.
+   */
+  async answerRedirect(
+    redirectUrl: string,
+    user: { email: string; attributes?: Record<string, string | string[]> },
+  ) {
+    const url = new URL(redirectUrl);
+    const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
+    const request = new DOMParser().parseFromString(xml, 'text/xml').documentElement!;
+    const issuer = request.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Issuer')[0];
+    const sp = {
+      entityId: issuer!.textContent!,
+      acsUrl: request.getAttribute('AssertionConsumerServiceURL')!,
+    };
+    const id = await this.requestId(redirectUrl, sp);
+    return {
+      action: sp.acsUrl,
+      SAMLResponse: await this.answer(sp, id, user),
+      RelayState: url.searchParams.get('RelayState') ?? '',
+    };
   }
 
   /** The request id inside the redirect address this site sent the browser to. */

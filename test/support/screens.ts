@@ -9,6 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import { DEMO_PARTNER_CLIENT_ID } from '../../demo/server/config';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { failedResource, signInContext } from './browser';
+import { TestIdp } from './saml-idp';
 import { sessionFor, tokenFor, type TestServer } from './test-server';
 import type { T } from './texts';
 import { appOf, codeFor, makeUser, memberWithApp } from './two-step';
@@ -184,6 +185,7 @@ const MANAGE_HEADINGS: Record<string, string> = {
   '/manage/group': 'manage.heading.group',
   '/manage/team/apps': 'manage.heading.teamApps',
   '/manage/team/domains': 'manage.heading.teamDomains',
+  '/manage/team/connections': 'manage.heading.teamConnections',
   '/manage/sessions': 'manage.nav.sessions',
   '/manage/apps': 'manage.nav.apps',
   '/manage/activity': 'manage.nav.activity',
@@ -290,6 +292,40 @@ async function acmeApps(server: TestServer) {
 async function acmeDomains(server: TestServer) {
   const call = await adaCalls(server);
   await call('POST', '/api/team/domains', { domain: 'acme-labs.example' });
+}
+
+/**
+ * acme's Okta connection with the details of a SAML identity provider (samlify's) and a passed test
+ * sign-in, its answer posted to the ACS URL as the provider's page would; made once (shots may repeat).
+ */
+async function acmeConnection(server: TestServer): Promise<string> {
+  const call = await adaCalls(server);
+  const { connections } = (await (await call('GET', '/api/team/connections')).json()) as {
+    connections: Array<{ id: string; name: string }>;
+  };
+  const made = connections.find((c) => c.name === 'Acme Okta');
+  if (made) return made.id;
+  const idp = new TestIdp();
+  const { id } = (await (
+    await call('POST', '/api/team/connections', {
+      preset: 'okta',
+      name: 'Acme Okta',
+      idpEntityId: idp.entityId,
+      ssoUrl: idp.ssoUrl,
+      certificates: [idp.pair.cert],
+    })
+  ).json()) as { id: string };
+  const { url } = (await (await call('POST', `/api/team/connections/${id}/test`)).json()) as { url: string };
+  const answer = await idp.answerRedirect(url, {
+    email: 'ada@acme.test',
+    attributes: { email: 'ada@acme.test', firstName: 'Ada', lastName: 'Lovelace', groups: ['Engineering'] },
+  });
+  await fetch(answer.action, {
+    method: 'POST',
+    body: new URLSearchParams({ SAMLResponse: answer.SAMLResponse, RelayState: answer.RelayState }),
+    redirect: 'manual',
+  });
+  return id;
 }
 
 /** acme without groups: a run that shows the groups again finds those an earlier shot made. */
@@ -1181,6 +1217,24 @@ const ALL_SHOTS: Shot[] = [
       await page.getByLabel(t('domains.add.field'), { exact: true }).fill('gmail.com');
       await page.getByRole('button', { name: t('domains.add.submit'), exact: true }).click();
       await page.getByText(t('domains.errors.publicDomain')).waitFor();
+    },
+  },
+  {
+    name: 'manage-team-connections',
+    async show(page, server, t) {
+      const id = await acmeConnection(server);
+      await manage(page, server, t, `/manage/team/connections?test=${id}`);
+      await page
+        .getByRole('button', { name: t('connections.test.action', { connection: 'Acme Okta' }) })
+        .waitFor();
+    },
+  },
+  {
+    name: 'manage-team-connections-add',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/team/connections');
+      await page.getByRole('button', { name: t('connections.add.open') }).click();
+      await page.getByRole('dialog', { name: t('connections.add.title') }).waitFor();
     },
   },
   {

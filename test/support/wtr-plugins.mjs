@@ -35,7 +35,16 @@ export function bundleTests() {
   };
 }
 
-const PROXIED = ['/account/', '/connect/', '/api/', '/.well-known/', '/policy/', '/home/', '/healthz'];
+const PROXIED = [
+  '/account/',
+  '/connect/',
+  '/api/',
+  '/.well-known/',
+  '/policy/',
+  '/home/',
+  '/healthz',
+  '/saml/',
+];
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
 
 /**
@@ -47,12 +56,13 @@ export function identityServer() {
   // The issuer is the dev server's own origin (the proxy), so discovery hands out addresses on it.
   const testApp = (origin) => {
     // Domain lookups go to a loopback DNS server whose records the tests publish (/__test/dns).
-    started ??= Promise.all([import('./test-server.ts'), import('./dns.ts')]).then(
-      async ([module, { TestDns }]) => {
+    started ??= Promise.all([import('./test-server.ts'), import('./dns.ts'), import('./saml-idp.ts')]).then(
+      async ([module, { TestDns }, { TestIdp }]) => {
         const dns = await TestDns.start();
         return {
           module,
           dns,
+          idp: new TestIdp(),
           app: await module.createTestApp({ PUBLIC_URL: origin, DNS_SERVERS: dns.address }),
         };
       },
@@ -74,6 +84,15 @@ export function identityServer() {
       dns.txt.set(String(ctx.query.name).toLowerCase(), [String(ctx.query.value)]);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { published: true };
+      return;
+    }
+    // A SAML identity provider (samlify's): its details, and its answer to a test sign-in's address.
+    if (ctx.path === '/__test/saml-idp') {
+      const { idp } = await testApp(ctx.origin);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = ctx.query.url
+        ? await idp.answerRedirect(String(ctx.query.url), { email: String(ctx.query.email) })
+        : { entityId: idp.entityId, ssoUrl: idp.ssoUrl, certificate: idp.pair.cert };
       return;
     }
     if (!PROXIED.some((prefix) => ctx.path.startsWith(prefix))) return next();

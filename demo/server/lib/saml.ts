@@ -123,7 +123,9 @@ export function samlService(deps: { repos: Repositories; clock: Clock; publicUrl
     const { acsUrl } = serviceProviderUrls(publicUrl, connection.id);
     // node-saml takes a certificate for its key alone: one past its dates signs nothing here.
     const now = clock.now();
-    const valid = (JSON.parse(connection.certificates) as string[]).filter((pem) => {
+    const held = JSON.parse(connection.certificates) as string[];
+    if (held.length === 0) throw new Refused('certificate', 'the connection has no certificate yet');
+    const valid = held.filter((pem) => {
       const cert = new X509Certificate(pem);
       return Date.parse(cert.validFrom) <= now && now < Date.parse(cert.validTo);
     });

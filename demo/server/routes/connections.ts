@@ -64,6 +64,7 @@ function connectionView(row: TeamConnectionsTable, publicUrl: string): TeamConne
         notBefore: new Date(cert.validFrom).toISOString(),
         notAfter: new Date(cert.validTo).toISOString(),
         fingerprint: cert.fingerprint256,
+        pem,
       };
     }),
     mapping: JSON.parse(row.mapping) as ConnectionMapping,
@@ -141,9 +142,9 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           protocol: 'saml',
           preset,
           name: checked.name!,
-          idp_entity_id: idpEntityId.trim(),
-          sso_url: ssoUrl,
-          certificates: JSON.stringify(checked.certificates),
+          idp_entity_id: idpEntityId?.trim() || null,
+          sso_url: ssoUrl ?? null,
+          certificates: JSON.stringify(checked.certificates ?? []),
           mapping: JSON.stringify(PRESET_MAPPINGS[preset]),
           idp_initiated: 0,
           enabled: 0,
@@ -212,6 +213,10 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const row = await repos.connections.ofTeam(adminOf(request).caller.user.team_id, request.params.id);
       if (!row) return reply.code(404).send(NOT_FOUND);
+      if (!row.idp_entity_id || !row.sso_url || row.certificates === '[]')
+        return reply
+          .code(409)
+          .send({ message: "the provider's details are not all there", code: 'incomplete' });
       return { url: await saml.start(row, 'test', TEST_RELAY) };
     },
   );

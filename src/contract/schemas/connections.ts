@@ -23,6 +23,8 @@ export const ConnectionCertificate = Type.Object(
     notAfter: DateTime,
     /** SHA-256, in hex pairs. */
     fingerprint: Type.String(),
+    /** The certificate itself (public), for the screen's form to show and keep. */
+    pem: Type.String(),
   },
   closed,
 );
@@ -101,16 +103,17 @@ const Certificates = Type.Array(Type.String({ minLength: 1, maxLength: CERTIFICA
 });
 
 /**
- * `POST /api/team/connections`: a SAML connection from the provider's details — its entity ID, its
- * single sign-on URL and the certificates it signs with (PEM, or the bare base64 consoles show).
+ * `POST /api/team/connections`: a SAML connection, and the provider's details when they are known —
+ * its entity ID, its single sign-on URL and the certificates it signs with (PEM, or the bare base64
+ * consoles show). A provider usually asks for this site's values first: the details can come later.
  */
 export const TeamConnectionBody = Type.Object(
   {
     preset: Type.Enum(['okta', 'entra', 'google', 'saml']),
     name: Type.String({ maxLength: LIMITS.nameInput }),
-    idpEntityId: Url,
-    ssoUrl: Url,
-    certificates: Certificates,
+    idpEntityId: Type.Optional(Url),
+    ssoUrl: Type.Optional(Url),
+    certificates: Type.Optional(Certificates),
   },
   closed,
 );
@@ -160,11 +163,14 @@ export const deleteTeamConnectionSchema = {
   response: { 204: NoBody, ...errors(400, 401, 403, 404, 413, 415, 500) },
 } satisfies RouteSchema;
 
-/** Where to open the test sign-in (a new tab): the provider's sign-in page, with this site's request. */
+/**
+ * Where to open the test sign-in (a new tab): the provider's sign-in page, with this site's request.
+ * 409 `incomplete` while the provider's details are not all there.
+ */
 export const testTeamConnectionSchema = {
   params: ConnectionParams,
   response: {
     200: Type.Object({ url: Type.String() }, closed),
-    ...errors(400, 401, 403, 404, 413, 415, 500),
+    ...errors(400, 401, 403, 404, 409, 413, 415, 500),
   },
 } satisfies RouteSchema;

@@ -11,6 +11,7 @@ export const MANAGE_PATHS = [
   'group',
   'team/apps',
   'team/domains',
+  'team/connections',
   'dev',
   'dev/success',
   'qr',
@@ -26,6 +27,7 @@ export const ADMIN_SECTIONS: readonly ManageSection[] = [
   'group',
   'team/apps',
   'team/domains',
+  'team/connections',
 ];
 
 /** The headings of the manage area's navigation, in order. */
@@ -167,6 +169,15 @@ export const MANAGE_SCREENS: readonly ManageScreen[] = [
     nav: 'manage.nav.teamDomains',
     heading: 'manage.heading.teamDomains',
     words: 'manage.words.teamDomains',
+    group: 'team',
+    admin: true,
+  },
+  {
+    section: 'team/connections',
+    path: '/manage/team/connections',
+    nav: 'manage.nav.teamConnections',
+    heading: 'manage.heading.teamConnections',
+    words: 'manage.words.teamConnections',
     group: 'team',
     admin: true,
   },

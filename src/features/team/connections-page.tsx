@@ -1,0 +1,681 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import {
+  addTeamConnection,
+  changeTeamConnection,
+  listTeamConnections,
+  removeTeamConnection,
+  startConnectionTest,
+  type TeamConnection,
+  type TeamConnectionDetails,
+} from '../../api/connections';
+import { appUriProblem } from '../../contract/app-uris';
+import { charCount, LIMITS } from '../../contract/limits';
+import { noticesStore } from '../../state/notices';
+import { Alert } from '../../ui/alert';
+import { DialogForm, FormDialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
+import { useSearchParam } from '../../ui/router';
+import { TextField } from '../../ui/text-field';
+import {
+  AdminPart,
+  Confirm,
+  CopyButton,
+  failure,
+  followGone,
+  IconButton,
+  TeamListBody,
+  TeamListHeading,
+  useCall,
+  useTeamList,
+} from './admin-kit';
+import { dayText, refusalOf } from './format';
+
+/**
+ * The team's single sign-on connections (routes/connections.ts): add one with the steps of its
+ * identity provider, give the provider this site's values, test it (a sign-in in a new tab that makes
+ * no session and comes back here with what was received, or why it failed), turn it on, remove it.
+ */
+export default function ConnectionsPage() {
+  return (
+    <AdminPart>
+      <Connections />
+    </AdminPart>
+  );
+}
+
+type Preset = TeamConnectionDetails['preset'];
+const PRESETS: readonly Preset[] = ['okta', 'entra', 'google', 'saml'];
+/** A certificate this close to its end is shown as expiring: time to add the next one. */
+const EXPIRING_MS = 30 * 24 * 3600_000;
+
+const byName = (a: TeamConnection, b: TeamConnection) => a.name.localeCompare(b.name);
+
+function Connections() {
+  const { t } = useTranslation();
+  const call = useCall();
+  const connections = useTeamList(listTeamConnections, (c) => c.id, byName);
+  const [adding, setAdding] = useState(false);
+  const [asked, setAsked] = useState<{ kind: 'details' | 'remove'; connection: TeamConnection } | null>(null);
+  const [open, setOpen] = useState(false);
+  const ask = (kind: 'details' | 'remove', connection: TeamConnection) => {
+    setAsked({ kind, connection });
+    setOpen(true);
+  };
+  const addButton = useRef<HTMLButtonElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const { put, drop } = connections;
+  const { reloadIfGone, watched } = followGone(connections.reload);
+  // Back from a test sign-in (the provider's answer came here): its result is read out once it shows.
+  const tested = useSearchParam('test');
+  const testedRow = connections.items?.find((c) => c.id === tested);
+  useEffect(() => {
+    if (!testedRow?.lastTest) return;
+    list.current?.querySelector<HTMLElement>(`[data-test-result="${CSS.escape(testedRow.id)}"]`)?.focus();
+  }, [testedRow]);
+
+  async function test(connection: TeamConnection) {
+    try {
+      const url = await call((ctx) => startConnectionTest(ctx, connection.id));
+      // The click's user activation still holds: the provider's page opens in a new tab.
+      window.open(url, '_blank', 'noopener');
+      noticesStore.getState().show(t('connections.test.started', { connection: connection.name }), 'Other');
+    } catch (problem) {
+      reloadIfGone(problem);
+      noticesStore.getState().show(failure(t, problem), 'Failure');
+    }
+  }
+
+  async function turn(connection: TeamConnection, enabled: boolean) {
+    try {
+      const saved = await call((ctx) => changeTeamConnection(ctx, connection.id, { enabled }));
+      put(saved);
+      noticesStore
+        .getState()
+        .show(
+          t(enabled ? 'connections.enable.done' : 'connections.disable.done', { connection: saved.name }),
+          'Success',
+        );
+    } catch (problem) {
+      reloadIfGone(problem);
+      const untested = refusalOf(problem).code === 'notTested';
+      noticesStore
+        .getState()
+        .show(untested ? t('connections.enable.untested') : failure(t, problem), 'Failure');
+    }
+  }
+
+  return (
+    <section className="panel" part="card" aria-labelledby="connections-title">
+      <TeamListHeading
+        titleId="connections-title"
+        title={t('connections.title')}
+        intro={t('connections.intro')}
+        actionLabel={t('connections.add.open')}
+        onAction={() => setAdding(true)}
+        buttonRef={addButton}
+        list={connections}
+      />
+      <TeamListBody list={connections} empty={t('connections.none')}>
+        {(items) => (
+          <ul className="members" aria-labelledby="connections-title" ref={list}>
+            {items.map((connection) => (
+              <ConnectionRow
+                key={connection.id}
+                connection={connection}
+                onTest={() => void test(connection)}
+                onTurn={(enabled) => void turn(connection, enabled)}
+                onDetails={() => ask('details', connection)}
+                onRemove={() => ask('remove', connection)}
+              />
+            ))}
+          </ul>
+        )}
+      </TeamListBody>
+      <FormDialog open={adding} title={t('connections.add.title')} onClose={() => setAdding(false)}>
+        {(busy, setBusy) => (
+          <AddForm busy={busy} setBusy={setBusy} onAdded={put} onClose={() => setAdding(false)} />
+        )}
+      </FormDialog>
+      {asked?.kind === 'details' ? (
+        <FormDialog
+          open={open}
+          title={t('connections.details.title', { connection: asked.connection.name })}
+          onClose={() => setOpen(false)}
+        >
+          {(busy, setBusy) => (
+            <DetailsForm
+              connection={asked.connection}
+              busy={busy}
+              setBusy={setBusy}
+              onSaved={put}
+              onClose={() => setOpen(false)}
+            />
+          )}
+        </FormDialog>
+      ) : null}
+      {asked?.kind === 'remove' ? (
+        <Confirm
+          open={open}
+          title={t('connections.remove.title', { connection: asked.connection.name })}
+          text={t('connections.remove.text', { connection: asked.connection.name })}
+          action={t('connections.remove.confirm')}
+          onConfirm={() =>
+            watched(
+              call((ctx) => removeTeamConnection(ctx, asked.connection.id)).then(() => {
+                drop(asked.connection);
+                noticesStore
+                  .getState()
+                  .show(t('connections.remove.done', { connection: asked.connection.name }), 'Success');
+              }),
+            )
+          }
+          onClose={() => setOpen(false)}
+          returnFocus={() => addButton.current}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * One connection: its provider and state, this site's values to give the provider (each with a copy
+ * button), the certificates with their end dates, the last test's result, and what can be done.
+ */
+function ConnectionRow({
+  connection,
+  onTest,
+  onTurn,
+  onDetails,
+  onRemove,
+}: {
+  connection: TeamConnection;
+  onTest(): void;
+  onTurn(enabled: boolean): void;
+  onDetails(): void;
+  onRemove(): void;
+}) {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  const untestedId = useId();
+  const incompleteId = useId();
+  const { name, serviceProvider: sp } = connection;
+  const preset = connection.preset === 'oidc' ? 'saml' : connection.preset;
+  const complete = Boolean(connection.idpEntityId && connection.ssoUrl && connection.certificates.length);
+  const values = [
+    ['acsUrl', sp.acsUrl],
+    ['entityId', sp.entityId],
+    ['metadataUrl', sp.metadataUrl],
+  ] as const;
+  return (
+    <li className="member">
+      <div className="member-who">
+        <span className="member-name">{name}</span>
+        <span className="member-email">{t(`connections.presets.${connection.preset}.name`)}</span>
+        <span className={connection.enabled ? 'badge' : 'badge warning'}>
+          {t(connection.enabled ? 'connections.state.on' : 'connections.state.off')}
+        </span>
+      </div>
+      <div className="member-actions">
+        <IconButton
+          icon="delete"
+          label={t('connections.remove.action', { connection: name })}
+          onClick={onRemove}
+        />
+      </div>
+      <div className="member-note stack tight">
+        <h3 className="group-name">{t('connections.values.heading')}</h3>
+        <p>{t('connections.values.intro')}</p>
+        <dl className="member-facts domain-record">
+          {values.map(([key, value]) => (
+            <div key={key}>
+              <dt>{t(`connections.values.${key}`)}</dt>
+              <dd className="app-client-id">
+                <code>{value}</code>
+                <CopyButton
+                  value={value}
+                  label={t('connections.values.copy', {
+                    value: t(`connections.values.${key}`),
+                    connection: name,
+                  })}
+                />
+              </dd>
+            </div>
+          ))}
+        </dl>
+        <h3 className="group-name">{t('connections.details.heading')}</h3>
+        {complete ? (
+          <>
+            <dl className="member-facts domain-record">
+              <div>
+                <dt>{t(`connections.presets.${preset}.idpEntityId`)}</dt>
+                <dd>
+                  <code>{connection.idpEntityId}</code>
+                </dd>
+              </div>
+              <div>
+                <dt>{t(`connections.presets.${preset}.ssoUrl`)}</dt>
+                <dd>
+                  <code>{connection.ssoUrl}</code>
+                </dd>
+              </div>
+            </dl>
+            <ul
+              className="certificates stack tight"
+              aria-label={t('connections.certificates.label', { connection: name })}
+            >
+              {connection.certificates.map((cert) => (
+                <li
+                  key={cert.fingerprint}
+                  className={certificateWarning(cert.notAfter) ? 'domain-problem' : undefined}
+                >
+                  {t(certificateText(cert.notAfter), {
+                    subject: cert.subject,
+                    date: dayText(cert.notAfter, language),
+                  })}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p className="hint" id={incompleteId}>
+            {t('connections.details.missing')}
+          </p>
+        )}
+        <div>
+          <button
+            type="button"
+            className="button secondary small"
+            part="button"
+            aria-label={t(complete ? 'connections.details.change' : 'connections.details.enter', {
+              connection: name,
+            })}
+            onClick={onDetails}
+          >
+            {t(complete ? 'connections.details.changeShort' : 'connections.details.enterShort')}
+          </button>
+        </div>
+        <TestResult connection={connection} language={language} t={t} />
+        <div className="dialog-actions start">
+          <button
+            type="button"
+            className="button secondary small"
+            part="button"
+            aria-label={t('connections.test.action', { connection: name })}
+            aria-disabled={complete ? undefined : true}
+            aria-describedby={complete ? undefined : incompleteId}
+            onClick={complete ? onTest : undefined}
+          >
+            {t('connections.test.open')}
+          </button>
+          {connection.enabled ? (
+            <button
+              type="button"
+              className="button secondary small"
+              part="button"
+              aria-label={t('connections.disable.action', { connection: name })}
+              onClick={() => onTurn(false)}
+            >
+              {t('connections.disable.open')}
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="button small"
+              part="button"
+              aria-label={t('connections.enable.action', { connection: name })}
+              aria-disabled={connection.testedAt ? undefined : true}
+              aria-describedby={connection.testedAt ? undefined : untestedId}
+              onClick={connection.testedAt ? () => onTurn(true) : undefined}
+            >
+              {t('connections.enable.open')}
+            </button>
+          )}
+        </div>
+        {connection.testedAt || connection.enabled ? null : (
+          <p className="hint" id={untestedId}>
+            {t('connections.enable.untested')}
+          </p>
+        )}
+      </div>
+    </li>
+  );
+}
+
+const certificateWarning = (notAfter: string) => Date.parse(notAfter) - Date.now() < EXPIRING_MS;
+const certificateText = (notAfter: string) =>
+  Date.parse(notAfter) <= Date.now()
+    ? 'connections.certificates.expired'
+    : certificateWarning(notAfter)
+      ? 'connections.certificates.expiring'
+      : 'connections.certificates.valid';
+
+/** The last test: what was received, or exactly why it failed. Focusable: a returning test lands here. */
+function TestResult({
+  connection,
+  language,
+  t,
+}: {
+  connection: TeamConnection;
+  language: string;
+  t: TFunction;
+}) {
+  const test = connection.lastTest;
+  const props = { 'data-test-result': connection.id, tabIndex: -1 };
+  if (!test)
+    return (
+      <p className="hint" {...props}>
+        {t('connections.test.never')}
+      </p>
+    );
+  const date = dayText(test.at, language);
+  if (!test.ok || !test.claims)
+    return (
+      <Alert tone="error">
+        <p {...props}>
+          {t('connections.test.failed', { date })} {t(`connections.problems.${test.problem ?? 'malformed'}`)}
+        </p>
+      </Alert>
+    );
+  const { claims } = test;
+  const fullName = [claims.givenName, claims.familyName].filter(Boolean).join(' ');
+  return (
+    <div className="stack tight">
+      <p {...props}>{t('connections.test.passed', { date })}</p>
+      <dl className="member-facts">
+        <div>
+          <dt>{t('connections.claims.email')}</dt>
+          <dd>{claims.email}</dd>
+        </div>
+        <div>
+          <dt>{t('connections.claims.name')}</dt>
+          <dd>{fullName || t('connections.claims.none')}</dd>
+        </div>
+        <div>
+          <dt>{t('connections.claims.groups')}</dt>
+          <dd>{claims.groups.length ? claims.groups.join(', ') : t('connections.claims.none')}</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+type Field = 'name' | 'idpEntityId' | 'ssoUrl' | 'certificate' | 'nextCertificate';
+const REFUSALS = ['invalidName', 'invalidUri', 'insecureUri', 'fragmentUri', 'invalidCertificate'];
+
+/** A refusal of the server at the field it names (`certificates.1`: the next certificate's). */
+function refusalAt(error: unknown, t: TFunction): Partial<Record<Field | 'form', string>> {
+  const { code, field } = refusalOf(error);
+  const at: Field | undefined =
+    field === 'certificates.0'
+      ? 'certificate'
+      : field?.startsWith('certificates')
+        ? 'nextCertificate'
+        : (field as Field | undefined);
+  if (code && at && REFUSALS.includes(code)) return { [at]: t(`connections.errors.${code}`) };
+  return { form: failure(t, error) };
+}
+
+/** The first field in error takes focus, once the errors are on screen and the form is enabled. */
+function useFocusFirstProblem(problems: object) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    box.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [problems]);
+  return box;
+}
+
+/**
+ * Add a connection: which identity provider (with its steps) and a name. The provider asks for this
+ * site's values first; its own details are entered next, on the connection.
+ */
+function AddForm({
+  busy,
+  setBusy,
+  onAdded,
+  onClose,
+}: {
+  busy: boolean;
+  setBusy(busy: boolean): void;
+  onAdded(connection: TeamConnection): void;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const call = useCall();
+  const presetsId = useId();
+  const [preset, setPreset] = useState<Preset>('okta');
+  const [name, setName] = useState('');
+  const [problems, setProblems] = useState<Partial<Record<Field | 'form', string>>>({});
+  const box = useFocusFirstProblem(problems);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const text = name.trim();
+    const problem = !text
+      ? t('connections.errors.nameRequired')
+      : charCount(text) > LIMITS.name
+        ? t('connections.errors.nameTooLong', { n: LIMITS.name })
+        : null;
+    setProblems(problem ? { name: problem } : {});
+    if (problem) return;
+    setBusy(true);
+    try {
+      const added = await call((ctx) => addTeamConnection(ctx, { preset, name: text }));
+      onAdded(added);
+      noticesStore.getState().show(t('connections.add.done', { connection: added.name }), 'Success');
+      setBusy(false);
+      onClose();
+    } catch (error) {
+      setBusy(false);
+      setProblems(refusalAt(error, t));
+    }
+  }
+
+  return (
+    <div ref={box}>
+      <DialogForm
+        busy={busy}
+        onSubmit={submit}
+        onClose={onClose}
+        submitLabel={t('connections.add.submit')}
+        error={problems.form}
+      >
+        <fieldset className="stack tight">
+          <legend className="check-name">{t('connections.add.provider')}</legend>
+          {PRESETS.map((choice) => (
+            <label key={choice} className="check">
+              <input
+                type="radio"
+                name="preset"
+                value={choice}
+                checked={preset === choice}
+                aria-describedby={`${presetsId}-${choice}`}
+                onChange={() => setPreset(choice)}
+              />
+              <span>
+                <span className="check-name">{t(`connections.presets.${choice}.name`)}</span>
+                <span className="hint" id={`${presetsId}-${choice}`}>
+                  {t(`connections.presets.${choice}.steps`)}
+                </span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <TextField
+          label={t('connections.fields.name')}
+          hint={t('connections.fields.nameHint')}
+          name="name"
+          autoComplete="off"
+          limit={LIMITS.name}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={problems.name}
+          autoFocus
+        />
+      </DialogForm>
+    </div>
+  );
+}
+
+/**
+ * The provider's details, in the provider's own words for them: its entity ID, its sign-on URL and the
+ * certificate it signs with, and the next one while it rotates. What was typed stays on a refusal.
+ */
+function DetailsForm({
+  connection,
+  busy,
+  setBusy,
+  onSaved,
+  onClose,
+}: {
+  connection: TeamConnection;
+  busy: boolean;
+  setBusy(busy: boolean): void;
+  onSaved(connection: TeamConnection): void;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const call = useCall();
+  const preset = connection.preset === 'oidc' ? 'saml' : connection.preset;
+  const [draft, setDraft] = useState<Record<Exclude<Field, 'name'>, string>>({
+    idpEntityId: connection.idpEntityId ?? '',
+    ssoUrl: connection.ssoUrl ?? '',
+    certificate: connection.certificates[0]?.pem ?? '',
+    nextCertificate: connection.certificates[1]?.pem ?? '',
+  });
+  const [problems, setProblems] = useState<Partial<Record<Field | 'form', string>>>({});
+  const box = useFocusFirstProblem(problems);
+  const set = (field: keyof typeof draft, value: string) => setDraft((all) => ({ ...all, [field]: value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = checkDetails(draft, t);
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      const saved = await call((ctx) =>
+        changeTeamConnection(ctx, connection.id, {
+          idpEntityId: draft.idpEntityId.trim(),
+          ssoUrl: draft.ssoUrl.trim(),
+          certificates: [draft.certificate, draft.nextCertificate].filter((pem) => pem.trim()),
+        }),
+      );
+      onSaved(saved);
+      noticesStore.getState().show(t('connections.details.done', { connection: saved.name }), 'Success');
+      setBusy(false);
+      onClose();
+    } catch (error) {
+      setBusy(false);
+      setProblems(refusalAt(error, t));
+    }
+  }
+
+  const label = (field: 'idpEntityId' | 'ssoUrl') => t(`connections.presets.${preset}.${field}`);
+  return (
+    <div ref={box}>
+      <DialogForm
+        busy={busy}
+        onSubmit={submit}
+        onClose={onClose}
+        submitLabel={t('connections.details.submit')}
+        error={problems.form}
+      >
+        <p className="hint">{t(`connections.presets.${preset}.details`)}</p>
+        <TextField
+          label={label('idpEntityId')}
+          name="idpEntityId"
+          autoComplete="off"
+          spellCheck={false}
+          dir="ltr"
+          value={draft.idpEntityId}
+          onChange={(event) => set('idpEntityId', event.target.value)}
+          error={problems.idpEntityId}
+          autoFocus
+        />
+        <TextField
+          label={label('ssoUrl')}
+          name="ssoUrl"
+          type="url"
+          autoComplete="off"
+          spellCheck={false}
+          dir="ltr"
+          value={draft.ssoUrl}
+          onChange={(event) => set('ssoUrl', event.target.value)}
+          error={problems.ssoUrl}
+        />
+        <CertificateField
+          label={t('connections.fields.certificate')}
+          hint={t('connections.fields.certificateHint')}
+          value={draft.certificate}
+          error={problems.certificate}
+          onChange={(value) => set('certificate', value)}
+        />
+        <CertificateField
+          label={t('connections.fields.nextCertificate')}
+          hint={t('connections.fields.nextCertificateHint')}
+          value={draft.nextCertificate}
+          error={problems.nextCertificate}
+          onChange={(value) => set('nextCertificate', value)}
+        />
+      </DialogForm>
+    </div>
+  );
+}
+
+/** A pasted certificate (PEM or base64), labelled, with its hint and error wired to it. */
+function CertificateField({
+  label,
+  hint,
+  value,
+  error,
+  onChange,
+}: {
+  label: string;
+  hint: string;
+  value: string;
+  error?: string;
+  onChange(value: string): void;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        className="certificate-text"
+        rows={4}
+        spellCheck={false}
+        dir="ltr"
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      <p className="hint" id={`${id}-hint`}>
+        {hint}
+      </p>
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The problems the server would find first, found before asking it. */
+function checkDetails(
+  draft: Record<Exclude<Field, 'name'>, string>,
+  t: TFunction,
+): Partial<Record<Field, string>> {
+  const problems: Partial<Record<Field, string>> = {};
+  if (!draft.idpEntityId.trim()) problems.idpEntityId = t('connections.errors.required');
+  const url = draft.ssoUrl.trim();
+  const urlProblem = url ? appUriProblem(url, 'web') : null;
+  if (!url) problems.ssoUrl = t('connections.errors.required');
+  else if (urlProblem) problems.ssoUrl = t(`connections.errors.${urlProblem}`);
+  if (!draft.certificate.trim()) problems.certificate = t('connections.errors.required');
+  return problems;
+}

@@ -1,0 +1,192 @@
+import { expect } from 'chai';
+import { fireEvent, waitFor, within } from '@testing-library/react';
+import ConnectionsPage from '../../../../src/features/team/connections-page';
+import { noticesStore } from '../../../../src/state/notices';
+import { expectNoAxeViolations, renderWithElement } from '../../render';
+import { logoutEverywhere, serverReady, signInAs } from '../../support';
+
+// The screen against the real server, with a real SAML identity provider (samlify's, run by the test
+// server: /__test/saml-idp) answering the test sign-in, its answer posted back to the ACS URL as the
+// provider's page would.
+
+before(serverReady);
+afterEach(logoutEverywhere);
+
+type View = Awaited<ReturnType<typeof renderWithElement>>['view'];
+
+async function screen(route = '/manage/team/connections') {
+  await signInAs('ada@acme.test');
+  const rendered = await renderWithElement(<ConnectionsPage />, { route });
+  await rendered.view.findByRole('region', { name: 'Single sign-on' });
+  await waitFor(() => expect(rendered.view.queryByRole('status')).to.equal(null));
+  return rendered;
+}
+
+const lastNotice = () => noticesStore.getState().queue.at(-1)?.message;
+const rowOf = (view: View, name: string) =>
+  within(view.getByText(name, { selector: '.member-name' }).closest('li')!);
+
+async function addConnection(view: View, name: string) {
+  fireEvent.click(view.getByRole('button', { name: 'Add a connection' }));
+  const dialog = within(await view.findByRole('dialog', { name: 'Add a connection' }));
+  fireEvent.click(dialog.getByRole('radio', { name: /^Okta/ }));
+  fireEvent.change(dialog.getByRole('textbox', { name: 'Name' }), { target: { value: name } });
+  fireEvent.click(dialog.getByRole('button', { name: 'Add' }));
+  await waitFor(() => expect(view.queryByRole('dialog', { name: 'Add a connection' })).to.equal(null));
+  return rowOf(view, name);
+}
+
+async function enterDetails(view: View, name: string) {
+  const idp = (await (await fetch('/__test/saml-idp')).json()) as {
+    entityId: string;
+    ssoUrl: string;
+    certificate: string;
+  };
+  fireEvent.click(
+    rowOf(view, name).getByRole('button', { name: `Enter the provider’s details for ${name}` }),
+  );
+  const dialog = within(await view.findByRole('dialog', { name: `Provider’s details for ${name}` }));
+  fireEvent.change(dialog.getByRole('textbox', { name: /^Identity Provider Issuer/ }), {
+    target: { value: idp.entityId },
+  });
+  fireEvent.change(dialog.getByRole('textbox', { name: 'Identity Provider Single Sign-On URL' }), {
+    target: { value: idp.ssoUrl },
+  });
+  fireEvent.change(dialog.getByRole('textbox', { name: 'Signing certificate' }), {
+    target: { value: idp.certificate },
+  });
+  fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
+  await waitFor(() => expect(view.queryByRole('dialog')).to.equal(null));
+}
+
+/** The test sign-in: the screen opens the provider's page; the provider answers to the ACS URL. */
+async function testSignIn(view: View, name: string, email: string): Promise<string> {
+  const opened: string[] = [];
+  const open = window.open;
+  window.open = (url?: string | URL) => {
+    opened.push(String(url));
+    return null;
+  };
+  try {
+    fireEvent.click(rowOf(view, name).getByRole('button', { name: `Test ${name}` }));
+    await waitFor(() => expect(opened).to.have.length(1));
+  } finally {
+    window.open = open;
+  }
+  const query = new URLSearchParams({ url: opened[0]!, email });
+  const answer = (await (await fetch(`/__test/saml-idp?${query.toString()}`)).json()) as Record<
+    string,
+    string
+  >;
+  const posted = await fetch(new URL(answer.action!).pathname, {
+    method: 'POST',
+    body: new URLSearchParams({ SAMLResponse: answer.SAMLResponse!, RelayState: answer.RelayState! }),
+    redirect: 'manual',
+  });
+  expect(posted.type).to.equal('opaqueredirect');
+  return new URL(opened[0]!).searchParams.get('RelayState')!;
+}
+
+describe('the single sign-on screen (component)', () => {
+  it('adds a connection: this site’s values to copy, then the provider’s details; nothing to test before', async () => {
+    const name = `Okta ${crypto.randomUUID().slice(0, 6)}`;
+    const { view, container } = await screen();
+    fireEvent.click(view.getByRole('button', { name: 'Add a connection' }));
+    const dialog = within(await view.findByRole('dialog', { name: 'Add a connection' }));
+    expect(dialog.getByText(/create an app integration with SAML 2\.0/)).to.exist;
+    fireEvent.click(dialog.getByRole('button', { name: 'Add' }));
+    expect(dialog.getByText('Enter a name for the connection.')).to.exist;
+    await expectNoAxeViolations(container);
+    fireEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
+
+    const row = await addConnection(view, name);
+    expect(lastNotice()).to.match(/is added\. Give your provider this site’s values/);
+    expect(row.getByText(/^https?:\/\/.+\/saml\/[0-9a-f-]+\/acs$/)).to.exist;
+    expect(row.getByRole('button', { name: `Copy the ACS URL (Reply URL) of ${name}` })).to.exist;
+    expect(row.getByText('Not entered yet. Enter them to test the connection.')).to.exist;
+    expect(row.getByRole('button', { name: `Test ${name}` }).getAttribute('aria-disabled')).to.equal('true');
+    expect(row.getByRole('button', { name: `Turn on ${name}` }).getAttribute('aria-disabled')).to.equal(
+      'true',
+    );
+    await expectNoAxeViolations(container);
+  });
+
+  it('the provider’s details: problems at their fields, the server’s certificate refusal too', async () => {
+    const name = `Okta ${crypto.randomUUID().slice(0, 6)}`;
+    const { view, container } = await screen();
+    await addConnection(view, name);
+    fireEvent.click(
+      rowOf(view, name).getByRole('button', { name: `Enter the provider’s details for ${name}` }),
+    );
+    const dialog = within(await view.findByRole('dialog', { name: `Provider’s details for ${name}` }));
+    const url = dialog.getByRole('textbox', {
+      name: 'Identity Provider Single Sign-On URL',
+    }) as HTMLInputElement;
+    fireEvent.change(url, { target: { value: 'http://idp.example/sso' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(url.getAttribute('aria-invalid')).to.equal('true');
+    expect(dialog.getByText('Use https. Plain http is only for localhost.')).to.exist;
+    expect(dialog.getAllByText('Fill in this field.')).to.have.length(2);
+
+    fireEvent.change(dialog.getByRole('textbox', { name: /^Identity Provider Issuer/ }), {
+      target: { value: 'https://idp.example/metadata' },
+    });
+    fireEvent.change(url, { target: { value: 'https://idp.example/sso' } });
+    const certificate = dialog.getByRole('textbox', { name: 'Signing certificate' });
+    fireEvent.change(certificate, { target: { value: 'MIIBnotacertificate' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await dialog.findByText('This is not an X.509 certificate. Paste it whole, as PEM or Base64.');
+    await waitFor(() =>
+      expect((certificate.getRootNode() as ShadowRoot).activeElement === certificate).to.equal(true),
+    );
+    expect(url.value).to.equal('https://idp.example/sso');
+    await expectNoAxeViolations(container);
+  });
+
+  it('tests with the provider, comes back to what it sent, and turns on', async () => {
+    const name = `Okta ${crypto.randomUUID().slice(0, 6)}`;
+    const first = await screen();
+    await addConnection(first.view, name);
+    await enterDetails(first.view, name);
+    expect(rowOf(first.view, name).getByText(/^CN=Test IdP, expires on .+: add the next certificate soon$/))
+      .to.exist;
+    await testSignIn(first.view, name, 'ada@acme.test');
+    const id = new URL(rowOf(first.view, name).getByText(/\/acs$/).textContent!).pathname.split('/')[2]!;
+
+    // The provider's answer sent the new tab back here, to this connection's result.
+    const { view } = await screen(`/manage/team/connections?test=${id}`);
+    const row = rowOf(view, name);
+    const passed = row.getByText(/^The last test passed on .+\. Your provider sent:$/);
+    await waitFor(() => expect((passed.getRootNode() as ShadowRoot).activeElement === passed).to.equal(true));
+    expect(row.getByText('ada@acme.test')).to.exist;
+    fireEvent.click(row.getByRole('button', { name: `Turn on ${name}` }));
+    await row.findByText('On');
+    expect(lastNotice()).to.equal(`${name} is on`);
+  });
+
+  it('a failed test says exactly why', async () => {
+    const name = `Okta ${crypto.randomUUID().slice(0, 6)}`;
+    const first = await screen();
+    await addConnection(first.view, name);
+    await enterDetails(first.view, name);
+    await testSignIn(first.view, name, 'eve@evil.example');
+    const { view, container } = await screen();
+    const row = rowOf(view, name);
+    expect(
+      row.getByText(
+        /^The last test failed on .+\. The e-mail address is not at one of your team’s verified domains\.$/,
+      ),
+    ).to.exist;
+    expect(row.getByRole('button', { name: `Turn on ${name}` }).getAttribute('aria-disabled')).to.equal(
+      'true',
+    );
+    await expectNoAxeViolations(container);
+  });
+
+  it('a member who is no admin is refused, with no way to add', async () => {
+    await signInAs('bob@acme.test');
+    const { view } = await renderWithElement(<ConnectionsPage />, { route: '/manage/team/connections' });
+    await view.findByText(/owners and administrators/);
+    expect(view.queryByRole('button', { name: 'Add a connection' })).to.equal(null);
+  });
+});
