@@ -37,6 +37,12 @@ const DATA = [
   /^Acme (dashboard|intranet|storage reporter)$/, // a team's apps' names (team data)
   /^app-[A-Za-z0-9_-]{22}$/, // a team app's client id
   /^acme-storage-reporter$/, // the seeded machine app's client id
+  /^[a-z0-9-]+(\.[a-z0-9-]+)+$/, // a domain name (team data)
+  /^TXT$/, // the DNS record type to publish (a protocol word)
+  /^_acct-challenge\.[a-z0-9.-]+$/, // the DNS record's name
+  /^acct-verification=[0-9a-f]{32}$/, // the DNS record's value
+  /^Acme Okta$/, // a connection's name (team data)
+  /^Engineering$/, // a group the identity provider sent (its data)
   /^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/, // an authenticator-app key, in groups of four (base32)
   /^[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$/, // a recovery code
   /^[A-Z]{4}-[A-Z]{4}$/, // a device's user code
