@@ -36,6 +36,7 @@ import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
 import { groupRoutes } from './routes/groups';
 import { teamAppRoutes } from './routes/team-apps';
 import { connectionRoutes } from './routes/connections';
+import { samlRoutes } from './routes/saml';
 import { domainRoutes } from './routes/domains';
 import { domainChecker } from './lib/dns';
 import { samlService } from './lib/saml';
@@ -180,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamAppRoutes);
   await app.register(domainRoutes);
   await app.register(connectionRoutes);
+  await app.register(samlRoutes);
   await app.register(searchRoutes);
   await app.register(switcherRoutes);
   await app.register(accountRoutes);

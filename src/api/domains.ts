@@ -1,4 +1,8 @@
-import type { TeamDomain as TeamDomainSchema, TeamDomainList } from '../contract/schemas/domains';
+import type {
+  TeamDomain as TeamDomainSchema,
+  TeamDomainList,
+  TeamDomainSignIn,
+} from '../contract/schemas/domains';
 import { request, type ApiContext } from './client';
 import { issuerUrl } from './url';
 
@@ -32,6 +36,18 @@ export function addTeamDomain(ctx: ApiContext, domain: string): Promise<TeamDoma
  */
 export function verifyTeamDomain(ctx: ApiContext, domain: string): Promise<TeamDomain> {
   return request<TeamDomain>(ctx, domainAt(ctx, domain, '/verify'), { method: 'POST' });
+}
+
+/**
+ * PATCH /api/team/domains/:domain (admin): how its addresses sign in. 409 `notVerified`; 400
+ * `unknownConnection` or `noConnection` at `connectionId`.
+ */
+export function setDomainSignIn(
+  ctx: ApiContext,
+  domain: string,
+  change: TeamDomainSignIn,
+): Promise<TeamDomain> {
+  return request<TeamDomain>(ctx, domainAt(ctx, domain), { method: 'PATCH', json: change });
 }
 
 /** DELETE /api/team/domains/:domain (admin): 204; 404 when it is gone. */

@@ -4,6 +4,7 @@ import type { MessageReply } from '../contract/schemas/common';
 import type { Policy, PoliciesReply } from '../contract/schemas/developer';
 import type { DeviceCodeReply } from '../contract/schemas/device';
 import type { DiscoveryReply } from '../contract/schemas/discovery';
+import type { SsoStartBody } from '../contract/schemas/connections';
 import type { ProviderStartCall, ProviderStartReply } from '../contract/schemas/external';
 import type {
   ChangePasswordBody,
@@ -107,6 +108,14 @@ export function startProviderSignIn(
     method: 'POST',
     json: body,
   });
+}
+
+/**
+ * POST /account/sso/start: where to go to sign in through the single sign-on the address's domain
+ * names (404 `noConnection` when it names none).
+ */
+export function startSsoSignIn(ctx: ApiContext, body: SsoStartBody): Promise<{ location: string }> {
+  return request<{ location: string }>(ctx, at(ctx, '/account/sso/start'), { method: 'POST', json: body });
 }
 
 /** POST /api/user/password/request: the same answer whether or not the account exists. */

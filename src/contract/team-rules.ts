@@ -83,11 +83,13 @@ export const AUDIT_ACTIONS = [
   'domain.verified',
   'domain.unverified',
   'domain.removed',
+  'domain.signIn',
   'connection.added',
   'connection.changed',
   'connection.enabled',
   'connection.disabled',
   'connection.removed',
+  'member.joinedThroughSso',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -189,6 +189,8 @@ describe('the database', () => {
       checked_at: null,
       last_problem: null,
       missing_since: null,
+      connection_id: null,
+      require_sso: 0,
     });
     const first = row(teams[0]!.id, 'verified');
     await t.db.kysely.insertInto('team_domains').values(first).execute();

@@ -42,6 +42,7 @@ async function connection(preset: ConnectionPreset = 'saml'): Promise<TeamConnec
     mapping: JSON.stringify(PRESET_MAPPINGS[preset]),
     idp_initiated: 0,
     enabled: 0,
+    default_permissions: '[]',
     tested_at: null,
     created_at: now,
     updated_at: now,

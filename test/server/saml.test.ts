@@ -49,6 +49,7 @@ async function connection(
     mapping: JSON.stringify(PRESET_MAPPINGS.saml),
     idp_initiated: 0,
     enabled: 0,
+    default_permissions: '[]',
     tested_at: null,
     created_at: now,
     updated_at: now,

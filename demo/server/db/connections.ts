@@ -96,10 +96,24 @@ export function connectionsRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    async saveRequest(id: string, connectionId: string, purpose: SamlPurpose, expiresAt: number) {
+    /** A request sent; a sign-in's is bound to its browser and knows where to go after. */
+    async saveRequest(
+      id: string,
+      connectionId: string,
+      purpose: SamlPurpose,
+      expiresAt: number,
+      signIn?: { browserHash: string; returnUrl: string | null },
+    ) {
       await db
         .insertInto('saml_requests')
-        .values({ id, connection_id: connectionId, purpose, expires_at: expiresAt })
+        .values({
+          id,
+          connection_id: connectionId,
+          purpose,
+          expires_at: expiresAt,
+          browser_hash: signIn?.browserHash ?? null,
+          return_url: signIn?.returnUrl ?? null,
+        })
         .execute();
     },
 
@@ -117,18 +131,17 @@ export function connectionsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Spend the request an answer says it answers: its purpose, or undefined when this site did not
-     * send it to this connection, it expired, or it was answered already.
+     * Spend the request an answer says it answers: its purpose and binding, or undefined when this site
+     * did not send it to this connection, it expired, or it was answered already.
      */
-    async spendRequest(id: string, connectionId: string, now: number): Promise<SamlPurpose | undefined> {
-      const spent = await db
+    spendRequest(id: string, connectionId: string, now: number) {
+      return db
         .deleteFrom('saml_requests')
         .where('id', '=', id)
         .where('connection_id', '=', connectionId)
         .where('expires_at', '>', now)
-        .returning('purpose')
+        .returning(['purpose', 'browser_hash', 'return_url'])
         .executeTakeFirst();
-      return spent?.purpose;
     },
 
     /**

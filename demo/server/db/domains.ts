@@ -108,6 +108,8 @@ export function domainsRepository(db: Kysely<Database>) {
           checked_at: null,
           last_problem: null,
           missing_since: null,
+          connection_id: null,
+          require_sso: 0,
         };
         const result = await trx
           .insertInto('team_domains')
@@ -173,6 +175,55 @@ export function domainsRepository(db: Kysely<Database>) {
         )
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+
+    /**
+     * How the domain's addresses sign in: through `connectionId` (null: not through single sign-on),
+     * and only so when `requireSso`. Audited; undefined when the team no longer holds it.
+     */
+    setSignIn(
+      row: TeamDomainsTable,
+      change: { connectionId: string | null; requireSso: boolean; connectionName: string | null },
+      actor: Actor,
+      now: number,
+    ) {
+      return db.transaction().execute(async (trx): Promise<TeamDomainsTable | undefined> => {
+        const changes = { connection_id: change.connectionId, require_sso: change.requireSso ? 1 : 0 };
+        const result = await trx
+          .updateTable('team_domains')
+          .set(changes)
+          .where('domain', '=', row.domain)
+          .where('team_id', '=', row.team_id)
+          .executeTakeFirst();
+        if (!result.numUpdatedRows) return undefined;
+        await recordAudit(trx, {
+          teamId: row.team_id,
+          actor,
+          action: 'domain.signIn',
+          target: row.domain,
+          detail: { connection: change.connectionName, required: change.requireSso },
+          now,
+        });
+        return { ...row, ...changes };
+      });
+    },
+
+    /**
+     * The team's domains whose addresses sign in through an enabled connection: the domain, that
+     * connection, and whether it is required. Only verified domains route anyone.
+     */
+    routes(teamId: string, domain?: string) {
+      let query = db
+        .selectFrom('team_domains')
+        .innerJoin('team_connections', 'team_connections.id', 'team_domains.connection_id')
+        .select(['team_domains.domain', 'team_domains.require_sso', 'team_connections.id as connection_id'])
+        .where('team_domains.team_id', '=', teamId)
+        .whereRef('team_connections.team_id', '=', 'team_domains.team_id')
+        .where('team_domains.state', '=', 'verified')
+        .where('team_connections.enabled', '=', 1)
+        .orderBy('team_domains.domain');
+      if (domain !== undefined) query = query.where('team_domains.domain', '=', domain);
+      return query.execute();
     },
 
     /** Removes the team's domain (audited); false when the team does not hold it. */

@@ -797,6 +797,31 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '017-sso-sign-in': {
+    async up(db: AnyDb) {
+      // Signing in through a connection (routes/saml.ts): a verified domain names the connection its
+      // addresses sign in through, and may require it; a sign-in request is bound to the browser that
+      // started it (the SHA-256 of its flow cookie) and knows where to go after.
+      await db.schema
+        .alterTable('team_domains')
+        .addColumn('connection_id', 'text', (c) => c.references('team_connections.id').onDelete('set null'))
+        .execute();
+      await db.schema
+        .alterTable('team_domains')
+        .addColumn('require_sso', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable('saml_requests').addColumn('browser_hash', 'text').execute();
+      await db.schema.alterTable('saml_requests').addColumn('return_url', 'text').execute();
+      // JSON: the permissions a member made by a first sign-in through the connection gets.
+      await db.schema
+        .alterTable('team_connections')
+        .addColumn('default_permissions', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+      // A membership the connection's provider gave (its groups claim): the next sign-in may take it
+      // back; one an admin gave (null) it never touches.
+      await db.schema.alterTable('group_members').addColumn('source', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

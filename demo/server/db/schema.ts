@@ -245,6 +245,8 @@ export interface GroupsTable {
 export interface GroupMembersTable {
   group_id: string;
   user_id: string;
+  /** `sso:<connection id>` when that connection's provider gave it; null when an admin did. */
+  source: Generated<string | null>;
 }
 
 export interface AuditEventsTable {
@@ -281,6 +283,10 @@ export interface TeamDomainsTable {
   last_problem: DomainCheckProblem | null;
   /** A verified domain's record has been missing since (ms); null while it is there. */
   missing_since: number | null;
+  /** The connection its addresses sign in through (once verified, and while it is enabled). */
+  connection_id: string | null;
+  /** 1: its addresses sign in only through that connection (the team's owners excepted). */
+  require_sso: number;
 }
 
 /** A team's connection to its company's identity provider (db/connections.ts). */
@@ -299,6 +305,8 @@ export interface TeamConnectionsTable {
   mapping: string;
   idp_initiated: number;
   enabled: number;
+  /** JSON array of the permissions a member made by their first sign-in here gets. */
+  default_permissions: string;
   /** When a test sign-in last passed (null: never; it can be enabled only after one). */
   tested_at: number | null;
   /** JSON: the last test sign-in's result (src/contract/schemas/connections.ts `ConnectionTest`). */
@@ -313,6 +321,10 @@ export interface SamlRequestsTable {
   connection_id: string;
   purpose: SamlPurpose;
   expires_at: number;
+  /** A sign-in's: SHA-256 of the flow cookie of the browser that started it (null: a test). */
+  browser_hash: string | null;
+  /** A sign-in's: where the browser goes once signed in. */
+  return_url: string | null;
 }
 
 /** An assertion already used, kept until it expires so that it cannot be used again. */

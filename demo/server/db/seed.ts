@@ -330,6 +330,8 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
           checked_at: now,
           last_problem: null,
           missing_since: null,
+          connection_id: null,
+          require_sso: 0,
         })
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();

@@ -13,6 +13,9 @@ import type { Repositories } from '../db/repositories';
 import type { TeamConnectionsTable } from '../db/schema';
 import type { Clock } from './clock';
 
+/** The RelayState of a test sign-in: this, then its request's id. */
+export const TEST_RELAY = 'test.';
+
 /** This site's addresses as the service provider of one connection (what the admin gives the provider). */
 export function serviceProviderUrls(publicUrl: string, connectionId: string) {
   const base = `${publicUrl}/saml/${encodeURIComponent(connectionId)}`;
@@ -30,8 +33,14 @@ export interface SamlClaims {
   attributes: Record<string, string[]>;
 }
 
+/** The request an answer answered: a sign-in's browser binding and where to go after (null: a test's). */
+export interface AnsweredRequest {
+  browserHash: string | null;
+  returnUrl: string | null;
+}
+
 export type SamlOutcome =
-  | { ok: true; purpose: SamlPurpose; claims: SamlClaims }
+  | { ok: true; purpose: SamlPurpose; claims: SamlClaims; request: AnsweredRequest | null }
   | { ok: false; problem: SamlProblem; detail: string };
 
 class Refused extends Error {
@@ -74,6 +83,7 @@ export function samlService(deps: { repos: Repositories; clock: Clock; publicUrl
     connection: TeamConnectionsTable,
     requestId?: string,
     certificates = JSON.parse(connection.certificates) as string[],
+    forceAuthn = false,
   ): SAML {
     const { entityId, acsUrl } = serviceProviderUrls(publicUrl, connection.id);
     return new SAML({
@@ -91,20 +101,32 @@ export function samlService(deps: { repos: Repositories; clock: Clock; publicUrl
       validateInResponseTo: ValidateInResponseTo.never,
       identifierFormat: null,
       disableRequestedAuthnContext: true,
+      forceAuthn,
       ...(requestId ? { generateUniqueId: () => requestId } : {}),
     });
   }
 
   /**
    * Where to send the browser to sign in at the provider; the request waits for its answer. With
-   * `relayPrefix`, the RelayState is it and the request's id.
+   * `relayPrefix`, the RelayState is it and the request's id; a sign-in's request is bound to its
+   * browser; `forceAuthn` asks the provider for a fresh sign-in (an app's max_age).
    */
-  async function start(connection: TeamConnectionsTable, purpose: SamlPurpose, relayPrefix?: string) {
+  async function start(
+    connection: TeamConnectionsTable,
+    purpose: SamlPurpose,
+    options: {
+      relayPrefix?: string;
+      signIn?: { browserHash: string; returnUrl: string | null };
+      forceAuthn?: boolean;
+    } = {},
+  ) {
     const id = `_${randomBytes(20).toString('hex')}`;
-    await repos.connections.saveRequest(id, connection.id, purpose, clock.now() + SAML_REQUEST_MS);
+    const expires = clock.now() + SAML_REQUEST_MS;
+    await repos.connections.saveRequest(id, connection.id, purpose, expires, options.signIn);
     // The RelayState, when asked for, names the request: the answer's route can tell its own test.
-    const relayState = relayPrefix === undefined ? '' : `${relayPrefix}${id}`;
-    return samlFor(connection, id).getAuthorizeUrlAsync(relayState, undefined, {});
+    const relayState = options.relayPrefix === undefined ? '' : `${options.relayPrefix}${id}`;
+    const saml = samlFor(connection, id, undefined, options.forceAuthn);
+    return saml.getAuthorizeUrlAsync(relayState, undefined, {});
   }
 
   /** The provider's answer posted to the connection's ACS URL, accepted or refused with why. */
@@ -148,6 +170,7 @@ export function samlService(deps: { repos: Repositories; clock: Clock; publicUrl
       throw new Refused('destination', `the answer was sent to ${destination}`);
 
     let purpose: SamlPurpose = 'signIn';
+    let request: AnsweredRequest | null = null;
     const inResponseTo = data.InResponseTo ?? null;
     if (inResponseTo === null) {
       if (!connection.idp_initiated)
@@ -159,7 +182,8 @@ export function samlService(deps: { repos: Repositories; clock: Clock; publicUrl
       const spent = await repos.connections.spendRequest(inResponseTo, connection.id, clock.now());
       if (!spent)
         throw new Refused('unknownRequest', 'an answer to a request this site did not send, or answered');
-      purpose = spent;
+      purpose = spent.purpose;
+      request = { browserHash: spent.browser_hash, returnUrl: spent.return_url };
     }
 
     const assertionId = assertion?.$?.ID;
@@ -173,7 +197,7 @@ export function samlService(deps: { repos: Repositories; clock: Clock; publicUrl
     const verified = await repos.domains.list(connection.team_id);
     if (!verified.some((d) => d.state === 'verified' && d.domain === domain))
       throw new Refused('domain', `${domain} is not one of the team's verified domains`);
-    return { purpose, claims };
+    return { purpose, claims, request };
   }
 
   return { start, answer, samlFor };

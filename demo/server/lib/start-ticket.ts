@@ -4,14 +4,19 @@ import type { ProviderKind } from '../db/schema';
 import type { Clock } from './clock';
 import { hmac } from './crypto';
 
+/** Who the sign-in goes through: a provider of the team's, or (`sso`) one of its connections. */
+export type StartKind = ProviderKind | 'sso';
+
 /** What a provider sign-in starts with, as the anti-forgery-checked call accepted it. */
 export interface StartRequest {
-  kind: ProviderKind;
+  kind: StartKind;
   teamId: string;
   returnUrl: string | null;
   maxAge: number | null;
   /** An invitation the sign-in accepts (its link was checked when the ticket was issued). */
   invitationId: string | null;
+  /** The connection a single sign-on goes through. */
+  connectionId?: string;
 }
 
 /** Long enough for a slow page to navigate; a ticket grants nothing but starting the round trip. */
@@ -38,7 +43,13 @@ export class StartTickets {
 
   async issue(start: StartRequest): Promise<string> {
     const now = Math.floor(this.clock.now() / 1000);
-    return new SignJWT({ kind: start.kind, ret: start.returnUrl, max: start.maxAge, inv: start.invitationId })
+    return new SignJWT({
+      kind: start.kind,
+      ret: start.returnUrl,
+      max: start.maxAge,
+      inv: start.invitationId,
+      con: start.connectionId,
+    })
       .setProtectedHeader({ alg: 'HS256', typ: 'acct-start+jwt' })
       .setSubject(start.teamId)
       .setAudience(AUDIENCE)
@@ -48,7 +59,7 @@ export class StartTickets {
   }
 
   /** The request a ticket carries, or null when it is forged, expired or for another provider. */
-  async read(ticket: string, kind: ProviderKind): Promise<StartRequest | null> {
+  async read<K extends StartKind>(ticket: string, kind: K): Promise<(StartRequest & { kind: K }) | null> {
     try {
       const { payload } = await jwtVerify(ticket, this.key, {
         algorithms: ['HS256'],
@@ -63,6 +74,7 @@ export class StartTickets {
         returnUrl: typeof payload.ret === 'string' ? payload.ret : null,
         maxAge: typeof payload.max === 'number' ? payload.max : null,
         invitationId: typeof payload.inv === 'string' ? payload.inv : null,
+        ...(typeof payload.con === 'string' ? { connectionId: payload.con } : {}),
       };
     } catch {
       return null;

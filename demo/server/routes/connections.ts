@@ -1,7 +1,5 @@
 import { randomUUID, X509Certificate } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { generateServiceProviderMetadata } from '@node-saml/node-saml';
-import { Type } from 'typebox';
 import { appUriProblem } from '../../../src/contract/app-uris';
 import { PRESET_MAPPINGS, type ConnectionMapping } from '../../../src/contract/connections';
 import {
@@ -13,27 +11,13 @@ import {
   type ConnectionTest,
   type TeamConnection,
 } from '../../../src/contract/schemas/connections';
-import { errors, NoBody } from '../../../src/contract/schemas/common';
+import type { Permission } from '../../../src/contract/permissions';
 import type { TeamConnectionsTable } from '../db/schema';
 import { cleanName } from '../lib/names';
-import { serviceProviderUrls } from '../lib/saml';
+import { serviceProviderUrls, TEST_RELAY } from '../lib/saml';
 import { adminOf } from '../plugins/auth';
 
 const NOT_FOUND = { message: 'no such connection', code: 'notFound' } as const;
-/** The RelayState of a test sign-in: this, then its request's id. */
-const TEST_RELAY = 'test.';
-
-const samlAnswerSchema = {
-  params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
-  body: Type.Object(
-    {
-      SAMLResponse: Type.String({ minLength: 1, maxLength: 500_000 }),
-      RelayState: Type.Optional(Type.String({ maxLength: 200 })),
-    },
-    { additionalProperties: false },
-  ),
-  response: { 303: NoBody, ...errors(400, 403, 404, 413, 415, 500) },
-};
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** A certificate as PEM, from PEM or the bare base64 a provider's console shows; null if it is none. */
@@ -69,6 +53,8 @@ function connectionView(row: TeamConnectionsTable, publicUrl: string): TeamConne
     }),
     mapping: JSON.parse(row.mapping) as ConnectionMapping,
     enabled: row.enabled === 1,
+    idpInitiated: row.idp_initiated === 1,
+    defaultPermissions: JSON.parse(row.default_permissions) as Permission[],
     testedAt: iso(row.tested_at),
     lastTest: row.last_test ? (JSON.parse(row.last_test) as ConnectionTest) : null,
     createdAt: new Date(row.created_at).toISOString(),
@@ -148,6 +134,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           mapping: JSON.stringify(PRESET_MAPPINGS[preset]),
           idp_initiated: 0,
           enabled: 0,
+          default_permissions: '[]',
           created_at: now,
           updated_at: now,
         },
@@ -167,6 +154,13 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       const checked = checkDetails(body);
       if ('code' in checked) return reply.code(400).send(checked);
+      // Ownership is given by an owner, to a person, never to whoever signs in next.
+      if (body.defaultPermissions?.includes('OWNER'))
+        return reply.code(400).send({
+          message: 'a connection cannot make owners',
+          code: 'ownerNotAllowed',
+          field: 'defaultPermissions',
+        });
       const changes: Partial<TeamConnectionsTable> = {};
       if (checked.name !== undefined) changes.name = checked.name;
       if (checked.certificates) changes.certificates = JSON.stringify(checked.certificates);
@@ -178,6 +172,9 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (body.idpEntityId !== undefined) changes.idp_entity_id = body.idpEntityId.trim();
       if (body.ssoUrl !== undefined) changes.sso_url = body.ssoUrl;
       if (body.mapping !== undefined) changes.mapping = JSON.stringify(body.mapping);
+      if (body.idpInitiated !== undefined) changes.idp_initiated = body.idpInitiated ? 1 : 0;
+      if (body.defaultPermissions !== undefined)
+        changes.default_permissions = JSON.stringify([...new Set(body.defaultPermissions)]);
       if (retest) Object.assign(changes, { tested_at: null, enabled: 0 });
       let action: 'connection.changed' | 'connection.enabled' | 'connection.disabled' = 'connection.changed';
       if (body.enabled === true && !retest) {
@@ -217,75 +214,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply
           .code(409)
           .send({ message: "the provider's details are not all there", code: 'incomplete' });
-      return { url: await saml.start(row, 'test', TEST_RELAY) };
-    },
-  );
-
-  // The provider's answer (a cross-site form POST from its page). A test's answer comes back with the
-  // RelayState the test was started with, which names its request: only the admin's browser and the
-  // provider saw it. Its result, passed or refused, is kept for the Connections screen, where the
-  // browser goes next; the test makes no session.
-  app.post(
-    '/saml/:id/acs',
-    { config: { auth: 'none', body: 'form', forgery: 'saml-request' }, schema: samlAnswerSchema },
-    async (request, reply) => {
-      const row = await repos.connections.find(request.params.id);
-      if (!row) return reply.code(404).send(NOT_FOUND);
-      const now = clock.now();
-      const { SAMLResponse, RelayState } = request.body;
-      const testRequest = RelayState?.startsWith(TEST_RELAY) ? RelayState.slice(TEST_RELAY.length) : null;
-      const isTest =
-        testRequest !== null && (await repos.connections.pending(testRequest, row.id, 'test', now));
-      const outcome = await saml.answer(row, SAMLResponse);
-      if (isTest || (outcome.ok && outcome.purpose === 'test')) {
-        // Refused before its request was spent: the test is over all the same.
-        if (isTest) await repos.connections.spendRequest(testRequest, row.id, now);
-        const result: ConnectionTest = outcome.ok
-          ? { at: new Date(now).toISOString(), ok: true, problem: null, detail: null, claims: outcome.claims }
-          : {
-              at: new Date(now).toISOString(),
-              ok: false,
-              problem: outcome.problem,
-              detail: outcome.detail,
-              claims: null,
-            };
-        await repos.connections.recordTest(row.id, result, outcome.ok, now);
-        return reply.redirect(
-          `${config.publicUrl}/manage/team/connections?test=${encodeURIComponent(row.id)}`,
-          303,
-        );
-      }
-      // Signing in through a connection comes with the sign-in screen's routing by domain.
-      request.log.info(
-        { connection: row.id, problem: outcome.ok ? null : outcome.problem },
-        'SAML answer refused',
-      );
-      return reply.code(403).send({ message: 'this sign-in did not work', code: 'samlRefused' });
-    },
-  );
-
-  // This site as the connection's service provider, for the provider's own setup (public, like any
-  // SAML metadata: it holds only addresses).
-  app.get(
-    '/saml/:id/metadata',
-    {
-      config: { auth: 'none' },
-      schema: {
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
-        response: { 200: Type.String(), ...errors(400, 404, 500) },
-      },
-    },
-    async (request, reply) => {
-      const row = await repos.connections.find(request.params.id);
-      if (!row) return reply.code(404).send(NOT_FOUND);
-      const { entityId, acsUrl } = serviceProviderUrls(config.publicUrl, row.id);
-      const xml = generateServiceProviderMetadata({
-        issuer: entityId,
-        callbackUrl: acsUrl,
-        wantAssertionsSigned: true,
-        identifierFormat: null,
-      });
-      return reply.type('application/samlmetadata+xml').send(xml);
+      return { url: await saml.start(row, 'test', { relayPrefix: TEST_RELAY }) };
     },
   );
 };

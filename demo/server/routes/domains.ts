@@ -12,6 +12,7 @@ import {
 } from '../../../src/contract/domains';
 import {
   addTeamDomainSchema,
+  changeTeamDomainSchema,
   deleteTeamDomainSchema,
   listTeamDomainsSchema,
   verifyTeamDomainSchema,
@@ -46,6 +47,8 @@ function teamDomainView(row: TeamDomainsTable, now: number): TeamDomain {
     lastProblem: row.last_problem,
     missingSince: iso(row.missing_since),
     expiresAt: row.state === 'pending' ? iso(row.created_at + DOMAIN_PENDING_MS) : null,
+    connectionId: row.connection_id,
+    requireSso: row.require_sso === 1,
   };
 }
 
@@ -99,6 +102,38 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (checked === 'taken') return reply.code(409).send(TAKEN);
       if (checked.lost) void domainWatch.tellOwners(checked.row);
       return teamDomainView(checked.row, clock.now());
+    },
+  );
+
+  // How a verified domain's addresses sign in: through which of the team's connections, and whether
+  // only so. Routing starts once the connection is on (db/domains.ts `routes`).
+  app.patch(
+    '/api/team/domains/:domain',
+    { config: { ...admin, body: 'json' }, schema: changeTeamDomainSchema },
+    async (request, reply) => {
+      const { caller, actor } = adminOf(request);
+      const teamId = caller.user.team_id;
+      const domain = normalDomain(request.params.domain);
+      const row = domain ? await repos.domains.find(teamId, domain) : undefined;
+      if (!row) return reply.code(404).send(NOT_FOUND);
+      if (row.state !== 'verified')
+        return reply.code(409).send({ message: 'verify the domain first', code: 'notVerified' });
+      const { connectionId, requireSso } = request.body;
+      const connection = connectionId ? await repos.connections.ofTeam(teamId, connectionId) : null;
+      if (connectionId && !connection)
+        return reply
+          .code(400)
+          .send({ message: 'no such connection', code: 'unknownConnection', field: 'connectionId' });
+      if (requireSso && !connection)
+        return reply.code(400).send({
+          message: 'choose the connection to require',
+          code: 'noConnection',
+          field: 'connectionId',
+        });
+      const change = { connectionId, requireSso, connectionName: connection?.name ?? null };
+      const saved = await repos.domains.setSignIn(row, change, actor, clock.now());
+      if (!saved) return reply.code(404).send(NOT_FOUND);
+      return teamDomainView(saved, clock.now());
     },
   );
 

@@ -17,8 +17,10 @@ import { normaliseTeam } from '../lib/normalise';
 import { returnTarget, StartTickets, type StartRequest } from '../lib/start-ticket';
 import { cookiesOf } from '../lib/cookies';
 import { callerOf, signedInSession } from '../plugins/auth';
-import { beginSessionUnlessSecondStep, cookieOptions, sessionOf } from '../lib/session';
-import { recordActivity, recordSignIn } from '../lib/activity';
+import { cookieOptions, sessionOf } from '../lib/session';
+import { finishFederatedSignIn, signInFailed } from '../lib/federated-sign-in';
+import { ssoRequired } from '../lib/sso-rule';
+import { recordActivity } from '../lib/activity';
 import {
   callbackFormSchema,
   callbackSchema,
@@ -42,7 +44,8 @@ type ErrorCode =
   | 'ForbiddenSignup'
   | 'InvalidTenant'
   | 'ProviderFailed'
-  | 'InvitationGone';
+  | 'InvitationGone'
+  | 'SsoRequired';
 
 const KINDS = ['google', 'azure', 'auth0', 'apple'] as const;
 const enabledColumn = {
@@ -63,6 +66,8 @@ function appleName(user: string | undefined): string | null {
     return null;
   }
 }
+
+type ProviderStart = StartRequest & { kind: ProviderKind };
 
 type ProviderRequest = FastifyRequest<{ Params: Static<typeof ProviderParams> }>;
 
@@ -142,7 +147,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function checkedStart(
     provider: string,
     body: { teamName: string; returnUrl?: string; maxAge?: string },
-  ): Promise<{ team: Team; start: StartRequest } | { status: 400 | 404; message: string }> {
+  ): Promise<{ team: Team; start: ProviderStart } | { status: 400 | 404; message: string }> {
     const kind = kindOf(provider);
     if (!kind) return { status: 404, message: 'not found' };
     const team = await repos.teams.findByName(normaliseTeam(body.teamName));
@@ -153,7 +158,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { team, start: { kind, teamId: team.id, returnUrl, maxAge, invitationId: null } };
   }
 
-  const beginLogin = (request: FastifyRequest, reply: FastifyReply, team: Team, start: StartRequest) =>
+  const beginLogin = (request: FastifyRequest, reply: FastifyReply, team: Team, start: ProviderStart) =>
     begin(request, reply, team, start.kind, {
       mode: 'login',
       user_id: null,
@@ -250,11 +255,8 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     returnUrl: string | null,
   ) => {
     reply.clearCookie(FLOW_COOKIE, flowCookie);
-    const target =
-      mode === 'link' ? '/manage' : teamName ? `/login/${encodeURIComponent(teamName)}` : '/login/team';
-    const query = new URLSearchParams({ Error: code });
-    if (mode === 'login' && returnUrl?.startsWith('/')) query.set('ReturnUrl', returnUrl);
-    return reply.redirect(`${target}?${query}`, 303);
+    if (mode === 'link') return reply.redirect(`/manage?${new URLSearchParams({ Error: code })}`, 303);
+    return signInFailed(reply, teamName, code, returnUrl);
   };
 
   /**
@@ -294,30 +296,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     reply.clearCookie(FLOW_COOKIE, flowCookie);
     // Joining is a sign-in: the team's two-step rule holds before any session exists.
-    return finishSignIn(request, reply, team, outcome.userId, flow.return_url ?? '/manage', kind);
-  }
-
-  /**
-   * The provider's part is done: a session and on to `returnUrl`, or — the team requiring two-step
-   * sign-in — a pending sign-in, and the sign-in screen takes the second step (or the enrolment).
-   */
-  async function finishSignIn(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    team: Pick<Team, 'name' | 'require_two_step'>,
-    userId: string,
-    returnUrl: string | null,
-    kind: ProviderKind,
-  ) {
-    const required = team.require_two_step === 1;
-    const begun = await beginSessionUnlessSecondStep(request, reply, userId, ['fed'], required);
-    if (begun === 'session') {
-      await recordSignIn(request, userId, kind);
-      return reply.redirect(returnUrl ?? '/', 303);
-    }
-    const query = new URLSearchParams({ TwoStep: begun });
-    if (returnUrl?.startsWith('/')) query.set('ReturnUrl', returnUrl);
-    return reply.redirect(`/login/${encodeURIComponent(team.name)}?${query}`, 303);
+    return finishFederatedSignIn(request, reply, team, outcome.userId, flow.return_url ?? '/manage', kind);
   }
 
   async function signInUser(
@@ -330,7 +309,7 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.clearCookie(FLOW_COOKIE, flowCookie);
     const team = await repos.teams.findById(user.team_id);
     if (!team) throw new Error('the signed-in user has no team');
-    return finishSignIn(request, reply, team, user.id, returnUrl, kind);
+    return finishFederatedSignIn(request, reply, team, user.id, returnUrl, kind);
   }
 
   /**
@@ -405,6 +384,8 @@ export const externalRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (user.disabled_at !== null) return fail(reply, team.name, 'login', 'UserDisabled', flow.return_url);
     if (user.locked || (await lockout.isLocked(team.name, user.email)))
       return fail(reply, team.name, 'login', 'UserLocked', flow.return_url);
+    if (await ssoRequired(repos, user.id))
+      return fail(reply, team.name, 'login', 'SsoRequired', flow.return_url);
     return signInUser(request, reply, user, flow.return_url, kind);
   }
 

@@ -3,6 +3,7 @@ import { recordFailedSignIn, recordSignIn } from '../lib/activity';
 import { requestLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
 import { beginSecondStep, beginSession } from '../lib/session';
+import { SSO_REQUIRED, ssoRequired } from '../lib/sso-rule';
 import { loginSchema } from '../../../src/contract/schemas/account';
 import type { SecondStepMethod } from '../../../src/contract/schemas/two-step';
 
@@ -16,7 +17,8 @@ const DISABLED = { message: 'an administrator has turned this account off', code
 /**
  * POST /account/login. Unknown team, unknown e-mail, no password set and a wrong password all answer
  * the same 401 body after the same hashing work; 5 consecutive failures lock (team, e-mail) for 15 min
- * (403). The right password of a disabled member: 403 `disabled`. Success: a new session (the old one, if any, is revoked) and a session-bound XSRF cookie — or,
+ * (403). The right password of a disabled member: 403 `disabled`; of a member whose domain requires its
+ * single sign-on: 403 `ssoRequired`. Success: a new session (the old one, if any, is revoked) and a session-bound XSRF cookie — or,
  * with two-step sign-in on (or required by the team), `{twoStep}` and a pending sign-in (routes/two-step.ts).
  */
 export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -54,6 +56,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // who knows the password — told so, since waiting would not help them.
       if (user.disabled_at !== null) return reply.code(403).send(DISABLED);
       if (user.locked) return reply.code(403).send(LOCKED);
+      if (await ssoRequired(repos, user.id)) return reply.code(403).send(SSO_REQUIRED);
 
       // Remember the language the user signs in with: their mail goes out in it.
       const language = requestLanguage(request);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { decodeCursor, encodeCursor, type MemberOutcome, type MemberRow } from '../db/members';
 import { kindOfName } from '../lib/external';
+import { SSO_SOURCE_PREFIX } from '../db/sso-members';
 import { adminOf } from '../plugins/auth';
 import { errors, NoBody } from '../../../src/contract/schemas/common';
 import {
@@ -17,7 +18,13 @@ import {
 /** A member as the API shows them (schemas/team.ts `Member`). */
 export function toMember(row: MemberRow, now: number): Member {
   const providers = row.providers.map(kindOfName).filter((kind) => kind !== null);
-  const methods: SignInMethod[] = [...(row.hasPassword ? (['password'] as const) : []), ...providers];
+  // An identity of the team's single sign-on (db/sso-members.ts), however many connections.
+  const sso = row.providers.some((provider) => provider.startsWith(SSO_SOURCE_PREFIX));
+  const methods: SignInMethod[] = [
+    ...(row.hasPassword ? (['password'] as const) : []),
+    ...providers,
+    ...(sso ? (['sso'] as const) : []),
+  ];
   return {
     id: row.id,
     name: row.name,

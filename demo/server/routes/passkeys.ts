@@ -11,6 +11,7 @@ import { PasskeyRefused, PasskeyUnknown, registrantOf } from '../lib/passkeys';
 import { PENDING_COOKIE, PENDING_MS } from '../lib/two-step';
 import { callerOf } from '../plugins/auth';
 import { beginSession, cookieOptions } from '../lib/session';
+import { SSO_REQUIRED, ssoRequired } from '../lib/sso-rule';
 import {
   authenticationOptionsSchema,
   listSchema,
@@ -215,6 +216,10 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!secondStep && (await repos.teams.findByName(signedIn.teamName))?.passkeys_enabled === 0) {
         request.log.info('passkey sign-in of a team that turned it off');
         return reply.code(403).send(TURNED_OFF);
+      }
+      if (!secondStep && (await ssoRequired(repos, signedIn.userId))) {
+        request.log.info('passkey sign-in of an address that must use single sign-on');
+        return reply.code(403).send(SSO_REQUIRED);
       }
       const amr = [...signedIn.amr];
       if (pending && secondStep) {

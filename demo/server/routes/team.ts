@@ -5,7 +5,10 @@ import { auth0DisplayName } from '../lib/external';
 import { teamPublicSchema, type TeamPublicReply } from '../../../src/contract/schemas/team';
 
 /** Team public details (spec §3): an option object present = that sign-in method is enabled. */
-function publicTeam(team: Team): Static<typeof TeamPublicReply> {
+function publicTeam(
+  team: Team,
+  ssoDomains: Array<{ domain: string; required: boolean }>,
+): Static<typeof TeamPublicReply> {
   return {
     name: team.name,
     displayName: team.display_name,
@@ -17,11 +20,12 @@ function publicTeam(team: Team): Static<typeof TeamPublicReply> {
     ...(team.apple_enabled ? { appleOptions: {} } : {}),
     ...(team.passkeys_enabled ? { passkeyOptions: {} } : {}),
     ...(team.require_two_step ? { requireTwoStep: true as const } : {}),
+    ...(ssoDomains.length ? { ssoDomains } : {}),
   };
 }
 
 export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { teams } = app.services.repos;
+  const { teams, domains } = app.services.repos;
   app.get(
     '/api/team/public/:team',
     { config: { auth: 'none' }, schema: teamPublicSchema },
@@ -30,7 +34,12 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const normalised = key.trim().toLowerCase();
       const team = await teams.findByNameOrId(normalised, key);
       if (!team) return reply.code(404).send({ message: 'team not found' });
-      return publicTeam(team);
+      // Public as the DNS records that proved them: a domain's route says nothing about an address.
+      const routes = await domains.routes(team.id);
+      return publicTeam(
+        team,
+        routes.map((route) => ({ domain: route.domain, required: route.require_sso === 1 })),
+      );
     },
   );
 };

@@ -1,6 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { CONNECTION_PRESETS, CONNECTION_PROTOCOLS, SAML_PROBLEMS } from '../connections';
 import { LIMITS } from '../limits';
+import { PERMISSIONS } from '../permissions';
+import { TicketQuery } from './external';
+import { Permission } from './team';
 import { errors, NoBody, type RouteSchema } from './common';
 
 const closed = { additionalProperties: false } as const;
@@ -80,6 +83,8 @@ export const TeamConnection = Type.Object(
     certificates: Type.Array(ConnectionCertificate),
     mapping: ConnectionMapping,
     enabled: Type.Boolean(),
+    idpInitiated: Type.Boolean(),
+    defaultPermissions: Type.Array(Permission),
     /** When a test sign-in last passed since the provider's details last changed. */
     testedAt: orNull(DateTime),
     lastTest: orNull(ConnectionTest),
@@ -126,6 +131,10 @@ export type TeamConnectionBody = Static<typeof TeamConnectionBody>;
 export const TeamConnectionPatch = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: LIMITS.nameInput })),
+    /** Accept answers the provider sends unasked (a sign-in started from its own app list). */
+    idpInitiated: Type.Optional(Type.Boolean()),
+    /** What a member made by their first sign-in through it gets. */
+    defaultPermissions: Type.Optional(Type.Array(Permission, { maxItems: PERMISSIONS.length })),
     idpEntityId: Type.Optional(Url),
     ssoUrl: Type.Optional(Url),
     certificates: Type.Optional(Certificates),
@@ -173,4 +182,54 @@ export const testTeamConnectionSchema = {
     200: Type.Object({ url: Type.String() }, closed),
     ...errors(400, 401, 403, 404, 409, 413, 415, 500),
   },
+} satisfies RouteSchema;
+
+/**
+ * `POST /account/sso/start` (JSON, under the anti-forgery rule), step one of signing in through the
+ * team's single sign-on: the address that starts it (a navigation, as for a provider). 404
+ * `noConnection` when the address's domain does not sign in through one.
+ */
+export const SsoStartBody = Type.Object(
+  {
+    teamName: Type.String({ minLength: 1, maxLength: LIMITS.teamName }),
+    email: Type.String({ minLength: 3, maxLength: LIMITS.email }),
+    returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
+    maxAge: Type.Optional(Type.String({ maxLength: 12 })),
+  },
+  closed,
+);
+export type SsoStartBody = Static<typeof SsoStartBody>;
+export const ssoStartSchema = {
+  body: SsoStartBody,
+  response: { 200: Type.Object({ location: Type.String() }, closed), ...errors(400, 404, 413, 415, 500) },
+} satisfies RouteSchema;
+
+/** `GET /account/sso/begin?ticket=…`, step two: 303 to the provider, or back to the sign-in screen. */
+export const ssoBeginSchema = {
+  querystring: TicketQuery,
+  response: { 303: NoBody, ...errors(400, 500) },
+} satisfies RouteSchema;
+
+const SamlParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, closed);
+
+/**
+ * `POST /saml/:id/acs`: the provider's answer (HTTP-POST binding, a cross-site form post). 303 to the
+ * Single sign-on screen (a test), to where the sign-in goes, or back to the sign-in screen.
+ */
+export const samlAnswerSchema = {
+  params: SamlParams,
+  body: Type.Object(
+    {
+      SAMLResponse: Type.String({ minLength: 1, maxLength: 500_000 }),
+      RelayState: Type.Optional(Type.String({ maxLength: 200 })),
+    },
+    closed,
+  ),
+  response: { 303: NoBody, ...errors(400, 403, 404, 413, 415, 500) },
+} satisfies RouteSchema;
+
+/** `GET /saml/:id/metadata`: this site as the connection's service provider (public). */
+export const samlMetadataSchema = {
+  params: SamlParams,
+  response: { 200: Type.String(), ...errors(400, 404, 500) },
 } satisfies RouteSchema;

@@ -23,6 +23,10 @@ export const TeamDomain = Type.Object(
     missingSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     /** A pending domain fails after this time unproven. */
     expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    /** The connection its addresses sign in through (once verified, while it is on), or null. */
+    connectionId: Type.Union([Type.String(), Type.Null()]),
+    /** Its addresses sign in only through that connection (the team's owners excepted). */
+    requireSso: Type.Boolean(),
   },
   closed,
 );
@@ -62,6 +66,26 @@ export const addTeamDomainSchema = {
  */
 export const verifyTeamDomainSchema = {
   params: DomainParams,
+  response: { 200: TeamDomain, ...errors(400, 401, 403, 404, 409, 413, 415, 500) },
+} satisfies RouteSchema;
+
+/**
+ * `PATCH /api/team/domains/:domain`: how its addresses sign in — through one of the team's connections
+ * (null: not through single sign-on), and whether only so. 409 `notVerified` for a domain not proven
+ * yet; 400 `unknownConnection` at `connectionId`; 400 `noConnection` when requiring it with none.
+ */
+export const TeamDomainSignIn = Type.Object(
+  {
+    connectionId: Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()]),
+    requireSso: Type.Boolean(),
+  },
+  closed,
+);
+export type TeamDomainSignIn = Static<typeof TeamDomainSignIn>;
+
+export const changeTeamDomainSchema = {
+  params: DomainParams,
+  body: TeamDomainSignIn,
   response: { 200: TeamDomain, ...errors(400, 401, 403, 404, 409, 413, 415, 500) },
 } satisfies RouteSchema;
 

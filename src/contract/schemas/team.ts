@@ -34,6 +34,15 @@ export const TeamPublicReply = Type.Object(
     passkeyOptions: Type.Optional(Enabled),
     /** Present (true) when the team requires two-step sign-in. */
     requireTwoStep: Type.Optional(Type.Literal(true)),
+    /**
+     * The domains whose addresses sign in through the team's single sign-on (verified, with an
+     * enabled connection), and whether only so: the sign-in screen routes such an address there.
+     */
+    ssoDomains: Type.Optional(
+      Type.Array(
+        Type.Object({ domain: Type.String(), required: Type.Boolean() }, { additionalProperties: false }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -111,7 +120,7 @@ export const LoginOptionsBody = Type.Partial(LoginOptions, { additionalPropertie
 export type LoginOptionsBody = Static<typeof LoginOptionsBody>;
 
 /** How a member can sign in: a password, or a linked provider identity. */
-export const SignInMethod = Type.Enum(['password', 'google', 'azure', 'auth0', 'apple']);
+export const SignInMethod = Type.Enum(['password', 'google', 'azure', 'auth0', 'apple', 'sso']);
 export type SignInMethod = Static<typeof SignInMethod>;
 
 export const GroupRef = Type.Object({ id: Type.String(), name: Type.String() });

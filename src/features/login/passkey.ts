@@ -23,6 +23,7 @@ export type PasskeyOutcome =
   | 'removed'
   | 'turnedOff'
   | 'locked'
+  | 'ssoRequired'
   | 'tooMany'
   | 'failed';
 
@@ -64,6 +65,7 @@ const MESSAGES: Record<Exclude<PasskeyOutcome, 'signedIn'>, string> = {
   removed: 'passkey.removed',
   turnedOff: 'passkey.turnedOff',
   locked: 'login.locked',
+  ssoRequired: 'login.ssoRequired',
   tooMany: 'login.tooMany',
   failed: 'common.failed',
 };
@@ -87,7 +89,10 @@ function outcomeOf(error: unknown): PasskeyOutcome {
     // No account has it: removed from its account — not a passkey of another team.
     if (refusalOf(error).code === 'passkeyUnknown') return 'removed';
     if (error.status === 401 || error.status === 400) return 'refused';
-    if (error.status === 403) return refusalOf(error).code === 'passkeysOff' ? 'turnedOff' : 'locked';
+    if (error.status === 403) {
+      const { code } = refusalOf(error);
+      return code === 'passkeysOff' ? 'turnedOff' : code === 'ssoRequired' ? 'ssoRequired' : 'locked';
+    }
     if (error.status === 429) return 'tooMany';
     return 'failed';
   }

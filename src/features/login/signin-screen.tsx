@@ -2,7 +2,13 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from 'zustand';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
-import { login, startProviderSignIn, type LoginAnswer, type ProviderKind } from '../../api/endpoints';
+import {
+  login,
+  startProviderSignIn,
+  startSsoSignIn,
+  type LoginAnswer,
+  type ProviderKind,
+} from '../../api/endpoints';
 import { LIMITS } from '../../contract/limits';
 import { refusalOf } from '../../api/refusal';
 import { originOf } from '../../api/url';
@@ -35,7 +41,21 @@ const ERROR_TEXTS: Record<string, string> = {
   InvalidTenant: 'login.errors.InvalidTenant',
   ProviderFailed: 'login.errors.ProviderFailed',
   InvitationGone: 'login.errors.InvitationGone',
+  SsoFailed: 'login.errors.SsoFailed',
+  SeatLimit: 'login.errors.SeatLimit',
+  SsoRequired: 'login.ssoRequired',
 };
+
+/** The team's single sign-on route for the address's domain, if it has one. */
+function ssoRouteOf(routes: ReadonlyArray<{ domain: string; required: boolean }> | undefined, email: string) {
+  const at = email.lastIndexOf('@');
+  if (!routes || at < 1) return undefined;
+  const domain = email
+    .slice(at + 1)
+    .trim()
+    .toLowerCase();
+  return routes.find((route) => route.domain === domain);
+}
 
 /** The second step and the passkey ceremony: their own chunks, loaded when a sign-in needs them. */
 const SecondStep = lazyScreen(() => import('./second-step'));
@@ -73,6 +93,8 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // At a domain that signs in through the team's single sign-on, the password is asked only on request.
+  const [usePassword, setUsePassword] = useState(false);
   // A provider sign-in that stopped at the second step comes back with `TwoStep=verify|enrol`.
   const [twoStep, setTwoStep] = useState<Extract<LoginAnswer, { twoStep: unknown }>['twoStep'] | null>(() =>
     twoStepQuery === 'verify' || twoStepQuery === 'enrol'
@@ -94,6 +116,8 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   // Passkey sign-in where the browser has it and the team has not turned it off.
   const passkeys = typeof PublicKeyCredential === 'function' && ready && !!teamState.details.passkeyOptions;
   const local = ready && !twoStep && !!teamState.details.localOptions;
+  const ssoRoute = ready ? ssoRouteOf(teamState.details.ssoDomains, email) : undefined;
+  const sso = !!ssoRoute && !(local && usePassword);
 
   // A pre-filled e-mail leaves the password to type.
   useEffect(() => {
@@ -137,6 +161,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFailure(null);
+    if (sso) return startSso();
     const missing = {
       email: email.trim() ? undefined : t('login.emailRequired'),
       password: password ? undefined : t('login.passwordRequired'),
@@ -159,8 +184,17 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
       completing.current = false;
       setBusy(false);
       const status = error instanceof ApiError ? error.status : 0;
+      const { code } = refusalOf(error);
       if (status === 403)
-        setFailure(refusalOf(error).code === 'disabled' ? t('login.disabled') : t('login.locked'));
+        setFailure(
+          t(
+            code === 'disabled'
+              ? 'login.disabled'
+              : code === 'ssoRequired'
+                ? 'login.ssoRequired'
+                : 'login.locked',
+          ),
+        );
       else if (status === 429) setFailure(t('login.tooMany'));
       else if (status >= 400 && status < 500) setFailure(t('login.invalidCredentials'));
       else setFailure(t('common.failed'));
@@ -262,6 +296,29 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     }
   }
 
+  /** Sign in through the team's single sign-on for the address's domain: the page leaves for it. */
+  async function startSso() {
+    if (!email.trim()) {
+      setErrors({ email: t('login.emailRequired') });
+      emailInput.current?.focus();
+      return;
+    }
+    setErrors({});
+    stopAutofill();
+    setBusy(true);
+    try {
+      const { location: start } = await startSsoSignIn(
+        { issuer },
+        { teamName: team, email: email.trim(), returnUrl: providerReturnUrl(), maxAge: maxAge ?? undefined },
+      );
+      location.assign(start);
+    } catch {
+      setBusy(false);
+      setFailure(t('login.sso.failed'));
+      focusLater(failureAlert);
+    }
+  }
+
   // Embedded, a signed-in user sees who they are (once our own sign-in, if any, has finished).
   if (loggedIn && afterSignIn !== 'portal' && !busy) {
     return (
@@ -336,12 +393,12 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
           ) : null
         }
         form={
-          details.localOptions ? (
+          details.localOptions || details.ssoDomains ? (
             <>
               <BusyForm
                 busy={busy}
                 busyLabel={t('login.signingIn')}
-                submitLabel={t('login.continue')}
+                submitLabel={sso ? t('login.sso.continue') : t('login.continue')}
                 onSubmit={submit}
               >
                 <TextField
@@ -355,23 +412,42 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
                   value={email}
                   onChange={(event) => setEmail(event.target.value)}
                   error={errors.email}
+                  // Said once the address's domain is known; the button's name changes with it.
+                  hint={sso ? t('login.sso.note', { domain: ssoRoute.domain }) : undefined}
                   inputRef={emailInput}
                 />
-                <TextField
-                  label={t('login.password')}
-                  name="password"
-                  type="password"
-                  autoComplete="current-password"
-                  maxLength={LIMITS.password}
-                  value={password}
-                  onChange={(event) => setPassword(event.target.value)}
-                  error={errors.password}
-                  inputRef={passwordInput}
-                />
+                {sso || !details.localOptions ? null : (
+                  <TextField
+                    label={t('login.password')}
+                    name="password"
+                    type="password"
+                    autoComplete="current-password"
+                    maxLength={LIMITS.password}
+                    value={password}
+                    onChange={(event) => setPassword(event.target.value)}
+                    error={errors.password}
+                    inputRef={passwordInput}
+                  />
+                )}
               </BusyForm>
-              <Link to={withReturnUrl('forgotPassword', returnUrl)} className="link" disabled={busy}>
-                {t('login.forgotPassword')}
-              </Link>
+              {sso && details.localOptions ? (
+                <button
+                  type="button"
+                  className="link"
+                  disabled={busy}
+                  onClick={() => {
+                    setUsePassword(true);
+                    focusLater(passwordInput);
+                  }}
+                >
+                  {t(ssoRoute.required ? 'login.sso.ownerPassword' : 'login.sso.usePassword')}
+                </button>
+              ) : null}
+              {details.localOptions ? (
+                <Link to={withReturnUrl('forgotPassword', returnUrl)} className="link" disabled={busy}>
+                  {t('login.forgotPassword')}
+                </Link>
+              ) : null}
             </>
           ) : null
         }

@@ -31,6 +31,7 @@ import {
   useTeamList,
 } from './admin-kit';
 import { dayText, refusalOf } from './format';
+import { ConnectionOptions } from './connection-options';
 
 /**
  * The team's single sign-on connections (routes/connections.ts): add one with the steps of its
@@ -126,6 +127,7 @@ function Connections() {
                 connection={connection}
                 onTest={() => void test(connection)}
                 onTurn={(enabled) => void turn(connection, enabled)}
+                onSaved={put}
                 onDetails={() => ask('details', connection)}
                 onRemove={() => ask('remove', connection)}
               />
@@ -189,8 +191,10 @@ function ConnectionRow({
   onTurn,
   onDetails,
   onRemove,
+  onSaved,
 }: {
   connection: TeamConnection;
+  onSaved(connection: TeamConnection): void;
   onTest(): void;
   onTurn(enabled: boolean): void;
   onDetails(): void;
@@ -338,6 +342,7 @@ function ConnectionRow({
             {t('connections.enable.untested')}
           </p>
         )}
+        <ConnectionOptions connection={connection} onSaved={onSaved} />
       </div>
     </li>
   );

@@ -1,13 +1,15 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import {
   addTeamDomain,
   listTeamDomains,
   removeTeamDomain,
+  setDomainSignIn,
   verifyTeamDomain,
   type TeamDomain,
 } from '../../api/domains';
+import { listTeamConnections, type TeamConnection } from '../../api/connections';
 import { DOMAIN_GRACE_MS, normalDomain } from '../../contract/domains';
 import { noticesStore } from '../../state/notices';
 import { DialogForm, FormDialog } from '../../ui/dialog';
@@ -59,6 +61,13 @@ function Domains() {
   const addButton = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
   const { put, drop } = domains;
+  // The connections a verified domain may sign in through (none yet: the row says where to add one).
+  const [connections, setConnections] = useState<TeamConnection[] | null>(null);
+  useEffect(() => {
+    const stop = new AbortController();
+    call((ctx) => listTeamConnections(ctx, stop.signal)).then(setConnections, () => setConnections([]));
+    return () => stop.abort();
+  }, [call]);
   // What was acted on is gone (removed in another tab): the list follows.
   const { reloadIfGone, watched } = followGone(domains.reload);
 
@@ -113,6 +122,8 @@ function Domains() {
                 key={domain.domain}
                 domain={domain}
                 checking={checking.has(domain.domain)}
+                connections={connections}
+                onSaved={put}
                 onVerify={() => void verify(domain)}
                 onRemove={() => {
                   setRemoving(domain);
@@ -165,11 +176,15 @@ function Domains() {
 function DomainRow({
   domain,
   checking,
+  connections,
+  onSaved,
   onVerify,
   onRemove,
 }: {
   domain: TeamDomain;
   checking: boolean;
+  connections: TeamConnection[] | null;
+  onSaved(domain: TeamDomain): void;
   onVerify(): void;
   onRemove(): void;
 }) {
@@ -235,8 +250,113 @@ function DomainRow({
             </div>
           </>
         ) : null}
+        {domain.state === 'verified' && connections ? (
+          <DomainSignIn domain={domain} connections={connections} onSaved={onSaved} />
+        ) : null}
       </div>
     </li>
+  );
+}
+
+/**
+ * How a verified domain's addresses sign in: through which of the team's connections (routing starts
+ * once it is on), and whether only so — the team's owners keep their other ways in.
+ */
+function DomainSignIn({
+  domain,
+  connections,
+  onSaved,
+}: {
+  domain: TeamDomain;
+  connections: TeamConnection[];
+  onSaved(domain: TeamDomain): void;
+}) {
+  const { t } = useTranslation();
+  const call = useCall();
+  const id = useId();
+  const name = domain.domain;
+  const [connectionId, setConnectionId] = useState(domain.connectionId ?? '');
+  const [required, setRequired] = useState(domain.requireSso);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const chosen = connections.find((connection) => connection.id === connectionId);
+  const changed =
+    connectionId !== (domain.connectionId ?? '') || (!!chosen && required) !== domain.requireSso;
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (busy || !changed) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const saved = await call((ctx) =>
+        setDomainSignIn(ctx, name, { connectionId: chosen?.id ?? null, requireSso: !!chosen && required }),
+      );
+      onSaved(saved);
+      noticesStore.getState().show(t('domains.signIn.done', { domain: name }), 'Success');
+    } catch (problem) {
+      setError(failure(t, problem));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (connections.length === 0) return <p className="hint">{t('domains.signIn.noConnections')}</p>;
+  return (
+    <form className="stack tight domain-sign-in" onSubmit={(event) => void save(event)}>
+      <fieldset className="stack tight">
+        <legend className="check-name">{t('domains.signIn.legend', { domain: name })}</legend>
+        <label className="audit-filter" htmlFor={`${id}-connection`}>
+          <span>{t('domains.signIn.connection')}</span>
+          <select
+            id={`${id}-connection`}
+            value={connectionId}
+            onChange={(event) => setConnectionId(event.target.value)}
+          >
+            <option value="">{t('domains.signIn.none')}</option>
+            {connections.map((connection) => (
+              <option key={connection.id} value={connection.id}>
+                {connection.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {chosen && !chosen.enabled ? (
+          <p className="hint">{t('domains.signIn.inactive', { connection: chosen.name, domain: name })}</p>
+        ) : null}
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={!!chosen && required}
+            disabled={!chosen}
+            aria-describedby={`${id}-require`}
+            onChange={(event) => setRequired(event.target.checked)}
+          />
+          <span>
+            <span className="check-name">{t('domains.signIn.require')}</span>
+            <span className="hint" id={`${id}-require`}>
+              {t('domains.signIn.requireHint', { domain: name })}
+            </span>
+          </span>
+        </label>
+        {error ? (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div>
+          <button
+            type="submit"
+            className="button secondary small"
+            part="button"
+            aria-label={t('domains.signIn.saveLabel', { domain: name })}
+            aria-disabled={busy || !changed || undefined}
+          >
+            {busy ? t('common.saving') : t('domains.signIn.save')}
+          </button>
+        </div>
+      </fieldset>
+    </form>
   );
 }
 

@@ -148,6 +148,18 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
         : t('team.log.domain.verifiedByCheck', { domain: event.target });
     case 'domain.unverified':
       return t('team.log.domain.unverified', { domain: event.target });
+    case 'domain.signIn': {
+      const connection = text(detail.connection);
+      if (!connection) return t('team.log.domain.signInOff', { actor, domain: event.target });
+      return t(detail.required === true ? 'team.log.domain.signInRequired' : 'team.log.domain.signIn', {
+        actor,
+        domain: event.target,
+        connection,
+      });
+    }
+    // The provider vouched and the member was made: they are the actor, by their address.
+    case 'member.joinedThroughSso':
+      return t('team.log.member.joinedThroughSso', { email: event.target });
     case 'connection.added':
     case 'connection.changed':
     case 'connection.enabled':

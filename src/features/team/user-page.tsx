@@ -48,7 +48,7 @@ type Loaded = MemberList & { q: string; key: string };
 type DialogKind = 'permissions' | 'groups' | 'disable' | 'remove';
 
 /** Providers go by their own names in every language; only the password is a word to translate. */
-const PROVIDERS: Record<Exclude<SignInMethod, 'password'>, string> = {
+const PROVIDERS: Record<Exclude<SignInMethod, 'password' | 'sso'>, string> = {
   google: 'Google',
   azure: 'Microsoft',
   auth0: 'Auth0',
@@ -286,7 +286,7 @@ function Members() {
                         {member.methods.length
                           ? listText(
                               member.methods.map((m) =>
-                                m === 'password' ? t('users.methods.password') : PROVIDERS[m],
+                                m === 'password' || m === 'sso' ? t(`users.methods.${m}`) : PROVIDERS[m],
                               ),
                               language,
                             )
