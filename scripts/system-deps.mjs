@@ -1,10 +1,11 @@
 /**
  * Makes sure the system programs the tests run are installed: Debian's Chromium (the unit and
  * end-to-end tests), PostgreSQL's server binaries (`npm run test:postgres`) and haproxy (the cluster
- * test's load balancer, `npm run test:cluster`) and xmlsec1 (the SAML attack tests). Anything missing is
- * installed with apt-get when running as root (a fresh CI container); otherwise it stops at once and
- * prints the one command to run, rather than failing later in the middle of a suite.
- * Usage: node scripts/system-deps.mjs chromium postgresql haproxy xmlsec1
+ * test's load balancer, `npm run test:cluster`), xmlsec1 (the SAML attack tests) and SimpleSAMLphp with
+ * PHP (the real identity provider of the SAML end-to-end test). Anything missing is installed with
+ * apt-get when running as root (a fresh CI container); otherwise it stops at once and prints the one
+ * command to run, rather than failing later in the middle of a suite.
+ * Usage: node scripts/system-deps.mjs chromium postgresql haproxy xmlsec1 simplesamlphp
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
@@ -34,7 +35,7 @@ const executable = (path) => {
   }
 };
 
-/** What each dependency is, how to tell it is there, and the Debian package that brings it. */
+/** What each dependency is, how to tell it is there, and the Debian packages that bring it. */
 const DEPENDENCIES = {
   chromium: {
     what: () => `Chromium (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'})`,
@@ -55,6 +56,22 @@ const DEPENDENCIES = {
     present: () => executable('/usr/bin/xmlsec1'),
     installable: () => true,
     package: 'xmlsec1',
+  },
+  simplesamlphp: {
+    // The identity provider of test/e2e/saml-simplesamlphp.test.ts (test/support/simplesamlphp.ts), run
+    // by PHP's own server: the package's web server dependency (apache2, as apt picks it) stays unused.
+    // SimpleSAMLphp 1.19 needs PHP's dom and mbstring, which its package leaves to php-xml and
+    // php-mbstring.
+    what: () => 'SimpleSAMLphp (/usr/share/simplesamlphp) and PHP with dom and mbstring (/usr/bin/php)',
+    present: () =>
+      existsSync('/usr/share/simplesamlphp/www/_include.php') &&
+      executable('/usr/bin/php') &&
+      spawnSync('/usr/bin/php', [
+        '-r',
+        'exit(extension_loaded("dom") && extension_loaded("mbstring") ? 0 : 1);',
+      ]).status === 0,
+    installable: () => true,
+    package: ['simplesamlphp', 'php-cli', 'php-xml', 'php-mbstring'],
   },
   postgresql: {
     what: () => `PostgreSQL server binaries (${POSTGRES_ROOT}/<version>/bin)`,
@@ -85,7 +102,7 @@ export function ensure(names) {
     return elsewhere.map(
       (dep) => `${dep.what()} not found: fix CHROMIUM_PATH or HAPROXY_PATH, or unset it to use Debian's`,
     );
-  const packages = missing.map((dep) => dep.package);
+  const packages = missing.flatMap((dep) => dep.package);
   const command = `apt-get update && apt-get install -y ${packages.join(' ')}`;
   const hasApt = executable('/usr/bin/apt-get');
   if (!hasApt || process.getuid?.() !== 0) {
@@ -100,7 +117,9 @@ export function ensure(names) {
   if (!run('apt-get', ['update', '-qq']) || !run('apt-get', ['install', '-y', '-qq', ...packages]))
     return [`apt-get could not install ${packages.join(', ')}`];
   const still = missing.filter((dep) => !dep.present());
-  return still.map((dep) => `${dep.what()} still missing after installing ${dep.package}`);
+  return still.map(
+    (dep) => `${dep.what()} still missing after installing ${[dep.package].flat().join(', ')}`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

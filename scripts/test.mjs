@@ -1,6 +1,6 @@
 /**
- * `npm test`, part by part, each timed: Chromium and xmlsec1 first (scripts/system-deps.mjs installs them
- * if missing),
+ * `npm test`, part by part, each timed: Chromium, xmlsec1 and SimpleSAMLphp first (scripts/system-deps.mjs
+ * installs them if missing),
  * then the type check, lint and static checks side by side with the build (two cores; the checks only
  * read the sources and the build writes only dist/), then the build's checks, the unit, server and
  * end-to-end tests. Stops after the first part that fails. The output of parts run side by side is
@@ -13,7 +13,12 @@ import { appendFileSync } from 'node:fs';
 
 /** Steps run one after another; the parts of a step side by side. */
 const STEPS = [
-  [{ name: 'chromium', commands: [['node', 'scripts/system-deps.mjs', 'chromium', 'xmlsec1']] }],
+  [
+    {
+      name: 'chromium',
+      commands: [['node', 'scripts/system-deps.mjs', 'chromium', 'xmlsec1', 'simplesamlphp']],
+    },
+  ],
   [
     {
       name: 'typecheck+lint+static',
