@@ -797,6 +797,13 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '017-connection-metadata': {
+    async up(db: AnyDb) {
+      // Where a connection's provider details were read from (the provider's SAML metadata URL), so an
+      // admin can read them again when the provider changes them; null when they were typed or pasted.
+      await db.schema.alterTable('team_connections').addColumn('metadata_url', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
