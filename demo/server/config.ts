@@ -72,6 +72,12 @@ export interface Config {
    * empty: the system's.
    */
   dnsServers: string[];
+  /**
+   * Whether the server's requests to addresses an admin typed (a SAML provider's metadata URL) may go
+   * to loopback, private and other special-use addresses (OUTBOUND_PRIVATE_ADDRESSES=allow): the demo's
+   * and the tests' providers listen on this machine. Refused by default outside demo mode.
+   */
+  outboundPrivateAddresses: boolean;
   /** Where the built bundle and the demo pages are. */
   distDir: string;
   demoDir: string;
@@ -308,6 +314,10 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`DNS_SERVERS entries must be addresses like 127.0.0.1:53 or [::1]:53 (got "${server}")`);
   }
 
+  const outbound = (value('OUTBOUND_PRIVATE_ADDRESSES') ?? (demo ? 'allow' : 'refuse')).toLowerCase();
+  if (outbound !== 'allow' && outbound !== 'refuse')
+    problems.push(`OUTBOUND_PRIVATE_ADDRESSES must be allow or refuse (got "${outbound}")`);
+
   const brand = (value('BRAND') ?? 'intoware').toLowerCase();
   if (!(BRAND_NAMES as readonly string[]).includes(brand)) {
     problems.push(`BRAND must be one of ${BRAND_NAMES.join(', ')} (got "${brand}")`);
@@ -421,6 +431,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionAddresses: bool('SESSION_ADDRESSES', false),
     oidcClients,
     dnsServers,
+    outboundPrivateAddresses: outbound === 'allow',
     distDir: resolve(value('DIST_DIR') ?? resolve(ROOT, 'dist')),
     demoDir: resolve(ROOT, 'demo'),
   };

@@ -25,14 +25,17 @@ export async function listTeamConnections(ctx: ApiContext, signal?: AbortSignal)
 
 /**
  * POST /api/team/connections (admin): a SAML connection, off and untested. 400 `invalidName`,
- * `invalidUri`/`insecureUri`/`fragmentUri` (`ssoUrl`), `invalidCertificate` (`certificates.0`), each
- * with its `field`.
+ * `invalidUri`/`insecureUri`/`fragmentUri` (`ssoUrl`), `invalidCertificate` (`certificates.0`), or from
+ * `metadataUrl`/`metadataXml` one of `METADATA_PROBLEMS` or `mixedDetails`, each with its `field`.
  */
 export function addTeamConnection(ctx: ApiContext, body: TeamConnectionDetails): Promise<TeamConnection> {
   return request<TeamConnection>(ctx, at(ctx, '/api/team/connections'), { method: 'POST', json: body });
 }
 
-/** PATCH /api/team/connections/:id (admin): 409 `notTested` when turned on before a test passed. */
+/**
+ * PATCH /api/team/connections/:id (admin): the refusals of adding; `{metadataUrl}` with the kept
+ * address refreshes the provider's details from it. 409 `notTested` when turned on before a test passed.
+ */
 export function changeTeamConnection(
   ctx: ApiContext,
   id: string,

@@ -75,3 +75,39 @@ export type SamlProblem = (typeof SAML_PROBLEMS)[number];
 export const SAML_REQUEST_MS = 10 * 60_000;
 /** The clock difference between this site and the provider that is tolerated. */
 export const SAML_CLOCK_SKEW_MS = 5_000;
+
+/**
+ * The most a provider's SAML metadata may weigh, pasted or fetched: real providers' documents are a
+ * few kilobytes (Entra ID's, the largest common one, some tens).
+ */
+export const METADATA_MAX_BYTES = 200 * 1024;
+
+/**
+ * Why the provider's details could not be taken from its metadata, each at the field it was given in
+ * (`metadataUrl` or `metadataXml`). Fetching: not an http(s) address, plain http where only https is
+ * taken, an address inside this site's network, no answer, an error status, too slow, too large, too
+ * many redirects. Reading: not SAML metadata, a document type declaration (refused unread), several
+ * identity providers, none, no entity ID, no single sign-on service for the HTTP-Redirect binding,
+ * one whose address is not https, no signing certificate, a certificate that is none, too many of them.
+ */
+export const METADATA_PROBLEMS = [
+  'invalidUrl',
+  'insecureUrl',
+  'forbiddenAddress',
+  'unreachable',
+  'badStatus',
+  'timeout',
+  'tooLarge',
+  'tooManyRedirects',
+  'notMetadata',
+  'doctype',
+  'multipleProviders',
+  'noProvider',
+  'noEntityId',
+  'noRedirectService',
+  'invalidSsoUrl',
+  'noSigningCertificate',
+  'invalidCertificate',
+  'tooManyCertificates',
+] as const;
+export type MetadataProblem = (typeof METADATA_PROBLEMS)[number];

@@ -47,6 +47,47 @@ export function signingPair(days = 2, subject = '/CN=Test IdP'): { key: string; 
   }
 }
 
+/** A key of an identity provider's metadata: its certificate (PEM) and what it is for (absent: both). */
+export interface MetadataKey {
+  cert: string;
+  use?: 'signing' | 'encryption';
+}
+
+/**
+ * An identity provider's SAML 2.0 metadata as providers publish it: an `EntityDescriptor` with an
+ * `IDPSSODescriptor`, its keys (the certificates as bare base64 in `ds:X509Certificate`), and single
+ * sign-on services for HTTP-POST and, unless `redirect` is false, HTTP-Redirect.
+ */
+export function idpMetadata(options: {
+  entityId: string;
+  ssoUrl: string;
+  keys: MetadataKey[];
+  redirect?: boolean;
+}): string {
+  const keys = options.keys
+    .map(
+      ({ cert, use }) =>
+        `<md:KeyDescriptor${use ? ` use="${use}"` : ''}><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${cert
+          .replace(/-----[A-Z ]+-----/g, '')
+          .trim()}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>`,
+    )
+    .join('\n    ');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${escape(options.entityId)}">
+  <md:IDPSSODescriptor WantAuthnRequestsSigned="false" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">
+    ${keys}
+    <md:NameIDFormat>${EMAIL_FORMAT}</md:NameIDFormat>
+    <md:SingleSignOnService Binding="${POST}" Location="${escape(options.ssoUrl)}/post"/>${
+      options.redirect === false
+        ? ''
+        : `
+    <md:SingleSignOnService Binding="${REDIRECT}" Location="${escape(options.ssoUrl)}"/>`
+    }
+  </md:IDPSSODescriptor>
+</md:EntityDescriptor>
+`;
+}
+
 /** What the test answer changes from an honest one: each value of the answer's template. */
 export type AnswerTags = Partial<Record<string, string>>;
 
@@ -73,6 +114,15 @@ export class TestIdp {
       nameIDFormat: [EMAIL_FORMAT],
       singleSignOnService: [{ Binding: REDIRECT, Location: this.ssoUrl }],
       singleLogoutService: [{ Binding: REDIRECT, Location: `https://${name}.example/slo` }],
+    });
+  }
+
+  /** This provider's metadata: its entity ID, sign-on address and signing certificate. */
+  metadata(): string {
+    return idpMetadata({
+      entityId: this.entityId,
+      ssoUrl: this.ssoUrl,
+      keys: [{ cert: this.pair.cert, use: 'signing' }],
     });
   }
 

@@ -156,6 +156,8 @@ export async function testEnvironment(env: Record<string, string> = {}): Promise
     HOST: '127.0.0.1',
     STANDIN_PORTS: '0,0,0,0',
     HASH_COST: hashCost,
+    // The tests' identity providers serve their metadata on this machine.
+    OUTBOUND_PRIVATE_ADDRESSES: 'allow',
     ...(postgres ? { DATABASE_URL: postgres.url, KEY_ENCRYPTION_KEY: TEST_KEY_ENCRYPTION_KEY } : {}),
     ...env,
   });

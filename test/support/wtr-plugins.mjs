@@ -86,6 +86,14 @@ export function identityServer() {
       ctx.body = { published: true };
       return;
     }
+    // The SAML identity provider's metadata, as providers publish it: the server fetches it from here.
+    if (ctx.path === '/__test/saml-idp/metadata') {
+      const { idp } = await testApp(ctx.origin);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'application/samlmetadata+xml';
+      ctx.body = idp.metadata();
+      return;
+    }
     // A SAML identity provider (samlify's): its details, and its answer to a test sign-in's address.
     if (ctx.path === '/__test/saml-idp') {
       const { idp } = await testApp(ctx.origin);

@@ -822,6 +822,13 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('group_members').addColumn('source', 'text').execute();
     },
   },
+  '018-connection-metadata': {
+    async up(db: AnyDb) {
+      // Where a connection's provider details were read from (the provider's SAML metadata URL), so an
+      // admin can read them again when the provider changes them; null when they were typed or pasted.
+      await db.schema.alterTable('team_connections').addColumn('metadata_url', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

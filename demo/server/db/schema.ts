@@ -301,6 +301,8 @@ export interface TeamConnectionsTable {
   sso_url: string | null;
   /** JSON array of PEM certificates the provider signs with. */
   certificates: string;
+  /** The provider's metadata address the details were last read from (null: typed or pasted). */
+  metadata_url: string | null;
   /** JSON {@link ConnectionMapping}. */
   mapping: string;
   idp_initiated: number;

@@ -1,7 +1,11 @@
 import { randomUUID, X509Certificate } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { appUriProblem } from '../../../src/contract/app-uris';
-import { PRESET_MAPPINGS, type ConnectionMapping } from '../../../src/contract/connections';
+import {
+  METADATA_MAX_BYTES,
+  PRESET_MAPPINGS,
+  type ConnectionMapping,
+} from '../../../src/contract/connections';
 import {
   addTeamConnectionSchema,
   changeTeamConnectionSchema,
@@ -13,24 +17,19 @@ import {
 } from '../../../src/contract/schemas/connections';
 import type { Permission } from '../../../src/contract/permissions';
 import type { TeamConnectionsTable } from '../db/schema';
+import { pemOf } from '../lib/certificates';
 import { cleanName } from '../lib/names';
 import { serviceProviderUrls, TEST_RELAY } from '../lib/saml';
+import { fetchMetadata, readMetadata, type ProviderDetails } from '../lib/saml-metadata';
 import { adminOf } from '../plugins/auth';
 
 const NOT_FOUND = { message: 'no such connection', code: 'notFound' } as const;
+/**
+ * The bodies that may carry pasted metadata take more than the server's usual 64 KB: the metadata's
+ * limit, with room for JSON's escapes.
+ */
+const METADATA_BODY_LIMIT = 2 * METADATA_MAX_BYTES + 64 * 1024;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-/** A certificate as PEM, from PEM or the bare base64 a provider's console shows; null if it is none. */
-function pemOf(text: string): { pem: string; cert: X509Certificate } | null {
-  const body = text.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]+=*$/.test(body)) return null;
-  const pem = `-----BEGIN CERTIFICATE-----\n${body.replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`;
-  try {
-    return { pem, cert: new X509Certificate(pem) };
-  } catch {
-    return null;
-  }
-}
 
 /** The connection as its admins see it, with this site's values to give the provider. */
 function connectionView(row: TeamConnectionsTable, publicUrl: string): TeamConnection {
@@ -51,6 +50,7 @@ function connectionView(row: TeamConnectionsTable, publicUrl: string): TeamConne
         pem,
       };
     }),
+    metadataUrl: row.metadata_url,
     mapping: JSON.parse(row.mapping) as ConnectionMapping,
     enabled: row.enabled === 1,
     idpInitiated: row.idp_initiated === 1,
@@ -96,16 +96,58 @@ function checkDetails(body: {
   return checked;
 }
 
+type MetadataInput = {
+  idpEntityId?: string;
+  ssoUrl?: string;
+  certificates?: string[];
+  metadataUrl?: string;
+  metadataXml?: string;
+};
+
+/**
+ * The provider's details from the metadata the body gives (`metadataUrl`, fetched now, or
+ * `metadataXml`), with the address to keep for a refresh; null when it gives none. One way of giving
+ * the details at a time: with the other way too it is refused at the metadata's field.
+ */
+async function detailsFromMetadata(
+  body: MetadataInput,
+  fetchOptions: Parameters<typeof fetchMetadata>[1],
+): Promise<Refusal | { details: ProviderDetails; metadataUrl: string | null } | null> {
+  const { metadataUrl, metadataXml } = body;
+  const field = metadataUrl !== undefined ? 'metadataUrl' : metadataXml !== undefined ? 'metadataXml' : null;
+  if (field === null) return null;
+  const typed =
+    body.idpEntityId !== undefined || body.ssoUrl !== undefined || body.certificates !== undefined;
+  if (typed || (metadataUrl !== undefined && metadataXml !== undefined))
+    return { message: 'give the metadata or the details, not both', code: 'mixedDetails', field };
+  const outcome =
+    metadataUrl !== undefined
+      ? await fetchMetadata(metadataUrl.trim(), fetchOptions)
+      : readMetadata(metadataXml ?? '');
+  if (!outcome.ok) return { message: outcome.message, code: outcome.problem, field };
+  return { details: outcome.details, metadataUrl: metadataUrl?.trim() ?? null };
+}
+
 /**
  * A team's connections to its company's identity provider, for its owners and admins: list, add (SAML,
- * from the provider's entity ID, sign-on URL and certificates), change, remove, and a test sign-in
- * whose answer comes back to the connection's ACS URL (routes/saml.ts). A connection can be turned on
- * only after a test passed since its provider's details last changed.
+ * from the provider's entity ID, sign-on URL and certificates, typed or read from its metadata), change,
+ * remove, and a test sign-in whose answer comes back to the connection's ACS URL (routes/saml.ts). A
+ * connection can be turned on only after a test passed since its provider's details last changed.
  */
 export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock, saml, config } = app.services;
   const admin = { auth: 'bearer', role: 'admin' } as const;
   const view = (row: TeamConnectionsTable) => connectionView(row, config.publicUrl);
+  const fromMetadata = (body: MetadataInput) =>
+    detailsFromMetadata(body, {
+      publicUrl: config.publicUrl,
+      privateAddresses: config.outboundPrivateAddresses,
+    });
+  const withMetadata = {
+    ...admin,
+    body: 'json',
+    invalid: { metadataUrl: 'invalidUrl', metadataXml: 'tooLarge' },
+  } as const;
 
   app.get('/api/team/connections', { config: admin, schema: listTeamConnectionsSchema }, async (request) => {
     const rows = await repos.connections.list(adminOf(request).caller.user.team_id);
@@ -114,11 +156,13 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/team/connections',
-    { config: { ...admin, body: 'json' }, schema: addTeamConnectionSchema },
+    { config: withMetadata, bodyLimit: METADATA_BODY_LIMIT, schema: addTeamConnectionSchema },
     async (request, reply) => {
       const { caller, actor } = adminOf(request);
       const checked = checkDetails(request.body);
       if ('code' in checked) return reply.code(400).send(checked);
+      const metadata = await fromMetadata(request.body);
+      if (metadata && 'code' in metadata) return reply.code(400).send(metadata);
       const now = clock.now();
       const { preset, idpEntityId, ssoUrl } = request.body;
       const row = await repos.connections.create(
@@ -128,9 +172,10 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           protocol: 'saml',
           preset,
           name: checked.name!,
-          idp_entity_id: idpEntityId?.trim() || null,
-          sso_url: ssoUrl ?? null,
-          certificates: JSON.stringify(checked.certificates ?? []),
+          idp_entity_id: metadata ? metadata.details.entityId : idpEntityId?.trim() || null,
+          sso_url: metadata ? metadata.details.ssoUrl : (ssoUrl ?? null),
+          certificates: JSON.stringify(metadata?.details.certificates ?? checked.certificates ?? []),
+          metadata_url: metadata?.metadataUrl ?? null,
           mapping: JSON.stringify(PRESET_MAPPINGS[preset]),
           idp_initiated: 0,
           enabled: 0,
@@ -146,7 +191,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.patch(
     '/api/team/connections/:id',
-    { config: { ...admin, body: 'json' }, schema: changeTeamConnectionSchema },
+    { config: withMetadata, bodyLimit: METADATA_BODY_LIMIT, schema: changeTeamConnectionSchema },
     async (request, reply) => {
       const { caller, actor } = adminOf(request);
       const row = await repos.connections.ofTeam(caller.user.team_id, request.params.id);
@@ -161,16 +206,30 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           code: 'ownerNotAllowed',
           field: 'defaultPermissions',
         });
+      const metadata = await fromMetadata(body);
+      if (metadata && 'code' in metadata) return reply.code(400).send(metadata);
+      // The provider's details as typed, or as its metadata gives them: the same rules either way.
+      const given = metadata
+        ? {
+            idpEntityId: metadata.details.entityId,
+            ssoUrl: metadata.details.ssoUrl,
+            certificates: metadata.details.certificates,
+          }
+        : { idpEntityId: body.idpEntityId?.trim(), ssoUrl: body.ssoUrl, certificates: checked.certificates };
       const changes: Partial<TeamConnectionsTable> = {};
       if (checked.name !== undefined) changes.name = checked.name;
-      if (checked.certificates) changes.certificates = JSON.stringify(checked.certificates);
+      if (given.certificates) changes.certificates = JSON.stringify(given.certificates);
       // Another provider, or other claims: what was tested is not what would sign people in.
       const retest =
-        (body.idpEntityId !== undefined && body.idpEntityId.trim() !== row.idp_entity_id) ||
-        (body.ssoUrl !== undefined && body.ssoUrl !== row.sso_url) ||
+        (given.idpEntityId !== undefined && given.idpEntityId !== row.idp_entity_id) ||
+        (given.ssoUrl !== undefined && given.ssoUrl !== row.sso_url) ||
         (body.mapping !== undefined && JSON.stringify(body.mapping) !== row.mapping);
-      if (body.idpEntityId !== undefined) changes.idp_entity_id = body.idpEntityId.trim();
-      if (body.ssoUrl !== undefined) changes.sso_url = body.ssoUrl;
+      if (given.idpEntityId !== undefined) changes.idp_entity_id = given.idpEntityId;
+      if (given.ssoUrl !== undefined) changes.sso_url = given.ssoUrl;
+      // The kept metadata address is where the details come from until they are typed or pasted.
+      if (metadata) changes.metadata_url = metadata.metadataUrl;
+      else if (given.idpEntityId !== undefined || given.ssoUrl !== undefined || given.certificates)
+        changes.metadata_url = null;
       if (body.mapping !== undefined) changes.mapping = JSON.stringify(body.mapping);
       if (body.idpInitiated !== undefined) changes.idp_initiated = body.idpInitiated ? 1 : 0;
       if (body.defaultPermissions !== undefined)

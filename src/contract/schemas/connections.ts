@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CONNECTION_PRESETS, CONNECTION_PROTOCOLS, SAML_PROBLEMS } from '../connections';
+import { CONNECTION_PRESETS, CONNECTION_PROTOCOLS, METADATA_MAX_BYTES, SAML_PROBLEMS } from '../connections';
 import { LIMITS } from '../limits';
 import { PERMISSIONS } from '../permissions';
 import { TicketQuery } from './external';
@@ -81,6 +81,8 @@ export const TeamConnection = Type.Object(
     idpEntityId: orNull(Type.String()),
     ssoUrl: orNull(Type.String()),
     certificates: Type.Array(ConnectionCertificate),
+    /** The provider's metadata address the details were last taken from, for a refresh; null if typed. */
+    metadataUrl: orNull(Type.String()),
     mapping: ConnectionMapping,
     enabled: Type.Boolean(),
     idpInitiated: Type.Boolean(),
@@ -102,6 +104,8 @@ export const TeamConnectionList = Type.Object({ connections: Type.Array(TeamConn
 export type TeamConnectionList = Static<typeof TeamConnectionList>;
 
 const Url = Type.String({ minLength: 1, maxLength: CONNECTION_URL_LENGTH });
+/** The provider's SAML metadata as pasted; a longer text is refused as `tooLarge` at its field. */
+const MetadataXml = Type.String({ maxLength: METADATA_MAX_BYTES });
 const Certificates = Type.Array(Type.String({ minLength: 1, maxLength: CERTIFICATE_LENGTH }), {
   minItems: 1,
   maxItems: CERTIFICATES_MAX,
@@ -110,7 +114,10 @@ const Certificates = Type.Array(Type.String({ minLength: 1, maxLength: CERTIFICA
 /**
  * `POST /api/team/connections`: a SAML connection, and the provider's details when they are known —
  * its entity ID, its single sign-on URL and the certificates it signs with (PEM, or the bare base64
- * consoles show). A provider usually asks for this site's values first: the details can come later.
+ * consoles show), or instead its SAML metadata: the address the server fetches it from
+ * (`metadataUrl`, kept for a refresh) or the document itself (`metadataXml`), one of them and never
+ * with the typed details. A provider usually asks for this site's values first: the details can come
+ * later.
  */
 export const TeamConnectionBody = Type.Object(
   {
@@ -119,6 +126,8 @@ export const TeamConnectionBody = Type.Object(
     idpEntityId: Type.Optional(Url),
     ssoUrl: Type.Optional(Url),
     certificates: Type.Optional(Certificates),
+    metadataUrl: Type.Optional(Url),
+    metadataXml: Type.Optional(MetadataXml),
   },
   closed,
 );
@@ -126,7 +135,9 @@ export type TeamConnectionBody = Static<typeof TeamConnectionBody>;
 
 /**
  * `PATCH /api/team/connections/:id`: what changes. A new entity ID, sign-on URL or mapping turns the
- * connection off until a test passes again; certificates change without that (rotation).
+ * connection off until a test passes again; certificates change without that (rotation). The
+ * provider's details may come from its metadata as when adding: the kept `metadataUrl` sent again
+ * refreshes them; typed details or pasted metadata forget the address.
  */
 export const TeamConnectionPatch = Type.Object(
   {
@@ -138,6 +149,8 @@ export const TeamConnectionPatch = Type.Object(
     idpEntityId: Type.Optional(Url),
     ssoUrl: Type.Optional(Url),
     certificates: Type.Optional(Certificates),
+    metadataUrl: Type.Optional(Url),
+    metadataXml: Type.Optional(MetadataXml),
     mapping: Type.Optional(ConnectionMapping),
     enabled: Type.Optional(Type.Boolean()),
   },
@@ -153,7 +166,9 @@ export const listTeamConnectionsSchema = {
 
 /**
  * 400 `invalidName`, `invalidUrl` or `insecureUri` (`ssoUrl`: https, or http to this machine),
- * `invalidCertificate` (its `field`: `certificates.1`), each at its field.
+ * `invalidCertificate` (its `field`: `certificates.1`), each at its field; from metadata, a
+ * `METADATA_PROBLEMS` code at `metadataUrl` or `metadataXml`, and `mixedDetails` there when it came
+ * with the other way of giving the details.
  */
 export const addTeamConnectionSchema = {
   body: TeamConnectionBody,

@@ -11,6 +11,7 @@ import {
   type TeamConnectionDetails,
 } from '../../api/connections';
 import { appUriProblem } from '../../contract/app-uris';
+import { METADATA_MAX_BYTES, METADATA_PROBLEMS } from '../../contract/connections';
 import { charCount, LIMITS } from '../../contract/limits';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
@@ -88,6 +89,30 @@ function Connections() {
     }
   }
 
+  const [refreshing, setRefreshing] = useState<string | null>(null);
+  async function refresh(connection: TeamConnection) {
+    if (!connection.metadataUrl || refreshing) return;
+    setRefreshing(connection.id);
+    try {
+      const saved = await call((ctx) =>
+        changeTeamConnection(ctx, connection.id, { metadataUrl: connection.metadataUrl! }),
+      );
+      put(saved);
+      noticesStore.getState().show(savedText(t, connection, saved, 'refreshed'), 'Success');
+    } catch (problem) {
+      reloadIfGone(problem);
+      const { code } = refusalOf(problem);
+      noticesStore
+        .getState()
+        .show(
+          isMetadataRefusal(code) ? t(`connections.metadata.problems.${code}`) : failure(t, problem),
+          'Failure',
+        );
+    } finally {
+      setRefreshing(null);
+    }
+  }
+
   async function turn(connection: TeamConnection, enabled: boolean) {
     try {
       const saved = await call((ctx) => changeTeamConnection(ctx, connection.id, { enabled }));
@@ -128,6 +153,8 @@ function Connections() {
                 onTest={() => void test(connection)}
                 onTurn={(enabled) => void turn(connection, enabled)}
                 onSaved={put}
+                refreshing={refreshing === connection.id}
+                onRefresh={() => void refresh(connection)}
                 onDetails={() => ask('details', connection)}
                 onRemove={() => ask('remove', connection)}
               />
@@ -192,6 +219,8 @@ function ConnectionRow({
   onDetails,
   onRemove,
   onSaved,
+  refreshing,
+  onRefresh,
 }: {
   connection: TeamConnection;
   onSaved(connection: TeamConnection): void;
@@ -199,6 +228,9 @@ function ConnectionRow({
   onTurn(enabled: boolean): void;
   onDetails(): void;
   onRemove(): void;
+  /** Its details are being read again from the provider's metadata. */
+  refreshing: boolean;
+  onRefresh(): void;
 }) {
   const { t } = useTranslation();
   const { language } = useElement();
@@ -264,6 +296,14 @@ function ConnectionRow({
                   <code>{connection.ssoUrl}</code>
                 </dd>
               </div>
+              {connection.metadataUrl ? (
+                <div>
+                  <dt>{t('connections.fields.metadataUrl')}</dt>
+                  <dd>
+                    <code>{connection.metadataUrl}</code>
+                  </dd>
+                </div>
+              ) : null}
             </dl>
             <ul
               className="certificates stack tight"
@@ -299,6 +339,25 @@ function ConnectionRow({
           >
             {t(complete ? 'connections.details.changeShort' : 'connections.details.enterShort')}
           </button>
+          {connection.metadataUrl ? (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="button secondary small"
+                part="button"
+                aria-label={t(
+                  refreshing ? 'connections.metadata.refreshing' : 'connections.metadata.refreshAction',
+                  { connection: name },
+                )}
+                aria-disabled={refreshing ? true : undefined}
+                aria-busy={refreshing ? true : undefined}
+                onClick={refreshing ? undefined : onRefresh}
+              >
+                {t(refreshing ? 'connections.metadata.refreshingShort' : 'connections.metadata.refresh')}
+              </button>
+            </>
+          ) : null}
         </div>
         <TestResult connection={connection} language={language} t={t} />
         <div className="dialog-actions start">
@@ -406,12 +465,35 @@ function TestResult({
   );
 }
 
-type Field = 'name' | 'idpEntityId' | 'ssoUrl' | 'certificate' | 'nextCertificate';
+type Field =
+  'name' | 'idpEntityId' | 'ssoUrl' | 'certificate' | 'nextCertificate' | 'metadataUrl' | 'metadataXml';
 const REFUSALS = ['invalidName', 'invalidUri', 'insecureUri', 'fragmentUri', 'invalidCertificate'];
+
+/** A refusal of the provider's metadata: why it could not be fetched or read, or given with the details. */
+const isMetadataRefusal = (code: string | undefined): code is string =>
+  code === 'mixedDetails' || (METADATA_PROBLEMS as readonly (string | undefined)[]).includes(code);
+
+/** How the admin gives the provider's details. */
+type Source = 'url' | 'xml' | 'hand';
+const SOURCES: readonly Source[] = ['url', 'xml', 'hand'];
+
+/**
+ * What a save of the provider's details says: done, or that the connection is off until a test passes
+ * again (its metadata named another entity ID or sign-on URL).
+ */
+function savedText(t: TFunction, before: TeamConnection, saved: TeamConnection, done: 'done' | 'refreshed') {
+  if (before.enabled && !saved.enabled)
+    return t('connections.metadata.turnedOff', { connection: saved.name });
+  return t(done === 'done' ? 'connections.details.done' : 'connections.metadata.refreshed', {
+    connection: saved.name,
+  });
+}
 
 /** A refusal of the server at the field it names (`certificates.1`: the next certificate's). */
 function refusalAt(error: unknown, t: TFunction): Partial<Record<Field | 'form', string>> {
   const { code, field } = refusalOf(error);
+  if ((field === 'metadataUrl' || field === 'metadataXml') && isMetadataRefusal(code))
+    return { [field]: t(`connections.metadata.problems.${code}`) };
   const at: Field | undefined =
     field === 'certificates.0'
       ? 'certificate'
@@ -448,7 +530,6 @@ function AddForm({
 }) {
   const { t } = useTranslation();
   const call = useCall();
-  const presetsId = useId();
   const [preset, setPreset] = useState<Preset>('okta');
   const [name, setName] = useState('');
   const [problems, setProblems] = useState<Partial<Record<Field | 'form', string>>>({});
@@ -486,27 +567,17 @@ function AddForm({
         submitLabel={t('connections.add.submit')}
         error={problems.form}
       >
-        <fieldset className="stack tight">
-          <legend className="check-name">{t('connections.add.provider')}</legend>
-          {PRESETS.map((choice) => (
-            <label key={choice} className="check">
-              <input
-                type="radio"
-                name="preset"
-                value={choice}
-                checked={preset === choice}
-                aria-describedby={`${presetsId}-${choice}`}
-                onChange={() => setPreset(choice)}
-              />
-              <span>
-                <span className="check-name">{t(`connections.presets.${choice}.name`)}</span>
-                <span className="hint" id={`${presetsId}-${choice}`}>
-                  {t(`connections.presets.${choice}.steps`)}
-                </span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <Choices<Preset>
+          legend={t('connections.add.provider')}
+          name="preset"
+          choices={PRESETS}
+          value={preset}
+          onChange={setPreset}
+          text={(choice) => ({
+            name: t(`connections.presets.${choice}.name`),
+            hint: t(`connections.presets.${choice}.steps`),
+          })}
+        />
         <TextField
           label={t('connections.fields.name')}
           hint={t('connections.fields.nameHint')}
@@ -522,10 +593,11 @@ function AddForm({
     </div>
   );
 }
-
 /**
- * The provider's details, in the provider's own words for them: its entity ID, its sign-on URL and the
- * certificate it signs with, and the next one while it rotates. What was typed stays on a refusal.
+ * The provider's details, given one of three ways: its metadata's address (the server reads it now,
+ * and again on each refresh), its metadata pasted, or typed in the provider's own words — its entity
+ * ID, its sign-on URL and the certificate it signs with, and the next one while it rotates. What was
+ * typed stays on a refusal, in every way of giving them.
  */
 function DetailsForm({
   connection,
@@ -543,11 +615,14 @@ function DetailsForm({
   const { t } = useTranslation();
   const call = useCall();
   const preset = connection.preset === 'oidc' ? 'saml' : connection.preset;
+  const [source, setSource] = useState<Source>(connection.metadataUrl ? 'url' : 'hand');
   const [draft, setDraft] = useState<Record<Exclude<Field, 'name'>, string>>({
     idpEntityId: connection.idpEntityId ?? '',
     ssoUrl: connection.ssoUrl ?? '',
     certificate: connection.certificates[0]?.pem ?? '',
     nextCertificate: connection.certificates[1]?.pem ?? '',
+    metadataUrl: connection.metadataUrl ?? '',
+    metadataXml: '',
   });
   const [problems, setProblems] = useState<Partial<Record<Field | 'form', string>>>({});
   const box = useFocusFirstProblem(problems);
@@ -555,20 +630,24 @@ function DetailsForm({
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const found = checkDetails(draft, t);
+    const found = checkDetails(draft, source, t);
     setProblems(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      const saved = await call((ctx) =>
-        changeTeamConnection(ctx, connection.id, {
-          idpEntityId: draft.idpEntityId.trim(),
-          ssoUrl: draft.ssoUrl.trim(),
-          certificates: [draft.certificate, draft.nextCertificate].filter((pem) => pem.trim()),
-        }),
-      );
+      const change =
+        source === 'url'
+          ? { metadataUrl: draft.metadataUrl.trim() }
+          : source === 'xml'
+            ? { metadataXml: draft.metadataXml }
+            : {
+                idpEntityId: draft.idpEntityId.trim(),
+                ssoUrl: draft.ssoUrl.trim(),
+                certificates: [draft.certificate, draft.nextCertificate].filter((pem) => pem.trim()),
+              };
+      const saved = await call((ctx) => changeTeamConnection(ctx, connection.id, change));
       onSaved(saved);
-      noticesStore.getState().show(t('connections.details.done', { connection: saved.name }), 'Success');
+      noticesStore.getState().show(savedText(t, connection, saved, 'done'), 'Success');
       setBusy(false);
       onClose();
     } catch (error) {
@@ -578,69 +657,165 @@ function DetailsForm({
   }
 
   const label = (field: 'idpEntityId' | 'ssoUrl') => t(`connections.presets.${preset}.${field}`);
+  const submitLabel = source === 'hand' ? t('connections.details.submit') : t('connections.metadata.read');
   return (
     <div ref={box}>
       <DialogForm
         busy={busy}
         onSubmit={submit}
         onClose={onClose}
-        submitLabel={t('connections.details.submit')}
         error={problems.form}
+        actions={
+          // The metadata is fetched and read when this is pressed: it says so while it works.
+          <button type="submit" className="button" part="button" aria-busy={busy ? true : undefined}>
+            {busy && source !== 'hand' ? t('connections.metadata.reading') : submitLabel}
+          </button>
+        }
       >
-        <p className="hint">{t(`connections.presets.${preset}.details`)}</p>
-        <TextField
-          label={label('idpEntityId')}
-          name="idpEntityId"
-          autoComplete="off"
-          spellCheck={false}
-          dir="ltr"
-          value={draft.idpEntityId}
-          onChange={(event) => set('idpEntityId', event.target.value)}
-          error={problems.idpEntityId}
+        <Choices<Source>
+          legend={t('connections.source.legend')}
+          name="source"
+          choices={SOURCES}
+          value={source}
           autoFocus
+          onChange={(choice) => {
+            setSource(choice);
+            setProblems({});
+          }}
+          text={(choice) => ({
+            name: t(`connections.source.${choice}`),
+            hint: t(`connections.source.${choice}Hint`),
+          })}
         />
-        <TextField
-          label={label('ssoUrl')}
-          name="ssoUrl"
-          type="url"
-          autoComplete="off"
-          spellCheck={false}
-          dir="ltr"
-          value={draft.ssoUrl}
-          onChange={(event) => set('ssoUrl', event.target.value)}
-          error={problems.ssoUrl}
-        />
-        <CertificateField
-          label={t('connections.fields.certificate')}
-          hint={t('connections.fields.certificateHint')}
-          value={draft.certificate}
-          error={problems.certificate}
-          onChange={(value) => set('certificate', value)}
-        />
-        <CertificateField
-          label={t('connections.fields.nextCertificate')}
-          hint={t('connections.fields.nextCertificateHint')}
-          value={draft.nextCertificate}
-          error={problems.nextCertificate}
-          onChange={(value) => set('nextCertificate', value)}
-        />
+        {source === 'url' ? (
+          <TextField
+            label={t('connections.fields.metadataUrl')}
+            hint={t('connections.fields.metadataUrlHint')}
+            name="metadataUrl"
+            type="url"
+            autoComplete="off"
+            spellCheck={false}
+            dir="ltr"
+            value={draft.metadataUrl}
+            onChange={(event) => set('metadataUrl', event.target.value)}
+            error={problems.metadataUrl}
+          />
+        ) : source === 'xml' ? (
+          <PastedField
+            label={t('connections.fields.metadataXml')}
+            hint={t('connections.fields.metadataXmlHint')}
+            rows={8}
+            value={draft.metadataXml}
+            error={problems.metadataXml}
+            onChange={(value) => set('metadataXml', value)}
+          />
+        ) : (
+          <>
+            <p className="hint">{t(`connections.presets.${preset}.details`)}</p>
+            <TextField
+              label={label('idpEntityId')}
+              name="idpEntityId"
+              autoComplete="off"
+              spellCheck={false}
+              dir="ltr"
+              value={draft.idpEntityId}
+              onChange={(event) => set('idpEntityId', event.target.value)}
+              error={problems.idpEntityId}
+            />
+            <TextField
+              label={label('ssoUrl')}
+              name="ssoUrl"
+              type="url"
+              autoComplete="off"
+              spellCheck={false}
+              dir="ltr"
+              value={draft.ssoUrl}
+              onChange={(event) => set('ssoUrl', event.target.value)}
+              error={problems.ssoUrl}
+            />
+            <PastedField
+              label={t('connections.fields.certificate')}
+              hint={t('connections.fields.certificateHint')}
+              value={draft.certificate}
+              error={problems.certificate}
+              onChange={(value) => set('certificate', value)}
+            />
+            <PastedField
+              label={t('connections.fields.nextCertificate')}
+              hint={t('connections.fields.nextCertificateHint')}
+              value={draft.nextCertificate}
+              error={problems.nextCertificate}
+              onChange={(value) => set('nextCertificate', value)}
+            />
+          </>
+        )}
       </DialogForm>
     </div>
   );
 }
 
-/** A pasted certificate (PEM or base64), labelled, with its hint and error wired to it. */
-function CertificateField({
+/**
+ * One of a few choices as radio buttons, each named and described by its hint; `autoFocus`: the
+ * chosen one takes the focus when the form opens.
+ */
+function Choices<Choice extends string>({
+  legend,
+  name,
+  choices,
+  value,
+  autoFocus = false,
+  onChange,
+  text,
+}: {
+  legend: string;
+  name: string;
+  choices: readonly Choice[];
+  value: Choice;
+  autoFocus?: boolean;
+  onChange(choice: Choice): void;
+  text(choice: Choice): { name: string; hint: string };
+}) {
+  const id = useId();
+  return (
+    <fieldset className="stack tight">
+      <legend className="check-name">{legend}</legend>
+      {choices.map((choice) => (
+        <label key={choice} className="check">
+          <input
+            type="radio"
+            name={name}
+            value={choice}
+            checked={value === choice}
+            autoFocus={autoFocus && value === choice}
+            aria-describedby={`${id}-${choice}`}
+            onChange={() => onChange(choice)}
+          />
+          <span>
+            <span className="check-name">{text(choice).name}</span>
+            <span className="hint" id={`${id}-${choice}`}>
+              {text(choice).hint}
+            </span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** Pasted text (a certificate, metadata), labelled, monospace, with its hint and error wired to it. */
+function PastedField({
   label,
   hint,
   value,
   error,
+  rows = 4,
   onChange,
 }: {
   label: string;
   hint: string;
   value: string;
   error?: string;
+  rows?: number;
   onChange(value: string): void;
 }) {
   const id = useId();
@@ -650,7 +825,7 @@ function CertificateField({
       <textarea
         id={id}
         className="certificate-text"
-        rows={4}
+        rows={rows}
         spellCheck={false}
         dir="ltr"
         value={value}
@@ -670,12 +845,26 @@ function CertificateField({
   );
 }
 
-/** The problems the server would find first, found before asking it. */
+/** The problems the server would find first, found before asking it, for the way the details are given. */
 function checkDetails(
   draft: Record<Exclude<Field, 'name'>, string>,
+  source: Source,
   t: TFunction,
 ): Partial<Record<Field, string>> {
   const problems: Partial<Record<Field, string>> = {};
+  if (source === 'url') {
+    const url = draft.metadataUrl.trim();
+    if (!url) problems.metadataUrl = t('connections.errors.required');
+    else if (!/^https?:\/\/[^/]/i.test(url))
+      problems.metadataUrl = t('connections.metadata.problems.invalidUrl');
+    return problems;
+  }
+  if (source === 'xml') {
+    if (!draft.metadataXml.trim()) problems.metadataXml = t('connections.errors.required');
+    else if (new TextEncoder().encode(draft.metadataXml).length > METADATA_MAX_BYTES)
+      problems.metadataXml = t('connections.metadata.problems.tooLarge');
+    return problems;
+  }
   if (!draft.idpEntityId.trim()) problems.idpEntityId = t('connections.errors.required');
   const url = draft.ssoUrl.trim();
   const urlProblem = url ? appUriProblem(url, 'web') : null;

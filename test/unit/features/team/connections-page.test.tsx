@@ -36,16 +36,21 @@ async function addConnection(view: View, name: string) {
   return rowOf(view, name);
 }
 
+/** The dialog of a connection's provider details, opened from its row. */
+async function detailsDialog(view: View, name: string) {
+  fireEvent.click(
+    rowOf(view, name).getByRole('button', { name: `Enter the provider’s details for ${name}` }),
+  );
+  return within(await view.findByRole('dialog', { name: `Provider’s details for ${name}` }));
+}
+
 async function enterDetails(view: View, name: string) {
   const idp = (await (await fetch('/__test/saml-idp')).json()) as {
     entityId: string;
     ssoUrl: string;
     certificate: string;
   };
-  fireEvent.click(
-    rowOf(view, name).getByRole('button', { name: `Enter the provider’s details for ${name}` }),
-  );
-  const dialog = within(await view.findByRole('dialog', { name: `Provider’s details for ${name}` }));
+  const dialog = await detailsDialog(view, name);
   fireEvent.change(dialog.getByRole('textbox', { name: /^Identity Provider Issuer/ }), {
     target: { value: idp.entityId },
   });
@@ -115,10 +120,7 @@ describe('the single sign-on screen (component)', () => {
     const name = `Okta ${crypto.randomUUID().slice(0, 6)}`;
     const { view, container } = await screen();
     await addConnection(view, name);
-    fireEvent.click(
-      rowOf(view, name).getByRole('button', { name: `Enter the provider’s details for ${name}` }),
-    );
-    const dialog = within(await view.findByRole('dialog', { name: `Provider’s details for ${name}` }));
+    const dialog = await detailsDialog(view, name);
     const url = dialog.getByRole('textbox', {
       name: 'Identity Provider Single Sign-On URL',
     }) as HTMLInputElement;
@@ -140,6 +142,50 @@ describe('the single sign-on screen (component)', () => {
       expect((certificate.getRootNode() as ShadowRoot).activeElement === certificate).to.equal(true),
     );
     expect(url.value).to.equal('https://idp.example/sso');
+    await expectNoAxeViolations(container);
+  });
+
+  it('the provider’s details from its metadata: refusals at their field, then read and refreshed', async () => {
+    const name = `Okta ${crypto.randomUUID().slice(0, 6)}`;
+    const { view, container } = await screen();
+    await addConnection(view, name);
+    const dialog = await detailsDialog(view, name);
+    fireEvent.click(dialog.getByRole('radio', { name: /^Metadata URL/ }));
+    const url = dialog.getByRole('textbox', { name: 'Metadata URL' }) as HTMLInputElement;
+    const missing = `${location.origin}/__test/saml-idp/no-metadata-here`;
+    fireEvent.change(url, { target: { value: missing } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Read metadata' }));
+    await dialog.findByText('Your provider’s server answered with an error. Check the address.');
+    expect(url.getAttribute('aria-invalid')).to.equal('true');
+    expect(url.value).to.equal(missing, 'what was typed stays');
+    await waitFor(() => expect((url.getRootNode() as ShadowRoot).activeElement === url).to.equal(true));
+    await expectNoAxeViolations(container);
+
+    // Pasted metadata is read by the server too: its refusal shows at the text, the address is kept.
+    fireEvent.click(dialog.getByRole('radio', { name: /^Metadata XML/ }));
+    const xml = dialog.getByRole('textbox', { name: 'Metadata XML' });
+    fireEvent.change(xml, { target: { value: '<!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Read metadata' }));
+    await dialog.findByText(/^Metadata with a document type declaration \(DOCTYPE\) is not accepted\./);
+    expect(xml.getAttribute('aria-invalid')).to.equal('true');
+    fireEvent.click(dialog.getByRole('radio', { name: /^Metadata URL/ }));
+    const again = dialog.getByRole('textbox', { name: 'Metadata URL' }) as HTMLInputElement;
+    expect(again.value).to.equal(missing);
+
+    const address = `${location.origin}/__test/saml-idp/metadata`;
+    fireEvent.change(again, { target: { value: address } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Read metadata' }));
+    await waitFor(() => expect(view.queryByRole('dialog')).to.equal(null));
+    const row = rowOf(view, name);
+    expect(row.getByText(address)).to.exist;
+    expect(row.getByText('https://idp.example/sso')).to.exist;
+    expect(row.getByText(/^CN=Test IdP, expires on .+: add the next certificate soon$/)).to.exist;
+    fireEvent.click(
+      row.getByRole('button', { name: `Refresh the provider’s details of ${name} from its metadata` }),
+    );
+    await waitFor(() =>
+      expect(lastNotice()).to.equal(`The provider’s details of ${name} are refreshed from its metadata`),
+    );
     await expectNoAxeViolations(container);
   });
 
