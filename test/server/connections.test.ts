@@ -261,7 +261,10 @@ describe('testing and turning on', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ SAMLResponse: answer, RelayState: 'test._forged' }).toString(),
     });
-    expectError(posted, 403, 'samlRefused');
+    // Refused as a sign-in would be: back to the team's sign-in screen, with no session.
+    assert.equal(posted.statusCode, 303);
+    assert.equal(posted.headers.location, '/login/acme?Error=SsoFailed');
+    assert.equal(posted.headers['set-cookie'], undefined);
     assert.equal((await current(connection.id)).lastTest, null);
   });
 

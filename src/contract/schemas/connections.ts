@@ -216,7 +216,10 @@ export const SsoStartBody = Type.Object(
 export type SsoStartBody = Static<typeof SsoStartBody>;
 export const ssoStartSchema = {
   body: SsoStartBody,
-  response: { 200: Type.Object({ location: Type.String() }, closed), ...errors(400, 404, 413, 415, 500) },
+  response: {
+    200: Type.Object({ location: Type.String() }, closed),
+    ...errors(400, 403, 404, 413, 415, 500),
+  },
 } satisfies RouteSchema;
 
 /** `GET /account/sso/begin?ticket=…`, step two: 303 to the provider, or back to the sign-in screen. */
