@@ -119,6 +119,9 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'connections.title',
     'connections.test.open',
     'connections.test.action',
+    // Danish says single sign-on in English, as the product's name for it.
+    'users.methods.sso',
+    'activity.methods.sso',
   ],
   es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions'],
   fr: ['manage.nav.sessions', 'team.logFilter.invitation', 'domains.record.type'],

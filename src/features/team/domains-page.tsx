@@ -65,7 +65,9 @@ function Domains() {
   const [connections, setConnections] = useState<TeamConnection[] | null>(null);
   useEffect(() => {
     const stop = new AbortController();
-    call((ctx) => listTeamConnections(ctx, stop.signal)).then(setConnections, () => setConnections([]));
+    call((ctx) => listTeamConnections(ctx, stop.signal)).then(setConnections, () => {
+      if (!stop.signal.aborted) setConnections([]);
+    });
     return () => stop.abort();
   }, [call]);
   // What was acted on is gone (removed in another tab): the list follows.
@@ -306,8 +308,9 @@ function DomainSignIn({
     <form className="stack tight domain-sign-in" onSubmit={(event) => void save(event)}>
       <fieldset className="stack tight">
         <legend className="check-name">{t('domains.signIn.legend', { domain: name })}</legend>
-        <label className="audit-filter" htmlFor={`${id}-connection`}>
-          <span>{t('domains.signIn.connection')}</span>
+        {/* The label beside the select, not around it: its name is the label's words alone. */}
+        <div className="audit-filter">
+          <label htmlFor={`${id}-connection`}>{t('domains.signIn.connection')}</label>
           <select
             id={`${id}-connection`}
             value={connectionId}
@@ -320,7 +323,7 @@ function DomainSignIn({
               </option>
             ))}
           </select>
-        </label>
+        </div>
         {chosen && !chosen.enabled ? (
           <p className="hint">{t('domains.signIn.inactive', { connection: chosen.name, domain: name })}</p>
         ) : null}

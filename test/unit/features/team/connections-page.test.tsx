@@ -229,6 +229,28 @@ describe('the single sign-on screen (component)', () => {
     await expectNoAxeViolations(container);
   });
 
+  it('sign-in options: answers started at the provider, and what new members get; saved', async () => {
+    const name = `Okta ${crypto.randomUUID().slice(0, 6)}`;
+    const { view, container } = await screen();
+    const row = await addConnection(view, name);
+    const unasked = row.getByRole('checkbox', { name: /^Accept sign-ins started at the provider/ });
+    const save = row.getByRole('button', { name: `Save the sign-in options of ${name}` });
+    expect(save.getAttribute('aria-disabled')).to.equal('true', 'nothing to save yet');
+    // Ownership is never given to whoever signs in.
+    expect(row.queryByRole('checkbox', { name: 'Owner' })).to.equal(null);
+    fireEvent.click(unasked);
+    fireEvent.click(row.getByRole('checkbox', { name: 'Editor' }));
+    await expectNoAxeViolations(container);
+    fireEvent.click(save);
+    await waitFor(() => expect(lastNotice()).to.equal(`Options of ${name} saved`));
+    const again = rowOf((await screen()).view, name);
+    expect((again.getByRole('checkbox', { name: 'Editor' }) as HTMLInputElement).checked).to.equal(true);
+    expect(
+      (again.getByRole('checkbox', { name: /^Accept sign-ins started at the provider/ }) as HTMLInputElement)
+        .checked,
+    ).to.equal(true);
+  });
+
   it('a member who is no admin is refused, with no way to add', async () => {
     await signInAs('bob@acme.test');
     const { view } = await renderWithElement(<ConnectionsPage />, { route: '/manage/team/connections' });

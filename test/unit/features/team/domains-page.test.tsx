@@ -3,6 +3,7 @@ import { fireEvent, waitFor, within } from '@testing-library/react';
 import DomainsPage from '../../../../src/features/team/domains-page';
 import { noticesStore } from '../../../../src/state/notices';
 import { expectNoAxeViolations, renderWithElement } from '../../render';
+import { ssoSetup } from '../../sso-setup';
 import { logoutEverywhere, publishTxt, serverReady, signInAs } from '../../support';
 
 before(serverReady);
@@ -115,6 +116,32 @@ describe('the team domains screen (component)', () => {
     expect(lastNotice()).to.equal(`${domain} is removed`);
   });
 
+  it('a verified domain’s sign-in: a connection to choose, required only with one, saved; axe-clean', async () => {
+    const { domain, connection } = await ssoSetup({ route: false });
+    const { view, container } = await domainsScreen();
+    const list = within(await view.findByRole('list', { name: 'Domains' }));
+    const row = within(list.getByText(domain).closest('li')!);
+    const select = (await row.findByRole('combobox', { name: 'Sign in through' })) as HTMLSelectElement;
+    const required = row.getByRole('checkbox', { name: /^Require single sign-on/ }) as HTMLInputElement;
+    expect(select.value).to.equal('');
+    expect(required.disabled).to.equal(true);
+    fireEvent.change(select, { target: { value: connection.id } });
+    // Chosen, but not on yet: routing waits for it.
+    expect(
+      row.getByText(
+        `${connection.name} is off: addresses at ${domain} sign in as before until you turn it on.`,
+      ),
+    ).to.exist;
+    expect(required.disabled).to.equal(false);
+    fireEvent.click(required);
+    await expectNoAxeViolations(container);
+    fireEvent.click(row.getByRole('button', { name: `Save sign-in for ${domain}` }));
+    await waitFor(() => expect(lastNotice()).to.equal(`Sign-in for ${domain} saved`));
+    expect(
+      row.getByRole('button', { name: `Save sign-in for ${domain}` }).getAttribute('aria-disabled'),
+    ).to.equal('true');
+  });
+
   it('a member who is no admin is refused the screen, with no way to add', async () => {
     await signInAs('bob@acme.test');
     const { view } = await renderWithElement(<DomainsPage />, { route: '/manage/team/domains' });
@@ -125,6 +152,8 @@ describe('the team domains screen (component)', () => {
   it('speaks the interface’s language', async () => {
     const { view } = await domainsScreen('ada@acme.test', 'fr');
     expect(view.getByRole('button', { name: 'Ajouter un domaine' })).to.exist;
-    expect(view.getByText('Vérifié')).to.exist;
+    // Other tests' verified domains may be listed too.
+    expect(view.getAllByText('Vérifié')).to.not.be.empty;
+    expect(await view.findAllByRole('combobox', { name: 'Se connecter via' })).to.not.be.empty;
   });
 });

@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import { fireEvent, waitFor } from '@testing-library/react';
+import { setDomainSignIn } from '../../../../src/api/domains';
+import { SignInScreen } from '../../../../src/features/login/signin-screen';
+import { sessionStore } from '../../../../src/state/session';
+import { expectNoAxeViolations, renderWithElement } from '../../render';
+import { ssoSetup } from '../../sso-setup';
+import { logoutEverywhere, serverReady } from '../../support';
+
+// The sign-in screen against the real server, for acme with a fresh domain of its own that signs in
+// through a connection (made and turned on through the API first). Its own file: the page keeps team
+// details once loaded, and these must be loaded after the domain is routed.
+before(serverReady);
+
+describe('signing in through single sign-on (component)', () => {
+  it('an address at the domain goes there: no password, the reason said at the field; axe-clean', async () => {
+    const { domain } = await ssoSetup();
+    await logoutEverywhere();
+    const { view, container } = await renderWithElement(<SignInScreen team="acme" afterSignIn="event" />, {
+      route: '/login/acme',
+    });
+    const email = await view.findByRole('textbox', { name: 'Email' });
+    expect(view.getByLabelText('Password')).to.exist;
+    fireEvent.change(email, { target: { value: `grace@${domain.toUpperCase()}` } });
+    expect(view.queryByLabelText('Password')).to.equal(null);
+    expect(
+      view.getByRole('textbox', {
+        name: 'Email',
+        description: `Addresses at ${domain} sign in through your company’s single sign-on.`,
+      }),
+    ).to.exist;
+    expect(view.getByRole('button', { name: 'Continue with single sign-on' })).to.exist;
+    await expectNoAxeViolations(container);
+
+    // Not required: the password is one click away, and takes the focus.
+    fireEvent.click(view.getByRole('button', { name: 'Sign in with a password instead' }));
+    const password = await view.findByLabelText('Password');
+    await waitFor(() =>
+      expect((password.getRootNode() as ShadowRoot).activeElement === password).to.equal(true),
+    );
+    expect(view.getByRole('button', { name: 'Continue' })).to.exist;
+    // Another domain: the usual form.
+    fireEvent.change(email, { target: { value: 'grace@elsewhere.example' } });
+    expect(view.queryByRole('button', { name: 'Continue with single sign-on' })).to.equal(null);
+  });
+
+  it('a domain that requires it offers the password to the team’s owners only, in words', async () => {
+    const { domain, connection } = await ssoSetup();
+    await sessionStore
+      .getState()
+      .authorized((ctx) => setDomainSignIn(ctx, domain, { connectionId: connection.id, requireSso: true }));
+    await logoutEverywhere();
+    const { view } = await renderWithElement(<SignInScreen team="Acme" afterSignIn="event" />, {
+      route: '/login/acme?Error=SeatLimit',
+    });
+    expect(await view.findByText(/Your team has no free seat for a new member/)).to.exist;
+    fireEvent.change(await view.findByRole('textbox', { name: 'Email' }), {
+      target: { value: `grace@${domain}` },
+    });
+    expect(view.queryByRole('button', { name: 'Sign in with a password instead' })).to.equal(null);
+    expect(view.getByRole('button', { name: 'Team owner? Sign in with your password' })).to.exist;
+  });
+});
