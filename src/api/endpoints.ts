@@ -118,6 +118,12 @@ export function startSsoSignIn(ctx: ApiContext, body: SsoStartBody): Promise<{ l
   return request<{ location: string }>(ctx, at(ctx, '/account/sso/start'), { method: 'POST', json: body });
 }
 
+/** GET /account/sso/team: the team a work address's domain signs in to (404 `noTeam`: none). */
+export function findSsoTeam(ctx: ApiContext, domain: string): Promise<{ name: string }> {
+  const query = new URLSearchParams({ domain });
+  return request<{ name: string }>(ctx, at(ctx, `/account/sso/team?${query.toString()}`));
+}
+
 /** POST /api/user/password/request: the same answer whether or not the account exists. */
 export function requestPasswordReset(
   ctx: ApiContext,

@@ -186,6 +186,17 @@ describe('signing in by the address’s domain', () => {
     assert.equal(new Set(bodies).size, 1);
   });
 
+  it('names the team a routed domain signs in to, for the team step; nothing for any other', async () => {
+    const team = (domain: string) =>
+      t.app.inject({ method: 'GET', url: `/account/sso/team?domain=${domain}` });
+    const found = await team('ACME.test');
+    assert.equal(found.statusCode, 200, found.body);
+    assert.deepEqual(found.json(), { name: 'acme' });
+    expectError(await team('globex.test'), 404, 'noTeam');
+    await api(t, 'PATCH', `/api/team/connections/${connection.id}`, who.owner, { enabled: false });
+    expectError(await team('acme.test'), 404, 'noTeam');
+  });
+
   it('makes a new member just in time, with the connection’s permissions and the provider’s groups', async () => {
     await api(t, 'POST', '/api/team/groups', who.owner, { name: 'Engineering' });
     const before = (

@@ -21,6 +21,15 @@ export function domainsRepository(db: Kysely<Database>) {
     now: number,
   ) => recordAudit(trx, { teamId: row.team_id, actor, action, target: row.domain, now });
 
+  /** Verified domains joined to the enabled connection of their own team they sign in through. */
+  const routed = () =>
+    db
+      .selectFrom('team_domains')
+      .innerJoin('team_connections', 'team_connections.id', 'team_domains.connection_id')
+      .whereRef('team_connections.team_id', '=', 'team_domains.team_id')
+      .where('team_domains.state', '=', 'verified')
+      .where('team_connections.enabled', '=', 1);
+
   /** The team that has the domain verified, if any. */
   const verifiedHolder = (trx: Transaction<Database>, domain: string) =>
     trx
@@ -213,17 +222,23 @@ export function domainsRepository(db: Kysely<Database>) {
      * connection, and whether it is required. Only verified domains route anyone.
      */
     routes(teamId: string, domain?: string) {
-      let query = db
-        .selectFrom('team_domains')
-        .innerJoin('team_connections', 'team_connections.id', 'team_domains.connection_id')
+      let query = routed()
         .select(['team_domains.domain', 'team_domains.require_sso', 'team_connections.id as connection_id'])
         .where('team_domains.team_id', '=', teamId)
-        .whereRef('team_connections.team_id', '=', 'team_domains.team_id')
-        .where('team_domains.state', '=', 'verified')
-        .where('team_connections.enabled', '=', 1)
         .orderBy('team_domains.domain');
       if (domain !== undefined) query = query.where('team_domains.domain', '=', domain);
       return query.execute();
+    },
+
+    /** The team whose verified domain this is and signs in through an enabled connection, if any. */
+    async teamRoutedBy(domain: string): Promise<string | undefined> {
+      const row = await routed()
+        .innerJoin('teams', 'teams.id', 'team_domains.team_id')
+        .select('teams.name')
+        .where('team_domains.domain', '=', domain)
+        .where('teams.disabled', '=', 0)
+        .executeTakeFirst();
+      return row?.name;
     },
 
     /** Removes the team's domain (audited); false when the team does not hold it. */

@@ -6,6 +6,7 @@ import {
   samlMetadataSchema,
   ssoBeginSchema,
   ssoStartSchema,
+  ssoTeamSchema,
   type ConnectionTest,
 } from '../../../src/contract/schemas/connections';
 import type { Permission } from '../../../src/contract/permissions';
@@ -78,6 +79,18 @@ export const samlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const location = new URL('/account/sso/begin', config.publicUrl);
       location.searchParams.set('ticket', ticket);
       return { location: location.href };
+    },
+  );
+
+  // What the domain's DNS record and the team's public details already say: which team it signs in to.
+  app.get(
+    '/account/sso/team',
+    { config: { auth: 'none' }, schema: ssoTeamSchema },
+    async (request, reply) => {
+      const name = await repos.domains.teamRoutedBy(request.query.domain.trim().toLowerCase());
+      if (!name)
+        return reply.code(404).send({ message: 'no team signs in through this domain', code: 'noTeam' });
+      return { name };
     },
   );
 

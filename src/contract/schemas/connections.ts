@@ -222,6 +222,16 @@ export const ssoStartSchema = {
   },
 } satisfies RouteSchema;
 
+/**
+ * `GET /account/sso/team?domain=…`: the team whose verified domain it is, when its addresses sign in
+ * through the team's single sign-on — so the team step can take a work e-mail instead of a team name.
+ * 404 `noTeam` otherwise.
+ */
+export const ssoTeamSchema = {
+  querystring: Type.Object({ domain: Type.String({ minLength: 1, maxLength: LIMITS.email }) }, closed),
+  response: { 200: Type.Object({ name: Type.String() }, closed), ...errors(400, 404, 500) },
+} satisfies RouteSchema;
+
 /** `GET /account/sso/begin?ticket=…`, step two: 303 to the provider, or back to the sign-in screen. */
 export const ssoBeginSchema = {
   querystring: TicketQuery,

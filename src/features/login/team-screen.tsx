@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import { getTeamPublic } from '../../api/endpoints';
+import { ApiError } from '../../api/client';
+import { findSsoTeam, getTeamPublic } from '../../api/endpoints';
 import { LIMITS } from '../../contract/limits';
 import { readDefaultTeam, saveDefaultTeam } from '../../state/preferences';
 import { sessionStore } from '../../state/session';
@@ -49,6 +50,8 @@ export function TeamScreen() {
     }
     setFieldError(null);
     setBusy(true);
+    // A work e-mail instead of a team's name: the team its domain signs in to through single sign-on.
+    if (name.includes('@')) return findByEmail(name);
     try {
       const details = await getTeamPublic({ issuer }, name);
       if (details.teamDisabled) {
@@ -60,6 +63,20 @@ export function TeamScreen() {
       }
     } catch (error) {
       if (teamNotFound(error)) setFieldError(t('login.team.notFound'));
+      else setFailure(t('common.failed'));
+    }
+    setBusy(false);
+    focusLater(input);
+  }
+
+  async function findByEmail(email: string) {
+    try {
+      const found = await findSsoTeam({ issuer }, email.slice(email.lastIndexOf('@') + 1));
+      saveDefaultTeam(found.name);
+      router.navigate(withReturnUrl(signInPath(found.name), returnUrl, { ...request, loginHint: email }));
+      return;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) setFieldError(t('login.team.noSsoTeam'));
       else setFailure(t('common.failed'));
     }
     setBusy(false);
@@ -86,6 +103,7 @@ export function TeamScreen() {
           maxLength={LIMITS.teamName}
           value={team}
           onChange={(event) => setTeam(event.target.value)}
+          hint={t('login.team.hint')}
           error={fieldError}
           inputRef={input}
         />

@@ -22,7 +22,8 @@ describe('<acct-login>: team entry', () => {
     fireEvent.click(view.getByRole('button', { name: 'Continue' }));
     expect(await view.findByText('Enter your team name.')).to.exist;
     expect(field.getAttribute('aria-invalid')).to.equal('true');
-    const describedBy = field.getAttribute('aria-describedby')!;
+    // The error first, then the hint.
+    const describedBy = field.getAttribute('aria-describedby')!.split(' ')[0]!;
     expect(element.shadowRoot!.getElementById(describedBy)?.textContent).to.equal('Enter your team name.');
   });
 

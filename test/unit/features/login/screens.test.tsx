@@ -20,7 +20,10 @@ describe('login screens (component)', () => {
     fireEvent.input(field, { target: { value: '' } });
     fireEvent.click(view.getByRole('button', { name: 'Continue' }));
     // The error is the field's description, and marks it invalid.
-    await view.findByRole('textbox', { name: 'Team name', description: 'Enter your team name.' });
+    await view.findByRole('textbox', {
+      name: 'Team name',
+      description: /^Enter your team name\. Or your work/,
+    });
     expect(field.getAttribute('aria-invalid')).to.equal('true');
     await expectNoAxeViolations(container);
   });
