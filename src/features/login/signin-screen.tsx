@@ -198,7 +198,11 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
       else if (status === 429) setFailure(t('login.tooMany'));
       else if (status >= 400 && status < 500) setFailure(t('login.invalidCredentials'));
       else setFailure(t('common.failed'));
-      focusLater(passwordInput);
+      // The address may sign in only through single sign-on, as the message says: the form goes back
+      // to it (else only a reload would bring its button back).
+      const ssoOnly = status === 403 && code === 'ssoRequired';
+      if (ssoOnly) setUsePassword(false);
+      focusLater(ssoOnly ? emailInput : passwordInput);
       return;
     }
     if ('twoStep' in answer) {

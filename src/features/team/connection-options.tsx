@@ -56,11 +56,14 @@ export function ConnectionOptions({
         <input
           type="checkbox"
           checked={unasked}
+          aria-labelledby={`${id}-unasked-name`}
           aria-describedby={`${id}-unasked`}
           onChange={(event) => setUnasked(event.target.checked)}
         />
         <span>
-          <span className="check-name">{t('connections.options.idpInitiated')}</span>
+          <span className="check-name" id={`${id}-unasked-name`}>
+            {t('connections.options.idpInitiated')}
+          </span>
           <span className="hint" id={`${id}-unasked`}>
             {t('connections.options.idpInitiatedHint')}
           </span>

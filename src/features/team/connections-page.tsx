@@ -787,11 +787,14 @@ function Choices<Choice extends string>({
             value={choice}
             checked={value === choice}
             autoFocus={autoFocus && value === choice}
+            aria-labelledby={`${id}-${choice}-name`}
             aria-describedby={`${id}-${choice}`}
             onChange={() => onChange(choice)}
           />
           <span>
-            <span className="check-name">{text(choice).name}</span>
+            <span className="check-name" id={`${id}-${choice}-name`}>
+              {text(choice).name}
+            </span>
             <span className="hint" id={`${id}-${choice}`}>
               {text(choice).hint}
             </span>

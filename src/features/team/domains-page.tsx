@@ -332,11 +332,14 @@ function DomainSignIn({
             type="checkbox"
             checked={!!chosen && required}
             disabled={!chosen}
+            aria-labelledby={`${id}-require-name`}
             aria-describedby={`${id}-require`}
             onChange={(event) => setRequired(event.target.checked)}
           />
           <span>
-            <span className="check-name">{t('domains.signIn.require')}</span>
+            <span className="check-name" id={`${id}-require-name`}>
+              {t('domains.signIn.require')}
+            </span>
             <span className="hint" id={`${id}-require`}>
               {t('domains.signIn.requireHint', { domain: name })}
             </span>
