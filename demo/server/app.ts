@@ -36,10 +36,11 @@ import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
 import { groupRoutes } from './routes/groups';
 import { teamAppRoutes } from './routes/team-apps';
 import { connectionRoutes } from './routes/connections';
-import { samlRoutes } from './routes/saml';
+import { ssoRoutes } from './routes/sso';
 import { domainRoutes } from './routes/domains';
 import { domainChecker } from './lib/dns';
 import { samlService } from './lib/saml';
+import { oidcConnectionService } from './lib/oidc-connections';
 import { DomainWatch } from './lib/domain-watch';
 import { memberRoutes } from './routes/members';
 import { searchRoutes } from './routes/search';
@@ -135,6 +136,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     checkDomain,
     domainWatch: new DomainWatch({ config, repos, clock, checkDomain, mailer, log: app.log }),
     saml: samlService({ repos, clock, publicUrl: config.publicUrl }),
+    oidcConnections: oidcConnectionService({
+      repos,
+      clock,
+      publicUrl: config.publicUrl,
+      sealer: keys.sealer,
+      privateAddresses: config.outboundPrivateAddresses,
+    }),
     external: new ExternalSignIn(repos, clock, config.publicUrl, (issuer) => {
       if (!issuer.startsWith('demo:')) return issuer;
       // Stand-ins exist only in demo mode; outside it a demo: issuer is unusable.
@@ -181,7 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamAppRoutes);
   await app.register(domainRoutes);
   await app.register(connectionRoutes);
-  await app.register(samlRoutes);
+  await app.register(ssoRoutes);
   await app.register(searchRoutes);
   await app.register(switcherRoutes);
   await app.register(accountRoutes);

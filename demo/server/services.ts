@@ -16,6 +16,7 @@ import type { XsrfService } from './lib/xsrf';
 import type { DomainChecker } from './lib/dns';
 import type { DomainWatch } from './lib/domain-watch';
 import type { SamlService } from './lib/saml';
+import type { OidcConnectionService } from './lib/oidc-connections';
 
 /** Everything a route needs, built once at start and reachable as `app.services`. */
 export interface Services {
@@ -43,6 +44,7 @@ export interface Services {
   domainWatch: DomainWatch;
   /** The service provider side of the teams' SAML connections. */
   saml: SamlService;
+  oidcConnections: OidcConnectionService;
 }
 
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */

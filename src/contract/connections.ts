@@ -71,6 +71,16 @@ export const SAML_PROBLEMS = [
 ] as const;
 export type SamlProblem = (typeof SAML_PROBLEMS)[number];
 
+/**
+ * Why an OpenID Connect provider's answer was refused: its configuration could not be read (issuer
+ * unreachable, or at an address this server may not call), the code exchange or the ID token failed
+ * (signature, issuer, audience, nonce, times — openid-client's checks), or it says the e-mail is not
+ * verified; and, as for SAML, the domain, a missing e-mail, the provider's own refusal, a request this
+ * site did not send.
+ */
+export const OIDC_PROBLEMS = ['discovery', 'token', 'unverifiedEmail'] as const;
+export type ConnectionProblem = SamlProblem | (typeof OIDC_PROBLEMS)[number];
+
 /** How long a sent request waits for its answer. */
 export const SAML_REQUEST_MS = 10 * 60_000;
 /** The clock difference between this site and the provider that is tolerated. */

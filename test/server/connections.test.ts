@@ -127,6 +127,7 @@ describe('adding a connection', () => {
       entityId: base,
       acsUrl: `${base}/acs`,
       metadataUrl: `${base}/metadata`,
+      redirectUri: `${t.config.publicUrl}/sso/callback`,
     });
   });
 

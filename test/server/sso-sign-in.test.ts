@@ -1,5 +1,5 @@
 /**
- * Signing in through a team's SAML connection by the address's domain (routes/saml.ts), driven by an
+ * Signing in through a team's SAML connection by the address's domain (routes/sso.ts), driven by an
  * independent identity provider (samlify's, test/support/saml-idp.ts): the domain's route and who may
  * set it, the start (two steps, the request bound to the browser), the answer that signs the member
  * in — found, linked by address, or made just in time with the connection's permissions and seats

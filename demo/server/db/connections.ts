@@ -102,7 +102,12 @@ export function connectionsRepository(db: Kysely<Database>) {
       connectionId: string,
       purpose: SamlPurpose,
       expiresAt: number,
-      signIn?: { browserHash: string; returnUrl: string | null },
+      binding?: {
+        browserHash: string | null;
+        returnUrl: string | null;
+        codeVerifier?: string;
+        nonce?: string;
+      },
     ) {
       await db
         .insertInto('saml_requests')
@@ -111,8 +116,10 @@ export function connectionsRepository(db: Kysely<Database>) {
           connection_id: connectionId,
           purpose,
           expires_at: expiresAt,
-          browser_hash: signIn?.browserHash ?? null,
-          return_url: signIn?.returnUrl ?? null,
+          browser_hash: binding?.browserHash ?? null,
+          return_url: binding?.returnUrl ?? null,
+          code_verifier: binding?.codeVerifier ?? null,
+          nonce: binding?.nonce ?? null,
         })
         .execute();
     },
@@ -141,6 +148,19 @@ export function connectionsRepository(db: Kysely<Database>) {
         .where('connection_id', '=', connectionId)
         .where('expires_at', '>', now)
         .returning(['purpose', 'browser_hash', 'return_url'])
+        .executeTakeFirst();
+    },
+
+    /**
+     * Spend the request an OpenID Connect answer's state names, whichever connection sent it: the
+     * request, or undefined when there is none waiting.
+     */
+    spendAnyRequest(id: string, now: number) {
+      return db
+        .deleteFrom('saml_requests')
+        .where('id', '=', id)
+        .where('expires_at', '>', now)
+        .returningAll()
         .executeTakeFirst();
     },
 

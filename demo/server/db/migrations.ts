@@ -799,7 +799,7 @@ const migrations: Record<string, Migration> = {
   },
   '017-sso-sign-in': {
     async up(db: AnyDb) {
-      // Signing in through a connection (routes/saml.ts): a verified domain names the connection its
+      // Signing in through a connection (routes/sso.ts): a verified domain names the connection its
       // addresses sign in through, and may require it; a sign-in request is bound to the browser that
       // started it (the SHA-256 of its flow cookie) and knows where to go after.
       await db.schema
@@ -827,6 +827,17 @@ const migrations: Record<string, Migration> = {
       // Where a connection's provider details were read from (the provider's SAML metadata URL), so an
       // admin can read them again when the provider changes them; null when they were typed or pasted.
       await db.schema.alterTable('team_connections').addColumn('metadata_url', 'text').execute();
+    },
+  },
+  '019-oidc-connections': {
+    async up(db: AnyDb) {
+      // OpenID Connect connections: the provider's issuer and this site's client there (the secret
+      // sealed as the server's other secrets). Their requests wait in saml_requests like SAML's, the
+      // id being the state, with the PKCE verifier and the nonce the answer is checked against.
+      for (const column of ['issuer', 'client_id', 'client_secret'])
+        await db.schema.alterTable('team_connections').addColumn(column, 'text').execute();
+      for (const column of ['code_verifier', 'nonce'])
+        await db.schema.alterTable('saml_requests').addColumn(column, 'text').execute();
     },
   },
 };

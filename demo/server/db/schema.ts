@@ -309,6 +309,10 @@ export interface TeamConnectionsTable {
   enabled: number;
   /** JSON array of the permissions a member made by their first sign-in here gets. */
   default_permissions: string;
+  /** OpenID Connect: the provider's issuer, this site's client id there, and its secret (sealed). */
+  issuer: string | null;
+  client_id: string | null;
+  client_secret: string | null;
   /** When a test sign-in last passed (null: never; it can be enabled only after one). */
   tested_at: number | null;
   /** JSON: the last test sign-in's result (src/contract/schemas/connections.ts `ConnectionTest`). */
@@ -327,6 +331,9 @@ export interface SamlRequestsTable {
   browser_hash: string | null;
   /** A sign-in's: where the browser goes once signed in. */
   return_url: string | null;
+  /** OpenID Connect's (the id is then the state): the PKCE verifier and the nonce. */
+  code_verifier: string | null;
+  nonce: string | null;
 }
 
 /** An assertion already used, kept until it expires so that it cannot be used again. */

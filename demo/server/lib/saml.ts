@@ -16,11 +16,22 @@ import type { Clock } from './clock';
 /** The RelayState of a test sign-in: this, then its request's id. */
 export const TEST_RELAY = 'test.';
 
-/** This site's addresses as the service provider of one connection (what the admin gives the provider). */
+/**
+ * This site's addresses as the service provider of one connection (what the admin gives the provider):
+ * SAML's per connection; OpenID Connect's one redirect URI for all (the state names the request).
+ */
 export function serviceProviderUrls(publicUrl: string, connectionId: string) {
   const base = `${publicUrl}/saml/${encodeURIComponent(connectionId)}`;
-  return { entityId: base, acsUrl: `${base}/acs`, metadataUrl: `${base}/metadata` };
+  return {
+    entityId: base,
+    acsUrl: `${base}/acs`,
+    metadataUrl: `${base}/metadata`,
+    redirectUri: `${publicUrl}${OIDC_CALLBACK_PATH}`,
+  };
 }
+
+/** Where every OpenID Connect connection's provider sends the browser back. */
+export const OIDC_CALLBACK_PATH = '/sso/callback';
 
 /** What a provider's accepted answer says about the person, as the connection maps it. */
 export interface SamlClaims {

@@ -19,6 +19,7 @@ import type { Permission } from '../../../src/contract/permissions';
 import type { TeamConnectionsTable } from '../db/schema';
 import { pemOf } from '../lib/certificates';
 import { cleanName } from '../lib/names';
+import { OidcRefused } from '../lib/oidc-connections';
 import { serviceProviderUrls, TEST_RELAY } from '../lib/saml';
 import { fetchMetadata, readMetadata, type ProviderDetails } from '../lib/saml-metadata';
 import { adminOf } from '../plugins/auth';
@@ -51,6 +52,9 @@ function connectionView(row: TeamConnectionsTable, publicUrl: string): TeamConne
       };
     }),
     metadataUrl: row.metadata_url,
+    issuer: row.issuer,
+    clientId: row.client_id,
+    hasClientSecret: row.client_secret !== null,
     mapping: JSON.parse(row.mapping) as ConnectionMapping,
     enabled: row.enabled === 1,
     idpInitiated: row.idp_initiated === 1,
@@ -63,6 +67,28 @@ function connectionView(row: TeamConnectionsTable, publicUrl: string): TeamConne
 }
 
 type Refusal = { message: string; code: string; field: string };
+
+const SAML_FIELDS = ['idpEntityId', 'ssoUrl', 'certificates', 'metadataUrl', 'metadataXml'] as const;
+const OIDC_FIELDS = ['issuer', 'clientId', 'clientSecret'] as const;
+
+/**
+ * The details a body gives for a connection of `protocol`: another protocol's fields are refused at
+ * the first of them; an OpenID Connect issuer must be https (or http to this machine, as a SAML
+ * sign-on URL).
+ */
+function protocolProblem(
+  protocol: 'saml' | 'oidc',
+  body: Partial<Record<(typeof SAML_FIELDS)[number] | (typeof OIDC_FIELDS)[number], unknown>>,
+): Refusal | null {
+  const foreign = (protocol === 'saml' ? OIDC_FIELDS : SAML_FIELDS).find(
+    (field) => body[field] !== undefined,
+  );
+  if (foreign)
+    return { message: `not a detail of a ${protocol} connection`, code: 'wrongProtocol', field: foreign };
+  const issuer = typeof body.issuer === 'string' ? appUriProblem(body.issuer.trim(), 'web') : null;
+  if (issuer) return { message: 'not a usable issuer', code: issuer, field: 'issuer' };
+  return null;
+}
 
 /** The provider's details checked: the refusal at its field, or the certificates as PEM. */
 function checkDetails(body: {
@@ -131,11 +157,11 @@ async function detailsFromMetadata(
 /**
  * A team's connections to its company's identity provider, for its owners and admins: list, add (SAML,
  * from the provider's entity ID, sign-on URL and certificates, typed or read from its metadata), change,
- * remove, and a test sign-in whose answer comes back to the connection's ACS URL (routes/saml.ts). A
+ * remove, and a test sign-in whose answer comes back to the connection's ACS URL (routes/sso.ts). A
  * connection can be turned on only after a test passed since its provider's details last changed.
  */
 export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { repos, clock, saml, config } = app.services;
+  const { repos, clock, saml, oidcConnections, config } = app.services;
   const admin = { auth: 'bearer', role: 'admin' } as const;
   const view = (row: TeamConnectionsTable) => connectionView(row, config.publicUrl);
   const fromMetadata = (body: MetadataInput) =>
@@ -161,15 +187,22 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { caller, actor } = adminOf(request);
       const checked = checkDetails(request.body);
       if ('code' in checked) return reply.code(400).send(checked);
+      const protocol = request.body.preset === 'oidc' ? 'oidc' : 'saml';
+      const wrong = protocolProblem(protocol, request.body);
+      if (wrong) return reply.code(400).send(wrong);
       const metadata = await fromMetadata(request.body);
       if (metadata && 'code' in metadata) return reply.code(400).send(metadata);
       const now = clock.now();
-      const { preset, idpEntityId, ssoUrl } = request.body;
+      const { preset, idpEntityId, ssoUrl, issuer, clientId, clientSecret } = request.body;
+      const id = randomUUID();
       const row = await repos.connections.create(
         {
-          id: randomUUID(),
+          id,
           team_id: caller.user.team_id,
-          protocol: 'saml',
+          protocol,
+          issuer: issuer?.trim() || null,
+          client_id: clientId?.trim() || null,
+          client_secret: clientSecret ? oidcConnections.sealSecret(id, clientSecret.trim()) : null,
           preset,
           name: checked.name!,
           idp_entity_id: metadata ? metadata.details.entityId : idpEntityId?.trim() || null,
@@ -199,6 +232,8 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       const checked = checkDetails(body);
       if ('code' in checked) return reply.code(400).send(checked);
+      const wrong = protocolProblem(row.protocol, body);
+      if (wrong) return reply.code(400).send(wrong);
       // Ownership is given by an owner, to a person, never to whoever signs in next.
       if (body.defaultPermissions?.includes('OWNER'))
         return reply.code(400).send({
@@ -220,7 +255,16 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (checked.name !== undefined) changes.name = checked.name;
       if (given.certificates) changes.certificates = JSON.stringify(given.certificates);
       // Another provider, or other claims: what was tested is not what would sign people in.
+      // An OpenID Connect provider's issuer and client; a new secret is a rotation, like a certificate.
+      const issuer = body.issuer?.trim();
+      const clientId = body.clientId?.trim();
+      if (issuer !== undefined) changes.issuer = issuer;
+      if (clientId !== undefined) changes.client_id = clientId;
+      if (body.clientSecret !== undefined)
+        changes.client_secret = oidcConnections.sealSecret(row.id, body.clientSecret.trim());
       const retest =
+        (issuer !== undefined && issuer !== row.issuer) ||
+        (clientId !== undefined && clientId !== row.client_id) ||
         (given.idpEntityId !== undefined && given.idpEntityId !== row.idp_entity_id) ||
         (given.ssoUrl !== undefined && given.ssoUrl !== row.sso_url) ||
         (body.mapping !== undefined && JSON.stringify(body.mapping) !== row.mapping);
@@ -269,11 +313,26 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const row = await repos.connections.ofTeam(adminOf(request).caller.user.team_id, request.params.id);
       if (!row) return reply.code(404).send(NOT_FOUND);
-      if (!row.idp_entity_id || !row.sso_url || row.certificates === '[]')
+      const complete =
+        row.protocol === 'oidc'
+          ? row.issuer && row.client_id && row.client_secret
+          : row.idp_entity_id && row.sso_url && row.certificates !== '[]';
+      if (!complete)
         return reply
           .code(409)
           .send({ message: "the provider's details are not all there", code: 'incomplete' });
-      return { url: await saml.start(row, 'test', { relayPrefix: TEST_RELAY }) };
+      if (row.protocol === 'saml') return { url: await saml.start(row, 'test', { relayPrefix: TEST_RELAY }) };
+      try {
+        return { url: await oidcConnections.start(row, 'test') };
+      } catch (error) {
+        if (!(error instanceof OidcRefused)) throw error;
+        // The provider's configuration could not be read: that is the test's result.
+        const detail = error.message;
+        const at = new Date(clock.now()).toISOString();
+        const result = { at, ok: false, problem: 'discovery', detail, claims: null } as const;
+        await repos.connections.recordTest(row.id, result, false, clock.now());
+        return reply.code(409).send({ message: detail, code: 'discovery' });
+      }
     },
   );
 };

@@ -50,6 +50,12 @@ const ACCOUNTS: Record<ProviderKind, Record<string, StandInAccount>> = {
 
 export const STANDIN_KINDS: ProviderKind[] = ['google', 'azure', 'auth0', 'apple'];
 
+/**
+ * A second client at each stand-in, for a team's OpenID Connect connection to it (the demo's and the
+ * tests'): every connection answers at the one redirect URI.
+ */
+export const STANDIN_SSO_CLIENT = { id: 'acct-sso', secret: 'acct-sso-stand-in-secret' } as const;
+
 function accountFor(kind: ProviderKind, id: string): StandInAccount {
   return ACCOUNTS[kind][id] ?? { email: id.includes('@') ? id : `${id}@${kind}.example`, name: id };
 }
@@ -143,6 +149,14 @@ async function startOne(kind: ProviderKind, publicUrl: string, port: number): Pr
         response_types: ['code'],
         // Apple takes the client's secret in the form, and answers by form_post (the client asks).
         token_endpoint_auth_method: apple ? 'client_secret_post' : 'client_secret_basic',
+      },
+      {
+        client_id: STANDIN_SSO_CLIENT.id,
+        client_secret: STANDIN_SSO_CLIENT.secret,
+        redirect_uris: [`${publicUrl}/sso/callback`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
       },
     ],
     // The account id is the subject itself (`<kind>-<name>`): oidc-provider 9 puts the account id in

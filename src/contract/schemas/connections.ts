@@ -1,5 +1,11 @@
 import { Type, type Static } from 'typebox';
-import { CONNECTION_PRESETS, CONNECTION_PROTOCOLS, METADATA_MAX_BYTES, SAML_PROBLEMS } from '../connections';
+import {
+  CONNECTION_PRESETS,
+  CONNECTION_PROTOCOLS,
+  METADATA_MAX_BYTES,
+  OIDC_PROBLEMS,
+  SAML_PROBLEMS,
+} from '../connections';
 import { LIMITS } from '../limits';
 import { PERMISSIONS } from '../permissions';
 import { TicketQuery } from './external';
@@ -63,7 +69,7 @@ export const ConnectionTest = Type.Object(
   {
     at: DateTime,
     ok: Type.Boolean(),
-    problem: orNull(Type.Enum([...SAML_PROBLEMS])),
+    problem: orNull(Type.Enum([...SAML_PROBLEMS, ...OIDC_PROBLEMS])),
     detail: orNull(Type.String()),
     claims: orNull(ConnectionClaims),
   },
@@ -83,6 +89,10 @@ export const TeamConnection = Type.Object(
     certificates: Type.Array(ConnectionCertificate),
     /** The provider's metadata address the details were last taken from, for a refresh; null if typed. */
     metadataUrl: orNull(Type.String()),
+    /** OpenID Connect: the provider's issuer and this site's client id there; the secret is never shown. */
+    issuer: orNull(Type.String()),
+    clientId: orNull(Type.String()),
+    hasClientSecret: Type.Boolean(),
     mapping: ConnectionMapping,
     enabled: Type.Boolean(),
     idpInitiated: Type.Boolean(),
@@ -91,8 +101,14 @@ export const TeamConnection = Type.Object(
     testedAt: orNull(DateTime),
     lastTest: orNull(ConnectionTest),
     createdAt: DateTime,
+    /** SAML: the entity ID, ACS URL and metadata URL; OpenID Connect: the redirect URI. */
     serviceProvider: Type.Object(
-      { entityId: Type.String(), acsUrl: Type.String(), metadataUrl: Type.String() },
+      {
+        entityId: Type.String(),
+        acsUrl: Type.String(),
+        metadataUrl: Type.String(),
+        redirectUri: Type.String(),
+      },
       closed,
     ),
   },
@@ -104,6 +120,8 @@ export const TeamConnectionList = Type.Object({ connections: Type.Array(TeamConn
 export type TeamConnectionList = Static<typeof TeamConnectionList>;
 
 const Url = Type.String({ minLength: 1, maxLength: CONNECTION_URL_LENGTH });
+/** An OpenID Connect client id or secret, as the provider's console shows it. */
+const ClientField = Type.String({ minLength: 1, maxLength: 1000 });
 /** The provider's SAML metadata as pasted; a longer text is refused as `tooLarge` at its field. */
 const MetadataXml = Type.String({ maxLength: METADATA_MAX_BYTES });
 const Certificates = Type.Array(Type.String({ minLength: 1, maxLength: CERTIFICATE_LENGTH }), {
@@ -121,8 +139,11 @@ const Certificates = Type.Array(Type.String({ minLength: 1, maxLength: CERTIFICA
  */
 export const TeamConnectionBody = Type.Object(
   {
-    preset: Type.Enum(['okta', 'entra', 'google', 'saml']),
+    preset: Type.Enum(['okta', 'entra', 'google', 'saml', 'oidc']),
     name: Type.String({ maxLength: LIMITS.nameInput }),
+    issuer: Type.Optional(Url),
+    clientId: Type.Optional(ClientField),
+    clientSecret: Type.Optional(ClientField),
     idpEntityId: Type.Optional(Url),
     ssoUrl: Type.Optional(Url),
     certificates: Type.Optional(Certificates),
@@ -146,6 +167,9 @@ export const TeamConnectionPatch = Type.Object(
     idpInitiated: Type.Optional(Type.Boolean()),
     /** What a member made by their first sign-in through it gets. */
     defaultPermissions: Type.Optional(Type.Array(Permission, { maxItems: PERMISSIONS.length })),
+    issuer: Type.Optional(Url),
+    clientId: Type.Optional(ClientField),
+    clientSecret: Type.Optional(ClientField),
     idpEntityId: Type.Optional(Url),
     ssoUrl: Type.Optional(Url),
     certificates: Type.Optional(Certificates),
@@ -235,6 +259,23 @@ export const ssoTeamSchema = {
 /** `GET /account/sso/begin?ticket=…`, step two: 303 to the provider, or back to the sign-in screen. */
 export const ssoBeginSchema = {
   querystring: TicketQuery,
+  response: { 303: NoBody, ...errors(400, 500) },
+} satisfies RouteSchema;
+
+/**
+ * `GET /sso/callback`: an OpenID Connect provider's answer (its parameters, which providers may add
+ * to). 303 to the Single sign-on screen (a test), to where the sign-in goes, or back to sign-in.
+ */
+export const oidcCallbackSchema = {
+  querystring: Type.Object(
+    {
+      code: Type.Optional(Type.String({ maxLength: 4096 })),
+      state: Type.Optional(Type.String({ maxLength: 512 })),
+      error: Type.Optional(Type.String({ maxLength: 512 })),
+      error_description: Type.Optional(Type.String({ maxLength: 2000 })),
+    },
+    { additionalProperties: true },
+  ),
   response: { 303: NoBody, ...errors(400, 500) },
 } satisfies RouteSchema;
 

@@ -33,6 +33,13 @@ import {
 } from './admin-kit';
 import { dayText, refusalOf } from './format';
 import { ConnectionOptions } from './connection-options';
+import {
+  LITERAL,
+  OidcDetailsForm,
+  OidcFacts,
+  useFocusFirstProblem,
+  type DetailsFormProps,
+} from './oidc-details';
 
 /**
  * The team's single sign-on connections (routes/connections.ts): add one with the steps of its
@@ -48,7 +55,7 @@ export default function ConnectionsPage() {
 }
 
 type Preset = TeamConnectionDetails['preset'];
-const PRESETS: readonly Preset[] = ['okta', 'entra', 'google', 'saml'];
+const PRESETS: readonly Preset[] = ['okta', 'entra', 'google', 'saml', 'oidc'];
 /** A certificate this close to its end is shown as expiring: time to add the next one. */
 const EXPIRING_MS = 30 * 24 * 3600_000;
 
@@ -85,6 +92,8 @@ function Connections() {
       noticesStore.getState().show(t('connections.test.started', { connection: connection.name }), 'Other');
     } catch (problem) {
       reloadIfGone(problem);
+      // The provider's configuration could not be read: the row shows why, as a failed test.
+      if (refusalOf(problem).code === 'discovery') connections.reload();
       noticesStore.getState().show(failure(t, problem), 'Failure');
     }
   }
@@ -173,15 +182,18 @@ function Connections() {
           title={t('connections.details.title', { connection: asked.connection.name })}
           onClose={() => setOpen(false)}
         >
-          {(busy, setBusy) => (
-            <DetailsForm
-              connection={asked.connection}
-              busy={busy}
-              setBusy={setBusy}
-              onSaved={put}
-              onClose={() => setOpen(false)}
-            />
-          )}
+          {(busy, setBusy) => {
+            const Form = asked.connection.protocol === 'oidc' ? OidcDetailsForm : DetailsForm;
+            return (
+              <Form
+                connection={asked.connection}
+                busy={busy}
+                setBusy={setBusy}
+                onSaved={put}
+                onClose={() => setOpen(false)}
+              />
+            );
+          }}
         </FormDialog>
       ) : null}
       {asked?.kind === 'remove' ? (
@@ -238,12 +250,17 @@ function ConnectionRow({
   const incompleteId = useId();
   const { name, serviceProvider: sp } = connection;
   const preset = connection.preset === 'oidc' ? 'saml' : connection.preset;
-  const complete = Boolean(connection.idpEntityId && connection.ssoUrl && connection.certificates.length);
-  const values = [
-    ['acsUrl', sp.acsUrl],
-    ['entityId', sp.entityId],
-    ['metadataUrl', sp.metadataUrl],
-  ] as const;
+  const oidc = connection.protocol === 'oidc';
+  const complete = oidc
+    ? Boolean(connection.issuer && connection.clientId && connection.hasClientSecret)
+    : Boolean(connection.idpEntityId && connection.ssoUrl && connection.certificates.length);
+  const values = oidc
+    ? ([['redirectUri', sp.redirectUri]] as const)
+    : ([
+        ['acsUrl', sp.acsUrl],
+        ['entityId', sp.entityId],
+        ['metadataUrl', sp.metadataUrl],
+      ] as const);
   return (
     <li className="member">
       <div className="member-who">
@@ -281,7 +298,9 @@ function ConnectionRow({
           ))}
         </dl>
         <h3 className="group-name">{t('connections.details.heading')}</h3>
-        {complete ? (
+        {complete && oidc ? (
+          <OidcFacts connection={connection} />
+        ) : complete ? (
           <>
             <dl className="member-facts domain-record">
               <div>
@@ -504,15 +523,6 @@ function refusalAt(error: unknown, t: TFunction): Partial<Record<Field | 'form',
   return { form: failure(t, error) };
 }
 
-/** The first field in error takes focus, once the errors are on screen and the form is enabled. */
-function useFocusFirstProblem(problems: object) {
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    box.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [problems]);
-  return box;
-}
-
 /**
  * Add a connection: which identity provider (with its steps) and a name. The provider asks for this
  * site's values first; its own details are entered next, on the connection.
@@ -599,19 +609,7 @@ function AddForm({
  * ID, its sign-on URL and the certificate it signs with, and the next one while it rotates. What was
  * typed stays on a refusal, in every way of giving them.
  */
-function DetailsForm({
-  connection,
-  busy,
-  setBusy,
-  onSaved,
-  onClose,
-}: {
-  connection: TeamConnection;
-  busy: boolean;
-  setBusy(busy: boolean): void;
-  onSaved(connection: TeamConnection): void;
-  onClose(): void;
-}) {
+function DetailsForm({ connection, busy, setBusy, onSaved, onClose }: DetailsFormProps) {
   const { t } = useTranslation();
   const call = useCall();
   const preset = connection.preset === 'oidc' ? 'saml' : connection.preset;
@@ -693,9 +691,7 @@ function DetailsForm({
             hint={t('connections.fields.metadataUrlHint')}
             name="metadataUrl"
             type="url"
-            autoComplete="off"
-            spellCheck={false}
-            dir="ltr"
+            {...LITERAL}
             value={draft.metadataUrl}
             onChange={(event) => set('metadataUrl', event.target.value)}
             error={problems.metadataUrl}
@@ -715,9 +711,7 @@ function DetailsForm({
             <TextField
               label={label('idpEntityId')}
               name="idpEntityId"
-              autoComplete="off"
-              spellCheck={false}
-              dir="ltr"
+              {...LITERAL}
               value={draft.idpEntityId}
               onChange={(event) => set('idpEntityId', event.target.value)}
               error={problems.idpEntityId}
@@ -726,9 +720,7 @@ function DetailsForm({
               label={label('ssoUrl')}
               name="ssoUrl"
               type="url"
-              autoComplete="off"
-              spellCheck={false}
-              dir="ltr"
+              {...LITERAL}
               value={draft.ssoUrl}
               onChange={(event) => set('ssoUrl', event.target.value)}
               error={problems.ssoUrl}

@@ -229,6 +229,43 @@ describe('the single sign-on screen (component)', () => {
     await expectNoAxeViolations(container);
   });
 
+  it('an OpenID Connect connection: its redirect URI, the issuer refused at its field, the secret kept', async () => {
+    const name = `OIDC ${crypto.randomUUID().slice(0, 6)}`;
+    const { view, container } = await screen();
+    fireEvent.click(view.getByRole('button', { name: 'Add a connection' }));
+    const add = within(await view.findByRole('dialog', { name: 'Add a connection' }));
+    fireEvent.click(add.getByRole('radio', { name: 'Any OpenID Connect provider' }));
+    fireEvent.change(add.getByRole('textbox', { name: 'Name' }), { target: { value: name } });
+    fireEvent.click(add.getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(view.queryByRole('dialog')).to.equal(null));
+    const row = rowOf(view, name);
+    expect(row.getByText(/\/sso\/callback$/)).to.exist;
+    expect(row.getByRole('button', { name: `Copy the Redirect URI of ${name}` })).to.exist;
+    expect(row.queryByText('ACS URL (Reply URL)')).to.equal(null);
+
+    const dialog = await detailsDialog(view, name);
+    const issuer = dialog.getByRole('textbox', { name: 'Issuer' });
+    fireEvent.change(issuer, { target: { value: 'http://idp.example' } });
+    fireEvent.change(dialog.getByRole('textbox', { name: 'Client ID' }), { target: { value: 'portal' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    // No secret yet: asked for before any call.
+    await waitFor(() =>
+      expect(dialog.getByLabelText('Client secret').getAttribute('aria-invalid')).to.equal('true'),
+    );
+    fireEvent.change(dialog.getByLabelText('Client secret'), { target: { value: 's3cret' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(issuer.getAttribute('aria-invalid')).to.equal('true'));
+    expect(dialog.getByText('Use https. Plain http is only for localhost.')).to.exist;
+    await expectNoAxeViolations(container);
+    fireEvent.change(issuer, { target: { value: 'https://idp.example' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(view.queryByRole('dialog')).to.equal(null));
+    const saved = rowOf(view, name);
+    expect(saved.getByText('https://idp.example')).to.exist;
+    expect(saved.getByText('Saved (never shown again)')).to.exist;
+    expect(saved.getByRole('button', { name: `Test ${name}` }).getAttribute('aria-disabled')).to.equal(null);
+  });
+
   it('sign-in options: answers started at the provider, and what new members get; saved', async () => {
     const name = `Okta ${crypto.randomUUID().slice(0, 6)}`;
     const { view, container } = await screen();

@@ -7,6 +7,7 @@ import {
   ssoBeginSchema,
   ssoStartSchema,
   ssoTeamSchema,
+  oidcCallbackSchema,
   type ConnectionTest,
 } from '../../../src/contract/schemas/connections';
 import type { Permission } from '../../../src/contract/permissions';
@@ -18,7 +19,14 @@ import { finishFederatedSignIn, signInFailed } from '../lib/federated-sign-in';
 import { requestLanguage } from '../lib/language';
 import { cleanName } from '../lib/names';
 import { normaliseEmail, normaliseTeam } from '../lib/normalise';
-import { serviceProviderUrls, TEST_RELAY, type SamlClaims } from '../lib/saml';
+import { OidcRefused, type OidcOutcome } from '../lib/oidc-connections';
+import {
+  OIDC_CALLBACK_PATH,
+  serviceProviderUrls,
+  TEST_RELAY,
+  type SamlClaims,
+  type SamlOutcome,
+} from '../lib/saml';
 import { cookieOptions } from '../lib/session';
 import { returnTarget, StartTickets } from '../lib/start-ticket';
 
@@ -41,11 +49,16 @@ function nameOf(claims: SamlClaims): string | null {
  * provider's answers (`POST /saml/:id/acs`: a test's, or a sign-in's) and the metadata an admin gives
  * the provider.
  */
-export const samlRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { repos, clock, saml, config } = app.services;
+export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { repos, clock, saml, oidcConnections, config } = app.services;
   const origin = new URL(config.publicUrl).origin;
   const tickets = new StartTickets(app.services.keys.hmacSecret, clock);
-  const ssoCookie = { ...cookieOptions(config, true), path: '/saml', maxAge: 600 };
+  // Sent only to where the connection's provider answers: SAML's ACS, or OpenID Connect's redirect URI.
+  const cookieFor = (protocol: 'saml' | 'oidc') => ({
+    ...cookieOptions(config, true),
+    path: protocol === 'saml' ? '/saml' : OIDC_CALLBACK_PATH,
+    maxAge: 600,
+  });
 
   /** The enabled connection the address's domain signs in through, at the team, if any. */
   async function connectionFor(teamId: string, email: string) {
@@ -104,11 +117,22 @@ export const samlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!start || !team || team.disabled || !connection?.enabled || connection.team_id !== team.id)
         return signInFailed(reply, team?.name ?? null, 'SsoFailed', start?.returnUrl ?? null);
       const browser = randomToken(32);
-      const url = await saml.start(connection, 'signIn', {
+      const options = {
         signIn: { browserHash: sha256(browser), returnUrl: start.returnUrl },
         forceAuthn: start.maxAge !== null,
-      });
-      reply.setCookie(SSO_COOKIE, browser, ssoCookie);
+      };
+      let url;
+      try {
+        url =
+          connection.protocol === 'saml'
+            ? await saml.start(connection, 'signIn', options)
+            : await oidcConnections.start(connection, 'signIn', options);
+      } catch (error) {
+        if (!(error instanceof OidcRefused)) throw error;
+        request.log.warn({ connection: connection.id, err: error }, 'single sign-on could not start');
+        return signInFailed(reply, team.name, 'SsoFailed', start.returnUrl);
+      }
+      reply.setCookie(SSO_COOKIE, browser, cookieFor(connection.protocol));
       return reply.redirect(url, 303);
     },
   );
@@ -117,7 +141,7 @@ export const samlRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function recordTest(
     reply: FastifyReply,
     row: TeamConnectionsTable,
-    outcome: Awaited<ReturnType<typeof saml.answer>>,
+    outcome: SamlOutcome | OidcOutcome,
   ) {
     const at = new Date(clock.now()).toISOString();
     const result: ConnectionTest = outcome.ok
@@ -149,7 +173,7 @@ export const samlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       request.log.info({ connection: row.id, why }, 'single sign-on refused');
       return signInFailed(reply, team.name, code, returnUrl);
     };
-    reply.clearCookie(SSO_COOKIE, ssoCookie);
+    reply.clearCookie(SSO_COOKIE, cookieFor(row.protocol));
     const cookie = cookiesOf(request)[SSO_COOKIE];
     if (bound && (!cookie || !bound.browserHash || !safeEqual(sha256(cookie), bound.browserHash)))
       return refuse('SsoFailed', 'the answer came to another browser than the one that asked');
@@ -211,6 +235,28 @@ export const samlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (!row.enabled) return signInFailed(reply, team?.name ?? null, 'SsoFailed', null);
       return signIn(request, reply, row, outcome.claims, outcome.request);
+    },
+  );
+
+  // An OpenID Connect provider's answer (a redirect): its state names the request and so the
+  // connection; a test's result is kept, a sign-in's signs the member in as a SAML answer would.
+  app.get(
+    OIDC_CALLBACK_PATH,
+    { config: { auth: 'none' }, schema: oidcCallbackSchema },
+    async (request, reply) => {
+      const answered = await oidcConnections.answer(new URL(request.url, config.publicUrl));
+      if (!answered) return signInFailed(reply, null, 'SsoFailed', null);
+      const { connection, purpose, outcome, request: bound } = answered;
+      if (purpose === 'test') return recordTest(reply, connection, outcome);
+      const team = await repos.teams.findById(connection.team_id);
+      if (!outcome.ok || !connection.enabled) {
+        request.log.info(
+          { connection: connection.id, problem: outcome.ok ? 'off' : outcome.problem },
+          'OpenID Connect answer refused',
+        );
+        return signInFailed(reply, team?.name ?? null, 'SsoFailed', bound.returnUrl);
+      }
+      return signIn(request, reply, connection, outcome.claims, bound);
     },
   );
 
