@@ -36,7 +36,10 @@ export interface Config {
   demo: boolean;
   /** Port of the demo's second origin (partner and suite-app pages); 0 disables it. */
   partnerPort: number;
-  /** Ports of the demo's stand-in Google, Microsoft, Auth0 and Apple providers (0 = any free port). */
+  /**
+   * Ports of the demo's stand-in Google, Microsoft, Auth0, Apple and SAML providers, in that order
+   * (0 = any free port).
+   */
   standinPorts: number[];
   brand: BrandName;
   logLevel: string;
@@ -269,14 +272,18 @@ export function loadConfig(env: Env = process.env): Config {
 
   const port = int('PORT', 8080, 0, 65535);
   const partnerPort = int('PARTNER_PORT', 8081, 0, 65535);
-  const standinPorts = (value('STANDIN_PORTS') ?? '8082,8083,8084,8085').split(',').map((part) => {
+  const standinPorts = (value('STANDIN_PORTS') ?? '8082,8083,8084,8085,8086').split(',').map((part) => {
     const parsed = Number(part.trim());
     if (!/^\d+$/.test(part.trim()) || parsed > 65535)
-      problems.push(`STANDIN_PORTS must be four ports, e.g. 8082,8083,8084,8085 (got "${part}")`);
+      problems.push(`STANDIN_PORTS must be ports, e.g. 8082,8083,8084,8085,8086 (got "${part}")`);
     return parsed;
   });
-  if (standinPorts.length !== 4)
-    problems.push('STANDIN_PORTS must list four ports (Google, Microsoft, Auth0, Apple stand-ins)');
+  if (standinPorts.length !== 4 && standinPorts.length !== 5)
+    problems.push(
+      'STANDIN_PORTS must list four or five ports (Google, Microsoft, Auth0, Apple, SAML stand-ins)',
+    );
+  // Lists written before the SAML stand-in have four: it takes any free port then.
+  if (standinPorts.length === 4) standinPorts.push(0);
   const demo = bool('DEMO', true);
   const host = value('HOST') ?? 'localhost';
   const publicUrl = url('PUBLIC_URL', `http://localhost:${port}`) ?? `http://localhost:${port}`;

@@ -9,15 +9,27 @@ import { openKeyRing } from './lib/keys';
 import { buildPartnerApp } from './partner';
 import type { ProviderKind } from './db/schema';
 import { startStandIns, type StandIn } from './standin/providers';
+import type { SamlStandIn } from './standin/saml';
 
 export interface RunningServer {
   app: FastifyInstance;
   standIns: Map<ProviderKind, StandIn>;
+  /** Demo mode: the stand-in SAML provider initrode's connection signs in through. */
+  samlStandIn: SamlStandIn | null;
   partner: FastifyInstance | null;
   db: Db;
   url: string;
   partnerUrl: string | null;
   close(): Promise<void>;
+}
+
+/**
+ * The stand-in SAML provider, loaded in demo mode only: it needs samlify, a development dependency
+ * that a deployment (`npm ci --omit=dev`) does not install.
+ */
+async function startSamlStandIn(publicUrl: string, port: number): Promise<SamlStandIn> {
+  const { startSamlStandIn: start } = await import('./standin/saml');
+  return start(publicUrl, port);
 }
 
 export interface StartOptions {
@@ -35,19 +47,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     // Nodes starting together take turns: the first migrates, seeds and makes the first key; the
     // others wait, then find it all done (docs/decisions/migration-lock.md).
-    const { app, standIns } = await db.exclusive(async () => {
+    const { app, standIns, samlStandIn } = await db.exclusive(async () => {
       await migrate(db.kysely);
       const keys = await openKeyRing(db, config, clock);
-      // Demo mode: the stand-in Google, Microsoft and Auth0 (never outside it).
+      // Demo mode: the stand-in Google, Microsoft, Auth0, Apple and SAML providers (never outside it).
       const standIns = config.demo
         ? await startStandIns(config.publicUrl, config.standinPorts)
         : new Map<ProviderKind, StandIn>();
+      const samlStandIn = config.demo
+        ? await startSamlStandIn(config.publicUrl, config.standinPorts[4] ?? 0)
+        : null;
       const app = await buildApp({ config, db, keys, clock, logger: options.logger, standIns });
       if (config.demo) {
-        const added = await seedDemo(db.kysely, app.services.hasher, clock);
+        // The seed points initrode's connection at the stand-in as it runs now (a new certificate).
+        const added = await seedDemo(db.kysely, app.services.hasher, clock, samlStandIn);
         if (added) app.log.info({ rows: added }, 'demo data seeded');
       }
-      return { app, standIns };
+      return { app, standIns, samlStandIn };
     });
     let partner: FastifyInstance | null = null;
     try {
@@ -61,12 +77,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await partner?.close();
       await app.close();
       for (const standIn of standIns.values()) await standIn.close();
+      await samlStandIn?.close();
       throw error;
     }
     const partnerUrl = partner ? `http://localhost:${config.partnerPort}` : null;
     return {
       app,
       standIns,
+      samlStandIn,
       partner,
       db,
       url: config.publicUrl,
@@ -75,6 +93,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await partner?.close();
         await app.close();
         for (const standIn of standIns.values()) await standIn.close();
+        await samlStandIn?.close();
         await db.close();
       },
     };
@@ -100,6 +119,8 @@ async function main(): Promise<void> {
   for (const standIn of server.standIns.values()) {
     server.app.log.info(`stand-in ${standIn.kind} provider (demo): ${standIn.issuer}`);
   }
+  if (server.samlStandIn)
+    server.app.log.info(`stand-in SAML provider (demo, initrode's): ${server.samlStandIn.entityId}`);
   if (server.partnerUrl) {
     server.app.log.info(`partner page (another origin): ${server.partnerUrl}/partner.html`);
     server.app.log.info(`suite app page (another origin): ${server.partnerUrl}/suite-app.html`);

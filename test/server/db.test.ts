@@ -8,13 +8,16 @@ import { integrityCheck, migrate, MIGRATION_NAMES } from '../../demo/server/db/m
 import { keptUntilChange, preparedQuery } from '../../demo/server/db/prepared';
 import {
   DEMO_DOMAINS,
+  DEMO_GROUPS,
   DEMO_POLICIES,
   DEMO_PROVIDERS,
   DEMO_TEAMS,
   DEMO_USERS,
   DEMO_PASSWORD,
+  DEMO_SAML_CONNECTION,
   seedDemo,
 } from '../../demo/server/db/seed';
+import { signingPair } from '../../demo/server/standin/saml';
 import { OffsetClock } from '../../demo/server/lib/clock';
 import { PasswordHasher, scryptParams } from '../../demo/server/lib/password';
 import { TEST_HASH_COST } from '../support/test-server';
@@ -109,6 +112,7 @@ describe('database', () => {
           DEMO_POLICIES.length +
           DEMO_PROVIDERS.length +
           DEMO_DOMAINS.length +
+          DEMO_GROUPS.length +
           1,
       );
       await db.kysely
@@ -134,8 +138,8 @@ describe('database', () => {
               .executeTakeFirstOrThrow()
           ).n,
         );
-      assert.equal(await count('teams'), 4);
-      assert.equal(await count('users'), 5);
+      assert.equal(await count('teams'), 5);
+      assert.equal(await count('users'), 6);
       assert.equal(await count('policies'), DEMO_POLICIES.length);
       assert.equal(await count('external_accounts'), 3);
 
@@ -157,6 +161,55 @@ describe('database', () => {
         .where('name', '=', 'initech')
         .executeTakeFirstOrThrow();
       assert.equal(initech.disabled, 1);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('points initrode’s SAML connection at the stand-in as it runs at each start (demo mode)', async () => {
+    const db = await openDatabase(join(dir, 'saml.db'));
+    const hasher = new PasswordHasher(4, 100, scryptParams(Number(TEST_HASH_COST)));
+    const clock = new OffsetClock();
+    const provider = (port: number) => ({
+      entityId: `http://localhost:${port}/metadata`,
+      ssoUrl: `http://localhost:${port}/sso`,
+      cert: signingPair(1).cert,
+    });
+    const connection = () =>
+      db.kysely
+        .selectFrom('team_connections')
+        .selectAll()
+        .where('id', '=', DEMO_SAML_CONNECTION.id)
+        .executeTakeFirst();
+    const route = () =>
+      db.kysely
+        .selectFrom('team_domains')
+        .select(['connection_id', 'require_sso'])
+        .where('domain', '=', DEMO_SAML_CONNECTION.domain)
+        .executeTakeFirstOrThrow();
+    try {
+      await migrate(db.kysely);
+      // Without the stand-in (a test template), no connection and the domain signs in by password.
+      await seedDemo(db.kysely, hasher, clock);
+      assert.equal(await connection(), undefined);
+      assert.deepEqual(await route(), { connection_id: null, require_sso: 0 });
+
+      const first = provider(8086);
+      assert.equal(await seedDemo(db.kysely, hasher, clock, first), 1, 'the connection, once');
+      const made = (await connection())!;
+      assert.deepEqual(
+        [made.name, made.enabled, made.tested_at !== null, made.sso_url, JSON.parse(made.certificates)],
+        [DEMO_SAML_CONNECTION.name, 1, true, first.ssoUrl, [first.cert]],
+      );
+      assert.deepEqual(await route(), { connection_id: DEMO_SAML_CONNECTION.id, require_sso: 0 });
+
+      const next = provider(9086);
+      assert.equal(await seedDemo(db.kysely, hasher, clock, next), 0);
+      const moved = (await connection())!;
+      assert.deepEqual(
+        [moved.idp_entity_id, moved.sso_url, JSON.parse(moved.certificates), moved.enabled],
+        [next.entityId, next.ssoUrl, [next.cert], 1],
+      );
     } finally {
       await db.close();
     }

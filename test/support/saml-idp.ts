@@ -1,10 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { inflateRawSync } from 'node:zlib';
 import { DOMParser } from '@xmldom/xmldom';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as samlify from 'samlify';
+import { signingPair } from '../../demo/server/standin/saml';
 
 // The identity provider here reads this site's AuthnRequests only to answer them; the answers are
 // what the tests are about, and node-saml checks those against the XML schema's shape by itself.
@@ -15,37 +12,8 @@ const REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 const BASIC = 'urn:oasis:names:tc:SAML:2.0:attrname-format:basic';
 
-/** A signing key and its self-signed certificate (PEM), made by openssl, valid for `days`. */
-export function signingPair(days = 2, subject = '/CN=Test IdP'): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'acct-idp-'));
-  try {
-    const key = join(dir, 'key.pem');
-    const cert = join(dir, 'cert.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-sha256',
-        '-days',
-        String(days),
-        '-subj',
-        subject,
-        '-keyout',
-        key,
-        '-out',
-        cert,
-      ],
-      { stdio: 'ignore' },
-    );
-    return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+/** A signing key and its self-signed certificate (PEM), made by openssl: the demo's stand-in's own. */
+export { signingPair };
 
 /** A key of an identity provider's metadata: its certificate (PEM) and what it is for (absent: both). */
 export interface MetadataKey {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { PRESET_MAPPINGS } from '../../../src/contract/connections';
 import { PERMISSIONS, type Permission } from '../../../src/contract/permissions';
 import type { Clock } from '../lib/clock';
 import { sha256 } from '../lib/crypto';
-import { memberTerms, sortKey } from './member-terms';
+import { fold, memberTerms, sortKey } from './member-terms';
 import type { PasswordHasher } from '../lib/password';
 import type { Database, ProviderKind } from './schema';
 import { machineAppRow } from './team-apps';
@@ -77,6 +78,8 @@ export const DEMO_TEAMS: TeamSeed[] = [
     manager: ['Tomás Ortega', 'tomas.ortega@accounts.example', '+44 20 7946 0555'],
   },
   { name: 'initech', display_name: 'Initech', local: true, disabled: true, seats: 10, storage: [0, 10 * GB] },
+  // Signs its people in through the demo's stand-in SAML provider (standin/saml.ts), by their domain.
+  { name: 'initrode', display_name: 'Initrode', local: true, seats: 10, storage: [1 * GB, 10 * GB] },
   {
     name: 'umbrella',
     display_name: 'Umbrella',
@@ -122,6 +125,13 @@ export const DEMO_USERS: UserSeed[] = [
     permissions: ['EDITOR'],
     external: [{ provider: 'AzureAD', subject: 'azure-dan' }],
   },
+  {
+    team: 'initrode',
+    email: 'peter@initrode.test',
+    name: 'Peter Gibbons',
+    password: true,
+    permissions: ['OWNER'],
+  },
 ];
 
 /**
@@ -143,7 +153,31 @@ export const DEMO_API_CLIENT = {
  */
 export const DEMO_DOMAINS = [
   { team: 'acme', domain: 'acme.test', token: 'de770de770de770de770de770de770de' },
+  { team: 'initrode', domain: 'initrode.test', token: '1a17e0de1a17e0de1a17e0de1a17e0de' },
 ];
+
+/** Teams' groups, so the groups a provider names have one to land in. */
+export const DEMO_GROUPS = [{ team: 'initrode', name: 'Engineering' }];
+
+/**
+ * The demo's SAML connection: initrode's to the stand-in provider, which `initrode.test` signs in
+ * through. Made in demo mode only, where the stand-in runs; its fixed id keeps its service provider
+ * addresses the same from start to start.
+ */
+export const DEMO_SAML_CONNECTION = {
+  id: '5a4c0000-de70-4000-8000-000000000001',
+  team: 'initrode',
+  name: 'Initrode SSO',
+  domain: 'initrode.test',
+  permissions: ['EDITOR'] satisfies Permission[],
+};
+
+/** The stand-in SAML provider's details, new at each start (its certificate is made then). */
+export interface DemoSamlProvider {
+  entityId: string;
+  ssoUrl: string;
+  cert: string;
+}
 
 const ALL: Permission[] = [...PERMISSIONS];
 const MAKERS: Permission[] = ['OWNER', 'ADMIN', 'EDITOR'];
@@ -185,10 +219,69 @@ const adminSettings = (team: TeamSeed) => ({
 });
 
 /**
- * Seed the demo data. Idempotent: rows that exist are left alone (including users' changed passwords),
- * so it runs on every start of the demo.
+ * The demo's SAML connection, pointed at the stand-in as it runs now (its address and certificate
+ * change from start to start). Made enabled, as if tested, with its domain routed to it; made again if
+ * an admin removed it.
  */
-export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clock: Clock): Promise<number> {
+async function seedSamlConnection(
+  trx: Transaction<Database>,
+  teamId: string,
+  provider: DemoSamlProvider,
+  now: number,
+): Promise<number> {
+  const { id, name, domain, permissions } = DEMO_SAML_CONNECTION;
+  const details = {
+    idp_entity_id: provider.entityId,
+    sso_url: provider.ssoUrl,
+    certificates: JSON.stringify([provider.cert]),
+  };
+  const result = await trx
+    .insertInto('team_connections')
+    .values({
+      id,
+      team_id: teamId,
+      protocol: 'saml',
+      preset: 'saml',
+      name,
+      ...details,
+      metadata_url: null,
+      mapping: JSON.stringify(PRESET_MAPPINGS.saml),
+      idp_initiated: 0,
+      enabled: 1,
+      default_permissions: JSON.stringify(permissions),
+      tested_at: now,
+      last_test: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
+  const made = Number(result.numInsertedOrUpdatedRows ?? 0n);
+  if (made) {
+    await trx
+      .updateTable('team_domains')
+      .set({ connection_id: id, require_sso: 0 })
+      .where('team_id', '=', teamId)
+      .where('domain', '=', domain)
+      .where('connection_id', 'is', null)
+      .execute();
+  } else {
+    await trx.updateTable('team_connections').set(details).where('id', '=', id).execute();
+  }
+  return made;
+}
+
+/**
+ * Seed the demo data. Idempotent: rows that exist are left alone (including users' changed passwords),
+ * so it runs on every start of the demo. With the stand-in SAML provider (demo mode), also the
+ * connection to it.
+ */
+export async function seedDemo(
+  db: Kysely<Database>,
+  hasher: PasswordHasher,
+  clock: Clock,
+  samlProvider: DemoSamlProvider | null = null,
+): Promise<number> {
   const now = clock.now();
   let inserted = 0;
 
@@ -337,6 +430,16 @@ export async function seedDemo(db: Kysely<Database>, hasher: PasswordHasher, clo
         .executeTakeFirst();
       inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
     }
+    for (const { team, name } of DEMO_GROUPS) {
+      const result = await trx
+        .insertInto('groups')
+        .values({ id: randomUUID(), team_id: teams.get(team)!, name, name_key: fold(name), created_at: now })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
+    }
+    if (samlProvider)
+      inserted += await seedSamlConnection(trx, teams.get(DEMO_SAML_CONNECTION.team)!, samlProvider, now);
     for (const [order, policy] of DEMO_POLICIES.entries()) {
       const result = await trx
         .insertInto('policies')

@@ -4,8 +4,10 @@ import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { type Account, type Configuration } from 'oidc-provider';
 import { demoClient } from '../db/seed';
 import { randomToken } from '../lib/crypto';
+import { escapeHtml } from '../lib/plain-page';
 import type { ProviderKind } from '../db/schema';
 import { memoryAdapter } from './memory-adapter';
+import { readForm, standInPage } from './page';
 
 /**
  * Stand-in identity providers for offline demos and tests: one real OpenID provider (oidc-provider) per
@@ -67,31 +69,6 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > 16 * 1024) throw new Error('form too large');
-    chunks.push(chunk as Buffer);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
-
-function page(res: ServerResponse, kind: ProviderKind, body: string) {
-  res.writeHead(200, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy':
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:",
-    'cache-control': 'no-store',
-  });
-  res.end(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${kind} (stand-in) — sign in</title><style>body{font-family:system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#1b2430}label{display:block;font-weight:600;margin:1rem 0 .25rem}input{font:inherit;width:100%;padding:.5rem;box-sizing:border-box}button{font:inherit;margin-top:1rem;padding:.5rem 1rem}code{background:#eef}</style></head><body>${body}</body></html>`,
-  );
-}
-
 /** The sign-in page and its form post, answering the provider's login and consent prompts at once. */
 async function interaction(
   provider: Provider,
@@ -102,12 +79,12 @@ async function interaction(
   const details = await provider.interactionDetails(req, res);
   if (req.method === 'GET') {
     const known = Object.keys(ACCOUNTS[kind])
-      .map((id) => `<code>${escape(id)}</code>`)
+      .map((id) => `<code>${escapeHtml(id)}</code>`)
       .join(', ');
-    page(
+    standInPage(
       res,
-      kind,
-      `<h1>Sign in with ${escape(kind)}</h1><p>This is the demo's stand-in for a real provider. Known accounts: ${known}.</p><form method="post" action="/interaction/${escape(details.uid)}"><label for="login">Account</label><input id="login" name="login" autocomplete="username" required autofocus><button type="submit">Continue</button></form>`,
+      `${escapeHtml(kind)} (stand-in) — sign in`,
+      `<h1>Sign in with ${escapeHtml(kind)}</h1><p>This is the demo's stand-in for a real provider. Known accounts: ${known}.</p><form method="post" action="/interaction/${escapeHtml(details.uid)}"><label for="login">Account</label><input id="login" name="login" autocomplete="username" required autofocus><button type="submit">Continue</button></form>`,
     );
     return;
   }
