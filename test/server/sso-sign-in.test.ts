@@ -345,6 +345,29 @@ describe('signing in by the address’s domain', () => {
     }
   });
 
+  it('lets a request whose answer never came go when the next one is sent', async () => {
+    const begin = async () => {
+      const started = await start('idle@acme.test');
+      const url = new URL((started.json() as { location: string }).location);
+      await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    };
+    const waiting = () =>
+      t.db.kysely
+        .selectFrom('saml_requests')
+        .select('id')
+        .where('connection_id', '=', connection.id)
+        .execute();
+    await begin();
+    assert.equal((await waiting()).length, 1);
+    t.clock.offset += 11 * 60_000;
+    try {
+      await begin();
+      assert.equal((await waiting()).length, 1, 'the abandoned one is gone');
+    } finally {
+      t.clock.offset -= 11 * 60_000;
+    }
+  });
+
   it('signs nobody in through a connection turned off meanwhile', async () => {
     const started = await start('late@acme.test');
     const begin = new URL((started.json() as { location: string }).location);

@@ -446,6 +446,15 @@ const ALL_SHOTS: Shot[] = [
     },
   },
   {
+    // An address at a domain that signs in through the team's single sign-on (the demo's initrode).
+    name: 'sign-in-sso',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/initrode`);
+      await page.getByLabel(t('login.email')).fill('michael@initrode.test');
+      await page.getByRole('button', { name: t('login.sso.continue') }).waitFor();
+    },
+  },
+  {
     // A team that has turned passkey sign-in off: no passkey button, the password form alone.
     name: 'sign-in-no-passkeys',
     async show(page, server, t) {

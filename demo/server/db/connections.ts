@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { SamlPurpose } from '../../../src/contract/connections';
+import { SAML_REQUEST_MS, type SamlPurpose } from '../../../src/contract/connections';
 import type { AuditAction } from '../../../src/contract/team-rules';
 import { recordAudit, type Actor } from './audit';
 import { isUniqueViolation } from './unique';
@@ -96,12 +96,15 @@ export function connectionsRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** A request sent; a sign-in's is bound to its browser and knows where to go after. */
+    /**
+     * A request sent; a sign-in's is bound to its browser and knows where to go after. Requests whose
+     * answer never came (the tab closed) go on the way, as used assertions do.
+     */
     async saveRequest(
       id: string,
       connectionId: string,
       purpose: SamlPurpose,
-      expiresAt: number,
+      now: number,
       binding?: {
         browserHash: string | null;
         returnUrl: string | null;
@@ -109,13 +112,14 @@ export function connectionsRepository(db: Kysely<Database>) {
         nonce?: string;
       },
     ) {
+      await db.deleteFrom('saml_requests').where('expires_at', '<=', now).execute();
       await db
         .insertInto('saml_requests')
         .values({
           id,
           connection_id: connectionId,
           purpose,
-          expires_at: expiresAt,
+          expires_at: now + SAML_REQUEST_MS,
           browser_hash: binding?.browserHash ?? null,
           return_url: binding?.returnUrl ?? null,
           code_verifier: binding?.codeVerifier ?? null,

@@ -1,7 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import * as oidc from 'openid-client';
 import {
-  SAML_REQUEST_MS,
   type ConnectionMapping,
   type ConnectionProblem,
   type SamlPurpose,
@@ -108,7 +107,7 @@ export function oidcConnectionService(deps: {
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
       const verifier = oidc.randomPKCECodeVerifier();
-      await repos.connections.saveRequest(state, row.id, purpose, clock.now() + SAML_REQUEST_MS, {
+      await repos.connections.saveRequest(state, row.id, purpose, clock.now(), {
         browserHash: options.signIn?.browserHash ?? null,
         returnUrl: options.signIn?.returnUrl ?? null,
         codeVerifier: verifier,

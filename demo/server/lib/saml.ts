@@ -132,8 +132,7 @@ export function samlService(deps: { repos: Repositories; clock: Clock; publicUrl
     } = {},
   ) {
     const id = `_${randomBytes(20).toString('hex')}`;
-    const expires = clock.now() + SAML_REQUEST_MS;
-    await repos.connections.saveRequest(id, connection.id, purpose, expires, options.signIn);
+    await repos.connections.saveRequest(id, connection.id, purpose, clock.now(), options.signIn);
     // The RelayState, when asked for, names the request: the answer's route can tell its own test.
     const relayState = options.relayPrefix === undefined ? '' : `${options.relayPrefix}${id}`;
     const saml = samlFor(connection, id, undefined, options.forceAuthn);
