@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { DOMParser } from '@xmldom/xmldom';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { screenshot, signInContext, type ServerHandle } from './browser';
 import type { IdpUser, SimpleSamlPhp } from './simplesamlphp';
@@ -8,30 +7,12 @@ import { sessionFor } from './test-server';
 /**
  * What acme's owner, ada, does on the Single sign-on screen to connect SimpleSAMLphp
  * (support/simplesamlphp.ts): add a generic SAML connection, register this site at the provider, enter
- * the provider's details, test it through the provider's login page, turn it on.
+ * the provider's details from its metadata URL, test it through the provider's login page, turn it on.
  */
-
-const MD = 'urn:oasis:names:tc:SAML:2.0:metadata';
-const DS = 'http://www.w3.org/2000/09/xmldsig#';
 
 /** A connection's row on the Single sign-on screen (or a domain's on the Domains screen). */
 export const row = (page: Page, name: string): Locator =>
   page.locator('acct-portal li.member', { has: page.locator('.member-name', { hasText: name }) });
-
-/** What an admin reads off the provider's metadata page: its entity ID, sign-on URL and certificate. */
-async function providerDetails(idp: SimpleSamlPhp) {
-  const xml = await (await fetch(idp.metadataUrl)).text();
-  const root = new DOMParser().parseFromString(xml, 'text/xml').documentElement!;
-  const sso = [...Array.from(root.getElementsByTagNameNS(MD, 'SingleSignOnService'))].find(
-    (service) => service.getAttribute('Binding') === 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect',
-  );
-  return {
-    entityId: root.getAttribute('entityID')!,
-    ssoUrl: sso!.getAttribute('Location')!,
-    // The bare base64 a provider's page shows, not PEM: the field takes either.
-    certificate: root.getElementsByTagNameNS(DS, 'X509Certificate')[0]!.textContent!.trim(),
-  };
-}
 
 /** The value behind one of the row's copy buttons, as the admin's clipboard gets it. */
 async function copied(page: Page, name: string, value: string): Promise<string> {
@@ -67,20 +48,16 @@ export function samlAdmin(e2e: ServerHandle, simplesamlphp: { readonly idp: Simp
     assert.equal(acsUrl, `${entityId}/acs`);
     idp.trust({ entityId, acsUrl });
 
-    const provider = await providerDetails(idp);
-    assert.equal(provider.entityId, idp.entityId);
-    assert.equal(provider.ssoUrl, idp.ssoUrl);
+    // The provider's details from its published metadata, fetched by the server.
     await row(page, name)
       .getByRole('button', { name: `Enter the provider’s details for ${name}` })
       .click();
     const details = page.getByRole('dialog', { name: `Provider’s details for ${name}` });
-    await details.getByRole('textbox', { name: 'Identity provider entity ID' }).fill(provider.entityId);
-    await details.getByRole('textbox', { name: 'Single sign-on URL (HTTP-Redirect)' }).fill(provider.ssoUrl);
-    await details
-      .getByRole('textbox', { name: 'Signing certificate', exact: true })
-      .fill(provider.certificate);
-    await details.getByRole('button', { name: 'Save' }).click();
+    await details.getByRole('radio', { name: 'Metadata URL', exact: true }).check();
+    await details.getByRole('textbox', { name: 'Metadata URL' }).fill(idp.metadataUrl);
+    await details.getByRole('button', { name: 'Read metadata' }).click();
     await details.waitFor({ state: 'detached' });
+    await row(page, name).getByText(idp.ssoUrl, { exact: true }).waitFor();
     await row(page, name).getByText('CN=SimpleSAMLphp test IdP, valid until').waitFor();
   }
 
