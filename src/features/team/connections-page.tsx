@@ -33,6 +33,7 @@ import {
 } from './admin-kit';
 import { dayText, refusalOf } from './format';
 import { ConnectionOptions } from './connection-options';
+import { MappingFacts, MappingForm } from './mapping-form';
 import {
   LITERAL,
   OidcDetailsForm,
@@ -66,9 +67,12 @@ function Connections() {
   const call = useCall();
   const connections = useTeamList(listTeamConnections, (c) => c.id, byName);
   const [adding, setAdding] = useState(false);
-  const [asked, setAsked] = useState<{ kind: 'details' | 'remove'; connection: TeamConnection } | null>(null);
+  const [asked, setAsked] = useState<{
+    kind: 'details' | 'mapping' | 'remove';
+    connection: TeamConnection;
+  } | null>(null);
   const [open, setOpen] = useState(false);
-  const ask = (kind: 'details' | 'remove', connection: TeamConnection) => {
+  const ask = (kind: 'details' | 'mapping' | 'remove', connection: TeamConnection) => {
     setAsked({ kind, connection });
     setOpen(true);
   };
@@ -165,6 +169,7 @@ function Connections() {
                 refreshing={refreshing === connection.id}
                 onRefresh={() => void refresh(connection)}
                 onDetails={() => ask('details', connection)}
+                onMapping={() => ask('mapping', connection)}
                 onRemove={() => ask('remove', connection)}
               />
             ))}
@@ -176,14 +181,21 @@ function Connections() {
           <AddForm busy={busy} setBusy={setBusy} onAdded={put} onClose={() => setAdding(false)} />
         )}
       </FormDialog>
-      {asked?.kind === 'details' ? (
+      {asked?.kind === 'details' || asked?.kind === 'mapping' ? (
         <FormDialog
           open={open}
-          title={t('connections.details.title', { connection: asked.connection.name })}
+          title={t(asked.kind === 'details' ? 'connections.details.title' : 'connections.mapping.title', {
+            connection: asked.connection.name,
+          })}
           onClose={() => setOpen(false)}
         >
           {(busy, setBusy) => {
-            const Form = asked.connection.protocol === 'oidc' ? OidcDetailsForm : DetailsForm;
+            const Form =
+              asked.kind === 'mapping'
+                ? MappingForm
+                : asked.connection.protocol === 'oidc'
+                  ? OidcDetailsForm
+                  : DetailsForm;
             return (
               <Form
                 connection={asked.connection}
@@ -229,6 +241,7 @@ function ConnectionRow({
   onTest,
   onTurn,
   onDetails,
+  onMapping,
   onRemove,
   onSaved,
   refreshing,
@@ -239,6 +252,7 @@ function ConnectionRow({
   onTest(): void;
   onTurn(enabled: boolean): void;
   onDetails(): void;
+  onMapping(): void;
   onRemove(): void;
   /** Its details are being read again from the provider's metadata. */
   refreshing: boolean;
@@ -377,6 +391,19 @@ function ConnectionRow({
               </button>
             </>
           ) : null}
+        </div>
+        <h3 className="group-name">{t('connections.mapping.heading')}</h3>
+        <MappingFacts connection={connection} />
+        <div>
+          <button
+            type="button"
+            className="button secondary small"
+            part="button"
+            aria-label={t('connections.mapping.change', { connection: name })}
+            onClick={onMapping}
+          >
+            {t('connections.mapping.changeShort')}
+          </button>
         </div>
         <TestResult connection={connection} language={language} t={t} />
         <div className="dialog-actions start">

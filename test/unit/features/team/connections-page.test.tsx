@@ -266,6 +266,29 @@ describe('the single sign-on screen (component)', () => {
     expect(saved.getByRole('button', { name: `Test ${name}` }).getAttribute('aria-disabled')).to.equal(null);
   });
 
+  it('what the provider sends: the attribute names, the e-mail required, the NameID in words', async () => {
+    const name = `Okta ${crypto.randomUUID().slice(0, 6)}`;
+    const { view, container } = await screen();
+    const row = await addConnection(view, name);
+    expect(row.getByText('firstName')).to.exist;
+    fireEvent.click(row.getByRole('button', { name: `Change where ${name}’s information is read` }));
+    const dialog = within(await view.findByRole('dialog', { name: `What ${name} sends` }));
+    const email = dialog.getByRole('textbox', { name: 'E-mail address' });
+    fireEvent.change(email, { target: { value: ' ' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(email.getAttribute('aria-invalid')).to.equal('true'));
+    await expectNoAxeViolations(container);
+    fireEvent.change(email, { target: { value: 'nameid' } });
+    fireEvent.change(dialog.getByRole('textbox', { name: 'Groups' }), { target: { value: 'memberOf' } });
+    fireEvent.change(dialog.getByRole('textbox', { name: 'Last name' }), { target: { value: '' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(lastNotice()).to.equal(`What ${name} sends is saved`));
+    const saved = rowOf(view, name);
+    expect(saved.getByText('memberOf')).to.exist;
+    expect(saved.getAllByText('NameID')).to.have.length(2, 'the e-mail and the stable id');
+    expect(saved.getByText('Not read')).to.exist;
+  });
+
   it('sign-in options: answers started at the provider, and what new members get; saved', async () => {
     const name = `Okta ${crypto.randomUUID().slice(0, 6)}`;
     const { view, container } = await screen();
