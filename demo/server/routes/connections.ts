@@ -21,7 +21,7 @@ import { pemOf } from '../lib/certificates';
 import { cleanName } from '../lib/names';
 import { serviceProviderUrls, TEST_RELAY } from '../lib/saml';
 import { fetchMetadata, readMetadata, type ProviderDetails } from '../lib/saml-metadata';
-import { adminOf } from '../plugins/auth';
+import { teamActorOf } from '../plugins/auth';
 
 const NOT_FOUND = { message: 'no such connection', code: 'notFound' } as const;
 /**
@@ -136,7 +136,8 @@ async function detailsFromMetadata(
  */
 export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock, saml, config } = app.services;
-  const admin = { auth: 'bearer', role: 'admin' } as const;
+  // Its IT contact may do it too, through a setup link an owner sent (docs/decisions/setup-links.md).
+  const admin = { auth: 'bearer', role: 'admin', setup: true } as const;
   const view = (row: TeamConnectionsTable) => connectionView(row, config.publicUrl);
   const fromMetadata = (body: MetadataInput) =>
     detailsFromMetadata(body, {
@@ -150,7 +151,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   } as const;
 
   app.get('/api/team/connections', { config: admin, schema: listTeamConnectionsSchema }, async (request) => {
-    const rows = await repos.connections.list(adminOf(request).caller.user.team_id);
+    const rows = await repos.connections.list(teamActorOf(request).teamId);
     return { connections: rows.map(view) };
   });
 
@@ -158,7 +159,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/connections',
     { config: withMetadata, bodyLimit: METADATA_BODY_LIMIT, schema: addTeamConnectionSchema },
     async (request, reply) => {
-      const { caller, actor } = adminOf(request);
+      const { teamId, actor } = teamActorOf(request);
       const checked = checkDetails(request.body);
       if ('code' in checked) return reply.code(400).send(checked);
       const metadata = await fromMetadata(request.body);
@@ -168,7 +169,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const row = await repos.connections.create(
         {
           id: randomUUID(),
-          team_id: caller.user.team_id,
+          team_id: teamId,
           protocol: 'saml',
           preset,
           name: checked.name!,
@@ -193,8 +194,8 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/connections/:id',
     { config: withMetadata, bodyLimit: METADATA_BODY_LIMIT, schema: changeTeamConnectionSchema },
     async (request, reply) => {
-      const { caller, actor } = adminOf(request);
-      const row = await repos.connections.ofTeam(caller.user.team_id, request.params.id);
+      const { teamId, actor } = teamActorOf(request);
+      const row = await repos.connections.ofTeam(teamId, request.params.id);
       if (!row) return reply.code(404).send(NOT_FOUND);
       const body = request.body;
       const checked = checkDetails(body);
@@ -255,8 +256,8 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/connections/:id',
     { config: admin, schema: deleteTeamConnectionSchema },
     async (request, reply) => {
-      const { caller, actor } = adminOf(request);
-      const row = await repos.connections.ofTeam(caller.user.team_id, request.params.id);
+      const { teamId, actor } = teamActorOf(request);
+      const row = await repos.connections.ofTeam(teamId, request.params.id);
       if (!row || !(await repos.connections.remove(row, actor, clock.now())))
         return reply.code(404).send(NOT_FOUND);
       return reply.code(204).send();
@@ -267,7 +268,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/connections/:id/test',
     { config: admin, schema: testTeamConnectionSchema },
     async (request, reply) => {
-      const row = await repos.connections.ofTeam(adminOf(request).caller.user.team_id, request.params.id);
+      const row = await repos.connections.ofTeam(teamActorOf(request).teamId, request.params.id);
       if (!row) return reply.code(404).send(NOT_FOUND);
       if (!row.idp_entity_id || !row.sso_url || row.certificates === '[]')
         return reply
