@@ -45,6 +45,7 @@ import { DomainWatch } from './lib/domain-watch';
 import { memberRoutes } from './routes/members';
 import { searchRoutes } from './routes/search';
 import { sessionRoutes } from './routes/sessions';
+import { setupLinkRoutes } from './routes/setup-links';
 import { outboxRoutes } from './routes/outbox';
 import { passwordResetRoutes } from './routes/password-reset';
 import { switcherRoutes } from './routes/switcher';
@@ -190,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(domainRoutes);
   await app.register(connectionRoutes);
   await app.register(ssoRoutes);
+  await app.register(setupLinkRoutes);
   await app.register(searchRoutes);
   await app.register(switcherRoutes);
   await app.register(accountRoutes);

@@ -98,6 +98,11 @@ declare module 'fastify' {
     forgery?: 'flow-bound' | 'provider' | 'saml-request';
     /** A `bearer` route for team admins or owners only. */
     role?: RoleRule;
+    /**
+     * An admin route (`bearer` with a `role`) that a setup link's token for the same team may call too
+     * (the team's domains and connections): docs/decisions/setup-links.md.
+     */
+    setup?: boolean;
     /** The scope a `client` route requires of the token. */
     scope?: string;
     /**

@@ -33,10 +33,13 @@ export function acceptInvitation(
   });
 }
 
-/** Why a link no longer works, when a call failed for that reason (410 `gone`); otherwise null. */
-export function goneReason(error: unknown): InvitationGone | null {
+/**
+ * Why a link no longer works, when a call failed for that reason (410 `gone`); otherwise null. The
+ * reasons are the link's kind's (`R`: an invitation's by default, a setup link's), all with `invalid`.
+ */
+export function goneReason<R extends string = InvitationGone>(error: unknown): R | 'invalid' | null {
   if (!(error instanceof ApiError) || error.status !== 410) return null;
-  const body = error.body as Partial<Static<typeof GoneBody>> | null;
+  const body = error.body as Partial<Omit<Static<typeof GoneBody>, 'reason'> & { reason: R }> | null;
   return body?.code === 'gone' && typeof body.reason === 'string' ? body.reason : 'invalid';
 }
 

@@ -90,8 +90,32 @@ export const AUDIT_ACTIONS = [
   'connection.disabled',
   'connection.removed',
   'member.joinedThroughSso',
+  'setupLink.created',
+  'setupLink.revoked',
+  'setupLink.opened',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** A setup link for a team's IT contact works five days from when an owner sent it. */
+export const SETUP_LINK_TTL_MS = 5 * 24 * 3600_000;
+
+/**
+ * How the audit trail names an IT contact who acted through a setup link: the actor's id is the link's
+ * behind this prefix (never a member's id), their address the one the link was sent to.
+ */
+export const SETUP_ACTOR_PREFIX = 'setup-link:';
+
+/** A setup link as its owners see it: not opened yet, opened (bound to a browser), or no longer usable. */
+export type SetupLinkState = 'pending' | 'used' | 'expired' | 'revoked';
+
+export function setupLinkState(
+  row: { revoked_at: number | null; expires_at: number; opened_at: number | null },
+  now: number,
+): SetupLinkState {
+  if (row.revoked_at !== null) return 'revoked';
+  if (row.expires_at <= now) return 'expired';
+  return row.opened_at !== null ? 'used' : 'pending';
+}
 
 /** Invitations live seven days from when they were (last) sent. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;

@@ -19,6 +19,7 @@ const ManageArea = lazyScreen(() => import('../features/manage/manage-area'));
 const SearchPage = lazyScreen(() => import('./search-screen'));
 const EmailLinkPage = lazyScreen(() => import('../features/account/email-link'));
 const ConsentPage = lazyScreen(() => import('../features/account/consent-page'));
+const SetupPage = lazyScreen(() => import('../features/team/setup-page'));
 
 /**
  * What the portal's first screen needs, for `elementClass` to wait for: the route's chunks (the manage
@@ -33,6 +34,7 @@ export function portalFirstData(element: HTMLElement): Promise<unknown> | undefi
   if (view.kind === 'search') return SearchPage.preload();
   if (view.kind === 'emailLink') return EmailLinkPage.preload();
   if (view.kind === 'consent') return ConsentPage.preload();
+  if (view.kind === 'setup') return SetupPage.preload();
   if (view.kind === 'manage') {
     const section = view.section ? MANAGE_SECTIONS[view.section] : undefined;
     return Promise.all([ManageArea.preload(), section?.preload()]);
@@ -59,6 +61,7 @@ function Screen() {
   if (view.kind === 'search') return <SearchPage />;
   if (view.kind === 'emailLink') return <EmailLinkPage />;
   if (view.kind === 'consent') return <ConsentPage />;
+  if (view.kind === 'setup') return <SetupPage />;
   return <ManageArea standalone={false} sections={MANAGE_SECTIONS} />;
 }
 
@@ -157,7 +160,8 @@ function Shell() {
       <HeaderBar
         homeHref={router.href('/')}
         onSignedOut={() => router.navigate('/login/team')}
-        offerSignIn={!isLoginPath(path)}
+        // The IT contact of a setup link has no account here: nothing to sign in to.
+        offerSignIn={!isLoginPath(path) && matchRoute(path).kind !== 'setup'}
       />
       <main className="portal-main" ref={main}>
         <Suspense fallback={<ElementFrame />}>

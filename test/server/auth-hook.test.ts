@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import { ROUTE_PARAMS } from '../support/route-params';
+import { ROUTE_BODIES as BODIES, ROUTE_PARAMS } from '../support/route-params';
 import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
 
 /**
@@ -11,62 +11,6 @@ import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
  */
 
 const RULES = new Set(['bearer', 'session', 'client', 'none']);
-
-/** A body each bearer route's schema accepts, so only the auth hook can refuse it; a new one goes here. */
-const BODIES: Record<string, object | undefined> = {
-  'POST /api/user/password': { oldPassword: 'x', newPassword: 'y', confirmNewPassword: 'y' },
-  'PUT /api/user/password': { newPassword: 'y', confirmNewPassword: 'y' },
-  'POST /api/user': { name: 'Ada' },
-  'POST /api/DeviceCode/generate': undefined,
-  'POST /api/user/sessions/end-others': undefined,
-  'POST /api/oidc/consent/:uid': { allow: true },
-  'POST /api/user/email': { newEmail: 'new@example.test', password: 'x' },
-  'DELETE /api/user': { password: 'x' },
-  'PUT /api/team/seat-limit': { limit: 50 },
-  'POST /api/team/members/:id/unlock': undefined,
-  'PATCH /api/team/login-options': { local: true },
-  'PUT /api/team/storage': { usedBytes: 1 },
-  'POST /api/team/invitations': { email: 'someone@example.test', permissions: ['SPOKE'] },
-  'POST /api/team/invitations/:id/resend': undefined,
-  'PATCH /api/team/members/:id': { disabled: false },
-  'POST /api/team/groups': { name: 'A group' },
-  'PATCH /api/team/groups/:id': { name: 'A group' },
-  'PUT /api/team/groups/:id/members/:userId': undefined,
-  'POST /api/team/apps': { name: 'An app', kind: 'machine' },
-  'PATCH /api/team/apps/:clientId': { name: 'An app' },
-  'POST /api/team/apps/:clientId/secret': undefined,
-  'POST /api/team/domains': { domain: 'acme.test' },
-  'POST /api/team/domains/:domain/verify': undefined,
-  'POST /api/team/connections': {
-    preset: 'saml',
-    name: 'x',
-    idpEntityId: 'x',
-    ssoUrl: 'https://x.example',
-    certificates: ['x'],
-  },
-  'PATCH /api/team/connections/:id': { name: 'x' },
-  'PATCH /api/team/domains/:domain': { connectionId: null, requireSso: false },
-  'POST /api/team/connections/:id/test': undefined,
-  'POST /api/user/two-step/totp': undefined,
-  'POST /api/user/two-step/totp/confirm': { code: '123456' },
-  'DELETE /api/user/two-step/totp': { password: 'x' },
-  'POST /api/user/two-step/recovery-codes': { password: 'x' },
-  'POST /api/user/two-step/totp/replace': { password: 'x' },
-  'POST /api/user/two-step/totp/replace/confirm': { replacement: 'x', code: '123456' },
-  'POST /api/user/passkeys/options': undefined,
-  'POST /api/user/passkeys/reauth-options': undefined,
-  'POST /api/user/passkeys': {
-    name: 'x',
-    response: {
-      id: 'a',
-      rawId: 'a',
-      type: 'public-key',
-      response: { clientDataJSON: 'a', attestationObject: 'a' },
-      clientExtensionResults: {},
-    },
-  },
-  'PATCH /api/user/passkeys/:id': { name: 'x' },
-};
 
 let t: TestApp;
 let app: FastifyInstance;
@@ -166,6 +110,9 @@ describe('every route declares who may call it', () => {
       'POST /api/team/connections/:id/test',
       'DELETE /api/team/connections/:id',
       'GET /api/team/audit',
+      'GET /api/team/setup-links',
+      'POST /api/team/setup-links',
+      'DELETE /api/team/setup-links/:id',
       'GET /api/search',
     ]) {
       assert.ok(bearer.includes(expected), `${expected} is a bearer route (got ${bearer.join(', ')})`);
@@ -180,6 +127,15 @@ describe('every route declares who may call it', () => {
     registerAuth(bare);
     bare.get('/admin', { config: { auth: 'session', role: 'admin' } }, async () => ({}));
     await assert.rejects(async () => bare.ready(), /config\.role needs auth 'bearer'.*GET \/admin/);
+    await bare.close().catch(() => undefined);
+  });
+
+  it('refuses to start when a route takes setup tokens without being an admin route', async () => {
+    const { registerAuth } = await import('../../demo/server/plugins/auth');
+    const bare = Fastify({ logger: false });
+    registerAuth(bare);
+    bare.get('/setup-only', { config: { auth: 'bearer', setup: true } }, async () => ({}));
+    await assert.rejects(async () => bare.ready(), /config\.setup needs .*GET \/setup-only/);
     await bare.close().catch(() => undefined);
   });
 

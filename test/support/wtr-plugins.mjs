@@ -5,8 +5,10 @@
  *   commonjs plugin.
  * - `identityServer`: the real reference server, in-process on a free port, reached by the test page
  *   through a same-origin proxy (so cookies and the anti-forgery header behave as on the portal page),
- *   plus one harness-only address, `/__test/session?email=…`, that signs a seeded user in.
+ *   plus harness-only addresses: `/__test/session?email=…`, that signs a seeded user in, and
+ *   `/__test/setup-link?email=…`, a setup link from acme's owner (its token, as the mail would carry it).
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -77,6 +79,28 @@ export function identityServer() {
       ctx.append('Set-Cookie', `acct_session=${session.token}; Path=/; HttpOnly; Secure; SameSite=None`);
       ctx.append('Set-Cookie', `XSRF-TOKEN=${session.xsrf}; Path=/; Secure; SameSite=None`);
       ctx.body = { publicId: session.publicId };
+      return;
+    }
+    if (ctx.path === '/__test/setup-link') {
+      const { app } = await testApp(ctx.origin);
+      const db = app.db.kysely;
+      const owner = await db
+        .selectFrom('users')
+        .select(['id', 'name', 'email', 'team_id'])
+        .where('email', '=', 'ada@acme.test')
+        .executeTakeFirstOrThrow();
+      const token = randomBytes(32).toString('base64url');
+      const now = app.clock.now();
+      await app.app.services.repos.setupLinks.create({
+        teamId: owner.team_id,
+        email: String(ctx.query.email),
+        tokenHash: createHash('sha256').update(token).digest('base64url'),
+        owner: { id: owner.id, name: owner.name, email: owner.email },
+        now,
+        expiresAt: now + 5 * 24 * 3600_000,
+      });
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { token };
       return;
     }
     if (ctx.path === '/__test/dns') {

@@ -51,6 +51,13 @@ export async function signInAs(email: string): Promise<void> {
   expect(await sessionStore.getState().check()).to.equal(true);
 }
 
+/** A setup link from acme's owner to `email`, through the harness's `/__test/setup-link`: its token. */
+export async function setupLinkFor(email: string): Promise<string> {
+  const response = await fetch(`/__test/setup-link?email=${encodeURIComponent(email)}`);
+  expect(response.ok).to.equal(true);
+  return ((await response.json()) as { token: string }).token;
+}
+
 /** Publish a TXT record on the loopback DNS server that the test server's domain lookups ask. */
 export async function publishTxt(name: string, value: string): Promise<void> {
   const query = new URLSearchParams({ name, value });

@@ -840,6 +840,30 @@ const migrations: Record<string, Migration> = {
         await db.schema.alterTable('saml_requests').addColumn(column, 'text').execute();
     },
   },
+  '020-setup-links': {
+    async up(db: AnyDb) {
+      // One-time links an owner mails to the company's IT contact (db/setup-links.ts): found by the
+      // SHA-256 of their token, and bound on first opening to that browser (the SHA-256 of its cookie).
+      await db.schema
+        .createTable('setup_links')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('created_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('revoked_at', 'bigint')
+        .addColumn('opened_at', 'bigint')
+        .addColumn('browser_hash', 'text')
+        .execute();
+      await db.schema
+        .createIndex('setup_links_team_time')
+        .on('setup_links')
+        .columns(['team_id', 'created_at'])
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -20,6 +20,7 @@ export const QUIET_TABLES: Record<string, string> = {
     "a team's applications: read on each client lookup and client token, never kept (the provider keeps a client only under a hash of what was read)",
   team_domains: "a team's e-mail domains: read on each call, never kept",
   team_connections: "a team's identity provider connections: read on each call, never kept",
+  setup_links: "setup links: read on each of the IT contact's calls, never kept",
   saml_requests: 'sent SAML requests: spent by their answer in one statement',
   saml_assertions: 'used SAML assertions: kept only until they expire, against replay',
   totp_secrets: 'read on each second step, never kept',

@@ -16,6 +16,7 @@ import { passwordResetsRepository } from './password-resets';
 import { policiesRepository } from './policies';
 import { rateLimitsRepository } from './rate-limits';
 import { sessionsRepository } from './sessions';
+import { setupLinksRepository } from './setup-links';
 import { ssoMembersRepository } from './sso-members';
 import { teamAppsRepository } from './team-apps';
 import { signingKeysRepository } from './signing-keys';
@@ -47,6 +48,7 @@ export function createRepositories(db: Db) {
     teamApps: teamAppsRepository(kysely),
     domains: domainsRepository(kysely),
     connections: connectionsRepository(kysely),
+    setupLinks: setupLinksRepository(kysely),
     ssoMembers: ssoMembersRepository(kysely, db.dialect),
     twoStep: twoStepRepository(kysely),
     passkeys: passkeysRepository(kysely, db.dialect),

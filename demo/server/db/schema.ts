@@ -289,6 +289,25 @@ export interface TeamDomainsTable {
   require_sso: number;
 }
 
+/** A one-time link an owner mailed to the company's IT contact (db/setup-links.ts). */
+export interface SetupLinksTable {
+  id: string;
+  team_id: string;
+  /** The IT contact's address, normalised like users' addresses. */
+  email: string;
+  /** SHA-256 of the token; the token itself only travels in the mail. */
+  token_hash: string;
+  /** The owner who sent it; null once they are gone. */
+  created_by: string | null;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  /** When it was first opened: from then on it works only in that browser. */
+  opened_at: number | null;
+  /** SHA-256 of the cookie of the browser that first opened it. */
+  browser_hash: string | null;
+}
+
 /** A team's connection to its company's identity provider (db/connections.ts). */
 export interface TeamConnectionsTable {
   id: string;
@@ -515,6 +534,7 @@ export interface Database {
   team_apps: TeamAppsTable;
   team_domains: TeamDomainsTable;
   team_connections: TeamConnectionsTable;
+  setup_links: SetupLinksTable;
   saml_requests: SamlRequestsTable;
   saml_assertions: SamlAssertionsTable;
   totp_secrets: TotpSecretsTable;
@@ -537,5 +557,6 @@ export type NewUser = Insertable<UsersTable>;
 export type Session = Selectable<SessionsTable>;
 export type SigningKeyRow = Selectable<SigningKeysTable>;
 export type Invitation = Selectable<InvitationsTable>;
+export type SetupLinkRow = Selectable<SetupLinksTable>;
 export type PendingSignIn = Selectable<PendingSignInsTable>;
 export type Passkey = Selectable<PasskeysTable>;

@@ -1,10 +1,23 @@
-import { SignJWT, jwtVerify, type JWSHeaderParameters, type JWTPayload } from 'jose';
+import { SignJWT, decodeProtectedHeader, jwtVerify, type JWSHeaderParameters, type JWTPayload } from 'jose';
 import type { Clock } from './clock';
 import { randomToken } from './crypto';
 import { SIGNING_ALG, TOKEN_TTL_SECONDS, type KeyRing, type SigningKey } from './keys';
 
 export { TOKEN_TTL_SECONDS };
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
+/**
+ * A setup link's token (docs/decisions/setup-links.md): its own type and audience, so no access token
+ * passes for it and it passes for no access token.
+ */
+export const SETUP_TOKEN_TYPE = 'setup+jwt';
+/** Shorter than an access token's hour: the IT contact's page opens the link again for a new one. */
+export const SETUP_TOKEN_TTL_SECONDS = 1800;
+
+/** What a valid setup token says: the link and its team. */
+export interface SetupClaims {
+  linkId: string;
+  teamId: string;
+}
 
 export interface TokenSubject {
   userId: string;
@@ -48,6 +61,19 @@ const VERIFIED_CACHE_SIZE = 10_000;
  */
 const VERIFIED_KEY_LENGTH = 22;
 
+/**
+ * Whether a token says it is a setup token (its header's `typ`, not yet verified): which of the two
+ * checks a route that takes either runs, so neither kind is verified twice.
+ */
+export function claimsSetupType(token: string): boolean {
+  if (token.length > MAX_TOKEN_LENGTH || !TOKEN_FORMAT.test(token)) return false;
+  try {
+    return decodeProtectedHeader(token).typ === SETUP_TOKEN_TYPE;
+  } catch {
+    return false;
+  }
+}
+
 export class TokenService {
   /**
    * Access tokens whose signature and fixed claims were verified, with their exact text, by the end of
@@ -60,12 +86,17 @@ export class TokenService {
     { token: string; claims: Readonly<AccessClaims>; exp: number; nbf: number | undefined }
   >();
 
+  /** The audience of setup tokens: the issuer's setup calls, never the API's audience. */
+  private readonly setupAudience: string;
+
   constructor(
     private readonly keys: KeyRing,
     private readonly issuer: string,
     private readonly audience: string,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.setupAudience = `${issuer}/account/setup`;
+  }
 
   /** The key is taken once per token: the `kid` in its header is the key that signs it. */
   private base(key: SigningKey, payload: JWTPayload, typ: string) {
@@ -146,6 +177,39 @@ export class TokenService {
       .setSubject(clientId)
       .setAudience(this.audience)
       .sign(key.privateKey);
+  }
+
+  /** A token for a setup link's calls (its subject the link, with its team), SETUP_TOKEN_TTL_SECONDS. */
+  setupToken(linkId: string, teamId: string): Promise<string> {
+    const key = this.keys.signingKey();
+    const now = Math.floor(this.clock.now() / 1000);
+    return this.base(key, { team_id: teamId }, SETUP_TOKEN_TYPE)
+      .setExpirationTime(now + SETUP_TOKEN_TTL_SECONDS)
+      .setSubject(linkId)
+      .setAudience(this.setupAudience)
+      .sign(key.privateKey);
+  }
+
+  /**
+   * Verify a setup token: signature, `alg`, `typ: setup+jwt`, issuer, the setup audience and lifetime.
+   * Whether its link still works is the caller's to check, on every call (plugins/auth.ts).
+   */
+  async verifySetupToken(token: string): Promise<SetupClaims | null> {
+    if (token.length > MAX_TOKEN_LENGTH || !TOKEN_FORMAT.test(token)) return null;
+    try {
+      const { payload } = await jwtVerify(token, this.verificationKey, {
+        algorithms: [SIGNING_ALG],
+        typ: SETUP_TOKEN_TYPE,
+        issuer: this.issuer,
+        audience: this.setupAudience,
+        currentDate: new Date(this.clock.now()),
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
+      if (typeof payload.sub !== 'string' || typeof payload.team_id !== 'string') return null;
+      return { linkId: payload.sub, teamId: payload.team_id };
+    } catch {
+      return null;
+    }
   }
 
   /**

@@ -43,6 +43,30 @@ function html(
 const formatDate = (language: Language, when: Date) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(when);
 
+type LinkMailKind = 'reset' | 'invite' | 'setup' | 'emailConfirm';
+
+/**
+ * A mail that carries a one-time link: greeting and body, the link's button, then when it expires and
+ * what to do if it was not asked for.
+ */
+function linkMail(
+  language: Language,
+  brand: MailBrand,
+  kind: LinkMailKind,
+  values: Record<string, string | number>,
+  link: string,
+) {
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [t(`${kind}.greeting`), t(`${kind}.body`), t(`${kind}.expiry`), t(`${kind}.ignore`)];
+  const action = t(`${kind}.action`);
+  return {
+    subject: t(`${kind}.subject`),
+    text: `${lines[0]}\n\n${lines[1]}\n\n${action}:\n${link}\n\n${lines[2]}\n${lines[3]}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines.slice(0, 2), { label: action, href: link }, lines.slice(2)),
+    link,
+  };
+}
+
 export interface ResetMailInput {
   language: Language;
   brand: MailBrand;
@@ -53,16 +77,7 @@ export interface ResetMailInput {
 
 /** The password reset mail: text and HTML, in the user's language, dressed in the team's brand. */
 export function resetMail({ language, brand, name, team, link }: ResetMailInput) {
-  const values = { brand: brand.name, name, team };
-  const t = (key: TextKey) => serverText(language, key, values);
-  const lines = [t('reset.greeting'), t('reset.body'), t('reset.expiry'), t('reset.ignore')];
-  const action = t('reset.action');
-  return {
-    subject: t('reset.subject'),
-    text: `${lines[0]}\n\n${lines[1]}\n\n${action}:\n${link}\n\n${lines[2]}\n${lines[3]}\n\n-- \n${t('footer')}\n`,
-    html: html(language, brand, lines.slice(0, 2), { label: action, href: link }, lines.slice(2)),
-    link,
-  };
+  return linkMail(language, brand, 'reset', { brand: brand.name, name, team }, link);
 }
 
 export interface ChangedMailInput {
@@ -104,15 +119,29 @@ export function inviteMail({ language, brand, inviter, team, link, expires }: In
     inviterEmail: inviter.email,
     date: `${formatDate(language, expires)} UTC`,
   };
-  const t = (key: TextKey) => serverText(language, key, values);
-  const lines = [t('invite.greeting'), t('invite.body'), t('invite.expiry'), t('invite.ignore')];
-  const action = t('invite.action');
-  return {
-    subject: t('invite.subject'),
-    text: `${lines[0]}\n\n${lines[1]}\n\n${action}:\n${link}\n\n${lines[2]}\n${lines[3]}\n\n-- \n${t('footer')}\n`,
-    html: html(language, brand, lines.slice(0, 2), { label: action, href: link }, lines.slice(2)),
-    link,
+  return linkMail(language, brand, 'invite', values, link);
+}
+
+export interface SetupMailInput {
+  language: Language;
+  brand: MailBrand;
+  /** The owner who sends it: as the IT contact will recognise them. */
+  owner: { name: string; email: string };
+  team: string;
+  link: string;
+  expires: Date;
+}
+
+/** A setup link to the company's IT contact: in the owner's language, dressed in the team's brand. */
+export function setupMail({ language, brand, owner, team, link, expires }: SetupMailInput) {
+  const values = {
+    brand: brand.name,
+    team,
+    owner: owner.name,
+    ownerEmail: owner.email,
+    date: `${formatDate(language, expires)} UTC`,
   };
+  return linkMail(language, brand, 'setup', values, link);
 }
 
 /** The sign-in security notices (mail/texts.ts `notice`). */
@@ -183,21 +212,7 @@ export interface EmailChangeMailInput {
 
 /** To the new address: confirm it (the link works once, one hour). */
 export function emailConfirmMail({ language, brand, name, team, email, link }: EmailChangeMailInput) {
-  const values = { brand: brand.name, name, team, email };
-  const t = (key: TextKey) => serverText(language, key, values);
-  const lines = [
-    t('emailConfirm.greeting'),
-    t('emailConfirm.body'),
-    t('emailConfirm.expiry'),
-    t('emailConfirm.ignore'),
-  ];
-  const action = t('emailConfirm.action');
-  return {
-    subject: t('emailConfirm.subject'),
-    text: `${lines[0]}\n\n${lines[1]}\n\n${action}:\n${link}\n\n${lines[2]}\n${lines[3]}\n\n-- \n${t('footer')}\n`,
-    html: html(language, brand, lines.slice(0, 2), { label: action, href: link }, lines.slice(2)),
-    link,
-  };
+  return linkMail(language, brand, 'emailConfirm', { brand: brand.name, name, team, email }, link);
 }
 
 /** To the old address: what is asked, and the link that undoes it. */

@@ -31,6 +31,15 @@ export interface ServerTexts {
     expiry: string;
     ignore: string;
   };
+  /** A setup link: to the company's IT contact, from a team owner, for the domains and single sign-on. */
+  setup: {
+    subject: string;
+    greeting: string;
+    body: string;
+    action: string;
+    expiry: string;
+    ignore: string;
+  };
   /** Notices about the account's sign-in security (two-step on/off, a recovery code used, a passkey added). */
   notice: {
     greeting: string;
@@ -135,6 +144,15 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Accept the invitation',
       expiry: 'The link works once and expires on {{date}}.',
       ignore: 'If you did not expect this invitation, ignore this email.',
+    },
+    setup: {
+      subject: '{{owner}} asks you to set up single sign-on for {{team}} on {{brand}}',
+      greeting: 'Hello,',
+      body: '{{owner}} ({{ownerEmail}}) asks you to verify your company’s email domains and connect your identity provider to the team {{team}} on {{brand}}. You do not need an account: the link opens the setup screens.',
+      action: 'Open the setup',
+      expiry:
+        'The link works only in the first browser that opens it, and expires on {{date}}. If it stops working, ask {{owner}} for a new one.',
+      ignore: 'If you did not expect this email, ignore it and tell {{owner}}.',
     },
     notice: {
       greeting: 'Hello {{name}},',
@@ -254,6 +272,15 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'Ce lien ne fonctionne qu’une fois et expire le {{date}}.',
       ignore: 'Si vous ne vous attendiez pas à cette invitation, ignorez cet e-mail.',
     },
+    setup: {
+      subject: '{{owner}} vous demande de configurer l’authentification unique de {{team}} sur {{brand}}',
+      greeting: 'Bonjour,',
+      body: '{{owner}} ({{ownerEmail}}) vous demande de vérifier les domaines de messagerie de votre entreprise et de connecter votre fournisseur d’identité à l’équipe {{team}} sur {{brand}}. Aucun compte n’est nécessaire : le lien ouvre les écrans de configuration.',
+      action: 'Ouvrir la configuration',
+      expiry:
+        'Le lien ne fonctionne que dans le premier navigateur qui l’ouvre et expire le {{date}}. S’il ne fonctionne plus, demandez-en un nouveau à {{owner}}.',
+      ignore: 'Si vous ne vous attendiez pas à cet e-mail, ignorez-le et prévenez {{owner}}.',
+    },
     notice: {
       greeting: 'Bonjour {{name}},',
       warning:
@@ -372,6 +399,15 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'El enlace solo funciona una vez y caduca el {{date}}.',
       ignore: 'Si no esperabas esta invitación, ignora este correo.',
     },
+    setup: {
+      subject: '{{owner}} te pide que configures el inicio de sesión único de {{team}} en {{brand}}',
+      greeting: 'Hola:',
+      body: '{{owner}} ({{ownerEmail}}) te pide que verifiques los dominios de correo de tu empresa y conectes tu proveedor de identidad al equipo {{team}} en {{brand}}. No necesitas una cuenta: el enlace abre las pantallas de configuración.',
+      action: 'Abrir la configuración',
+      expiry:
+        'El enlace solo funciona en el primer navegador que lo abra y caduca el {{date}}. Si deja de funcionar, pide uno nuevo a {{owner}}.',
+      ignore: 'Si no esperabas este correo, ignóralo y avisa a {{owner}}.',
+    },
     notice: {
       greeting: 'Hola, {{name}}:',
       warning: 'Si no has sido tú, cambia tu contraseña ahora y avisa a tu administrador.',
@@ -488,6 +524,15 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Aceitar o convite',
       expiry: 'O link funciona uma única vez e expira em {{date}}.',
       ignore: 'Se você não esperava este convite, ignore este e-mail.',
+    },
+    setup: {
+      subject: '{{owner}} pede que você configure o login único de {{team}} na {{brand}}',
+      greeting: 'Olá,',
+      body: '{{owner}} ({{ownerEmail}}) pede que você verifique os domínios de e-mail da sua empresa e conecte o seu provedor de identidade à equipe {{team}} na {{brand}}. Você não precisa de uma conta: o link abre as telas de configuração.',
+      action: 'Abrir a configuração',
+      expiry:
+        'O link só funciona no primeiro navegador que o abrir e expira em {{date}}. Se ele parar de funcionar, peça um novo a {{owner}}.',
+      ignore: 'Se você não esperava este e-mail, ignore-o e avise {{owner}}.',
     },
     notice: {
       greeting: 'Olá, {{name}},',
@@ -608,6 +653,16 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'Der Link funktioniert nur einmal und läuft am {{date}} ab.',
       ignore: 'Wenn Sie diese Einladung nicht erwartet haben, ignorieren Sie diese E-Mail.',
     },
+    setup: {
+      subject: '{{owner}} bittet Sie, Single Sign-on für {{team}} bei {{brand}} einzurichten',
+      greeting: 'Hallo,',
+      body: '{{owner}} ({{ownerEmail}}) bittet Sie, die E-Mail-Domains Ihres Unternehmens zu verifizieren und Ihren Identitätsanbieter mit dem Team {{team}} bei {{brand}} zu verbinden. Sie brauchen kein Konto: Der Link öffnet die Einrichtung.',
+      action: 'Einrichtung öffnen',
+      expiry:
+        'Der Link funktioniert nur in dem Browser, der ihn zuerst öffnet, und läuft am {{date}} ab. Wenn er nicht mehr funktioniert, bitten Sie {{owner}} um einen neuen.',
+      ignore:
+        'Wenn Sie diese E-Mail nicht erwartet haben, ignorieren Sie sie und sagen Sie {{owner}} Bescheid.',
+    },
     notice: {
       greeting: 'Hallo {{name}},',
       warning:
@@ -725,6 +780,15 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: '招待を承諾する',
       expiry: 'このリンクは 1 回だけ使用でき、{{date}} に有効期限が切れます。',
       ignore: 'この招待にお心当たりがない場合は、このメールを無視してください。',
+    },
+    setup: {
+      subject: '{{owner}} さんから {{brand}} のチーム {{team}} のシングルサインオン設定の依頼が届いています',
+      greeting: 'こんにちは。',
+      body: '{{owner}} さん（{{ownerEmail}}）から、会社のメールドメインの確認と、ID プロバイダーと {{brand}} のチーム {{team}} との接続を依頼されています。アカウントは不要です。リンクを開くと設定画面が表示されます。',
+      action: '設定を開く',
+      expiry:
+        'このリンクは最初に開いたブラウザーでのみ使用でき、{{date}} に有効期限が切れます。使えなくなった場合は、{{owner}} さんに新しいリンクを依頼してください。',
+      ignore: 'このメールにお心当たりがない場合は、無視して {{owner}} さんにお知らせください。',
     },
     notice: {
       greeting: '{{name}} 様',
@@ -846,6 +910,15 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Accepter invitationen',
       expiry: 'Linket virker én gang og udløber den {{date}}.',
       ignore: 'Hvis du ikke ventede denne invitation, kan du se bort fra denne e-mail.',
+    },
+    setup: {
+      subject: '{{owner}} beder dig opsætte single sign-on for {{team}} hos {{brand}}',
+      greeting: 'Hej',
+      body: '{{owner}} ({{ownerEmail}}) beder dig bekræfte virksomhedens e-maildomæner og forbinde jeres identitetsudbyder med teamet {{team}} hos {{brand}}. Du behøver ikke en konto: linket åbner opsætningen.',
+      action: 'Åbn opsætningen',
+      expiry:
+        'Linket virker kun i den første browser, der åbner det, og udløber den {{date}}. Hvis det holder op med at virke, så bed {{owner}} om et nyt.',
+      ignore: 'Hvis du ikke ventede denne e-mail, kan du se bort fra den og give {{owner}} besked.',
     },
     notice: {
       greeting: 'Hej {{name}}',

@@ -7,16 +7,31 @@ import type {
 } from 'fastify';
 import type { Actor } from '../db/audit';
 import type { Session } from '../db/schema';
-import { isAdmin } from '../../../src/contract/team-rules';
+import { isAdmin, SETUP_ACTOR_PREFIX } from '../../../src/contract/team-rules';
 import { bearerCallerOf, bearerClaimsOf, type BearerCaller } from '../lib/bearer';
+import { claimsSetupType } from '../lib/tokens';
 import { sessionOf } from '../lib/session';
 
-/** A team admin calling an admin route: the token's caller and what the audit trail records of them. */
-export interface TeamAdmin {
-  caller: BearerCaller;
+/**
+ * Who acts on a team on an admin route: its team, and the caller as the audit trail names them —
+ * an admin, or on a `setup` route the IT contact a setup link was sent to.
+ */
+export interface TeamActor {
+  teamId: string;
+  teamName: string;
   /** The caller as the audit trail names them, and whether they are an OWNER. */
   actor: Actor & { owner: boolean };
+  /** The setup link the caller came through; null for an admin. */
+  setupLinkId: string | null;
 }
+
+/** A team admin calling an admin route: the token's caller and what the audit trail records of them. */
+export interface TeamAdmin extends TeamActor {
+  caller: BearerCaller;
+}
+
+/** How the audit trail names the IT contact of a setup link (the screens show their address). */
+export const SETUP_ACTOR_NAME = 'IT contact';
 
 /** A team API client calling a `client` route (a client credentials token). */
 export interface ApiClientCaller {
@@ -32,6 +47,8 @@ declare module 'fastify' {
     signedIn: Session | null;
     /** The admin on a route with a `role` (set by the auth hook); read it with `adminOf`. */
     teamAdmin: TeamAdmin | null;
+    /** The admin or setup link's IT contact on a route with a `role` (set by the auth hook); `teamActorOf`. */
+    teamActor: TeamActor | null;
     /** The API client on a `client` route (set by the auth hook); read it with `clientOf`. */
     apiClient: ApiClientCaller | null;
   }
@@ -55,11 +72,22 @@ export function adminOf(request: FastifyRequest): TeamAdmin {
   return request.teamAdmin;
 }
 
+/**
+ * Who acts on the team on a route that declares a `role`: its admin, or on a `setup` route the IT
+ * contact of a setup link. Throws (a 500) on any other route.
+ */
+export function teamActorOf(request: FastifyRequest): TeamActor {
+  if (!request.teamActor) throw new Error(`${request.routeOptions.url}: not a route with a role`);
+  return request.teamActor;
+}
+
 /** The API client calling a `client` route. Throws (a 500) on any other route. */
 export function clientOf(request: FastifyRequest): ApiClientCaller {
   if (!request.apiClient) throw new Error(`${request.routeOptions.url}: not a client route`);
   return request.apiClient;
 }
+
+const BEARER = 'Bearer ';
 
 const refuseToken = (reply: FastifyReply) =>
   reply
@@ -88,7 +116,37 @@ const requireRole: preHandlerAsyncHookHandler = async (request, reply) => {
     return reply.code(403).send({ message: 'team admin rights are required', code: 'notAdmin' });
   request.teamAdmin = {
     caller,
+    teamId: caller.user.team_id,
+    teamName: caller.teamName,
     actor: { id: caller.user.id, name: caller.user.name, email: caller.user.email, owner },
+    setupLinkId: null,
+  };
+  request.teamActor = request.teamAdmin;
+};
+
+/**
+ * A `setup` route's check: a setup link's token (its header says so) is checked as one — signature,
+ * type, audience, time, and its link still open for the token's team, read on every call so a revoked
+ * or expired link stops at once — and anything else as an admin's access token. Each kind is verified
+ * by its own rules only, so neither passes for the other.
+ */
+const requireAdminOrSetup: preHandlerAsyncHookHandler = async function (request, reply) {
+  const header = request.headers.authorization;
+  const token = header?.startsWith(BEARER) ? header.slice(BEARER.length) : null;
+  if (!token || !claimsSetupType(token)) {
+    await requireBearer.call(this, request, reply);
+    if (reply.sent) return reply;
+    return requireRole.call(this, request, reply);
+  }
+  const { tokens, repos, clock } = request.server.services;
+  const claims = await tokens.verifySetupToken(token);
+  const link = claims && (await repos.setupLinks.live(claims.linkId, claims.teamId, clock.now()));
+  if (!link) return refuseToken(reply);
+  request.teamActor = {
+    teamId: link.team_id,
+    teamName: link.team_name,
+    actor: { id: `${SETUP_ACTOR_PREFIX}${link.id}`, name: SETUP_ACTOR_NAME, email: link.email, owner: false },
+    setupLinkId: link.id,
   };
 };
 
@@ -144,6 +202,7 @@ export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('bearerCaller', null);
   app.decorateRequest('signedIn', null);
   app.decorateRequest('teamAdmin', null);
+  app.decorateRequest('teamActor', null);
   app.decorateRequest('apiClient', null);
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
@@ -151,6 +210,10 @@ export function registerAuth(app: FastifyInstance): void {
     const auth = route.config?.auth;
     if (auth !== 'bearer' && auth !== 'session' && auth !== 'client') return;
     const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
+    if (auth === 'bearer' && route.config?.role && route.config.setup) {
+      route.preHandler = [...own, requireAdminOrSetup];
+      return;
+    }
     const role = auth === 'bearer' && route.config?.role ? [requireRole] : [];
     route.preHandler = [...own, HOOKS[auth], ...role];
   });
@@ -166,6 +229,11 @@ export function registerAuth(app: FastifyInstance): void {
     if (misplaced.length) {
       const names = misplaced.map((route) => `${[route.method].flat().join(',')} ${route.url}`);
       throw new Error(`config.role needs auth 'bearer': ${names.join('; ')}`);
+    }
+    const loose = routes.filter((route) => route.config?.setup && !route.config.role);
+    if (loose.length) {
+      const names = loose.map((route) => `${[route.method].flat().join(',')} ${route.url}`);
+      throw new Error(`config.setup needs auth 'bearer' and a role: ${names.join('; ')}`);
     }
   });
 }

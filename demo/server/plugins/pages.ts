@@ -12,9 +12,12 @@ import {
 import { issueXsrfCookie } from '../lib/session';
 
 /** Paths of the portal's own routes: the portal page is served at each so any address opens directly. */
-export const PORTAL_PREFIXES = ['/login', '/manage', '/search', '/home/token', '/consent'];
-/** The pages that show freshly issued tokens (served with `Referrer-Policy: no-referrer`). */
-export const TOKEN_PAGES = ['/manage/dev/success', '/home/token'];
+export const PORTAL_PREFIXES = ['/login', '/manage', '/search', '/home/token', '/consent', '/setup'];
+/**
+ * The pages that show freshly issued tokens, or hold one in their address (a setup link), served with
+ * `Referrer-Policy: no-referrer`.
+ */
+export const TOKEN_PAGES = ['/manage/dev/success', '/home/token', '/setup'];
 /** Prefixes that are never the portal page (unknown addresses there are JSON 404s). */
 const API_PREFIXES = ['/api/', '/account/', '/connect/', '/.well-known/', '/dist/', '/demo/', '/healthz'];
 

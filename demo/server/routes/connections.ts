@@ -22,7 +22,7 @@ import { cleanName } from '../lib/names';
 import { OidcRefused } from '../lib/oidc-connections';
 import { serviceProviderUrls, TEST_RELAY } from '../lib/saml';
 import { fetchMetadata, readMetadata, type ProviderDetails } from '../lib/saml-metadata';
-import { adminOf } from '../plugins/auth';
+import { teamActorOf } from '../plugins/auth';
 
 const NOT_FOUND = { message: 'no such connection', code: 'notFound' } as const;
 /**
@@ -162,7 +162,8 @@ async function detailsFromMetadata(
  */
 export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock, saml, oidcConnections, config } = app.services;
-  const admin = { auth: 'bearer', role: 'admin' } as const;
+  // Its IT contact may do it too, through a setup link an owner sent (docs/decisions/setup-links.md).
+  const admin = { auth: 'bearer', role: 'admin', setup: true } as const;
   const view = (row: TeamConnectionsTable) => connectionView(row, config.publicUrl);
   const fromMetadata = (body: MetadataInput) =>
     detailsFromMetadata(body, {
@@ -176,7 +177,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   } as const;
 
   app.get('/api/team/connections', { config: admin, schema: listTeamConnectionsSchema }, async (request) => {
-    const rows = await repos.connections.list(adminOf(request).caller.user.team_id);
+    const rows = await repos.connections.list(teamActorOf(request).teamId);
     return { connections: rows.map(view) };
   });
 
@@ -184,7 +185,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/connections',
     { config: withMetadata, bodyLimit: METADATA_BODY_LIMIT, schema: addTeamConnectionSchema },
     async (request, reply) => {
-      const { caller, actor } = adminOf(request);
+      const { teamId, actor } = teamActorOf(request);
       const checked = checkDetails(request.body);
       if ('code' in checked) return reply.code(400).send(checked);
       const protocol = request.body.preset === 'oidc' ? 'oidc' : 'saml';
@@ -198,7 +199,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const row = await repos.connections.create(
         {
           id,
-          team_id: caller.user.team_id,
+          team_id: teamId,
           protocol,
           issuer: issuer?.trim() || null,
           client_id: clientId?.trim() || null,
@@ -226,8 +227,8 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/connections/:id',
     { config: withMetadata, bodyLimit: METADATA_BODY_LIMIT, schema: changeTeamConnectionSchema },
     async (request, reply) => {
-      const { caller, actor } = adminOf(request);
-      const row = await repos.connections.ofTeam(caller.user.team_id, request.params.id);
+      const { teamId, actor } = teamActorOf(request);
+      const row = await repos.connections.ofTeam(teamId, request.params.id);
       if (!row) return reply.code(404).send(NOT_FOUND);
       const body = request.body;
       const checked = checkDetails(body);
@@ -299,8 +300,8 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/connections/:id',
     { config: admin, schema: deleteTeamConnectionSchema },
     async (request, reply) => {
-      const { caller, actor } = adminOf(request);
-      const row = await repos.connections.ofTeam(caller.user.team_id, request.params.id);
+      const { teamId, actor } = teamActorOf(request);
+      const row = await repos.connections.ofTeam(teamId, request.params.id);
       if (!row || !(await repos.connections.remove(row, actor, clock.now())))
         return reply.code(404).send(NOT_FOUND);
       return reply.code(204).send();
@@ -311,7 +312,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/connections/:id/test',
     { config: admin, schema: testTeamConnectionSchema },
     async (request, reply) => {
-      const row = await repos.connections.ofTeam(adminOf(request).caller.user.team_id, request.params.id);
+      const row = await repos.connections.ofTeam(teamActorOf(request).teamId, request.params.id);
       if (!row) return reply.code(404).send(NOT_FOUND);
       const complete =
         row.protocol === 'oidc'

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TeamDomainsTable } from '../db/schema';
-import { adminOf } from '../plugins/auth';
+import { teamActorOf } from '../plugins/auth';
 import {
   DOMAIN_PENDING_MS,
   DOMAIN_RECORD_PREFIX,
@@ -59,10 +59,11 @@ function teamDomainView(row: TeamDomainsTable, now: number): TeamDomain {
  */
 export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock, checkDomain, domainWatch } = app.services;
-  const admin = { auth: 'bearer', role: 'admin' } as const;
+  // Its IT contact may do it too, through a setup link an owner sent (docs/decisions/setup-links.md).
+  const admin = { auth: 'bearer', role: 'admin', setup: true } as const;
 
   app.get('/api/team/domains', { config: admin, schema: listTeamDomainsSchema }, async (request) => {
-    const rows = await repos.domains.list(adminOf(request).caller.user.team_id);
+    const rows = await repos.domains.list(teamActorOf(request).teamId);
     return { domains: rows.map((row) => teamDomainView(row, clock.now())) };
   });
 
@@ -70,7 +71,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/domains',
     { config: { ...admin, body: 'json' }, schema: addTeamDomainSchema },
     async (request, reply) => {
-      const { caller, actor } = adminOf(request);
+      const { teamId, actor } = teamActorOf(request);
       const domain = normalDomain(request.body.domain);
       if (!domain)
         return reply.code(400).send({ message: 'not a domain name', code: 'invalidDomain', field: 'domain' });
@@ -81,7 +82,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
           field: 'domain',
         });
       const token = randomBytes(16).toString('hex');
-      const row = await repos.domains.add(caller.user.team_id, domain, token, actor, clock.now());
+      const row = await repos.domains.add(teamId, domain, token, actor, clock.now());
       // Whose it is stays unsaid: the same answer for this team's own claim and another's verified one.
       if (!row) return reply.code(409).send(TAKEN);
       return reply.code(201).send(teamDomainView(row, clock.now()));
@@ -92,9 +93,9 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/domains/:domain/verify',
     { config: admin, schema: verifyTeamDomainSchema },
     async (request, reply) => {
-      const { caller, actor } = adminOf(request);
+      const { teamId, actor } = teamActorOf(request);
       const domain = normalDomain(request.params.domain);
-      const row = domain ? await repos.domains.find(caller.user.team_id, domain) : undefined;
+      const row = domain ? await repos.domains.find(teamId, domain) : undefined;
       if (!row) return reply.code(404).send(NOT_FOUND);
       const problem = await checkDomain(row.domain, row.token);
       const checked = await repos.domains.checked(row, problem, actor, clock.now());
@@ -111,8 +112,7 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/domains/:domain',
     { config: { ...admin, body: 'json' }, schema: changeTeamDomainSchema },
     async (request, reply) => {
-      const { caller, actor } = adminOf(request);
-      const teamId = caller.user.team_id;
+      const { teamId, actor } = teamActorOf(request);
       const domain = normalDomain(request.params.domain);
       const row = domain ? await repos.domains.find(teamId, domain) : undefined;
       if (!row) return reply.code(404).send(NOT_FOUND);
@@ -141,9 +141,9 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/domains/:domain',
     { config: admin, schema: deleteTeamDomainSchema },
     async (request, reply) => {
-      const { caller, actor } = adminOf(request);
+      const { teamId, actor } = teamActorOf(request);
       const domain = normalDomain(request.params.domain);
-      if (!domain || !(await repos.domains.remove(caller.user.team_id, domain, actor, clock.now())))
+      if (!domain || !(await repos.domains.remove(teamId, domain, actor, clock.now())))
         return reply.code(404).send(NOT_FOUND);
       return reply.code(204).send();
     },

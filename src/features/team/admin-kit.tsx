@@ -1,4 +1,12 @@
-import { useEffect, useEffectEvent, useState, type ComponentProps, type ReactNode, type Ref } from 'react';
+import {
+  useEffect,
+  useEffectEvent,
+  useRef,
+  useState,
+  type ComponentProps,
+  type ReactNode,
+  type Ref,
+} from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ApiError, type ApiContext } from '../../api/client';
@@ -195,6 +203,20 @@ export function useDebounced<T>(value: T, ms: number): T {
     return () => clearTimeout(timer);
   }, [value, ms]);
   return settled;
+}
+
+/**
+ * A dialog form's one field and the problem shown at it (a check before the call, or the server's
+ * refusal there): the field takes the focus once its problem is on screen and the form is enabled
+ * again. Set a new object each time, so the same refusal twice still moves the focus back.
+ */
+export function useFieldProblem() {
+  const [problem, setProblem] = useState<{ text: string } | null>(null);
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (problem) field.current?.focus();
+  }, [problem]);
+  return { problem, setProblem, field };
 }
 
 /** The wait before a search is sent: long enough not to ask at every keystroke. */

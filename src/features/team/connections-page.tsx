@@ -41,16 +41,19 @@ import {
   useFocusFirstProblem,
   type DetailsFormProps,
 } from './oidc-details';
+import { OwnerSetupLinks } from './setup-links';
 
 /**
  * The team's single sign-on connections (routes/connections.ts): add one with the steps of its
  * identity provider, give the provider this site's values, test it (a sign-in in a new tab that makes
- * no session and comes back here with what was received, or why it failed), turn it on, remove it.
+ * no session and comes back here with what was received, or why it failed), turn it on, remove it;
+ * and for the team's owners, the setup links that let their IT contact do all that (setup-links.tsx).
  */
 export default function ConnectionsPage() {
   return (
     <AdminPart>
       <Connections />
+      <OwnerSetupLinks />
     </AdminPart>
   );
 }

@@ -25,6 +25,7 @@ import {
   TeamListBody,
   TeamListHeading,
   useCall,
+  useFieldProblem,
   useTeamList,
 } from './admin-kit';
 import { dayText, lastTime, refusalOf } from './format';
@@ -401,15 +402,8 @@ function AddForm({
   const { t } = useTranslation();
   const call = useCall();
   const [text, setText] = useState('');
-  // A new object each time, so the same refusal twice still moves the focus back to the field.
-  const [problem, setProblem] = useState<{ text: string } | null>(null);
+  const { problem, setProblem, field } = useFieldProblem();
   const [formError, setFormError] = useState<string | null>(null);
-  const field = useRef<HTMLInputElement>(null);
-
-  // The field takes focus once its problem is on screen and the form is enabled again.
-  useEffect(() => {
-    if (problem) field.current?.focus();
-  }, [problem]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();

@@ -2,6 +2,7 @@ import { sentenceList } from '../../i18n/list';
 import type { TFunction } from 'i18next';
 import type { AuditEvent, Invitation } from '../../api/team';
 import { calendarDays, relativeDays, timeAgo } from '../../ui/time';
+import { SETUP_ACTOR_PREFIX } from '../../contract/team-rules';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -84,7 +85,10 @@ const OPTIONS = ['local', 'google', 'azure', 'auth0', 'apple', 'passkeys', 'requ
  * only the address); never an internal name or id.
  */
 export function auditSentence(event: AuditEvent, language: string, t: TFunction): string {
-  const actor = event.actor?.name ?? t('team.anApp');
+  // An IT contact who came through a setup link is no member: named by the address it was sent to.
+  const actor = event.actor?.id.startsWith(SETUP_ACTOR_PREFIX)
+    ? t('team.log.setupActor', { email: event.actor.email })
+    : (event.actor?.name ?? t('team.anApp'));
   const { detail } = event;
   const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
   const member = text(detail.name) ?? text(detail.member) ?? event.target;
@@ -108,6 +112,9 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
     case 'invitation.resent':
     case 'invitation.revoked':
     case 'invitation.accepted':
+    case 'setupLink.created':
+    case 'setupLink.revoked':
+    case 'setupLink.opened':
       return t(`team.log.${event.action}`, { actor, email: event.target });
     case 'team.seatLimit':
       return t('team.log.team.seatLimit', { actor, limit: Number(detail.to ?? event.target) });

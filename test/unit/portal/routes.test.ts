@@ -13,6 +13,8 @@ describe('portal route table (spec §2)', () => {
     expect(matchRoute('/search')).to.deep.equal({ kind: 'search' });
     expect(matchRoute('/consent/abc-123')).to.deep.equal({ kind: 'consent' });
     expect(matchRoute('/consent')).to.deep.equal({ kind: 'redirect', to: '/manage' });
+    expect(matchRoute('/setup/Xy_9-token')).to.deep.equal({ kind: 'setup' });
+    expect(matchRoute('/setup')).to.deep.equal({ kind: 'redirect', to: '/manage' });
     expect(matchRoute('/manage/email', '', '?change=c&undo=u')).to.deep.equal({ kind: 'emailLink' });
     expect(matchRoute('/manage/email')).to.deep.equal({ kind: 'manage', section: 'email' });
     for (const section of ['', 'user', 'team', 'group', 'dev', 'dev/success', 'qr']) {

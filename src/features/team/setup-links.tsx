@@ -1,0 +1,205 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { getPermissions } from '../../api/endpoints';
+import { listSetupLinks, revokeSetupLink, sendSetupLink, type SetupLink } from '../../api/setup-links';
+import { LIMITS } from '../../contract/limits';
+import { noticesStore } from '../../state/notices';
+import { DialogForm, FormDialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
+import { TextField } from '../../ui/text-field';
+import { useSignedInCalls } from '../../ui/use-call';
+import {
+  Confirm,
+  failure,
+  followGone,
+  TeamListBody,
+  TeamListHeading,
+  useCall,
+  useFieldProblem,
+  useTeamList,
+} from './admin-kit';
+import { dayText, refusalOf } from './format';
+
+const newestFirst = (a: SetupLink, b: SetupLink) => b.createdAt.localeCompare(a.createdAt);
+
+/**
+ * The Single sign-on screen's part for the team's owners: send the company's IT contact a setup link
+ * (docs/decisions/setup-links.md), see the links sent and what became of them, and revoke one. Shown
+ * only to an owner who is signed in — never on the IT contact's own page, nor to an admin.
+ */
+export function OwnerSetupLinks() {
+  const signedIn = useSignedInCalls();
+  const call = useCall();
+  const [owner, setOwner] = useState(false);
+  useEffect(() => {
+    if (!signedIn) return;
+    const stop = new AbortController();
+    call((ctx) => getPermissions({ ...ctx, signal: stop.signal })).then(
+      (permissions) => setOwner(Boolean(permissions.OWNER)),
+      () => undefined,
+    );
+    return () => stop.abort();
+  }, [signedIn, call]);
+  return owner ? <SetupLinks /> : null;
+}
+
+function SetupLinks() {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  const call = useCall();
+  const links = useTeamList(listSetupLinks, (link) => link.id, newestFirst);
+  const [sending, setSending] = useState(false);
+  const [revoking, setRevoking] = useState<SetupLink | null>(null);
+  const [asking, setAsking] = useState(false);
+  const sendButton = useRef<HTMLButtonElement>(null);
+  const { watched } = followGone(links.reload);
+
+  return (
+    <section className="panel" part="card" aria-labelledby="setup-links-title">
+      <TeamListHeading
+        titleId="setup-links-title"
+        title={t('setupLinks.title')}
+        intro={t('setupLinks.intro')}
+        actionLabel={t('setupLinks.send.open')}
+        onAction={() => setSending(true)}
+        buttonRef={sendButton}
+        list={links}
+      />
+      <TeamListBody list={links} empty={t('setupLinks.none')}>
+        {(items) => (
+          <ul className="invites" aria-labelledby="setup-links-title">
+            {items.map((link) => (
+              <li key={link.id}>
+                <span className="invite-email">{link.email}</span>
+                <span className={link.state === 'pending' || link.state === 'used' ? 'hint' : 'field-error'}>
+                  {stateText(link, language, t)}
+                </span>
+                <span className="invite-actions">
+                  {link.state === 'pending' || link.state === 'used' ? (
+                    <button
+                      type="button"
+                      className="button secondary small"
+                      part="button"
+                      aria-label={t('setupLinks.revoke.action', { email: link.email })}
+                      onClick={() => {
+                        setRevoking(link);
+                        setAsking(true);
+                      }}
+                    >
+                      {t('setupLinks.revoke.open')}
+                    </button>
+                  ) : null}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </TeamListBody>
+      <FormDialog open={sending} title={t('setupLinks.send.title')} onClose={() => setSending(false)}>
+        {(busy, setBusy) => (
+          <SendForm busy={busy} setBusy={setBusy} onSent={links.put} onClose={() => setSending(false)} />
+        )}
+      </FormDialog>
+      {revoking ? (
+        <Confirm
+          open={asking}
+          title={t('setupLinks.revoke.title')}
+          text={t('setupLinks.revoke.text', { email: revoking.email })}
+          action={t('setupLinks.revoke.confirm')}
+          onConfirm={() =>
+            watched(
+              call((ctx) => revokeSetupLink(ctx, revoking.id)).then(() => {
+                links.put({ ...revoking, state: 'revoked', revokedAt: new Date().toISOString() });
+                noticesStore
+                  .getState()
+                  .show(t('setupLinks.revoke.done', { email: revoking.email }), 'Success');
+              }),
+            )
+          }
+          onClose={() => setAsking(false)}
+          returnFocus={() => sendButton.current}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/** What became of a link, with its date. */
+function stateText(link: SetupLink, language: string, t: TFunction): string {
+  const day = (iso: string) => dayText(iso, language);
+  if (link.state === 'revoked' && link.revokedAt)
+    return t('setupLinks.state.revoked', { date: day(link.revokedAt) });
+  if (link.state === 'expired') return t('setupLinks.state.expired', { date: day(link.expiresAt) });
+  if (link.state === 'used' && link.openedAt)
+    return t('setupLinks.state.used', { date: day(link.openedAt), until: day(link.expiresAt) });
+  return t('setupLinks.state.pending', { date: day(link.expiresAt) });
+}
+
+/** The IT contact's address: checked as an address here, the server's refusal shown at the field. */
+function SendForm({
+  busy,
+  setBusy,
+  onSent,
+  onClose,
+}: {
+  busy: boolean;
+  setBusy(busy: boolean): void;
+  onSent(link: SetupLink): void;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const call = useCall();
+  const [email, setEmail] = useState('');
+  const { problem, setProblem, field } = useFieldProblem();
+  const [formError, setFormError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFormError(null);
+    const address = email.trim();
+    const found = !address
+      ? t('setupLinks.send.required')
+      : !/^[^\s@]+@[^\s@]+$/.test(address)
+        ? t('setupLinks.send.invalidEmail')
+        : null;
+    setProblem(found === null ? null : { text: found });
+    if (found) return;
+    setBusy(true);
+    try {
+      const link = await call((ctx) => sendSetupLink(ctx, address));
+      onSent(link);
+      noticesStore.getState().show(t('setupLinks.send.done', { email: link.email }), 'Success');
+      setBusy(false);
+      onClose();
+    } catch (error) {
+      setBusy(false);
+      if (refusalOf(error).field === 'email') setProblem({ text: t('setupLinks.send.invalidEmail') });
+      else setFormError(failure(t, error));
+    }
+  }
+
+  return (
+    <DialogForm
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={t('setupLinks.send.submit')}
+      error={formError}
+    >
+      <p className="hint">{t('setupLinks.send.explain')}</p>
+      <TextField
+        label={t('setupLinks.send.email')}
+        name="email"
+        type="email"
+        autoComplete="off"
+        maxLength={LIMITS.email}
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        error={problem?.text}
+        inputRef={field}
+        autoFocus
+      />
+    </DialogForm>
+  );
+}
