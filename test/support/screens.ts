@@ -1239,6 +1239,19 @@ const ALL_SHOTS: Shot[] = [
     },
   },
   {
+    // The company's IT contact on the link an owner mailed them: the team's domains and connections.
+    name: 'setup-link-page',
+    async show(page, server, t) {
+      const call = await adaCalls(server);
+      const link = await mailedLink(server, 'it@acme-it.example', () =>
+        call('POST', '/api/team/setup-links', { email: 'it@acme-it.example' }),
+      );
+      await page.goto(link);
+      await page.getByRole('button', { name: t('domains.add.open') }).waitFor();
+      await page.getByRole('button', { name: t('connections.add.open') }).waitFor();
+    },
+  },
+  {
     name: 'manage-team-connections-add',
     async show(page, server, t) {
       await manage(page, server, t, '/manage/team/connections');
