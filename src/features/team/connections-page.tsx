@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import {
@@ -90,6 +90,16 @@ function Connections() {
     if (!testedRow?.lastTest) return;
     list.current?.querySelector<HTMLElement>(`[data-test-result="${CSS.escape(testedRow.id)}"]`)?.focus();
   }, [testedRow]);
+
+  // A test's answer lands in a new tab: back in this one, the list is read again to show its result
+  // (the only way for an IT contact on a setup link, whose new tab has no session).
+  const again = useEffectEvent(() => {
+    if (document.visibilityState === 'visible') connections.reload();
+  });
+  useEffect(() => {
+    document.addEventListener('visibilitychange', again);
+    return () => document.removeEventListener('visibilitychange', again);
+  }, []);
 
   async function test(connection: TeamConnection) {
     try {

@@ -198,6 +198,9 @@ describe('the single sign-on screen (component)', () => {
       .to.exist;
     await testSignIn(first.view, name, 'ada@acme.test');
     const id = new URL(rowOf(first.view, name).getByText(/\/acs$/).textContent!).pathname.split('/')[2]!;
+    // Back in the tab the test started from, the result shows there too.
+    document.dispatchEvent(new Event('visibilitychange'));
+    await rowOf(first.view, name).findByText(/^The last test passed on /);
 
     // The provider's answer sent the new tab back here, to this connection's result.
     const { view } = await screen(`/manage/team/connections?test=${id}`);
