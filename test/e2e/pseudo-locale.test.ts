@@ -43,6 +43,7 @@ const DATA = [
   /^acct-verification=[0-9a-f]{32}$/, // the DNS record's value
   /^Acme Okta$/, // a connection's name (team data)
   /^Engineering$/, // a group the identity provider sent (its data)
+  /^(email|NameID|firstName|lastName|givenName|familyName|groups)$/, // attribute names a connection reads
   /^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/, // an authenticator-app key, in groups of four (base32)
   /^[A-Z0-9]{4}(-[A-Z0-9]{4}){3}$/, // a recovery code
   /^[A-Z]{4}-[A-Z]{4}$/, // a device's user code
