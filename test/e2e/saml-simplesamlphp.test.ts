@@ -27,7 +27,8 @@ describe('a SAML connection with SimpleSAMLphp', () => {
       const connection = row(tab, 'SimpleSAMLphp');
       await connection.getByText(/^The last test passed on .+\. Your provider sent:$/).waitFor();
       const fact = (label: string) =>
-        connection.locator('dl.member-facts div', { hasText: label }).locator('dd');
+        // The claims received, right after the result's sentence (the row lists other facts too).
+        connection.locator('[data-test-result] + dl.member-facts div', { hasText: label }).locator('dd');
       assert.equal(await fact('E-mail address').textContent(), dana.email);
       assert.equal(await fact('Name').textContent(), `${dana.givenName} ${dana.familyName}`);
       assert.equal(await fact('Groups').textContent(), dana.groups.join(', '));

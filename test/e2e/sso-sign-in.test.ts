@@ -165,4 +165,23 @@ describe('signing in through a team’s SAML connection by e-mail domain', () =>
       await screenshot(page, SHOTS, 'sign-in-sso-required-dark');
     });
   });
+
+  it('on a team that signs in only through single sign-on, says so for an address elsewhere', async () => {
+    const db = e2e.server.server.db.kysely;
+    await db.updateTable('teams').set({ local_enabled: 0 }).where('name', '=', 'acme').execute();
+    try {
+      await withPage(async ({ page }) => {
+        await page.goto(`${e2e.server.url}/login/acme`);
+        await field(page, 'Email').fill('someone@elsewhere.example');
+        await page.getByRole('button', { name: 'Continue', exact: true }).click();
+        await page
+          .getByText(/^This address does not sign in through your company’s single sign-on/)
+          .waitFor();
+        assert.equal(await field(page, 'Email').getAttribute('aria-invalid'), 'true');
+        assert.equal(await page.getByLabel('Password').count(), 0, 'no password field to fill');
+      });
+    } finally {
+      await db.updateTable('teams').set({ local_enabled: 1 }).where('name', '=', 'acme').execute();
+    }
+  });
 });

@@ -43,11 +43,11 @@ function nameOf(claims: SamlClaims): string | null {
 }
 
 /**
- * This site as the service provider of each team's SAML connections: signing in through the
- * connection an address's domain names (`POST /account/sso/start`, then `GET /account/sso/begin` — two
- * steps, as for a provider, so that it starts from a page whose CSP names only this site), the
- * provider's answers (`POST /saml/:id/acs`: a test's, or a sign-in's) and the metadata an admin gives
- * the provider.
+ * This site as the relying party of each team's connections: signing in through the connection an
+ * address's domain names (`POST /account/sso/start`, then `GET /account/sso/begin` — two steps, as for
+ * a provider, so that it starts from a page whose CSP names only this site), the providers' answers (a
+ * test's or a sign-in's: SAML's `POST /saml/:id/acs`, OpenID Connect's `GET /sso/callback`), the team
+ * a work address's domain names, and the SAML metadata an admin gives the provider.
  */
 export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock, saml, oidcConnections, config } = app.services;

@@ -162,6 +162,12 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     event.preventDefault();
     setFailure(null);
     if (sso) return startSso();
+    // A team that signs in only through single sign-on: the address must be at one of its domains.
+    if (teamState.status === 'ready' && !teamState.details.localOptions) {
+      setErrors({ email: t(email.trim() ? 'login.sso.noRoute' : 'login.emailRequired') });
+      emailInput.current?.focus();
+      return;
+    }
     const missing = {
       email: email.trim() ? undefined : t('login.emailRequired'),
       password: password ? undefined : t('login.passwordRequired'),
