@@ -90,6 +90,11 @@ export const AUDIT_ACTIONS = [
   'connection.disabled',
   'connection.removed',
   'member.joinedThroughSso',
+  'directory.added',
+  'directory.tokenRotated',
+  'directory.revoked',
+  'member.provisioned',
+  'member.detailsChanged',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -10,7 +10,7 @@ import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
  * as the app is built, so a route added later is covered without touching this file.
  */
 
-const RULES = new Set(['bearer', 'session', 'client', 'none']);
+const RULES = new Set(['bearer', 'session', 'client', 'directory', 'none']);
 
 /** A body each bearer route's schema accepts, so only the auth hook can refuse it; a new one goes here. */
 const BODIES: Record<string, object | undefined> = {
@@ -35,6 +35,8 @@ const BODIES: Record<string, object | undefined> = {
   'POST /api/team/apps': { name: 'An app', kind: 'machine' },
   'PATCH /api/team/apps/:clientId': { name: 'An app' },
   'POST /api/team/apps/:clientId/secret': undefined,
+  'POST /api/team/directories': { name: 'A directory', signIn: 'sso' },
+  'POST /api/team/directories/:id/token': undefined,
   'POST /api/team/domains': { domain: 'acme.test' },
   'POST /api/team/domains/:domain/verify': undefined,
   'POST /api/team/connections': {
@@ -155,6 +157,10 @@ describe('every route declares who may call it', () => {
       'PATCH /api/team/apps/:clientId',
       'POST /api/team/apps/:clientId/secret',
       'DELETE /api/team/apps/:clientId',
+      'GET /api/team/directories',
+      'POST /api/team/directories',
+      'POST /api/team/directories/:id/token',
+      'DELETE /api/team/directories/:id',
       'GET /api/team/domains',
       'POST /api/team/domains',
       'POST /api/team/domains/:domain/verify',
@@ -172,6 +178,18 @@ describe('every route declares who may call it', () => {
     }
     assert.deepEqual(declared('session').sort(), ['POST /api/external/:provider', 'POST /home/token']);
     assert.deepEqual(declared('client').sort(), ['PUT /api/team/storage']);
+    // A directory's token opens the SCIM routes and nothing else (test/server/scim.test.ts).
+    const directory = declared('directory');
+    assert.ok(directory.length >= 15, directory.join(', '));
+    assert.ok(
+      directory.every((route) => / \/scim\/v2\//.test(route)),
+      directory.join(', '),
+    );
+    const scim = routes.filter((route) => route.url.startsWith('/scim/'));
+    assert.ok(
+      scim.every((route) => route.config?.auth === 'directory'),
+      'every SCIM route takes a directory token',
+    );
   });
 
   it('refuses to start when a route asks for a role without a bearer token', async () => {

@@ -26,4 +26,10 @@ export const ROUTE_PARAMS: Record<string, string> = {
   '/api/team/connections/:id': '/api/team/connections/x',
   '/api/team/connections/:id/test': '/api/team/connections/x/test',
   '/saml/:id/acs': '/saml/x/acs',
+  '/api/team/directories/:id': '/api/team/directories/x',
+  '/api/team/directories/:id/token': '/api/team/directories/x/token',
+  '/scim/v2/Users/:id': '/scim/v2/Users/x',
+  '/scim/v2/Groups/:id': '/scim/v2/Groups/x',
+  '/scim/v2/Schemas/:id': '/scim/v2/Schemas/x',
+  '/scim/v2/ResourceTypes/:id': '/scim/v2/ResourceTypes/x',
 };
