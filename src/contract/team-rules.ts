@@ -98,6 +98,18 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/** The kinds of action the trail can be filtered by: an action's first part. */
+export const AUDIT_KINDS = [
+  'member',
+  'invitation',
+  'group',
+  'team',
+  'app',
+  'domain',
+  'connection',
+  'directory',
+] as const;
+
 /** Invitations live seven days from when they were (last) sent. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 

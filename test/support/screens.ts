@@ -186,6 +186,7 @@ const MANAGE_HEADINGS: Record<string, string> = {
   '/manage/team/apps': 'manage.heading.teamApps',
   '/manage/team/domains': 'manage.heading.teamDomains',
   '/manage/team/connections': 'manage.heading.teamConnections',
+  '/manage/team/directories': 'manage.heading.teamDirectories',
   '/manage/sessions': 'manage.nav.sessions',
   '/manage/apps': 'manage.nav.apps',
   '/manage/activity': 'manage.nav.activity',

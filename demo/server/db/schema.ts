@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ConnectionPreset, ConnectionProtocol, SamlPurpose } from '../../../src/contract/connections';
 import type { DomainCheckProblem, DomainState } from '../../../src/contract/domains';
+import type { DirectorySignIn } from '../../../src/contract/directories';
 
 /**
  * The database schema as Kysely sees it. Times are milliseconds since the epoch (bigint on PostgreSQL,
@@ -494,8 +495,7 @@ export interface EmailChangesTable {
   undone_at: number | null;
 }
 
-/** How the members a directory makes sign in: the team's connection, or a password set from a mail. */
-export type DirectorySignIn = 'sso' | 'invitation';
+export type { DirectorySignIn };
 
 /** A team's directory: a SCIM 2.0 client (Okta, Entra ID…) and its one bearer token. */
 export interface DirectoriesTable {

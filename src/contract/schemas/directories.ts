@@ -1,11 +1,11 @@
 import { Type, type Static } from 'typebox';
+import { DIRECTORY_SIGN_IN } from '../directories';
 import { LIMITS } from '../limits';
 import { errors, NoBody, type RouteSchema } from './common';
 
 const closed = { additionalProperties: false } as const;
 
-/** How the members a directory makes sign in: the team's SSO connection, or a password set from a mail. */
-export const DIRECTORY_SIGN_IN = ['sso', 'invitation'] as const;
+/** How the members a directory makes sign in (contract/directories.ts). */
 export const DirectorySignIn = Type.Enum([...DIRECTORY_SIGN_IN]);
 export type DirectorySignIn = Static<typeof DirectorySignIn>;
 
