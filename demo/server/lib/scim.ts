@@ -206,8 +206,15 @@ export function paging(query: { startIndex?: string; count?: string }): {
 
 type Comparison = [string, unknown];
 
+/** scimmy lets a dangling logical operator through (`… and`, `[type eq "work" and]`): refused here. */
+function dangling(filter: string): boolean {
+  const outside = filter.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  return /\b(?:and|or|not)\s*(?:$|[)\]])/i.test(outside);
+}
+
 /** A filter's conditions, each `eq` on one attribute; anything else is refused as `invalidFilter`. */
 function conditionsOf(filter: string, attributes: Record<string, (value: string) => string | null>) {
+  if (dangling(filter)) throw new ScimProblem(400, 'the filter ends in an operator', 'invalidFilter');
   let parsed: Array<Record<string, unknown>>;
   try {
     parsed = [...new SCIMMY.Types.Filter(filter)] as Array<Record<string, unknown>>;
@@ -378,30 +385,75 @@ export function groupFields(resource: Record<string, unknown>) {
 
 export const groupFromBody = (body: unknown) => groupFields(parsed('Group', body));
 
+const isPlain = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Whether `path` names a single-valued complex attribute of the resource (`name`, `manager`). */
+function singleComplex(kind: 'User' | 'Group', path: string): boolean {
+  const definition = kind === 'User' ? SCIMMY.Schemas.User.definition : SCIMMY.Schemas.Group.definition;
+  try {
+    const attribute = definition.attribute(path) as SCIMMY.Types.Attribute;
+    return attribute.type === 'complex' && !attribute.config.multiValued;
+  } catch {
+    return false;
+  }
+}
+
+/** A value filter in a path (`members[value eq "…"]`) that scimmy would let through half-written. */
+function checkPathFilter(path: string): void {
+  const inside = /\[(.*)\]/.exec(path)?.[1];
+  if (inside === undefined) return;
+  const refuse = () => new ScimProblem(400, `not a valid value filter: ${path}`, 'invalidPath');
+  if (dangling(inside)) throw refuse();
+  let parsed: unknown[];
+  try {
+    parsed = [...new SCIMMY.Types.Filter(inside)];
+  } catch {
+    throw refuse();
+  }
+  const complete = (node: unknown): boolean =>
+    Array.isArray(node)
+      ? node.length >= 2 || /^(pr|np)$/i.test(String(node[0]))
+      : isPlain(node) && Object.values(node).every(complete);
+  if (!parsed.every(complete)) throw refuse();
+}
+
 /**
- * Clients' PATCH quirks made standard before scimmy applies it: Entra ID has sent booleans as
- * "True"/"False", Okta's `replace` without a path repeats the resource's own `id` (read-only).
+ * Clients' PATCH messages made standard before scimmy applies them: Entra ID has sent booleans as
+ * "True"/"False"; Okta's `replace` without a path repeats the resource's own `id` (read-only); a value
+ * filter in a path must be whole. And RFC 7644 §3.5.2.1/3: an `add` or `replace` of a single-valued
+ * complex attribute (`name`) changes the sub-attributes it names and leaves the others, where scimmy
+ * would replace the whole attribute: such an operation becomes one per sub-attribute.
  */
-function normalisedOperations(body: unknown, id: string): unknown {
-  if (typeof body !== 'object' || body === null) return body;
-  const message = body as { Operations?: unknown };
-  if (!Array.isArray(message.Operations)) return body;
-  const operations = message.Operations.map((operation: unknown) => {
-    if (typeof operation !== 'object' || operation === null) return operation;
-    const { path, value, ...rest } = operation as { path?: unknown; value?: unknown };
-    const flag = (v: unknown) =>
-      typeof v === 'string' && /^(true|false)$/i.test(v) ? v.toLowerCase() === 'true' : v;
-    if (typeof path === 'string')
-      return { ...rest, path, value: path.toLowerCase() === 'active' ? flag(value) : value };
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-      if (copy.id === id) delete copy.id;
-      if ('active' in copy) copy.active = flag(copy.active);
-      return { ...rest, value: copy };
+function normalisedOperations(kind: 'User' | 'Group', body: unknown, id: string): unknown {
+  if (!isPlain(body) || !Array.isArray(body.Operations)) return body;
+  const flag = (v: unknown) =>
+    typeof v === 'string' && /^(true|false)$/i.test(v) ? v.toLowerCase() === 'true' : v;
+  const operations = body.Operations.flatMap((operation: unknown): unknown[] => {
+    if (!isPlain(operation)) return [operation];
+    const { op, path, value, ...rest } = operation;
+    const merges = typeof op === 'string' && /^(add|replace)$/i.test(op);
+    const split = (at: string, parts: Record<string, unknown>) =>
+      Object.entries(parts).map(([key, part]) => ({ ...rest, op, path: `${at}.${key}`, value: part }));
+    if (typeof path === 'string') {
+      checkPathFilter(path);
+      if (merges && isPlain(value) && singleComplex(kind, path)) return split(path, value);
+      return [{ ...rest, op, path, value: path.toLowerCase() === 'active' ? flag(value) : value }];
     }
-    return { ...rest, ...(path === undefined ? {} : { path }), value };
+    if (!isPlain(value)) return [{ ...rest, op, ...(path === undefined ? {} : { path }), value }];
+    const copy: Record<string, unknown> = { ...value };
+    if (copy.id === id) delete copy.id;
+    if ('active' in copy) copy.active = flag(copy.active);
+    const parts = Object.entries(copy).filter(
+      ([key, part]) => merges && isPlain(part) && singleComplex(kind, key),
+    );
+    for (const [key] of parts) delete copy[key];
+    return [
+      ...(Object.keys(copy).length > 0 || parts.length === 0 ? [{ ...rest, op, value: copy }] : []),
+      ...parts.flatMap(([key, part]) => split(key, part as Record<string, unknown>)),
+    ];
   });
-  return { ...message, Operations: operations };
+  return { ...body, Operations: operations };
 }
 
 /** Apply a PatchOp body to a resource as scimmy does; the resource as it then is. */
@@ -412,7 +464,9 @@ export async function applyPatch(
 ): Promise<Record<string, unknown>> {
   try {
     const message = new SCIMMY.Messages.PatchOp(
-      normalisedOperations(body, resource.id) as ConstructorParameters<typeof SCIMMY.Messages.PatchOp>[0],
+      normalisedOperations(kind, body, resource.id) as ConstructorParameters<
+        typeof SCIMMY.Messages.PatchOp
+      >[0],
     );
     // A member to remove is matched on what the operation names of it (Entra ID: value and a null
     // $ref): the members are given as value and display only.
