@@ -552,6 +552,33 @@ describe('members through SCIM', () => {
     assert.notEqual(user.password_hash, null);
   });
 
+  it('mails a member it made disabled once it enables them, and not again while they have a password', async () => {
+    const { token } = await addDirectory(who.owner, 'invitation');
+    const made = await scim('POST', '/Users', token, { userName: 'later@acme.test', active: false });
+    assert.equal(made.statusCode, 201, made.body);
+    const id = (made.json() as { id: string }).id;
+    const patch = (active: boolean) =>
+      scim('PATCH', `/Users/${id}`, token, {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', path: 'active', value: active }],
+      });
+    assert.equal((await patch(true)).statusCode, 200);
+    const mail = await smtp.next('later@acme.test', /invit/i);
+    assert.ok(mail.link?.includes(`/login/acme/resetPassword?id=${id}&token=`), mail.link ?? '');
+    const tickets = () =>
+      t.db.kysely
+        .selectFrom('password_resets')
+        .select('id')
+        .where('user_id', '=', id)
+        .where('superseded_at', 'is', null)
+        .execute();
+    assert.equal((await tickets()).length, 1);
+    await t.db.kysely.updateTable('users').set({ password_hash: 'set' }).where('id', '=', id).execute();
+    assert.equal((await patch(false)).statusCode, 200);
+    assert.equal((await patch(true)).statusCode, 200);
+    assert.equal((await tickets()).length, 1, 'no new ticket for a member with a password');
+  });
+
   it('makes members of an SSO directory without a password or a mail', async () => {
     const { token } = await addDirectory(who.owner, 'sso');
     const made = await scim('POST', '/Users', token, { userName: 'sso.joiner@acme.test', active: false });

@@ -64,7 +64,13 @@ export interface ScimGroupFields {
 
 export type ScimRefusal = 'notFound' | 'exists' | 'externalIdTaken' | 'seatLimit' | 'memberNotFound';
 export type ScimOutcome<T = string> =
-  { ok: true; id: T } | { ok: false; reason: ScimRefusal | MemberRefusal };
+  { ok: true; id: T; ticketIssued?: boolean } | { ok: false; reason: ScimRefusal | MemberRefusal };
+
+/** A set-your-password ticket (the hash of its token) for a member a directory makes or enables. */
+export interface PasswordTicket {
+  tokenHash: string;
+  expiresAt: number;
+}
 
 /** A directory as the audit trail names it (it is no member: no address). */
 export const directoryActor = (directory: { id: string; name: string }): Actor => ({
@@ -330,7 +336,7 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
       actor: Actor,
       fields: ScimUserFields,
       now: number,
-      ticket?: { tokenHash: string; expiresAt: number },
+      ticket?: PasswordTicket,
     ): Promise<ScimOutcome> {
       return db.transaction().execute(async (trx): Promise<ScimOutcome> => {
         await lockTeam(trx, dialect, teamId);
@@ -358,30 +364,22 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
           now,
         });
         if (!fields.active) await setMemberDisabled(trx, { teamId, actor, now }, { id, ...fields }, true);
-        if (ticket)
-          await trx
-            .insertInto('password_resets')
-            .values({
-              id: randomUUID(),
-              user_id: id,
-              token_hash: ticket.tokenHash,
-              created_at: now,
-              expires_at: ticket.expiresAt,
-              used_at: null,
-              superseded_at: null,
-            })
-            .execute();
-        return { ok: true, id };
+        if (ticket) await issueTicket(trx, id, ticket, now);
+        return { ok: true, id, ticketIssued: ticket !== undefined };
       });
     },
 
-    /** Set all of a member's fields (PUT, and PATCH once applied): the team keeps an active owner. */
+    /**
+     * Set all of a member's fields (PUT, and PATCH once applied): the team keeps an active owner. With
+     * `ticket`, a member enabled now who has no password yet gets a set-your-password ticket.
+     */
     replaceUser(
       teamId: string,
       actor: Actor,
       userId: string,
       fields: ScimUserFields,
       now: number,
+      ticket?: PasswordTicket,
     ): Promise<ScimOutcome> {
       return db.transaction().execute(async (trx): Promise<ScimOutcome> => {
         await lockTeam(trx, dialect, teamId);
@@ -423,7 +421,19 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
             { ...user, ...fields, id: userId },
             next.disabled,
           );
-        return { ok: true, id: userId };
+        const enabled = found.state.disabled && !next.disabled;
+        const passwordless =
+          enabled &&
+          ticket !== undefined &&
+          (
+            await trx
+              .selectFrom('users')
+              .select('password_hash')
+              .where('id', '=', userId)
+              .executeTakeFirstOrThrow()
+          ).password_hash === null;
+        if (passwordless) await issueTicket(trx, userId, ticket, now);
+        return { ok: true, id: userId, ticketIssued: passwordless };
       });
     },
 
@@ -569,6 +579,29 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
         });
     },
   };
+}
+
+/** A set-your-password ticket in the caller's transaction, superseding the member's earlier ones. */
+async function issueTicket(trx: Kysely<Database>, userId: string, ticket: PasswordTicket, now: number) {
+  await trx
+    .updateTable('password_resets')
+    .set({ superseded_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('superseded_at', 'is', null)
+    .execute();
+  await trx
+    .insertInto('password_resets')
+    .values({
+      id: randomUUID(),
+      user_id: userId,
+      token_hash: ticket.tokenHash,
+      created_at: now,
+      expires_at: ticket.expiresAt,
+      used_at: null,
+      superseded_at: null,
+    })
+    .execute();
 }
 
 /** Thrown to roll a group's change back when it names someone who is not a member of the team. */

@@ -1,5 +1,5 @@
 import SCIMMY from 'scimmy';
-import type { GroupCondition, ScimGroupRow, ScimUserRow, UserCondition } from '../db/scim';
+import type { GroupCondition, ScimGroupRow, ScimUserFields, ScimUserRow, UserCondition } from '../db/scim';
 import { cleanName, NAME_MAX } from './names';
 import { normaliseEmail } from './normalise';
 import { randomToken, sha256 } from './crypto';
@@ -335,7 +335,7 @@ function parsed(kind: 'User' | 'Group', body: unknown): Record<string, unknown> 
 }
 
 /** The member a user resource describes: the address from userName, the name from its parts. */
-export function userFields(resource: Record<string, unknown>) {
+export function userFields(resource: Record<string, unknown>): ScimUserFields {
   const userName = typeof resource.userName === 'string' ? resource.userName : '';
   const email = normaliseEmail(userName);
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > LIMITS.email)

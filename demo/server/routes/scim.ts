@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { DirectoryCaller } from '../db/directories';
-import { directoryActor, type ScimOutcome } from '../db/scim';
+import { directoryActor, type ScimOutcome, type ScimUserFields } from '../db/scim';
 import { randomToken, sha256 } from '../lib/crypto';
 import { answerLanguage } from '../lib/language';
 import { sendInBackground } from '../lib/notify';
@@ -167,51 +167,77 @@ export const scimRoutes: FastifyPluginAsyncTypebox = async (scim) => {
     userOf(directoryOf(request), request.params.id),
   );
 
+  /** A set-your-password token for a member made or enabled now, when the directory's members set one. */
+  const passwordTicket = (directory: DirectoryCaller, active: boolean) => {
+    if (directory.sign_in !== 'invitation' || !active) return null;
+    const token = randomToken(32);
+    // Valid as long as an invitation.
+    return { token, ticket: { tokenHash: sha256(token), expiresAt: clock.now() + INVITATION_TTL_MS } };
+  };
+
+  /** A write's member, after the invitation mail when a ticket went with it. */
+  async function written(
+    request: FastifyRequest,
+    directory: DirectoryCaller,
+    outcome: ScimOutcome,
+    email: string,
+    password: ReturnType<typeof passwordTicket>,
+  ) {
+    const id = idOf(outcome);
+    if (outcome.ok && outcome.ticketIssued && password)
+      await sendInvitation(request, directory, { id, email }, password.token, password.ticket.expiresAt);
+    return userOf(directory, id);
+  }
+
+  /** PUT, and PATCH once applied: the member's fields as the directory has them now. */
+  async function saveUser(
+    request: FastifyRequest,
+    directory: DirectoryCaller,
+    id: string,
+    fields: ScimUserFields,
+  ) {
+    const password = passwordTicket(directory, fields.active);
+    const actor = directoryActor(directory);
+    const outcome = await repos.scim.replaceUser(
+      directory.team_id,
+      actor,
+      id,
+      fields,
+      clock.now(),
+      password?.ticket,
+    );
+    return written(request, directory, outcome, fields.email, password);
+  }
+
   scim.post('/Users', { config: write, schema: scimCreateUserSchema }, async (request, reply) => {
     const directory = directoryOf(request);
     const fields = userFromBody(request.body);
-    const now = clock.now();
-    // Members who set a password get a link to do so, valid as long as an invitation.
-    const token = directory.sign_in === 'invitation' && fields.active ? randomToken(32) : null;
-    const ticket = token ? { tokenHash: sha256(token), expiresAt: now + INVITATION_TTL_MS } : undefined;
-    const id = idOf(
-      await repos.scim.createUser(directory.team_id, directoryActor(directory), fields, now, ticket),
+    const password = passwordTicket(directory, fields.active);
+    const actor = directoryActor(directory);
+    const outcome = await repos.scim.createUser(
+      directory.team_id,
+      actor,
+      fields,
+      clock.now(),
+      password?.ticket,
     );
-    if (token && ticket)
-      await sendInvitation(request, directory, { id, email: fields.email }, token, ticket.expiresAt);
-    const user = await userOf(directory, id);
+    const user = await written(request, directory, outcome, fields.email, password);
     return reply.code(201).header('Location', user.meta.location).send(user);
   });
 
-  scim.put('/Users/:id', { config: write, schema: scimChangeUserSchema }, async (request) => {
-    const directory = directoryOf(request);
-    const fields = userFromBody(request.body);
-    const id = idOf(
-      await repos.scim.replaceUser(
-        directory.team_id,
-        directoryActor(directory),
-        request.params.id,
-        fields,
-        clock.now(),
-      ),
-    );
-    return userOf(directory, id);
-  });
+  scim.put('/Users/:id', { config: write, schema: scimChangeUserSchema }, async (request) =>
+    saveUser(request, directoryOf(request), request.params.id, userFromBody(request.body)),
+  );
 
   scim.patch('/Users/:id', { config: write, schema: scimChangeUserSchema }, async (request) => {
     const directory = directoryOf(request);
     const current = await userOf(directory, request.params.id);
-    const fields = userFields(await applyPatch('User', current, request.body));
-    const id = idOf(
-      await repos.scim.replaceUser(
-        directory.team_id,
-        directoryActor(directory),
-        current.id,
-        fields,
-        clock.now(),
-      ),
+    return saveUser(
+      request,
+      directory,
+      current.id,
+      userFields(await applyPatch('User', current, request.body)),
     );
-    return userOf(directory, id);
   });
 
   scim.delete('/Users/:id', { config: read, schema: scimDeleteSchema }, async (request, reply) => {
