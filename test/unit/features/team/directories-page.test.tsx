@@ -13,7 +13,7 @@ const ROUTE = '/manage/team/directories';
 async function connectDialog() {
   await signInAs('ada@acme.test');
   const { view, container } = await renderWithElement(<DirectoriesPage />, { route: ROUTE });
-  await view.findByRole('region', { name: 'Directory sync' });
+  await view.findByRole('region', { name: 'Connected directories' });
   fireEvent.click(await view.findByRole('button', { name: 'Connect a directory' }));
   const dialog = within(await view.findByRole('dialog', { name: 'Connect a directory' }));
   return { view, container, dialog };
@@ -59,7 +59,7 @@ describe('the directory sync screen (component)', () => {
     fireEvent.click(shown.getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(view.queryByRole('dialog', { name: `Connect ${name}` })).to.equal(null));
 
-    const list = within(await view.findByRole('list', { name: 'Directory sync' }));
+    const list = within(await view.findByRole('list', { name: 'Connected directories' }));
     const row = within(list.getByText(name).closest('li')!);
     expect(row.getByText('Set a password')).to.exist;
     expect(row.getByText('Never')).to.exist;
@@ -100,7 +100,7 @@ describe('the directory sync screen (component)', () => {
   it('speaks the member’s language', async () => {
     await signInAs('ada@acme.test');
     const { view } = await renderWithElement(<DirectoriesPage />, { route: ROUTE, language: 'fr' });
-    expect(await view.findByRole('region', { name: 'Synchronisation d’annuaire' })).to.exist;
+    expect(await view.findByRole('region', { name: 'Annuaires connectés' })).to.exist;
     expect(view.getByRole('button', { name: 'Connecter un annuaire' })).to.exist;
   });
 });
