@@ -1277,10 +1277,10 @@ const ALL_SHOTS: Shot[] = [
       await manage(page, server, t, '/manage/team/directories');
       await page.getByRole('button', { name: t('directories.add.open') }).click();
       const dialog = page.getByRole('dialog', { name: t('directories.add.title') });
-      await dialog.getByRole('textbox', { name: t('directories.fields.name') }).fill('Entra ID');
+      await dialog.getByRole('textbox', { name: t('directories.fields.name') }).fill('Acme Entra ID');
       await dialog.getByRole('button', { name: t('directories.add.submit') }).click();
       await page
-        .getByRole('dialog', { name: t('directories.token.title', { directory: 'Entra ID' }) })
+        .getByRole('dialog', { name: t('directories.token.title', { directory: 'Acme Entra ID' }) })
         .waitFor();
     },
   },
