@@ -107,14 +107,26 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
     'scim_users.updated_at',
   ] as const;
 
+  // Each condition is one index lookup: an external id (unique per team) is found in its own index
+  // first, so the member is read by id rather than among all of the team's.
   function whereUser<O>(
     query: SelectQueryBuilder<Database, 'users' | 'scim_users', O>,
+    teamId: string,
     conditions: UserCondition[],
   ) {
     for (const { attribute, value } of conditions) {
       if (attribute === 'id') query = query.where('users.id', '=', value);
       else if (attribute === 'userName') query = query.where('users.email', '=', value);
-      else if (attribute === 'externalId') query = query.where('scim_users.external_id', '=', value);
+      else if (attribute === 'externalId')
+        query = query.where(
+          'users.id',
+          '=',
+          db
+            .selectFrom('scim_users as byExternal')
+            .select('byExternal.user_id')
+            .where('byExternal.team_id', '=', teamId)
+            .where('byExternal.external_id', '=', value),
+        );
       else query = query.where('users.name_key', '=', sortKey(value));
     }
     return query;
@@ -136,12 +148,22 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
 
   function whereGroup<O>(
     query: SelectQueryBuilder<Database, 'groups' | 'scim_groups', O>,
+    teamId: string,
     conditions: GroupCondition[],
   ) {
     for (const { attribute, value } of conditions) {
       if (attribute === 'id') query = query.where('groups.id', '=', value);
       else if (attribute === 'displayName') query = query.where('groups.name_key', '=', fold(value));
-      else if (attribute === 'externalId') query = query.where('scim_groups.external_id', '=', value);
+      else if (attribute === 'externalId')
+        query = query.where(
+          'groups.id',
+          '=',
+          db
+            .selectFrom('scim_groups as byExternal')
+            .select('byExternal.group_id')
+            .where('byExternal.team_id', '=', teamId)
+            .where('byExternal.external_id', '=', value),
+        );
       else
         query = query.where(({ exists, selectFrom }) =>
           exists(
@@ -303,7 +325,7 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
       const rows =
         limit === 0
           ? []
-          : await whereUser(users(db, teamId).select(userColumns), conditions)
+          : await whereUser(users(db, teamId).select(userColumns), teamId, conditions)
               .orderBy('users.email')
               .orderBy('users.id')
               .limit(limit)
@@ -318,6 +340,7 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
               .executeTakeFirstOrThrow()
           : await whereUser(
               users(db, teamId).select((eb) => eb.fn.countAll<number>().as('n')),
+              teamId,
               conditions,
             ).executeTakeFirstOrThrow();
       return { total: Number(counted.n), rows };
@@ -465,7 +488,7 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
       const rows: ScimGroupRow[] =
         limit === 0
           ? []
-          : await whereGroup(groups(db, teamId).select(groupColumns), conditions)
+          : await whereGroup(groups(db, teamId).select(groupColumns), teamId, conditions)
               .orderBy('groups.name_key')
               .orderBy('groups.id')
               .limit(limit)
@@ -473,6 +496,7 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
               .execute();
       const counted = await whereGroup(
         groups(db, teamId).select((eb) => eb.fn.countAll<number>().as('n')),
+        teamId,
         conditions,
       ).executeTakeFirstOrThrow();
       if (withMembers) {
