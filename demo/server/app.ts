@@ -1,6 +1,11 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyBodyParser,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/connect';
 import { createRepositories } from './db/repositories';
@@ -35,6 +40,9 @@ import { loginRoutes } from './routes/login';
 import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
 import { groupRoutes } from './routes/groups';
 import { teamAppRoutes } from './routes/team-apps';
+import { directoryRoutes } from './routes/directories';
+import { scimRoutes } from './routes/scim';
+import { SCIM_PREFIX } from './lib/scim';
 import { connectionRoutes } from './routes/connections';
 import { ssoRoutes } from './routes/sso';
 import { domainRoutes } from './routes/domains';
@@ -161,16 +169,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+  const strictJson: FastifyBodyParser<Buffer> = (request, body, done) => {
     let text: string;
     try {
-      text = strictUtf8.decode(body as Buffer);
+      text = strictUtf8.decode(body);
     } catch {
       done(Object.assign(new Error('body is not valid UTF-8'), { statusCode: 400 }), undefined);
       return;
     }
     parseJson(request, text, done);
-  });
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, strictJson);
+  // SCIM's own type (RFC 7644 §3.1) is JSON, read the same way.
+  app.addContentTypeParser('application/scim+json', { parseAs: 'buffer' }, strictJson);
   // Cookies are parsed when a route asks for them (cookiesOf in lib/cookies.ts), not on every
   // request: the bearer routes, the busiest, read none.
   await app.register(fastifyCookie, { hook: false });
@@ -188,6 +199,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(memberRoutes);
   await app.register(groupRoutes);
   await app.register(teamAppRoutes);
+  await app.register(directoryRoutes);
+  await app.register(scimRoutes, { prefix: SCIM_PREFIX });
   await app.register(domainRoutes);
   await app.register(connectionRoutes);
   await app.register(ssoRoutes);

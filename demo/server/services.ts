@@ -48,16 +48,16 @@ export interface Services {
 }
 
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */
-export type BodyKind = 'json' | 'form' | 'none';
+export type BodyKind = 'json' | 'form' | 'scim' | 'none';
 
 /**
  * Who may call a route, enforced by the auth hook (plugins/auth.ts): a valid access token of a member
  * (`bearer`), a live session cookie (`session`), a team API client's token (`client`: the client
- * credentials grant, with the `scope` the route names), or nobody in particular (`none`: public, or the
- * handler reads an optional session itself). Every route declares one; the server refuses to start
- * otherwise.
+ * credentials grant, with the `scope` the route names), a team directory's token (`directory`: the SCIM
+ * routes only), or nobody in particular (`none`: public, or the handler reads an optional session
+ * itself). Every route declares one; the server refuses to start otherwise.
  */
-export type AuthRule = 'bearer' | 'session' | 'client' | 'none';
+export type AuthRule = 'bearer' | 'session' | 'client' | 'directory' | 'none';
 
 /**
  * What a `bearer` route asks of its caller beyond a valid token: a team admin (OWNER or ADMIN) or an

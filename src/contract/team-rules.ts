@@ -93,6 +93,11 @@ export const AUDIT_ACTIONS = [
   'setupLink.created',
   'setupLink.revoked',
   'setupLink.opened',
+  'directory.added',
+  'directory.tokenRotated',
+  'directory.revoked',
+  'member.provisioned',
+  'member.detailsChanged',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -116,6 +121,18 @@ export function setupLinkState(
   if (row.expires_at <= now) return 'expired';
   return row.opened_at !== null ? 'used' : 'pending';
 }
+
+/** The kinds of action the trail can be filtered by: an action's first part. */
+export const AUDIT_KINDS = [
+  'member',
+  'invitation',
+  'group',
+  'team',
+  'app',
+  'domain',
+  'connection',
+  'directory',
+] as const;
 
 /** Invitations live seven days from when they were (last) sent. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;

@@ -60,6 +60,7 @@ describe('manage navigation', () => {
         t('manage.nav.teamApps'),
         t('manage.nav.teamDomains'),
         t('manage.nav.teamConnections'),
+        t('manage.nav.teamDirectories'),
       ]);
       assert.equal(
         await nav(page)

@@ -41,7 +41,8 @@ const DATA = [
   /^TXT$/, // the DNS record type to publish (a protocol word)
   /^_acct-challenge\.[a-z0-9.-]+$/, // the DNS record's name
   /^acct-verification=[0-9a-f]{32}$/, // the DNS record's value
-  /^Acme Okta$/, // a connection's name (team data)
+  /^Acme Okta$/, // a connection's or directory's name (team data)
+  /^Acme Entra ID$/, // a directory's name (team data)
   /^Engineering$/, // a group the identity provider sent (its data)
   /^(email|NameID|firstName|lastName|givenName|familyName|groups)$/, // attribute names a connection reads
   /^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/, // an authenticator-app key, in groups of four (base32)

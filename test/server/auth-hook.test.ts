@@ -10,7 +10,7 @@ import { createTestApp, tokenFor, type TestApp } from '../support/test-server';
  * as the app is built, so a route added later is covered without touching this file.
  */
 
-const RULES = new Set(['bearer', 'session', 'client', 'none']);
+const RULES = new Set(['bearer', 'session', 'client', 'directory', 'none']);
 
 let t: TestApp;
 let app: FastifyInstance;
@@ -99,6 +99,10 @@ describe('every route declares who may call it', () => {
       'PATCH /api/team/apps/:clientId',
       'POST /api/team/apps/:clientId/secret',
       'DELETE /api/team/apps/:clientId',
+      'GET /api/team/directories',
+      'POST /api/team/directories',
+      'POST /api/team/directories/:id/token',
+      'DELETE /api/team/directories/:id',
       'GET /api/team/domains',
       'POST /api/team/domains',
       'POST /api/team/domains/:domain/verify',
@@ -119,6 +123,18 @@ describe('every route declares who may call it', () => {
     }
     assert.deepEqual(declared('session').sort(), ['POST /api/external/:provider', 'POST /home/token']);
     assert.deepEqual(declared('client').sort(), ['PUT /api/team/storage']);
+    // A directory's token opens the SCIM routes and nothing else (test/server/scim.test.ts).
+    const directory = declared('directory');
+    assert.ok(directory.length >= 15, directory.join(', '));
+    assert.ok(
+      directory.every((route) => / \/scim\/v2\//.test(route)),
+      directory.join(', '),
+    );
+    const scim = routes.filter((route) => route.url.startsWith('/scim/'));
+    assert.ok(
+      scim.every((route) => route.config?.auth === 'directory'),
+      'every SCIM route takes a directory token',
+    );
   });
 
   it('refuses to start when a route asks for a role without a bearer token', async () => {

@@ -9,7 +9,7 @@ import { createTestApp, sessionFor, type DirectSession, type TestApp } from '../
  * router as the app is built, so a route added later is covered without touching this file.
  */
 
-type BodyKind = 'json' | 'form' | 'none' | undefined;
+type BodyKind = 'json' | 'form' | 'scim' | 'none' | undefined;
 interface UnsafeRoute {
   method: string;
   url: string;
@@ -144,14 +144,22 @@ describe('anti-forgery on every non-GET route (design §4)', () => {
         ],
       ];
       for (const [name, headers, field] of cases) {
-        if (field && route.body === 'json') continue; // JSON routes take the header only
+        if (field && (route.body === 'json' || route.body === 'scim')) continue; // JSON routes take the header only
         const response = await send(route, headers, field);
         assert.equal(
           response.statusCode,
           403,
           `${route.method} ${route.url}: ${name} → ${response.statusCode}`,
         );
-        assert.deepEqual(response.json(), { message: 'anti-forgery token missing or invalid' });
+        // SCIM routes answer in SCIM's error shape (routes/scim.ts), with the same words.
+        const body = response.json() as { message?: string; detail?: string; schemas?: string[] };
+        if (route.url.startsWith('/scim/'))
+          assert.deepEqual(body, {
+            schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+            status: '403',
+            detail: 'anti-forgery token missing or invalid',
+          });
+        else assert.deepEqual(body, { message: 'anti-forgery token missing or invalid' });
       }
       // With the session's own token the rule lets it through (whatever the route then answers).
       const allowed = await send(route, { cookie: ada.cookie, 'x-xsrf-token': ada.xsrf });

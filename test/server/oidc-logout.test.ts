@@ -329,6 +329,28 @@ describe('back-channel logout when a portal session ends', () => {
     assert.equal((await patch(false)).statusCode, 200);
   });
 
+  it('a member their company’s directory deactivates (SCIM) is logged out of the apps', async () => {
+    const { signIns } = await signedInEverywhere('bob@acme.test');
+    const id = await memberId('bob@acme.test');
+    const made = await inject('POST', '/api/team/directories', {
+      headers: { ...bearer(await adminToken()), 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'Okta', signIn: 'sso' }),
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const directory = (made.json() as { token: string }).token;
+    const active = (value: boolean) =>
+      inject('PATCH', `/scim/v2/Users/${id}`, {
+        headers: { ...bearer(directory), 'content-type': 'application/scim+json' },
+        payload: JSON.stringify({
+          schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+          Operations: [{ op: 'replace', value: { active: value } }],
+        }),
+      });
+    assert.equal((await active(false)).statusCode, 200);
+    await assertLoggedOut(signIns);
+    assert.equal((await active(true)).statusCode, 200);
+  });
+
   it('a member removed by an admin is logged out of the apps', async () => {
     const { signIns } = await signedInEverywhere('locked@acme.test');
     const removed = await inject('DELETE', `/api/team/members/${await memberId('locked@acme.test')}`, {

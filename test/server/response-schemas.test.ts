@@ -28,6 +28,8 @@ function pluginStatuses(route: RouteOptions): number[] {
   if (!route.config?.page) statuses.push(400);
   if ([route.method].flat().some((method) => UNSAFE.has(method))) statuses.push(403, 413, 415);
   if (route.config?.auth === 'bearer') statuses.push(401);
+  // A directory's token: 401 without a live one, 403 while its team is disabled.
+  if (route.config?.auth === 'directory') statuses.push(401, 403);
   if (route.config?.auth === 'session') {
     const signIn = route.config.signIn;
     if (signIn) statuses.push(303);

@@ -97,6 +97,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'domains.add.field',
     'connections.fields.name',
     'connections.claims.name',
+    'directories.fields.name',
+    'directories.token.label',
   ],
   da: [
     'manage.info.team',
@@ -122,8 +124,9 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     // Danish says single sign-on in English, as the product's name for it.
     'users.methods.sso',
     'activity.methods.sso',
+    'directories.token.label',
   ],
-  es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions'],
+  es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions', 'directories.token.label'],
   fr: ['manage.nav.sessions', 'team.logFilter.invitation', 'domains.record.type'],
   pt: [
     'manage.permissions.EDITOR',
@@ -133,6 +136,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'team.logFilter.app',
     'manage.nav.teamApps',
     'teamApps.columns.status',
+    'directories.token.label',
   ],
 };
 

@@ -27,6 +27,12 @@ export const ROUTE_PARAMS: Record<string, string> = {
   '/api/team/connections/:id/test': '/api/team/connections/x/test',
   '/saml/:id/acs': '/saml/x/acs',
   '/api/team/setup-links/:id': '/api/team/setup-links/x',
+  '/api/team/directories/:id': '/api/team/directories/x',
+  '/api/team/directories/:id/token': '/api/team/directories/x/token',
+  '/scim/v2/Users/:id': '/scim/v2/Users/x',
+  '/scim/v2/Groups/:id': '/scim/v2/Groups/x',
+  '/scim/v2/Schemas/:id': '/scim/v2/Schemas/x',
+  '/scim/v2/ResourceTypes/:id': '/scim/v2/ResourceTypes/x',
 };
 
 /**
@@ -55,6 +61,8 @@ export const ROUTE_BODIES: Record<string, object | undefined> = {
   'POST /api/team/apps': { name: 'An app', kind: 'machine' },
   'PATCH /api/team/apps/:clientId': { name: 'An app' },
   'POST /api/team/apps/:clientId/secret': undefined,
+  'POST /api/team/directories': { name: 'A directory', signIn: 'sso' },
+  'POST /api/team/directories/:id/token': undefined,
   'POST /api/team/domains': { domain: 'acme.test' },
   'POST /api/team/domains/:domain/verify': undefined,
   'POST /api/team/connections': {

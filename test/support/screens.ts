@@ -186,6 +186,7 @@ const MANAGE_HEADINGS: Record<string, string> = {
   '/manage/team/apps': 'manage.heading.teamApps',
   '/manage/team/domains': 'manage.heading.teamDomains',
   '/manage/team/connections': 'manage.heading.teamConnections',
+  '/manage/team/directories': 'manage.heading.teamDirectories',
   '/manage/sessions': 'manage.nav.sessions',
   '/manage/apps': 'manage.nav.apps',
   '/manage/activity': 'manage.nav.activity',
@@ -326,6 +327,22 @@ async function acmeConnection(server: TestServer): Promise<string> {
     redirect: 'manual',
   });
   return id;
+}
+
+/**
+ * acme's Okta directory, which has called once (so it shows when it last synced); made once (shots may
+ * repeat).
+ */
+async function acmeDirectory(server: TestServer): Promise<void> {
+  const call = await adaCalls(server);
+  const { directories } = (await (await call('GET', '/api/team/directories')).json()) as {
+    directories: Array<{ name: string }>;
+  };
+  if (directories.some((d) => d.name === 'Acme Okta')) return;
+  const { token } = (await (
+    await call('POST', '/api/team/directories', { name: 'Acme Okta', signIn: 'sso' })
+  ).json()) as { token: string };
+  await fetch(`${server.url}/scim/v2/Users?count=1`, { headers: { authorization: `Bearer ${token}` } });
 }
 
 /** acme without groups: a run that shows the groups again finds those an earlier shot made. */
@@ -1257,6 +1274,27 @@ const ALL_SHOTS: Shot[] = [
       await manage(page, server, t, '/manage/team/connections');
       await page.getByRole('button', { name: t('connections.add.open') }).click();
       await page.getByRole('dialog', { name: t('connections.add.title') }).waitFor();
+    },
+  },
+  {
+    name: 'manage-team-directories',
+    async show(page, server, t) {
+      await acmeDirectory(server);
+      await manage(page, server, t, '/manage/team/directories');
+      await page.getByText('Acme Okta').first().waitFor();
+    },
+  },
+  {
+    name: 'manage-team-directories-token',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/team/directories');
+      await page.getByRole('button', { name: t('directories.add.open') }).click();
+      const dialog = page.getByRole('dialog', { name: t('directories.add.title') });
+      await dialog.getByRole('textbox', { name: t('directories.fields.name') }).fill('Acme Entra ID');
+      await dialog.getByRole('button', { name: t('directories.add.submit') }).click();
+      await page
+        .getByRole('dialog', { name: t('directories.token.title', { directory: 'Acme Entra ID' }) })
+        .waitFor();
     },
   },
   {

@@ -26,6 +26,8 @@ export interface NewMember {
   now: number;
   /** A provider identity to link at once (an invitation accepted through a provider). */
   identity?: { provider: string; subject: string; userName: string };
+  /** A member a directory makes has not signed in yet: null. Default: now (joining is signing in). */
+  lastSignInAt?: number | null;
 }
 
 /**
@@ -48,7 +50,7 @@ export async function insertMember(trx: Kysely<Database>, member: NewMember): Pr
       language: member.language,
       created_at: member.now,
       disabled_at: null,
-      last_sign_in_at: member.now,
+      last_sign_in_at: member.lastSignInAt === undefined ? member.now : member.lastSignInAt,
     })
     .execute();
   for (const permission of member.permissions) {
@@ -163,6 +165,74 @@ function recordMemberAudit(
   detail: Record<string, unknown> = {},
 ): Promise<void> {
   return recordAudit(trx, { ...at, action, target: user.email, detail: { ...detail, name: user.name } });
+}
+
+/** Active owners of the team (not disabled). */
+export async function activeOwners(trx: Kysely<Database>, teamId: string): Promise<number> {
+  const row = await trx
+    .selectFrom('user_permissions')
+    .innerJoin('users', 'users.id', 'user_permissions.user_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_permissions.permission', '=', 'OWNER')
+    .where('users.team_id', '=', teamId)
+    .where('users.disabled_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A member's state in the team, inside the caller's transaction; undefined when not a member. */
+export async function memberStateOf(trx: Kysely<Database>, teamId: string, userId: string) {
+  const user = await trx
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'disabled_at'])
+    .where('id', '=', userId)
+    .where('team_id', '=', teamId)
+    .executeTakeFirst();
+  if (!user) return undefined;
+  const permissions = await trx
+    .selectFrom('user_permissions')
+    .select('permission')
+    .where('user_id', '=', userId)
+    .execute();
+  return {
+    user,
+    state: {
+      id: user.id,
+      permissions: permissions.map((p) => p.permission),
+      disabled: user.disabled_at !== null,
+    } satisfies MemberState,
+  };
+}
+
+/**
+ * Disable or enable a member in the caller's transaction (the team's row held, the change judged):
+ * disabling ends every session of theirs; their tokens stop with the next call (lib/bearer.ts reads
+ * the user again after any write) and their refresh tokens with the next refresh (the provider's
+ * account lookup skips disabled members).
+ */
+export async function setMemberDisabled(
+  trx: Kysely<Database>,
+  at: { teamId: string; actor: Actor; now: number },
+  user: { id: string; email: string; name: string },
+  disabled: boolean,
+): Promise<void> {
+  await trx
+    .updateTable('users')
+    .set({ disabled_at: disabled ? at.now : null })
+    .where('id', '=', user.id)
+    .execute();
+  if (disabled) await revokeUserSessions(trx, user.id, at.now);
+  await recordMemberAudit(trx, at, disabled ? 'member.disabled' : 'member.enabled', user);
+}
+
+/** Remove a member in the caller's transaction: their sessions, identities and memberships go too. */
+export async function deleteMember(
+  trx: Kysely<Database>,
+  at: { teamId: string; actor: Actor; now: number },
+  user: { id: string; email: string; name: string },
+): Promise<void> {
+  await trx.deleteFrom('users').where('id', '=', user.id).execute();
+  await recordMemberAudit(trx, at, 'member.removed', user);
 }
 
 /** A team's members as its admins see them: listed, searched, changed, removed. */
@@ -328,43 +398,6 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
     };
   }
 
-  /** Active owners of the team (not disabled). */
-  async function activeOwners(trx: Kysely<Database>, teamId: string): Promise<number> {
-    const row = await trx
-      .selectFrom('user_permissions')
-      .innerJoin('users', 'users.id', 'user_permissions.user_id')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_permissions.permission', '=', 'OWNER')
-      .where('users.team_id', '=', teamId)
-      .where('users.disabled_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
-  /** The target's state in the caller's team, inside the transaction; undefined when not a member. */
-  async function stateOf(trx: Kysely<Database>, teamId: string, userId: string) {
-    const user = await trx
-      .selectFrom('users')
-      .select(['id', 'name', 'email', 'disabled_at'])
-      .where('id', '=', userId)
-      .where('team_id', '=', teamId)
-      .executeTakeFirst();
-    if (!user) return undefined;
-    const permissions = await trx
-      .selectFrom('user_permissions')
-      .select('permission')
-      .where('user_id', '=', userId)
-      .execute();
-    return {
-      user,
-      state: {
-        id: user.id,
-        permissions: permissions.map((p) => p.permission),
-        disabled: user.disabled_at !== null,
-      },
-    };
-  }
-
   /**
    * Change a member of the team (`next`: what they become, null when removed) by the rules of
    * domain/team-rules.ts, judged and applied in one transaction with the team's row held.
@@ -376,7 +409,7 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
     nextOf: (state: MemberState) => Next,
     apply: (
       trx: Kysely<Database>,
-      found: NonNullable<Awaited<ReturnType<typeof stateOf>>>,
+      found: NonNullable<Awaited<ReturnType<typeof memberStateOf>>>,
       next: Next,
     ) => Promise<void>,
   ): Promise<MemberOutcome> {
@@ -384,11 +417,11 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
       await lockTeam(trx, dialect, teamId);
       // The actor's rights as they stand now, with the team held: another admin may have changed them
       // since the request's role check.
-      const self = await stateOf(trx, teamId, actor.id);
+      const self = await memberStateOf(trx, teamId, actor.id);
       if (!self || self.state.disabled || !isAdmin(new Set(self.state.permissions)))
         return { ok: false, reason: 'notAdmin' };
       const owner = self.state.permissions.includes('OWNER');
-      const found = await stateOf(trx, teamId, userId);
+      const found = await memberStateOf(trx, teamId, userId);
       if (!found) return { ok: false, reason: 'notFound' };
       const next = nextOf(found.state);
       const refusal = refuseMemberChange({
@@ -461,16 +494,8 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
             const change = { from: before, to: after };
             await recordMemberAudit(trx, { teamId, actor, now }, 'member.permissions', user, change);
           }
-          if (next.disabled !== state.disabled) {
-            await trx
-              .updateTable('users')
-              .set({ disabled_at: next.disabled ? now : null })
-              .where('id', '=', userId)
-              .execute();
-            if (next.disabled) await revokeUserSessions(trx, userId, now);
-            const action = next.disabled ? 'member.disabled' : 'member.enabled';
-            await recordMemberAudit(trx, { teamId, actor, now }, action, user);
-          }
+          if (next.disabled !== state.disabled)
+            await setMemberDisabled(trx, { teamId, actor, now }, user, next.disabled);
         },
       );
     },
@@ -487,10 +512,7 @@ export function membersRepository(db: Kysely<Database>, dialect: Dialect) {
         actor,
         userId,
         () => null,
-        async (trx, { user }) => {
-          await trx.deleteFrom('users').where('id', '=', userId).execute();
-          await recordMemberAudit(trx, { teamId, actor, now }, 'member.removed', user);
-        },
+        async (trx, { user }) => deleteMember(trx, { teamId, actor, now }, user),
       );
     },
 

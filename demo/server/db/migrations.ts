@@ -864,6 +864,62 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '021-scim': {
+    async up(db: AnyDb) {
+      // A team's directories (SCIM 2.0 clients such as Okta or Entra ID, db/directories.ts): one bearer
+      // token each, kept as its SHA-256 only. `sign_in` says how the members a directory makes sign in:
+      // through the team's connection (`sso`) or with a password they set from a mail (`invitation`).
+      await db.schema
+        .createTable('directories')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('sign_in', 'text', (c) => c.notNull())
+        .addColumn('created_by_name', 'text', (c) => c.notNull())
+        .addColumn('created_by_email', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('rotated_at', 'bigint')
+        .addColumn('last_used_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('directories_team')
+        .on('directories')
+        .columns(['team_id', 'name'])
+        .execute();
+      // What SCIM knows of a member or a group beyond what the team keeps: the directory's own id for it
+      // (externalId, unique per team) and the name's parts as the directory sent them. Beside the users
+      // and groups rather than in them: those rows are read on every request and watched by every node.
+      await db.schema
+        .createTable('scim_users')
+        .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('external_id', 'text')
+        .addColumn('given_name', 'text')
+        .addColumn('family_name', 'text')
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('scim_users_external')
+        .on('scim_users')
+        .columns(['team_id', 'external_id'])
+        .unique()
+        .execute();
+      await db.schema
+        .createTable('scim_groups')
+        .addColumn('group_id', 'text', (c) => c.primaryKey().references('groups.id').onDelete('cascade'))
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('external_id', 'text')
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('scim_groups_external')
+        .on('scim_groups')
+        .columns(['team_id', 'external_id'])
+        .unique()
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

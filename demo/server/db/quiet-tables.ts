@@ -34,6 +34,9 @@ export const QUIET_TABLES: Record<string, string> = {
   email_changes: 'single-use e-mail links: read and spent in one statement (the address lives in users)',
   oidc_models:
     "the OpenID Provider's codes, grants and sessions: read on each protocol call, single use in one statement",
+  directories: "a team's SCIM directories: the token looked up on each SCIM call, never kept",
+  scim_users: 'what SCIM keeps of a member (external id, name parts): read on each SCIM call, never kept',
+  scim_groups: 'what SCIM keeps of a group (external id): read on each SCIM call, never kept',
   server_secrets: 'written once, before any node serves; read at start',
   kysely_migration: 'migrations: run under the start lock before a node serves',
   kysely_migration_lock: 'migrations: run under the start lock before a node serves',

@@ -3,6 +3,7 @@ import { accountsRepository, activityRepository, emailChangesRepository } from '
 import { auditRepository } from './audit';
 import { connectionsRepository } from './connections';
 import { deviceCodesRepository } from './device-codes';
+import { directoriesRepository } from './directories';
 import { domainsRepository } from './domains';
 import { groupsRepository } from './groups';
 import { identitiesRepository } from './identities';
@@ -15,6 +16,7 @@ import { passkeysRepository } from './passkeys';
 import { passwordResetsRepository } from './password-resets';
 import { policiesRepository } from './policies';
 import { rateLimitsRepository } from './rate-limits';
+import { scimRepository } from './scim';
 import { sessionsRepository } from './sessions';
 import { setupLinksRepository } from './setup-links';
 import { ssoMembersRepository } from './sso-members';
@@ -57,6 +59,8 @@ export function createRepositories(db: Db) {
     emailChanges: emailChangesRepository(kysely),
     accounts: accountsRepository(kysely, db.dialect),
     oidcModels: oidcModelsRepository(kysely),
+    directories: directoriesRepository(kysely),
+    scim: scimRepository(kysely, db.dialect),
   };
 }
 

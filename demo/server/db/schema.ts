@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ConnectionPreset, ConnectionProtocol, SamlPurpose } from '../../../src/contract/connections';
 import type { DomainCheckProblem, DomainState } from '../../../src/contract/domains';
+import type { DirectorySignIn } from '../../../src/contract/directories';
 
 /**
  * The database schema as Kysely sees it. Times are milliseconds since the epoch (bigint on PostgreSQL,
@@ -513,6 +514,46 @@ export interface EmailChangesTable {
   undone_at: number | null;
 }
 
+export type { DirectorySignIn };
+
+/** A team's directory: a SCIM 2.0 client (Okta, Entra ID…) and its one bearer token. */
+export interface DirectoriesTable {
+  id: string;
+  team_id: string;
+  name: string;
+  /** SHA-256 of the token (256 random bits: no slow hash needed). */
+  token_hash: string;
+  sign_in: DirectorySignIn;
+  /** Who made it, as they were named then: the invitation mail of its members names them. */
+  created_by_name: string;
+  created_by_email: string;
+  created_at: number;
+  /** When its token was last replaced, if ever. */
+  rotated_at: number | null;
+  /** When its token was last presented, if ever (ms). */
+  last_used_at: number | null;
+}
+
+/** What SCIM keeps of a member beyond the team's own columns. */
+export interface ScimUsersTable {
+  user_id: string;
+  team_id: string;
+  /** The directory's id for the member (SCIM `externalId`), unique per team. */
+  external_id: string | null;
+  /** The name's parts as the directory sent them (shown while they still make up the name). */
+  given_name: string | null;
+  family_name: string | null;
+  updated_at: number;
+}
+
+/** What SCIM keeps of a group beyond the team's own columns. */
+export interface ScimGroupsTable {
+  group_id: string;
+  team_id: string;
+  external_id: string | null;
+  updated_at: number;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -549,6 +590,9 @@ export interface Database {
   known_devices: KnownDevicesTable;
   email_changes: EmailChangesTable;
   oidc_models: OidcModelsTable;
+  directories: DirectoriesTable;
+  scim_users: ScimUsersTable;
+  scim_groups: ScimGroupsTable;
 }
 
 export type Team = Selectable<TeamsTable>;

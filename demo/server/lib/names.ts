@@ -13,7 +13,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
  */
 export function cleanName(
   value: string,
-  max = NAME_MAX,
+  max: number = NAME_MAX,
 ): { name: string } | { problem: 'length' | 'control'; message: string } {
   const name = value.normalize('NFC').trim();
   const length = charCount(name);

@@ -6,10 +6,13 @@ import type {
   RouteOptions,
 } from 'fastify';
 import type { Actor } from '../db/audit';
+import type { DirectoryCaller } from '../db/directories';
 import type { Session } from '../db/schema';
 import { isAdmin, SETUP_ACTOR_PREFIX } from '../../../src/contract/team-rules';
 import { bearerCallerOf, bearerClaimsOf, type BearerCaller } from '../lib/bearer';
 import { claimsSetupType } from '../lib/tokens';
+import { sha256 } from '../lib/crypto';
+import { DIRECTORY_TOKEN_PREFIX, scimError } from '../lib/scim';
 import { sessionOf } from '../lib/session';
 
 /**
@@ -51,6 +54,8 @@ declare module 'fastify' {
     teamActor: TeamActor | null;
     /** The API client on a `client` route (set by the auth hook); read it with `clientOf`. */
     apiClient: ApiClientCaller | null;
+    /** The team's directory on a `directory` route (set by the auth hook); read it with `directoryOf`. */
+    directoryCaller: DirectoryCaller | null;
   }
 }
 
@@ -88,6 +93,11 @@ export function clientOf(request: FastifyRequest): ApiClientCaller {
 }
 
 const BEARER = 'Bearer ';
+/** The directory calling a `directory` route (SCIM). Throws (a 500) on any other route. */
+export function directoryOf(request: FastifyRequest): DirectoryCaller {
+  if (!request.directoryCaller) throw new Error(`${request.routeOptions.url}: not a directory route`);
+  return request.directoryCaller;
+}
 
 const refuseToken = (reply: FastifyReply) =>
   reply
@@ -171,6 +181,28 @@ const requireClient: preHandlerAsyncHookHandler = async (request, reply) => {
   request.apiClient = { clientId: claims.client_id, teamId: claims.team_id };
 };
 
+/**
+ * A team directory's token (SCIM, RFC 7644 §2): a bearer token of its own kind, looked up by its
+ * SHA-256 — never an access token, and a directory token is no access token anywhere else. Refusals
+ * are SCIM error bodies: 401 for no such token (revoked, replaced), 403 while the team is disabled.
+ */
+const requireDirectory: preHandlerAsyncHookHandler = async (request, reply) => {
+  const [scheme, token] = (request.headers.authorization ?? '').trim().split(/\s+/);
+  const { repos, clock } = request.server.services;
+  const directory =
+    scheme?.toLowerCase() === 'bearer' && token?.startsWith(DIRECTORY_TOKEN_PREFIX)
+      ? await repos.directories.byTokenHash(sha256(token))
+      : undefined;
+  if (!directory)
+    return reply
+      .code(401)
+      .header('WWW-Authenticate', 'Bearer error="invalid_token"')
+      .send(scimError(401, 'a valid directory token is required'));
+  if (directory.team_disabled) return reply.code(403).send(scimError(403, 'the team is disabled'));
+  await repos.directories.touch(directory.id, clock.now());
+  request.directoryCaller = directory;
+};
+
 const requireSession: preHandlerAsyncHookHandler = async (request, reply) => {
   const session = await sessionOf(request);
   if (!session) return refuseSession(request, reply);
@@ -186,14 +218,19 @@ function refuseSession(request: FastifyRequest, reply: FastifyReply) {
   return reply.code(401).send({ message: 'sign in first' });
 }
 
-const HOOKS = { bearer: requireBearer, session: requireSession, client: requireClient } as const;
+const HOOKS = {
+  bearer: requireBearer,
+  session: requireSession,
+  client: requireClient,
+  directory: requireDirectory,
+} as const;
 
 /**
  * The one place a route's caller is checked: each route declares `config.auth` (and, for admin routes,
  * `config.role`), and this adds the matching checks as the route's last preHandlers — after the body
  * type and anti-forgery rules (preValidation), the schema and the route's own preHandlers (an unknown
  * provider is 404 before the caller is asked who they are) — so handlers only read `callerOf` /
- * `signedInSession` / `adminOf` / `clientOf`. Public routes get no hook at all. A route that declares
+ * `signedInSession` / `adminOf` / `clientOf` / `directoryOf`. Public routes get no hook at all. A route that declares
  * nothing (or a role without `bearer`) makes the server refuse to start: checked once all routes are in
  * (`onReady`), since a plugin's own onRoute hook may declare its routes after this one has seen them
  * (plugins/pages.ts marks @fastify/static's file routes public that way).
@@ -204,11 +241,12 @@ export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('teamAdmin', null);
   app.decorateRequest('teamActor', null);
   app.decorateRequest('apiClient', null);
+  app.decorateRequest('directoryCaller', null);
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
     routes.push(route);
     const auth = route.config?.auth;
-    if (auth !== 'bearer' && auth !== 'session' && auth !== 'client') return;
+    if (auth !== 'bearer' && auth !== 'session' && auth !== 'client' && auth !== 'directory') return;
     const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
     if (auth === 'bearer' && route.config?.role && route.config.setup) {
       route.preHandler = [...own, requireAdminOrSetup];
@@ -222,7 +260,7 @@ export function registerAuth(app: FastifyInstance): void {
     if (undeclared.length) {
       const names = undeclared.map((route) => `${[route.method].flat().join(',')} ${route.url}`);
       throw new Error(
-        `routes without config.auth (declare 'bearer', 'session', 'client' or 'none'): ${names.join('; ')}`,
+        `routes without config.auth (declare 'bearer', 'session', 'client', 'directory' or 'none'): ${names.join('; ')}`,
       );
     }
     const misplaced = routes.filter((route) => route.config?.role && route.config.auth !== 'bearer');

@@ -11,12 +11,19 @@ export const PAGE_CSP =
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function bodyKindOf(contentType: string | undefined): 'json' | 'form' | 'other' {
+function bodyKindOf(contentType: string | undefined): 'json' | 'scim' | 'form' | 'other' {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/json') return 'json';
+  if (type === 'application/scim+json') return 'scim';
   if (type === 'application/x-www-form-urlencoded') return 'form';
   return 'other';
 }
+
+const BODY_TYPES = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  scim: 'application/scim+json',
+} as const;
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
   return Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
@@ -49,10 +56,11 @@ export function registerSecurity(app: FastifyInstance, config: Config, closing: 
     // learns nothing about the route's input rules.
     if (hasBody(request.headers)) {
       const kind = request.routeOptions.config.body;
-      if (kind && kind !== 'none' && bodyKindOf(request.headers['content-type']) !== kind) {
-        reply.code(415).send({
-          message: `expected an ${kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded'} body`,
-        });
+      const sent = bodyKindOf(request.headers['content-type']);
+      // SCIM clients send application/scim+json (RFC 7644 §3.1); some send plain JSON.
+      const fits = kind === 'scim' ? sent === 'scim' || sent === 'json' : sent === kind;
+      if (kind && kind !== 'none' && !fits) {
+        reply.code(415).send({ message: `expected an ${BODY_TYPES[kind]} body` });
         return;
       }
     }

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits';
 import { PERMISSIONS } from '../permissions';
-import { AUDIT_ACTIONS } from '../team-rules';
+import { AUDIT_ACTIONS, AUDIT_KINDS } from '../team-rules';
 import { errors, type RouteSchema } from './common';
 
 /** The longest path parameter the router passes to a route (Fastify's default, 100, would answer 414). */
@@ -237,7 +237,7 @@ export const AuditEvent = Type.Object({
 export type AuditEvent = Static<typeof AuditEvent>;
 
 /** The kinds of admin action the trail can be filtered by: the part of `action` before the dot. */
-export const AuditKind = Type.Enum(['member', 'invitation', 'group', 'team', 'app', 'domain', 'connection']);
+export const AuditKind = Type.Enum([...AUDIT_KINDS]);
 export type AuditKind = Static<typeof AuditKind>;
 
 export const AuditQuery = Type.Object(

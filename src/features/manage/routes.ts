@@ -12,6 +12,7 @@ export const MANAGE_PATHS = [
   'team/apps',
   'team/domains',
   'team/connections',
+  'team/directories',
   'dev',
   'dev/success',
   'qr',
@@ -28,6 +29,7 @@ export const ADMIN_SECTIONS: readonly ManageSection[] = [
   'team/apps',
   'team/domains',
   'team/connections',
+  'team/directories',
 ];
 
 /** The headings of the manage area's navigation, in order. */
@@ -178,6 +180,15 @@ export const MANAGE_SCREENS: readonly ManageScreen[] = [
     nav: 'manage.nav.teamConnections',
     heading: 'manage.heading.teamConnections',
     words: 'manage.words.teamConnections',
+    group: 'team',
+    admin: true,
+  },
+  {
+    section: 'team/directories',
+    path: '/manage/team/directories',
+    nav: 'manage.nav.teamDirectories',
+    heading: 'manage.heading.teamDirectories',
+    words: 'manage.words.teamDirectories',
     group: 'team',
     admin: true,
   },

@@ -2,6 +2,7 @@ import {
   useEffect,
   useEffectEvent,
   useRef,
+  useId,
   useState,
   type ComponentProps,
   type ReactNode,
@@ -15,6 +16,7 @@ import { WithTextPart } from '../../i18n/parts';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { Dialog } from '../../ui/dialog';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
 
 import { useCall } from '../../ui/use-call';
@@ -181,6 +183,117 @@ export function CopyButton({ value, label, text }: { value: string; label: strin
     >
       <Icon name="copy" />
     </button>
+  );
+}
+
+/** A value to copy (an app's secret, a directory's token): read-only text, selectable by hand where the clipboard is refused. */
+export function CopyField({ label, value, copy }: { label: string; value: string; copy: string }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        className="app-secret"
+        readOnly
+        value={value}
+        spellCheck={false}
+        onFocus={(event) => event.target.select()}
+      />
+      <CopyButton value={value} label={copy} text={copy} />
+    </div>
+  );
+}
+
+/**
+ * One of a few choices as radio buttons, each named and described by its hint; `autoFocus`: the
+ * chosen one takes the focus when the form opens.
+ */
+export function Choices<Choice extends string>({
+  legend,
+  name,
+  choices,
+  value,
+  autoFocus = false,
+  onChange,
+  text,
+}: {
+  legend: string;
+  name: string;
+  choices: readonly Choice[];
+  value: Choice;
+  autoFocus?: boolean;
+  onChange(choice: Choice): void;
+  text(choice: Choice): { name: string; hint: string };
+}) {
+  const id = useId();
+  return (
+    <fieldset className="stack tight">
+      <legend className="check-name">{legend}</legend>
+      {choices.map((choice) => (
+        <label key={choice} className="check">
+          <input
+            type="radio"
+            name={name}
+            value={choice}
+            checked={value === choice}
+            autoFocus={autoFocus && value === choice}
+            aria-labelledby={`${id}-${choice}-name`}
+            aria-describedby={`${id}-${choice}`}
+            onChange={() => onChange(choice)}
+          />
+          <span>
+            <span className="check-name" id={`${id}-${choice}-name`}>
+              {text(choice).name}
+            </span>
+            <span className="hint" id={`${id}-${choice}`}>
+              {text(choice).hint}
+            </span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** Longer than a dialog's exit animation (ui/dialog.tsx). */
+export const DIALOG_GONE_MS = 100;
+
+/**
+ * What the server answers once (an app's secret, a directory's token), shown in a dialog of its own
+ * (`children`: the values to copy and why now) that closes on `done`. Opened once the dialog that asked
+ * for it has gone (`DIALOG_GONE_MS`), so it returns focus where that one did.
+ */
+export function ShownOnceDialog({
+  title,
+  done,
+  onClose,
+  returnFocus,
+  children,
+}: {
+  title: string;
+  done: string;
+  onClose(): void;
+  returnFocus(): HTMLElement | null;
+  children: ReactNode;
+}) {
+  const [open, setOpen] = useState(true);
+  const close = () => {
+    setOpen(false);
+    // The content stays for the dialog's exit animation.
+    setTimeout(onClose, DIALOG_GONE_MS);
+  };
+  return (
+    <Dialog open={open} title={title} onClose={close} returnFocus={returnFocus}>
+      <div className="stack">
+        {children}
+        <div className="dialog-actions">
+          <button type="button" className="button" part="button" onClick={close}>
+            {done}
+          </button>
+        </div>
+      </div>
+    </Dialog>
   );
 }
 

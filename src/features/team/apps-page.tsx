@@ -22,7 +22,7 @@ import {
 import { charCount, LIMITS } from '../../contract/limits';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
-import { Dialog, FormDialog } from '../../ui/dialog';
+import { FormDialog } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
 import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
@@ -30,10 +30,13 @@ import {
   AdminPart,
   Confirm,
   CopyButton,
+  CopyField,
+  DIALOG_GONE_MS,
   failure,
   followGone,
   gone,
   IconButton,
+  ShownOnceDialog,
   TeamListBody,
   TeamListHeading,
   useCall,
@@ -55,9 +58,6 @@ export default function AppsPage() {
 }
 
 type Asked = { kind: 'edit' | 'rotate' | 'disable' | 'delete'; app: TeamApp };
-
-/** Longer than a dialog's exit animation (ui/dialog.tsx). */
-const DIALOG_GONE_MS = 100;
 
 const byName = (a: TeamApp, b: TeamApp) => a.name.localeCompare(b.name);
 
@@ -277,25 +277,6 @@ function Apps() {
   );
 }
 
-/** A value to copy: read-only text, selectable by hand where the clipboard is refused. */
-function CopyField({ label, value, copy }: { label: string; value: string; copy: string }) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        className="app-secret"
-        readOnly
-        value={value}
-        spellCheck={false}
-        onFocus={(event) => event.target.select()}
-      />
-      <CopyButton value={value} label={copy} text={copy} />
-    </div>
-  );
-}
-
 /**
  * The app just registered or given a new secret: its client id and, once only, its secret. A public
  * app has none (it proves itself with PKCE), and says so.
@@ -310,45 +291,32 @@ function SecretDialog({
   returnFocus(): HTMLElement | null;
 }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(true);
   const { app, clientSecret } = shown;
-  const close = () => {
-    setOpen(false);
-    // The content stays for the dialog's exit animation.
-    setTimeout(onClose, DIALOG_GONE_MS);
-  };
   return (
-    <Dialog
-      open={open}
+    <ShownOnceDialog
       title={t(clientSecret ? 'teamApps.secret.title' : 'teamApps.secret.titlePublic', { app: app.name })}
-      onClose={close}
+      done={t('teamApps.secret.done')}
+      onClose={onClose}
       returnFocus={returnFocus}
     >
-      <div className="stack">
-        <CopyField
-          label={t('teamApps.columns.clientId')}
-          value={app.clientId}
-          copy={t('teamApps.copy.clientId')}
-        />
-        {clientSecret ? (
-          <>
-            <CopyField
-              label={t('teamApps.secret.label')}
-              value={clientSecret}
-              copy={t('teamApps.copy.secret')}
-            />
-            <Alert tone="info">{t('teamApps.secret.once')}</Alert>
-          </>
-        ) : (
-          <p>{t('teamApps.secret.none')}</p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button" part="button" onClick={close}>
-            {t('teamApps.secret.done')}
-          </button>
-        </div>
-      </div>
-    </Dialog>
+      <CopyField
+        label={t('teamApps.columns.clientId')}
+        value={app.clientId}
+        copy={t('teamApps.copy.clientId')}
+      />
+      {clientSecret ? (
+        <>
+          <CopyField
+            label={t('teamApps.secret.label')}
+            value={clientSecret}
+            copy={t('teamApps.copy.secret')}
+          />
+          <Alert tone="info">{t('teamApps.secret.once')}</Alert>
+        </>
+      ) : (
+        <p>{t('teamApps.secret.none')}</p>
+      )}
+    </ShownOnceDialog>
   );
 }
 

@@ -22,6 +22,7 @@ import { TextField } from '../../ui/text-field';
 import {
   AdminPart,
   Confirm,
+  Choices,
   CopyButton,
   failure,
   followGone,
@@ -783,57 +784,6 @@ function DetailsForm({ connection, busy, setBusy, onSaved, onClose }: DetailsFor
         )}
       </DialogForm>
     </div>
-  );
-}
-
-/**
- * One of a few choices as radio buttons, each named and described by its hint; `autoFocus`: the
- * chosen one takes the focus when the form opens.
- */
-function Choices<Choice extends string>({
-  legend,
-  name,
-  choices,
-  value,
-  autoFocus = false,
-  onChange,
-  text,
-}: {
-  legend: string;
-  name: string;
-  choices: readonly Choice[];
-  value: Choice;
-  autoFocus?: boolean;
-  onChange(choice: Choice): void;
-  text(choice: Choice): { name: string; hint: string };
-}) {
-  const id = useId();
-  return (
-    <fieldset className="stack tight">
-      <legend className="check-name">{legend}</legend>
-      {choices.map((choice) => (
-        <label key={choice} className="check">
-          <input
-            type="radio"
-            name={name}
-            value={choice}
-            checked={value === choice}
-            autoFocus={autoFocus && value === choice}
-            aria-labelledby={`${id}-${choice}-name`}
-            aria-describedby={`${id}-${choice}`}
-            onChange={() => onChange(choice)}
-          />
-          <span>
-            <span className="check-name" id={`${id}-${choice}-name`}>
-              {text(choice).name}
-            </span>
-            <span className="hint" id={`${id}-${choice}`}>
-              {text(choice).hint}
-            </span>
-          </span>
-        </label>
-      ))}
-    </fieldset>
   );
 }
 

@@ -173,6 +173,10 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
     case 'connection.disabled':
     case 'connection.removed':
       return t(`team.log.${event.action}`, { actor, connection: event.target });
+    case 'directory.added':
+    case 'directory.tokenRotated':
+    case 'directory.revoked':
+      return t(`team.log.${event.action}`, { actor, directory: event.target });
     default:
       return t(`team.log.${event.action}`, { actor, member });
   }

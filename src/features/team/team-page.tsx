@@ -22,6 +22,7 @@ import { Failed } from '../../ui/failed';
 import { Confirm, ShowMore } from './admin-kit';
 import { auditSentence, storageText } from './format';
 import { refusalOf } from '../../api/refusal';
+import { AUDIT_KINDS } from '../../contract/team-rules';
 import { timeAgo, useNow } from '../../ui/time';
 import { useCall } from '../../ui/use-call';
 import { InvitationList } from './invitation-list';
@@ -221,7 +222,6 @@ function Support({ support }: { support: TeamAdmin['support'] }) {
 
 /** The admin actions a page of the trail shows. */
 const AUDIT_PAGE = 10;
-const AUDIT_KINDS: AuditKind[] = ['member', 'invitation', 'group', 'team', 'app', 'domain', 'connection'];
 
 /**
  * The admin actions, newest first, each a sentence (who did what to whom), ten at a time with older

@@ -1,0 +1,294 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  addDirectory,
+  listDirectories,
+  revokeDirectory,
+  rotateDirectoryToken,
+  type Directory,
+  type DirectoryWithToken,
+} from '../../api/directories';
+import { DIRECTORY_SIGN_IN, type DirectorySignIn } from '../../contract/directories';
+import { charCount, LIMITS } from '../../contract/limits';
+import { noticesStore } from '../../state/notices';
+import { Alert } from '../../ui/alert';
+import { DialogForm, FormDialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
+import { TextField } from '../../ui/text-field';
+import {
+  AdminPart,
+  Choices,
+  Confirm,
+  CopyField,
+  DIALOG_GONE_MS,
+  failure,
+  followGone,
+  IconButton,
+  ShownOnceDialog,
+  TeamListBody,
+  TeamListHeading,
+  useCall,
+  useTeamList,
+} from './admin-kit';
+import { lastTime, refusalOf } from './format';
+
+/**
+ * Directory sync (routes/directories.ts): the team's directories — Okta, Microsoft Entra ID or another
+ * SCIM client that adds, changes and removes its members and groups. Connect one (a name and how the
+ * members it adds sign in), replace its token, disconnect it. The token and the SCIM address show
+ * once, in a dialog, right after the server made the token.
+ */
+export default function DirectoriesPage() {
+  return (
+    <AdminPart>
+      <Directories />
+    </AdminPart>
+  );
+}
+
+type Asked = { kind: 'rotate' | 'revoke'; directory: Directory };
+
+const byName = (a: Directory, b: Directory) => a.name.localeCompare(b.name);
+
+function Directories() {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  const call = useCall();
+  const directories = useTeamList(
+    async (ctx, signal) => (await listDirectories(ctx, signal)).directories,
+    (directory) => directory.id,
+    byName,
+  );
+  const [asked, setAsked] = useState<Asked | null>(null);
+  const [open, setOpen] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [made, setMade] = useState<DirectoryWithToken | null>(null);
+  // The token's dialog opens once the dialog that asked for it has closed and given focus back.
+  const reveal = (shown: DirectoryWithToken) => setTimeout(() => setMade(shown), DIALOG_GONE_MS);
+  const addButton = useRef<HTMLButtonElement>(null);
+  const { put, drop } = directories;
+  const ask = (kind: Asked['kind'], directory: Directory) => {
+    setAsked({ kind, directory });
+    setOpen(true);
+  };
+  const close = () => setOpen(false);
+  const { watched } = followGone(directories.reload);
+
+  return (
+    <section className="panel" part="card" aria-labelledby="directories-title">
+      <TeamListHeading
+        titleId="directories-title"
+        title={t('directories.title')}
+        intro={t('directories.intro')}
+        actionLabel={t('directories.add.open')}
+        onAction={() => setAdding(true)}
+        buttonRef={addButton}
+        list={directories}
+      />
+      <TeamListBody list={directories} empty={t('directories.none')}>
+        {(items) => (
+          <ul className="members" aria-labelledby="directories-title">
+            {items.map((directory) => (
+              <li key={directory.id} className="member">
+                <div className="member-who">
+                  <span className="member-name">{directory.name}</span>
+                </div>
+                <dl className="member-facts">
+                  <div>
+                    <dt>{t('directories.columns.signIn')}</dt>
+                    <dd>{t(`directories.signIn.${directory.signIn}.name`)}</dd>
+                  </div>
+                  <div>
+                    <dt>{t('directories.columns.lastUsed')}</dt>
+                    <dd>
+                      {directory.lastUsedAt ? (
+                        <time dateTime={directory.lastUsedAt}>
+                          {lastTime(directory.lastUsedAt, language, t)}
+                        </time>
+                      ) : (
+                        t('users.never')
+                      )}
+                    </dd>
+                  </div>
+                </dl>
+                <div className="member-actions">
+                  <IconButton
+                    icon="key"
+                    label={t('directories.actions.rotate', { directory: directory.name })}
+                    onClick={() => ask('rotate', directory)}
+                  />
+                  <IconButton
+                    icon="delete"
+                    label={t('directories.actions.revoke', { directory: directory.name })}
+                    onClick={() => ask('revoke', directory)}
+                  />
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </TeamListBody>
+      <FormDialog open={adding} title={t('directories.add.title')} onClose={() => setAdding(false)}>
+        {(busy, setBusy) => (
+          <AddForm
+            busy={busy}
+            setBusy={setBusy}
+            onClose={() => setAdding(false)}
+            onAdded={(shown) => {
+              put(shown.directory);
+              reveal(shown);
+            }}
+          />
+        )}
+      </FormDialog>
+      {asked?.kind === 'rotate' ? (
+        <Confirm
+          open={open}
+          title={t('directories.rotate.title', { directory: asked.directory.name })}
+          text={t('directories.rotate.text', { directory: asked.directory.name })}
+          action={t('directories.rotate.confirm')}
+          onConfirm={() =>
+            watched(
+              call((ctx) => rotateDirectoryToken(ctx, asked.directory.id)).then((shown) => {
+                put(shown.directory);
+                reveal(shown);
+              }),
+            )
+          }
+          onClose={close}
+        />
+      ) : null}
+      {asked?.kind === 'revoke' ? (
+        <Confirm
+          open={open}
+          title={t('directories.revoke.title', { directory: asked.directory.name })}
+          text={t('directories.revoke.text', { directory: asked.directory.name })}
+          action={t('directories.revoke.confirm')}
+          onConfirm={() =>
+            watched(
+              call((ctx) => revokeDirectory(ctx, asked.directory.id)).then(() => {
+                drop(asked.directory);
+                noticesStore
+                  .getState()
+                  .show(t('directories.revoke.done', { directory: asked.directory.name }), 'Success');
+              }),
+            )
+          }
+          onClose={close}
+          returnFocus={() => addButton.current}
+        />
+      ) : null}
+      {made ? (
+        <TokenDialog shown={made} onClose={() => setMade(null)} returnFocus={() => addButton.current} />
+      ) : null}
+    </section>
+  );
+}
+
+/** A directory's name and how the members it adds sign in; what was typed stays on a refusal. */
+function AddForm({
+  busy,
+  setBusy,
+  onAdded,
+  onClose,
+}: {
+  busy: boolean;
+  setBusy(busy: boolean): void;
+  onAdded(shown: DirectoryWithToken): void;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const call = useCall();
+  const [name, setName] = useState('');
+  const [signIn, setSignIn] = useState<DirectorySignIn>('sso');
+  const [problems, setProblems] = useState<{ name?: string; form?: string }>({});
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (!trimmed) return setProblems({ name: t('directories.errors.nameRequired') });
+    if (charCount(trimmed) > LIMITS.name)
+      return setProblems({ name: t('directories.errors.nameTooLong', { n: LIMITS.name }) });
+    setProblems({});
+    setBusy(true);
+    try {
+      const shown = await call((ctx) => addDirectory(ctx, { name: trimmed, signIn }));
+      setBusy(false);
+      onAdded(shown);
+      noticesStore.getState().show(t('directories.add.done', { directory: shown.directory.name }), 'Success');
+      onClose();
+    } catch (error) {
+      setBusy(false);
+      const { code, field } = refusalOf(error);
+      setProblems(
+        code === 'invalidName' && field === 'name'
+          ? { name: t('directories.errors.invalidName') }
+          : { form: failure(t, error) },
+      );
+    }
+  }
+
+  return (
+    <DialogForm
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={t('directories.add.submit')}
+      error={problems.form}
+    >
+      <div className="stack">
+        <TextField
+          label={t('directories.fields.name')}
+          hint={t('directories.fields.nameHint')}
+          name="name"
+          autoComplete="off"
+          limit={LIMITS.name}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={problems.name}
+          autoFocus
+        />
+        <Choices<DirectorySignIn>
+          legend={t('directories.fields.signIn')}
+          name="signIn"
+          choices={DIRECTORY_SIGN_IN}
+          value={signIn}
+          onChange={setSignIn}
+          text={(choice) => ({
+            name: t(`directories.signIn.${choice}.name`),
+            hint: t(`directories.signIn.${choice}.hint`),
+          })}
+        />
+      </div>
+    </DialogForm>
+  );
+}
+
+/** The directory just connected or given a new token: the SCIM address and, once only, the token. */
+function TokenDialog({
+  shown,
+  onClose,
+  returnFocus,
+}: {
+  shown: DirectoryWithToken;
+  onClose(): void;
+  returnFocus(): HTMLElement | null;
+}) {
+  const { t } = useTranslation();
+  return (
+    <ShownOnceDialog
+      title={t('directories.token.title', { directory: shown.directory.name })}
+      done={t('directories.token.done')}
+      onClose={onClose}
+      returnFocus={returnFocus}
+    >
+      <CopyField label={t('directories.token.url')} value={shown.scimUrl} copy={t('directories.copy.url')} />
+      <CopyField
+        label={t('directories.token.label')}
+        value={shown.token}
+        copy={t('directories.copy.token')}
+      />
+      <Alert tone="info">{t('directories.token.once')}</Alert>
+    </ShownOnceDialog>
+  );
+}
