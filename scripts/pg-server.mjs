@@ -5,7 +5,7 @@
  * scripts/postgres.mjs (the server suite, the cluster test) and the bench's `cluster` part.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,6 +69,9 @@ export async function startPostgres() {
     if (init.status !== 0) throw new Error(`initdb failed:\n${init.stdout}\n${init.stderr}`);
 
     const port = await freePort();
+    const logPath = join(dir, 'postgres.log');
+    const logFile = openSync(logPath, 'a');
+    if (ids.uid !== undefined) chownSync(logPath, ids.uid, ids.gid);
     // Loopback TCP only, the socket in our temp dir; fsync off: the cluster is thrown away.
     server = spawn(
       join(bin, 'postgres'),
@@ -90,17 +93,19 @@ export async function startPostgres() {
         '-c',
         'max_connections=200',
       ],
-      { ...ids, cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
+      // Its log goes to a file, never a pipe: the test runs that follow block this process (spawnSync),
+      // and a pipe nobody drains fills up and stops the server mid-run (its checkpointer waits to log).
+      { ...ids, cwd: dir, stdio: ['ignore', 'ignore', logFile] },
     );
-    let log = '';
-    server.stderr.on('data', (chunk) => (log += chunk));
+    closeSync(logFile);
+    const log = () => readFileSync(logPath, 'utf8');
 
     const deadline = Date.now() + 30_000;
     for (;;) {
       const ready = spawnSync(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]);
       if (ready.status === 0) break;
       if (server.exitCode !== null || Date.now() > deadline)
-        throw new Error(`postgres did not start:\n${log}`);
+        throw new Error(`postgres did not start:\n${log()}`);
       await new Promise((r) => setTimeout(r, 200));
     }
     return { url: `postgres://postgres:test@127.0.0.1:${port}/postgres`, port, bin, stop };
