@@ -16,6 +16,10 @@ export interface AuditEntry {
   target: string;
   detail?: Record<string, unknown>;
   now: number;
+  /** Where the request came from, when the team keeps addresses. */
+  address?: string | null;
+  /** The server's id of the request that caused the event. */
+  requestId?: string | null;
 }
 
 let sequence = 0;
@@ -46,6 +50,8 @@ export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Prom
       target: entry.target,
       detail: JSON.stringify(entry.detail ?? {}),
       created_at: entry.now,
+      address: entry.address ?? null,
+      request_id: entry.requestId ?? null,
     })
     .execute();
 }

@@ -920,6 +920,15 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '022-team-events': {
+    async up(db: AnyDb) {
+      // The audit trail becomes the team's event log: the members' security events join the admin
+      // actions, with the address the request came from (when the team keeps addresses) and its
+      // request id, so an event can be matched with the server's log.
+      await db.schema.alterTable('audit_events').addColumn('address', 'text').execute();
+      await db.schema.alterTable('audit_events').addColumn('request_id', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

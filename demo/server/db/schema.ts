@@ -264,6 +264,10 @@ export interface AuditEventsTable {
   /** JSON object. */
   detail: string;
   created_at: number;
+  /** Where the request came from, when the team keeps addresses. */
+  address: string | null;
+  /** The server's id of the request that caused the event. */
+  request_id: string | null;
 }
 
 /** The kinds of a team's application (db/team-apps.ts). */
