@@ -5,7 +5,7 @@
  * run — because this machine is noisy. Nothing here fails a build: the budgets of design.md §5 are
  * reported (within / OVER), not enforced.
  *
- * `npm run bench -- <part>…` runs some parts: bytes, pages, time, profile, server, oidc, login, growth, members, and
+ * `npm run bench -- <part>…` runs some parts: bytes, pages, time, profile, server, oidc, login, growth, members, scim, and
  * `ab` and `cluster` (only when named; parts/). `BENCH_QUICK=1` (or `--quick`) runs every part with short windows and
  * 2 page loads, for development; its figures are noisy and marked so.
  */
@@ -24,6 +24,7 @@ import { members } from './parts/members';
 import { oidc } from './parts/oidc';
 import { benchPages, pages } from './parts/pages';
 import { profile } from './parts/profile';
+import { scim } from './parts/scim';
 import { server } from './parts/server';
 import { time } from './parts/time';
 import { ALL_PARTS, PARTS, budgets, type Part, type Report } from './report';
@@ -104,6 +105,7 @@ async function main(): Promise<void> {
   if (wants('oidc')) report.oidc = await oidc();
   if (wants('growth')) report.growth = await growth();
   if (wants('members')) report.members = await members();
+  if (wants('scim')) report.scim = await scim();
   if (wants('cluster')) report.cluster = await cluster();
 
   const lines = budgets(report, wants);

@@ -153,3 +153,31 @@ export function growTeam(file: string, members: number): TeamSeed {
     db.close();
   }
 }
+
+/**
+ * Give the (grown) acme a directory whose token is `token`, and a SCIM external id (`ext-<n>`) to every
+ * member, as a directory that had provisioned them all would have left them (db/scim.ts).
+ */
+export function growDirectory(file: string, token: string): void {
+  const db = new SqliteDatabase(file);
+  try {
+    const now = Date.now();
+    const team = db.prepare<[], { id: string }>("select id from teams where name = 'acme'").get();
+    if (!team) throw new Error('the database is not the seeded demo template');
+    db.prepare(
+      `insert into directories (id, team_id, name, token_hash, sign_in, created_by_name, created_by_email, created_at)
+       values (?, ?, 'Bench directory', ?, 'invitation', 'Bench', 'bench@acme.test', ?)`,
+    ).run(randomUUID(), team.id, createHash('sha256').update(token).digest('base64url'), now);
+    const members = db
+      .prepare<[string], { id: string; email: string }>('select id, email from users where team_id = ?')
+      .all(team.id);
+    const insert = db.prepare(
+      'insert into scim_users (user_id, team_id, external_id, given_name, family_name, updated_at) values (?, ?, ?, null, null, ?)',
+    );
+    db.transaction(() => {
+      for (const member of members) insert.run(member.id, team.id, `ext-${member.email}`, now);
+    })();
+  } finally {
+    db.close();
+  }
+}

@@ -322,14 +322,28 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
       offset: number,
       limit: number,
     ): Promise<Page<ScimUserRow>> {
+      // The page's ids are found first in the (team, address) index alone, then only they are read
+      // whole: an offset far into the list steps over index entries, not over joined rows.
+      const page = whereUser(
+        db.selectFrom('users').select('users.id').where('users.team_id', '=', teamId),
+        teamId,
+        conditions,
+      )
+        .orderBy('users.email')
+        .orderBy('users.id')
+        .limit(limit)
+        .offset(offset);
       const rows =
         limit === 0
           ? []
-          : await whereUser(users(db, teamId).select(userColumns), teamId, conditions)
+          : await db
+              .selectFrom('users')
+              .leftJoin('scim_users', 'scim_users.user_id', 'users.id')
+              .select(userColumns)
+              // Not by team again: the planner would then walk the team's index instead of the ids.
+              .where('users.id', 'in', page)
               .orderBy('users.email')
               .orderBy('users.id')
-              .limit(limit)
-              .offset(offset)
               .execute();
       const counted =
         conditions.length === 0
