@@ -929,6 +929,20 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('audit_events').addColumn('request_id', 'text').execute();
     },
   },
+  '027-scim-user-names': {
+    async up(db: AnyDb) {
+      // A directory's userName need not be an address (Entra ID sends what the tenant maps to it): kept
+      // as sent beside the member, and its lower case unique per team, as SCIM compares userName.
+      await db.schema.alterTable('scim_users').addColumn('user_name', 'text').execute();
+      await db.schema.alterTable('scim_users').addColumn('user_name_key', 'text').execute();
+      await db.schema
+        .createIndex('scim_users_user_name')
+        .on('scim_users')
+        .columns(['team_id', 'user_name_key'])
+        .unique()
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -548,6 +548,10 @@ export interface ScimUsersTable {
   given_name: string | null;
   family_name: string | null;
   updated_at: number;
+  /** SCIM `userName` as the directory sent it, when it set one; else the member's address is it. */
+  user_name: string | null;
+  /** Its lower case: unique per team, what a filter on userName compares. */
+  user_name_key: string | null;
 }
 
 /** What SCIM keeps of a group beyond the team's own columns. */

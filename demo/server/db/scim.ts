@@ -17,7 +17,7 @@ import { lockTeam, seatsOf } from './teams';
 
 /** One condition of a list's filter (all of them must hold); values as the member's columns hold them. */
 export type UserCondition = {
-  attribute: 'id' | 'userName' | 'externalId' | 'displayName';
+  attribute: 'id' | 'userName' | 'email' | 'externalId' | 'displayName';
   value: string;
 };
 export type GroupCondition = { attribute: 'id' | 'displayName' | 'externalId' | 'member'; value: string };
@@ -33,6 +33,7 @@ export interface ScimUserRow {
   given_name: string | null;
   family_name: string | null;
   updated_at: number | null;
+  user_name: string | null;
 }
 
 /** A group as SCIM shows it; `members` only when asked for. */
@@ -47,6 +48,10 @@ export interface ScimGroupRow {
 
 /** What a directory sets of a member. */
 export interface ScimUserFields {
+  /** SCIM `userName` as sent: the address, or another name when the directory's e-mail says the address. */
+  userName: string;
+  /** userName as filters compare it (normalised like an address): unique per team. */
+  userNameKey: string;
   email: string;
   name: string;
   givenName: string | null;
@@ -105,6 +110,7 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
     'scim_users.given_name',
     'scim_users.family_name',
     'scim_users.updated_at',
+    'scim_users.user_name',
   ] as const;
 
   // Each condition is one index lookup: an external id (unique per team) is found in its own index
@@ -114,19 +120,38 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
     teamId: string,
     conditions: UserCondition[],
   ) {
+    // The member the directory knows by this value of one of its own columns (unique per team).
+    const scimUserId = (column: 'user_name_key' | 'external_id', value: string) =>
+      db
+        .selectFrom('scim_users as known')
+        .select('known.user_id')
+        .where('known.team_id', '=', teamId)
+        .where(`known.${column}`, '=', value);
     for (const { attribute, value } of conditions) {
       if (attribute === 'id') query = query.where('users.id', '=', value);
-      else if (attribute === 'userName') query = query.where('users.email', '=', value);
-      else if (attribute === 'externalId')
-        query = query.where(
-          'users.id',
-          '=',
-          db
-            .selectFrom('scim_users as byExternal')
-            .select('byExternal.user_id')
-            .where('byExternal.team_id', '=', teamId)
-            .where('byExternal.external_id', '=', value),
+      else if (attribute === 'email') query = query.where('users.email', '=', value);
+      else if (attribute === 'userName')
+        // The userName the directory set (its own index), else the address of a member it did not name.
+        query = query.where((eb) =>
+          eb.or([
+            eb('users.id', 'in', scimUserId('user_name_key', value)),
+            eb.and([
+              eb('users.email', '=', value),
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom('scim_users as named')
+                    .select('named.user_id')
+                    .whereRef('named.user_id', '=', 'users.id')
+                    .where('named.user_name_key', 'is not', null)
+                    .where('named.user_name_key', '!=', value),
+                ),
+              ),
+            ]),
+          ]),
         );
+      else if (attribute === 'externalId')
+        query = query.where('users.id', '=', scimUserId('external_id', value));
       else query = query.where('users.name_key', '=', sortKey(value));
     }
     return query;
@@ -197,7 +222,7 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
   async function clash(
     trx: Kysely<Database>,
     teamId: string,
-    fields: Pick<ScimUserFields, 'email' | 'externalId'>,
+    fields: Pick<ScimUserFields, 'email' | 'externalId' | 'userNameKey'>,
     except?: string,
   ): Promise<'exists' | 'externalIdTaken' | null> {
     let byEmail = trx
@@ -207,6 +232,15 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
       .where('email', '=', fields.email);
     if (except) byEmail = byEmail.where('id', '!=', except);
     if (await byEmail.executeTakeFirst()) return 'exists';
+    // Whoever answers to this userName: one the directory named so, or a member it did not name at
+    // this address.
+    let byUserName = whereUser(
+      trx.selectFrom('users').select('users.id').where('users.team_id', '=', teamId),
+      teamId,
+      [{ attribute: 'userName', value: fields.userNameKey }],
+    );
+    if (except) byUserName = byUserName.where('users.id', '!=', except);
+    if (await byUserName.executeTakeFirst()) return 'exists';
     if (fields.externalId === null) return null;
     let byExternal = trx
       .selectFrom('scim_users')
@@ -229,6 +263,8 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
       given_name: fields.givenName,
       family_name: fields.familyName,
       updated_at: now,
+      user_name: fields.userName,
+      user_name_key: fields.userNameKey,
     };
     await trx
       .insertInto('scim_users')

@@ -137,7 +137,7 @@ export function userResource(row: ScimUserRow, base: string): ScimUser {
     schemas: [SCIM_USER],
     id: row.id,
     ...(row.external_id !== null ? { externalId: row.external_id } : {}),
-    userName: row.email,
+    userName: row.user_name ?? row.email,
     name: {
       formatted: row.name,
       ...(parts ? { givenName: row.given_name!, familyName: row.family_name! } : {}),
@@ -278,13 +278,15 @@ export function userConditions(filter: string): UserCondition[] | null {
     const name = withoutUrn(attribute, CORE_USER);
     return {
       attribute:
-        name === 'username' || name === 'emails.value'
+        name === 'username'
           ? 'userName'
-          : name === 'externalid'
-            ? 'externalId'
-            : name === 'displayname'
-              ? 'displayName'
-              : 'id',
+          : name === 'emails.value'
+            ? 'email'
+            : name === 'externalid'
+              ? 'externalId'
+              : name === 'displayname'
+                ? 'displayName'
+                : 'id',
       value,
     };
   });
@@ -334,12 +336,28 @@ function parsed(kind: 'User' | 'Group', body: unknown): Record<string, unknown> 
   }
 }
 
-/** The member a user resource describes: the address from userName, the name from its parts. */
+const isAddress = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) && value.length <= LIMITS.email;
+
+/**
+ * The address of a user resource: its work e-mail (else its primary, else its first), or its userName
+ * when it sends none. Entra ID's userName is what the tenant maps to it (a UPN, a nickname), not
+ * always where mail reaches the person.
+ */
+function addressOf(userName: string, emails: unknown): string | null {
+  const list = (Array.isArray(emails) ? emails : []) as Array<Record<string, unknown>>;
+  const chosen = list.find((e) => e.type === 'work') ?? list.find((e) => e.primary === true) ?? list[0];
+  const value = normaliseEmail(typeof chosen?.value === 'string' ? chosen.value : userName);
+  return isAddress(value) ? value : null;
+}
+
+/** The member a user resource describes: the address from userName or e-mails, the name from its parts. */
 export function userFields(resource: Record<string, unknown>): ScimUserFields {
-  const userName = typeof resource.userName === 'string' ? resource.userName : '';
-  const email = normaliseEmail(userName);
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > LIMITS.email)
-    throw new ScimProblem(400, 'userName must be an e-mail address', 'invalidValue');
+  const userName = typeof resource.userName === 'string' ? resource.userName.trim() : '';
+  if (!userName || userName.length > LIMITS.email)
+    throw new ScimProblem(400, 'userName is required', 'invalidValue');
+  const email = addressOf(userName, resource.emails);
+  if (email === null)
+    throw new ScimProblem(400, 'userName or a work e-mail must be an e-mail address', 'invalidValue');
   const name = (resource.name ?? {}) as Record<string, unknown>;
   const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
   const givenName = text(name.givenName);
@@ -353,6 +371,8 @@ export function userFields(resource: Record<string, unknown>): ScimUserFields {
   const cleaned = cleanName(Array.from(chosen.normalize('NFC')).slice(0, NAME_MAX).join(''));
   if (!('name' in cleaned)) throw new ScimProblem(400, `name: ${cleaned.message}`, 'invalidValue');
   return {
+    userName,
+    userNameKey: normaliseEmail(userName),
     email,
     name: cleaned.name,
     givenName,
