@@ -25,6 +25,8 @@ export class OutboundError extends Error {
   constructor(
     readonly problem: OutboundProblem,
     message: string,
+    /** The status answered (badStatus). */
+    readonly status: number | null = null,
   ) {
     super(message);
     this.name = 'OutboundError';
@@ -109,11 +111,15 @@ export interface OutboundOptions {
   accept?: string;
   /** A host name's addresses (the system resolver's, all of them). */
   lookup?(host: string): Promise<Address[]>;
+  /** The certificate authorities trusted instead of the system's (the tests' own loopback receiver). */
+  ca?: string;
 }
 
 export interface OutboundAnswer {
   /** Where the answer came from, after redirects. */
   url: string;
+  /** The 2xx status answered. */
+  status: number;
   contentType: string | null;
   body: Buffer;
 }
@@ -172,16 +178,24 @@ async function checkedAddresses(url: URL, options: OutboundOptions, signal: Abor
   return addresses;
 }
 
+/** A POST's body and headers (a GET has none). */
+interface Posted {
+  body: string;
+  headers: Record<string, string>;
+}
+
 /**
- * One GET to the checked addresses: the connection's lookup answers with them, whatever the name would
- * resolve to by now, so the name cannot point elsewhere between the check and the connection (Node
- * tries them in turn when it asks for all). A redirect is returned, not followed.
+ * One GET (or POST) to the checked addresses: the connection's lookup answers with them, whatever the
+ * name would resolve to by now, so the name cannot point elsewhere between the check and the connection
+ * (Node tries them in turn when it asks for all). A GET's redirect is returned, not followed; a POST
+ * takes only a 2xx.
  */
 function getOnce(
   url: URL,
   pinned: Address[],
   options: OutboundOptions,
   signal: AbortSignal,
+  post?: Posted,
 ): Promise<OutboundAnswer | { location: string }> {
   const lookup: LookupFunction = (_host, lookupOptions, callback) => {
     if (lookupOptions.all) callback(null, pinned);
@@ -197,10 +211,15 @@ function getOnce(
       reject(error);
     };
     const request = send(url, {
-      method: 'GET',
+      method: post ? 'POST' : 'GET',
       // No compression: the size limit is the size read.
-      headers: { accept: options.accept ?? '*/*', 'accept-encoding': 'identity' },
+      headers: {
+        accept: options.accept ?? '*/*',
+        'accept-encoding': 'identity',
+        ...(post && { ...post.headers, 'content-length': String(Buffer.byteLength(post.body)) }),
+      },
       lookup,
+      ...(options.ca !== undefined && { ca: options.ca }),
       // A connection of its own: none pooled for another address is reused.
       agent: false,
       signal,
@@ -215,14 +234,22 @@ function getOnce(
     request.on('error', () => broken(`${url.host} did not answer`));
     request.on('response', (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
-      if (REDIRECTS.has(status) && response.headers.location) {
+      if (!post && REDIRECTS.has(status) && response.headers.location) {
         settled = true;
         response.resume();
         request.destroy();
         resolve({ location: response.headers.location });
         return;
       }
-      if (status < 200 || status > 299) return fail(new OutboundError('badStatus', `answered ${status}`));
+      if (status < 200 || status > 299)
+        return fail(new OutboundError('badStatus', `answered ${status}`, status));
+      if (post) {
+        // A POST's answer is its status: the body is not waited for.
+        settled = true;
+        request.destroy();
+        resolve({ url: url.href, status, contentType: null, body: Buffer.alloc(0) });
+        return;
+      }
       const tooLarge = () => new OutboundError('tooLarge', `the answer is over ${options.maxBytes} bytes`);
       if (Number(response.headers['content-length'] ?? 0) > options.maxBytes) return fail(tooLarge());
       const chunks: Buffer[] = [];
@@ -238,12 +265,13 @@ function getOnce(
         settled = true;
         resolve({
           url: url.href,
+          status,
           contentType: response.headers['content-type'] ?? null,
           body: Buffer.concat(chunks),
         });
       });
     });
-    request.end();
+    request.end(post?.body);
   });
 }
 
@@ -263,5 +291,37 @@ export async function fetchGuarded(url: string, options: OutboundOptions): Promi
     }
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * POST `body` to `url` through the guard: no redirect followed (a 3xx is a refusal like any answer but
+ * a 2xx). The answer's body is read up to `maxBytes` and dropped.
+ */
+export async function postGuarded(
+  url: string,
+  post: Posted,
+  options: OutboundOptions,
+): Promise<{ status: number }> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs ?? 5_000);
+  try {
+    const next = target(url, options.allowHttp);
+    const pinned = await checkedAddresses(next, options, deadline.signal);
+    const answer = await getOnce(next, pinned, options, deadline.signal, post);
+    return { status: 'status' in answer ? answer.status : 0 };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Whether `url` is one this server would send to (its form; its addresses are checked when sent to). */
+export function outboundUrlProblem(url: string, allowHttp: boolean): OutboundProblem | null {
+  try {
+    target(url, allowHttp);
+    return null;
+  } catch (error) {
+    if (error instanceof OutboundError) return error.problem;
+    throw error;
   }
 }
