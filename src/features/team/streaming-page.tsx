@@ -83,7 +83,8 @@ function Streams() {
   };
   const close = () => setOpen(false);
   const { watched } = followGone(streams.reload);
-  const notify = (text: string, ok: boolean) => noticesStore.getState().show(text, ok ? 'Success' : 'Failure');
+  const notify = (text: string, ok: boolean) =>
+    noticesStore.getState().show(text, ok ? 'Success' : 'Failure');
 
   const resume = (stream: EventStream) =>
     void watched(
@@ -237,9 +238,7 @@ function StreamItem({
           <dt>{t('streaming.columns.state')}</dt>
           <dd>
             {stream.state === 'active' && stream.failingSince ? (
-              <span className="field-error">
-                {t('streaming.state.failing')} ({when(stream.failingSince)})
-              </span>
+              <span className="field-error">{t('streaming.state.failing')}</span>
             ) : stream.state === 'disabled' ? (
               <span className="field-error">{t('streaming.state.disabled')}</span>
             ) : (
@@ -251,6 +250,12 @@ function StreamItem({
           <dt>{t('streaming.columns.lastDelivery')}</dt>
           <dd>{stream.lastDeliveryAt ? when(stream.lastDeliveryAt) : t('users.never')}</dd>
         </div>
+        {stream.failingSince ? (
+          <div>
+            <dt>{t('streaming.columns.failingSince')}</dt>
+            <dd>{when(stream.failingSince)}</dd>
+          </div>
+        ) : null}
         {stream.lastProblem ? (
           <div>
             <dt>{t('streaming.columns.lastProblem')}</dt>
@@ -359,7 +364,11 @@ function SecretDialog({
       onClose={onClose}
       returnFocus={returnFocus}
     >
-      <CopyField label={t('streaming.secret.label')} value={answer.secret} copy={t('streaming.secret.copy')} />
+      <CopyField
+        label={t('streaming.secret.label')}
+        value={answer.secret}
+        copy={t('streaming.secret.copy')}
+      />
       <Alert tone="info">{t('streaming.secret.once')}</Alert>
     </ShownOnceDialog>
   );
