@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import type { Config } from '../config';
@@ -136,24 +138,33 @@ export class StreamDelivery {
     const started = clock.now();
     const pending = await repos.eventStreams.pending(stream.id, BATCH);
     let outcome: DeliveryOutcome = { delivered: 0, lastSeq: null, failure: null };
-    for (const { seq, event } of pending) {
-      if (clock.now() - started > SEND_WINDOW_MS) break;
-      const result = await this.send(stream, toTeamEvent(event));
-      if (!result.ok) {
-        const now = clock.now();
-        const failures = stream.failures + 1;
-        outcome = {
-          ...outcome,
-          failure: {
-            problem: result.problem,
-            status: result.status,
-            nextAttemptAt: now + backoffMs(failures),
-            disable: now - (stream.failing_since ?? now) >= STREAM_DISABLE_AFTER_MS,
-          },
-        };
-        break;
+    // One kept-alive connection for the round's sends (one TLS handshake, not one per event).
+    const agent = new (stream.url.startsWith('https:') ? HttpsAgent : HttpAgent)({
+      keepAlive: true,
+      maxSockets: 1,
+    });
+    try {
+      for (const { seq, event } of pending) {
+        if (clock.now() - started > SEND_WINDOW_MS) break;
+        const result = await this.send(stream, toTeamEvent(event), agent);
+        if (!result.ok) {
+          const now = clock.now();
+          const failures = stream.failures + 1;
+          outcome = {
+            ...outcome,
+            failure: {
+              problem: result.problem,
+              status: result.status,
+              nextAttemptAt: now + backoffMs(failures),
+              disable: now - (stream.failing_since ?? now) >= STREAM_DISABLE_AFTER_MS,
+            },
+          };
+          break;
+        }
+        outcome = { delivered: outcome.delivered + 1, lastSeq: seq, failure: null };
       }
-      outcome = { delivered: outcome.delivered + 1, lastSeq: seq, failure: null };
+    } finally {
+      agent.destroy();
     }
     const disabled = await repos.eventStreams.finish(stream, holder, outcome, clock.now());
     if (disabled) await this.tellOwners(stream);
@@ -165,7 +176,7 @@ export class StreamDelivery {
    * retry, so receivers drop a repeat), `webhook-signature` its signature with the secret — and with
    * the previous secret too for a day after a rotation.
    */
-  async send(stream: EventStreamsTable, event: TeamEvent): Promise<SendResult> {
+  async send(stream: EventStreamsTable, event: TeamEvent, agent?: HttpAgent): Promise<SendResult> {
     const { config, sealer, clock } = this.deps;
     const body = JSON.stringify(event);
     const at = new Date(clock.now());
@@ -196,6 +207,7 @@ export class StreamDelivery {
           timeoutMs: TIMEOUT_MS,
           maxBytes: 64 * 1024,
           accept: '*/*',
+          ...(agent && { agent }),
           ...this.outbound,
         },
       );

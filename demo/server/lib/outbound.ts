@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type Agent as HttpAgent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
@@ -113,6 +113,11 @@ export interface OutboundOptions {
   lookup?(host: string): Promise<Address[]>;
   /** The certificate authorities trusted instead of the system's (the tests' own loopback receiver). */
   ca?: string;
+  /**
+   * A kept-alive agent of the caller's, for several requests in a row to one address (each still
+   * checked; a new connection still goes to the checked address). Without it nothing is pooled.
+   */
+  agent?: HttpAgent;
 }
 
 export interface OutboundAnswer {
@@ -220,8 +225,8 @@ function getOnce(
       },
       lookup,
       ...(options.ca !== undefined && { ca: options.ca }),
-      // A connection of its own: none pooled for another address is reused.
-      agent: false,
+      // A connection of its own (none pooled for another address is reused), or the caller's agent's.
+      agent: options.agent ?? false,
       signal,
     });
     // Past the deadline the request ends with the signal's abort, and so does the answer's stream.
@@ -244,9 +249,15 @@ function getOnce(
       if (status < 200 || status > 299)
         return fail(new OutboundError('badStatus', `answered ${status}`, status));
       if (post) {
-        // A POST's answer is its status: the body is not waited for.
+        // A POST's answer is its status: the body is not waited for, only drained (up to the limit)
+        // so a kept-alive connection can serve the next request.
         settled = true;
-        request.destroy();
+        let drained = 0;
+        response.on('data', (chunk: Buffer) => {
+          drained += chunk.length;
+          if (drained > options.maxBytes) request.destroy();
+        });
+        response.on('error', () => undefined);
         resolve({ url: url.href, status, contentType: null, body: Buffer.alloc(0) });
         return;
       }

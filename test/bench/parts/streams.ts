@@ -78,7 +78,7 @@ export async function streams() {
     `Event streaming (${EVENTS} events, one endpoint on loopback HTTPS, SQLite, ${SETTINGS.rounds} rounds)`,
   );
   console.log(
-    'Deliveries are sent one after another (in order), each a new TLS connection, verified by the receiver.\n',
+    'Deliveries are sent one after another (in order), on one kept-alive connection per round, verified by the receiver.\n',
   );
   table(
     ['figure', 'events/s (median)', 'rounds'],
