@@ -50,6 +50,8 @@ import { domainChecker } from './lib/dns';
 import { samlService } from './lib/saml';
 import { oidcConnectionService } from './lib/oidc-connections';
 import { DomainWatch } from './lib/domain-watch';
+import { StreamDelivery } from './lib/event-streams';
+import { eventStreamRoutes } from './routes/event-streams';
 import { memberRoutes } from './routes/members';
 import { searchRoutes } from './routes/search';
 import { sessionRoutes } from './routes/sessions';
@@ -144,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer,
     checkDomain,
     domainWatch: new DomainWatch({ config, repos, clock, checkDomain, mailer, log: app.log }),
+    streams: new StreamDelivery({ config, repos, clock, sealer: keys.sealer, mailer, log: app.log }),
     saml: samlService({ repos, clock, publicUrl: config.publicUrl }),
     oidcConnections: oidcConnectionService({
       repos,
@@ -161,6 +164,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('services', services);
   app.addHook('onReady', async () => services.domainWatch.start());
   app.addHook('onClose', async () => services.domainWatch.stop());
+  app.addHook('onReady', async () => services.streams.start());
+  app.addHook('onClose', async () => services.streams.stop());
 
   // JSON and url-encoded forms only: text/plain and everything else get 415.
   app.removeContentTypeParser('text/plain');
@@ -200,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(groupRoutes);
   await app.register(teamAppRoutes);
   await app.register(directoryRoutes);
+  await app.register(eventStreamRoutes);
   await app.register(scimRoutes, { prefix: SCIM_PREFIX });
   await app.register(domainRoutes);
   await app.register(connectionRoutes);

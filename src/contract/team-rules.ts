@@ -98,6 +98,13 @@ export const AUDIT_ACTIONS = [
   'directory.revoked',
   'member.provisioned',
   'member.detailsChanged',
+  'stream.added',
+  'stream.secretRotated',
+  'stream.paused',
+  'stream.resumed',
+  'stream.tested',
+  'stream.disabled',
+  'stream.removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -132,6 +139,7 @@ export const AUDIT_KINDS = [
   'domain',
   'connection',
   'directory',
+  'stream',
 ] as const;
 
 /** Invitations live seven days from when they were (last) sent. */

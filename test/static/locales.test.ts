@@ -99,6 +99,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'connections.claims.name',
     'directories.fields.name',
     'directories.token.label',
+    'streaming.columns.state',
   ],
   da: [
     'manage.info.team',
@@ -125,6 +126,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'users.methods.sso',
     'activity.methods.sso',
     'directories.token.label',
+    'streaming.columns.state',
   ],
   es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions', 'directories.token.label'],
   fr: ['manage.nav.sessions', 'team.logFilter.invitation', 'domains.record.type'],
@@ -137,6 +139,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'manage.nav.teamApps',
     'teamApps.columns.status',
     'directories.token.label',
+    'streaming.columns.state',
   ],
 };
 

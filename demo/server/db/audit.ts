@@ -35,13 +35,29 @@ function eventId(now: number): string {
 
 /**
  * Record an admin action. Takes the transaction of the action itself, so an action and its record stand
- * or fall together.
+ * or fall together — and so does its delivery to each of the team's active streaming endpoints: each
+ * endpoint's counter is raised here, and the row stays locked until the action commits, so an
+ * endpoint's deliveries are numbered in the order their events commit, on every node
+ * (docs/decisions/event-streaming.md). A team without endpoints pays one update that finds no row.
  */
 export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  const id = eventId(entry.now);
+  const streams = await db
+    .updateTable('event_streams')
+    .set((eb) => ({ next_seq: eb('next_seq', '+', 1) }))
+    .where('team_id', '=', entry.teamId)
+    .where('state', '=', 'active')
+    .returning(['id', 'next_seq'])
+    .execute();
+  if (streams.length > 0)
+    await db
+      .insertInto('stream_deliveries')
+      .values(streams.map((stream) => ({ stream_id: stream.id, seq: stream.next_seq, event_id: id })))
+      .execute();
   await db
     .insertInto('audit_events')
     .values({
-      id: eventId(entry.now),
+      id,
       team_id: entry.teamId,
       actor_id: entry.actor?.id ?? null,
       actor_name: entry.actor?.name ?? null,

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type Agent as HttpAgent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
@@ -25,6 +25,8 @@ export class OutboundError extends Error {
   constructor(
     readonly problem: OutboundProblem,
     message: string,
+    /** The status answered (badStatus). */
+    readonly status: number | null = null,
   ) {
     super(message);
     this.name = 'OutboundError';
@@ -109,11 +111,20 @@ export interface OutboundOptions {
   accept?: string;
   /** A host name's addresses (the system resolver's, all of them). */
   lookup?(host: string): Promise<Address[]>;
+  /** The certificate authorities trusted instead of the system's (the tests' own loopback receiver). */
+  ca?: string;
+  /**
+   * A kept-alive agent of the caller's, for several requests in a row to one address (each still
+   * checked; a new connection still goes to the checked address). Without it nothing is pooled.
+   */
+  agent?: HttpAgent;
 }
 
 export interface OutboundAnswer {
   /** Where the answer came from, after redirects. */
   url: string;
+  /** The 2xx status answered. */
+  status: number;
   contentType: string | null;
   body: Buffer;
 }
@@ -222,8 +233,9 @@ function requestOnce(
           : { 'content-length': String(Buffer.byteLength(outgoing.body)) }),
       },
       lookup,
-      // A connection of its own: none pooled for another address is reused.
-      agent: false,
+      ...(options.ca !== undefined && { ca: options.ca }),
+      // A connection of its own (none pooled for another address is reused), or the caller's agent's.
+      agent: options.agent ?? false,
       signal,
     });
     // Past the deadline the request ends with the signal's abort, and so does the answer's stream.
@@ -269,9 +281,9 @@ async function getOnce(
   const location = answer.headers.location;
   if (REDIRECTS.has(answer.status) && location) return { location };
   if (answer.status < 200 || answer.status > 299)
-    throw new OutboundError('badStatus', `answered ${answer.status}`);
+    throw new OutboundError('badStatus', `answered ${answer.status}`, answer.status);
   const type = answer.headers['content-type'];
-  return { url: url.href, contentType: type ?? null, body: answer.body };
+  return { url: url.href, status: answer.status, contentType: type ?? null, body: answer.body };
 }
 
 /** What a library's fetch call passes (a subset of RequestInit's: what openid-client sends). */
@@ -334,5 +346,50 @@ export async function fetchGuarded(url: string, options: OutboundOptions): Promi
     }
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** A POST's body and headers. */
+interface Posted {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * POST `body` to `url` through the guard: no redirect followed (a 3xx is a refusal like any answer but
+ * a 2xx). The answer's body is read up to `maxBytes` (so a kept-alive connection can serve the next
+ * request) and dropped.
+ */
+export async function postGuarded(
+  url: string,
+  post: Posted,
+  options: OutboundOptions,
+): Promise<{ status: number }> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs ?? 5_000);
+  try {
+    const next = target(url, options.allowHttp);
+    const pinned = await checkedAddresses(next, options, deadline.signal);
+    const answer = await requestOnce(next, pinned, options, deadline.signal, {
+      method: 'POST',
+      headers: { accept: options.accept ?? '*/*', ...post.headers },
+      body: post.body,
+    });
+    if (answer.status < 200 || answer.status > 299)
+      throw new OutboundError('badStatus', `answered ${answer.status}`, answer.status);
+    return { status: answer.status };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Whether `url` is one this server would send to (its form; its addresses are checked when sent to). */
+export function outboundUrlProblem(url: string, allowHttp: boolean): OutboundProblem | null {
+  try {
+    target(url, allowHttp);
+    return null;
+  } catch (error) {
+    if (error instanceof OutboundError) return error.problem;
+    throw error;
   }
 }

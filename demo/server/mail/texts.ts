@@ -78,6 +78,13 @@ export interface ServerTexts {
     body: string;
     again: string;
   };
+  /** To a team's owners: its streaming endpoint failed for a day and no longer receives events. */
+  streamDisabled: {
+    subject: string;
+    greeting: string;
+    body: string;
+    again: string;
+  };
   footer: string;
   policy: Record<PolicyProblem, string>;
   resetInvalid: string;
@@ -203,6 +210,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: 'The DNS record that proves {{domain}} belongs to the team {{team}} has been missing for three days, so {{brand}} no longer treats the domain as verified: sign-in by this domain is off. Members keep their accounts.',
       again:
         'To verify it again, publish the TXT record {{record}} and verify the domain in the Team settings.',
+    },
+    streamDisabled: {
+      subject: 'Event streaming to {{endpoint}} is turned off for {{team}}',
+      greeting: 'Hello {{name}},',
+      body: 'For a day, {{endpoint}} has not accepted the events of the team {{team}}, so {{brand}} has stopped sending them there. No events are queued for it while it is off.',
+      again:
+        'Once the endpoint works again, resume it on the Event streaming page of the Team settings: the events it missed before it was turned off are sent first.',
     },
     footer: 'This email was sent by {{brand}} account services. Please do not reply.',
     policy: {
@@ -332,6 +346,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Pour le vérifier à nouveau, publiez l’enregistrement TXT {{record}}, puis vérifiez le domaine dans les Paramètres de l’équipe.',
     },
+    streamDisabled: {
+      subject: 'Le streaming des événements vers {{endpoint}} est désactivé pour {{team}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Depuis un jour, {{endpoint}} n’accepte plus les événements de l’équipe {{team}} : {{brand}} a donc cessé de les y envoyer. Aucun événement n’est mis en attente tant qu’il est désactivé.',
+      again:
+        'Une fois le point de terminaison rétabli, réactivez-le dans la page Streaming des événements des Paramètres de l’équipe : les événements qu’il a manqués avant sa désactivation partent en premier.',
+    },
     footer: 'Cet e-mail a été envoyé par le service de comptes {{brand}}. Merci de ne pas y répondre.',
     policy: {
       tooShort: 'Le mot de passe doit contenir au moins {{min}} caractères.',
@@ -458,6 +479,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Para verificarlo de nuevo, publica el registro TXT {{record}} y verifica el dominio en la Configuración del equipo.',
     },
+    streamDisabled: {
+      subject: 'El envío de eventos a {{endpoint}} está desactivado para {{team}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Desde hace un día, {{endpoint}} no acepta los eventos del equipo {{team}}, así que {{brand}} ha dejado de enviárselos. Mientras esté desactivado, no se guarda ningún evento para él.',
+      again:
+        'Cuando el endpoint vuelva a funcionar, reanúdalo en la página Envío de eventos de la Configuración del equipo: primero se enviarán los eventos que no recibió antes de desactivarse.',
+    },
     footer: 'Este correo lo ha enviado el servicio de cuentas de {{brand}}. No respondas a este mensaje.',
     policy: {
       tooShort: 'La contraseña debe tener al menos {{min}} caracteres.',
@@ -583,6 +611,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: 'O registro DNS que comprova que {{domain}} pertence à equipe {{team}} está ausente há três dias, então a {{brand}} não considera mais o domínio verificado e o login por esse domínio foi desativado. Os membros mantêm suas contas.',
       again:
         'Para verificá-lo de novo, publique o registro TXT {{record}} e verifique o domínio nas Configurações da equipe.',
+    },
+    streamDisabled: {
+      subject: 'O envio de eventos para {{endpoint}} foi desativado para {{team}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Há um dia, {{endpoint}} não aceita os eventos da equipe {{team}}, então a {{brand}} parou de enviá-los para lá. Nenhum evento fica na fila enquanto ele estiver desativado.',
+      again:
+        'Quando o endpoint voltar a funcionar, retome-o na página Envio de eventos das Configurações da equipe: os eventos que ele perdeu antes de ser desativado são enviados primeiro.',
     },
     footer: 'Este e-mail foi enviado pelo serviço de contas da {{brand}}. Não responda a esta mensagem.',
     policy: {
@@ -714,6 +749,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Um sie erneut zu verifizieren, veröffentlichen Sie den TXT-Eintrag {{record}} und verifizieren Sie die Domain in den Teameinstellungen.',
     },
+    streamDisabled: {
+      subject: 'Das Event-Streaming an {{endpoint}} ist für {{team}} ausgeschaltet',
+      greeting: 'Hallo {{name}},',
+      body: 'Seit einem Tag nimmt {{endpoint}} die Ereignisse des Teams {{team}} nicht an, deshalb sendet {{brand}} sie nicht mehr dorthin. Solange es ausgeschaltet ist, werden keine Ereignisse dafür gesammelt.',
+      again:
+        'Sobald der Endpunkt wieder funktioniert, setzen Sie ihn auf der Seite Event-Streaming in den Teameinstellungen fort: Die Ereignisse, die er vor dem Ausschalten verpasst hat, werden zuerst gesendet.',
+    },
     footer: 'Diese E-Mail wurde vom {{brand}}-Kontodienst gesendet. Bitte antworten Sie nicht darauf.',
     policy: {
       tooShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein.',
@@ -839,6 +881,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: '{{domain}} がチーム {{team}} のものであることを示す DNS レコードが 3 日間見つからないため、{{brand}} はこのドメインを確認済みとして扱わなくなり、このドメインによるサインインはオフになりました。メンバーのアカウントはそのまま残ります。',
       again:
         'もう一度確認するには、TXT レコード {{record}} を公開してから、チーム設定でドメインを確認してください。',
+    },
+    streamDisabled: {
+      subject: '{{team}} の {{endpoint}} へのイベント ストリーミングがオフになりました',
+      greeting: '{{name}} 様',
+      body: '{{endpoint}} が 1 日にわたってチーム {{team}} のイベントを受け付けなかったため、{{brand}} はそこへの送信を停止しました。オフの間、このエンドポイント向けのイベントは保管されません。',
+      again:
+        'エンドポイントが復旧したら、チーム設定の「イベント ストリーミング」ページで再開してください。オフになる前に届かなかったイベントから順に送信されます。',
     },
     footer:
       'このメールは {{brand}} アカウント サービスから送信されています。このメールには返信しないでください。',
@@ -968,6 +1017,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       greeting: 'Hej {{name}}',
       body: 'DNS-posten, der beviser, at {{domain}} tilhører teamet {{team}}, har manglet i tre dage, så {{brand}} betragter ikke længere domænet som bekræftet, og login via domænet er slået fra. Medlemmerne beholder deres konti.',
       again: 'Udgiv TXT-posten {{record}}, og bekræft domænet i Teamindstillinger for at bekræfte det igen.',
+    },
+    streamDisabled: {
+      subject: 'Streaming af hændelser til {{endpoint}} er slået fra for {{team}}',
+      greeting: 'Hej {{name}}',
+      body: 'I et døgn har {{endpoint}} ikke taget imod hændelserne fra teamet {{team}}, så {{brand}} er holdt op med at sende dem dertil. Der gemmes ingen hændelser til det, mens det er slået fra.',
+      again:
+        'Når endpointet virker igen, kan du genoptage det på siden Streaming af hændelser i Teamindstillinger: De hændelser, det gik glip af, før det blev slået fra, sendes først.',
     },
     footer: 'Denne e-mail er sendt af {{brand}}s kontotjeneste. Du kan ikke svare på den.',
     policy: {

@@ -177,6 +177,16 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
     case 'directory.tokenRotated':
     case 'directory.revoked':
       return t(`team.log.${event.action}`, { actor, directory: event.target });
+    // The server turns an endpoint off after its day of failures: no member acted.
+    case 'stream.disabled':
+      return t('team.log.stream.disabled', { endpoint: event.target });
+    case 'stream.added':
+    case 'stream.secretRotated':
+    case 'stream.paused':
+    case 'stream.resumed':
+    case 'stream.tested':
+    case 'stream.removed':
+      return t(`team.log.${event.action}`, { actor, endpoint: event.target });
     default:
       return t(`team.log.${event.action}`, { actor, member });
   }
