@@ -187,6 +187,7 @@ const MANAGE_HEADINGS: Record<string, string> = {
   '/manage/team/domains': 'manage.heading.teamDomains',
   '/manage/team/connections': 'manage.heading.teamConnections',
   '/manage/team/directories': 'manage.heading.teamDirectories',
+  '/manage/team/events': 'manage.heading.teamEvents',
   '/manage/sessions': 'manage.nav.sessions',
   '/manage/apps': 'manage.nav.apps',
   '/manage/activity': 'manage.nav.activity',
@@ -1295,6 +1296,30 @@ const ALL_SHOTS: Shot[] = [
       await page
         .getByRole('dialog', { name: t('directories.token.title', { directory: 'Acme Entra ID' }) })
         .waitFor();
+    },
+  },
+  {
+    name: 'manage-team-events',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/team/events');
+      // Ada's sign-in just now is one of the team's events.
+      await page
+        .getByRole('list', { name: t('events.title') })
+        .getByRole('listitem')
+        .first()
+        .waitFor();
+    },
+  },
+  {
+    name: 'manage-team-events-filtered',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/team/events');
+      await page.getByRole('combobox', { name: t('events.kind') }).selectOption('session');
+      await page.getByLabel(t('events.from')).fill('2030-01-02');
+      await page.getByLabel(t('events.to')).fill('2030-01-01');
+      await page.getByRole('alert').waitFor();
+      await page.getByRole('button', { name: t('events.export.csv') }).click();
+      await page.getByText(t('events.export.needRange')).waitFor();
     },
   },
   {
