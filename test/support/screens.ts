@@ -266,6 +266,22 @@ async function acmeGroups(call: Awaited<ReturnType<typeof adaCalls>>) {
   return groups;
 }
 
+/** Events in acme's log: an admin's change, a member's failed sign-in and another's good one. */
+async function teamEvents(server: TestServer) {
+  await groupWithBob(server, 'Platform Engineering');
+  const logins: Array<[string, string]> = [
+    ['bob@acme.test', 'not-the-password'],
+    ['ada@acme.test', DEMO_PASSWORD],
+  ];
+  for (const [email, password] of logins) {
+    await fetch(`${server.url}/account/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ teamName: 'acme', email, password }),
+    });
+  }
+}
+
 /** acme's group `name` with bob in it, made through the API if it is not there yet (shots may repeat). */
 async function groupWithBob(server: TestServer, name: string) {
   const call = await adaCalls(server);
@@ -1301,10 +1317,10 @@ const ALL_SHOTS: Shot[] = [
   {
     name: 'manage-team-events',
     async show(page, server, t) {
+      await teamEvents(server);
       await manage(page, server, t, '/manage/team/events');
-      // Ada's sign-in just now is one of the team's events.
       await page
-        .getByRole('list', { name: t('events.title') })
+        .getByRole('list', { name: t('events.list') })
         .getByRole('listitem')
         .first()
         .waitFor();
@@ -1315,8 +1331,8 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       await manage(page, server, t, '/manage/team/events');
       await page.getByRole('combobox', { name: t('events.kind') }).selectOption('session');
-      await page.getByLabel(t('events.from')).fill('2030-01-02');
-      await page.getByLabel(t('events.to')).fill('2030-01-01');
+      await page.getByLabel(t('events.from'), { exact: true }).fill('2030-01-02');
+      await page.getByLabel(t('events.to'), { exact: true }).fill('2030-01-01');
       await page.getByRole('alert').waitFor();
       await page.getByRole('button', { name: t('events.export.csv') }).click();
       await page.getByText(t('events.export.needRange')).waitFor();

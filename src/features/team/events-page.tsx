@@ -74,7 +74,7 @@ function EventLog() {
     <div className="stack">
       <section className="panel" part="card" aria-labelledby={`${id}-title`}>
         <h2 className="panel-title" id={`${id}-title`}>
-          {t('events.title')}
+          {t('events.list')}
         </h2>
         <p className="hint">{t('events.intro')}</p>
         <fieldset className="event-filters">

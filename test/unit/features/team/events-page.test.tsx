@@ -40,7 +40,7 @@ async function eventLog(language: 'en' | 'ja' = 'en') {
 describe('the event log (component)', () => {
   it("lists the team's events as sentences with their time, newest first; axe-clean", async () => {
     const { view, container } = await eventLog();
-    const list = within(await view.findByRole('list', { name: 'Event log' }));
+    const list = within(await view.findByRole('list', { name: 'Team events' }));
     // Ada's own sign-in a moment ago is a member's security event of the team.
     const signedIn = list.getAllByText('Ada Lovelace signed in with a password');
     expect(signedIn.length).to.be.greaterThan(0);
@@ -54,10 +54,10 @@ describe('the event log (component)', () => {
 
   it('filters by type and refuses a range that ends before it starts', async () => {
     const { view } = await eventLog();
-    await view.findByRole('list', { name: 'Event log' });
+    await view.findByRole('list', { name: 'Team events' });
     fireEvent.change(view.getByRole('combobox', { name: 'Type' }), { target: { value: 'user' } });
     await waitFor(() => {
-      const rows = within(view.getByRole('list', { name: 'Event log' })).getAllByRole('listitem');
+      const rows = within(view.getByRole('list', { name: 'Team events' })).getAllByRole('listitem');
       for (const row of rows) expect(row.textContent).to.match(/sign|two-step|passkey|password|recovery/i);
     });
     fireEvent.change(view.getByLabelText('From'), { target: { value: today(1) } });
@@ -67,13 +67,13 @@ describe('the event log (component)', () => {
     );
     expect(view.getByLabelText('From').getAttribute('aria-invalid')).to.equal('true');
     fireEvent.click(view.getByRole('button', { name: 'Clear filters' }));
-    await view.findByRole('list', { name: 'Event log' });
+    await view.findByRole('list', { name: 'Team events' });
     expect((view.getByRole('combobox', { name: 'Type' }) as HTMLSelectElement).value).to.equal('');
   });
 
   it('asks for a range before exporting, then downloads the CSV the server made', async () => {
     const { view } = await eventLog();
-    await view.findByRole('list', { name: 'Event log' });
+    await view.findByRole('list', { name: 'Team events' });
     fireEvent.click(view.getByRole('button', { name: 'Download CSV' }));
     expect(await view.findByText('Choose a start and an end date to export.')).to.exist;
 
@@ -103,9 +103,9 @@ describe('the event log (component)', () => {
 
   it('reads in every language', async () => {
     const { view } = await eventLog('ja');
-    expect(await view.findByRole('heading', { name: 'イベントログ' })).to.exist;
+    expect(await view.findByRole('heading', { name: 'チームのイベント' })).to.exist;
     expect(view.getByRole('button', { name: 'CSV をダウンロード' })).to.exist;
-    const list = within(await view.findByRole('list', { name: 'イベントログ' }));
+    const list = within(await view.findByRole('list', { name: 'チームのイベント' }));
     expect(list.getAllByText('Ada Lovelace さんがサインインしました（パスワード）').length).to.be.greaterThan(
       0,
     );
