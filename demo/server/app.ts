@@ -60,6 +60,7 @@ import { outboxRoutes } from './routes/outbox';
 import { passwordResetRoutes } from './routes/password-reset';
 import { switcherRoutes } from './routes/switcher';
 import { teamAdminRoutes } from './routes/team-admin';
+import { teamEventRoutes } from './routes/team-events';
 import { teamRoutes } from './routes/team';
 import { MAX_PARAM_LENGTH } from '../../src/contract/schemas/team';
 import { tokenRoutes } from './routes/token';
@@ -200,6 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userinfoRoutes);
   await app.register(teamRoutes);
   await app.register(teamAdminRoutes);
+  await app.register(teamEventRoutes);
   await app.register(invitationRoutes);
   await app.register(memberRoutes);
   await app.register(groupRoutes);

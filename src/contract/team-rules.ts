@@ -105,6 +105,29 @@ export const AUDIT_ACTIONS = [
   'stream.tested',
   'stream.disabled',
   'stream.removed',
+  // The members' security events: the member is both actor and target (lib/activity.ts).
+  'user.signedIn',
+  'user.signInFailed',
+  'user.twoStepFailed',
+  'user.twoStepEnabled',
+  'user.twoStepDisabled',
+  'user.twoStepMoved',
+  'user.recoveryCodeUsed',
+  'user.recoveryCodesRenewed',
+  'user.passkeyAdded',
+  'user.passkeyRemoved',
+  'user.passwordChanged',
+  'user.passwordSet',
+  'user.passwordReset',
+  'user.emailChanged',
+  'user.emailChangeUndone',
+  'user.providerConnected',
+  'user.providerDisconnected',
+  'user.appAllowed',
+  'user.appAccessRemoved',
+  'session.signedOut',
+  'session.ended',
+  'session.othersEnded',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -140,6 +163,8 @@ export const AUDIT_KINDS = [
   'connection',
   'directory',
   'stream',
+  'user',
+  'session',
 ] as const;
 
 /** Invitations live seven days from when they were (last) sent. */
@@ -163,3 +188,9 @@ export function invitationState(
   if (row.expires_at <= now) return 'expired';
   return 'pending';
 }
+
+/**
+ * The longest range the event log exports at once (the export streams, so this bounds the time one
+ * request takes, not memory): a year and a day, so a full calendar year always fits.
+ */
+export const EVENT_EXPORT_MAX_DAYS = 366;

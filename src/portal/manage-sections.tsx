@@ -17,6 +17,7 @@ export const MANAGE_SECTIONS = {
   'team/connections': lazyScreen(() => import('../features/team/connections-page')),
   'team/directories': lazyScreen(() => import('../features/team/directories-page')),
   'team/streaming': lazyScreen(() => import('../features/team/streaming-page')),
+  'team/events': lazyScreen(() => import('../features/team/events-page')),
   security: lazyScreen(() => import('../features/security/security-page')),
   sessions: lazyScreen(() => import('../features/account/sessions-page')),
   apps: lazyScreen(() => import('../features/account/apps-page')),

@@ -23,6 +23,8 @@ export const ROUTE_PARAMS: Record<string, string> = {
   '/api/user/apps/:id': '/api/user/apps/x',
   '/oidc/*': '/oidc/token',
   '/api/search': '/api/search?q=x',
+  '/api/team/events/export':
+    '/api/team/events/export?from=2026-01-01T00:00:00.000Z&to=2026-01-02T00:00:00.000Z&format=csv',
   '/api/team/connections/:id': '/api/team/connections/x',
   '/api/team/connections/:id/test': '/api/team/connections/x/test',
   '/saml/:id/acs': '/saml/x/acs',

@@ -188,6 +188,7 @@ const MANAGE_HEADINGS: Record<string, string> = {
   '/manage/team/connections': 'manage.heading.teamConnections',
   '/manage/team/directories': 'manage.heading.teamDirectories',
   '/manage/team/streaming': 'manage.heading.teamStreaming',
+  '/manage/team/events': 'manage.heading.teamEvents',
   '/manage/sessions': 'manage.nav.sessions',
   '/manage/apps': 'manage.nav.apps',
   '/manage/activity': 'manage.nav.activity',
@@ -264,6 +265,22 @@ async function acmeGroups(call: Awaited<ReturnType<typeof adaCalls>>) {
     groups: Array<{ id: string; name: string }>;
   };
   return groups;
+}
+
+/** Events in acme's log: an admin's change, a member's failed sign-in and another's good one. */
+async function teamEvents(server: TestServer) {
+  await groupWithBob(server, 'Platform Engineering');
+  const logins: Array<[string, string]> = [
+    ['bob@acme.test', 'not-the-password'],
+    ['ada@acme.test', DEMO_PASSWORD],
+  ];
+  for (const [email, password] of logins) {
+    await fetch(`${server.url}/account/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ teamName: 'acme', email, password }),
+    });
+  }
 }
 
 /** acme's group `name` with bob in it, made through the API if it is not there yet (shots may repeat). */
@@ -1337,6 +1354,30 @@ const ALL_SHOTS: Shot[] = [
       await page
         .getByRole('dialog', { name: t('streaming.secret.title', { endpoint: 'events.acme.example/in' }) })
         .waitFor();
+    },
+  },
+  {
+    name: 'manage-team-events',
+    async show(page, server, t) {
+      await teamEvents(server);
+      await manage(page, server, t, '/manage/team/events');
+      await page
+        .getByRole('list', { name: t('events.list') })
+        .getByRole('listitem')
+        .first()
+        .waitFor();
+    },
+  },
+  {
+    name: 'manage-team-events-filtered',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/team/events');
+      await page.getByRole('combobox', { name: t('events.kind') }).selectOption('session');
+      await page.getByLabel(t('events.from'), { exact: true }).fill('2030-01-02');
+      await page.getByLabel(t('events.to'), { exact: true }).fill('2030-01-01');
+      await page.getByRole('alert').waitFor();
+      await page.getByRole('button', { name: t('events.export.csv') }).click();
+      await page.getByText(t('events.export.needRange')).waitFor();
     },
   },
   {

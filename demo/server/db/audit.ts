@@ -77,13 +77,13 @@ export function auditRepository(db: Kysely<Database>) {
   return {
     /**
      * The team's events, newest first, a page at a time: those older than `before` (an event's id, which
-     * sorts by time), of one kind of action (`kind.…`) or by one actor when asked. One more than `limit`
-     * is read to know whether a next page exists.
+     * sorts by time), of one kind of action (`kind.…`), by one actor, or in [from, to) (milliseconds) when
+     * asked. One more than `limit` is read to know whether a next page exists.
      */
     async page(
       teamId: string,
       limit: number,
-      filter: { before?: string; kind?: string; actor?: string } = {},
+      filter: { before?: string; kind?: string; actor?: string; from?: number; to?: number } = {},
     ): Promise<{ events: AuditEventsTable[]; next: string | null }> {
       let query = db.selectFrom('audit_events').selectAll().where('team_id', '=', teamId);
       // An id begins with its event's time (eventId): the page goes on below (created_at, id).
@@ -94,6 +94,8 @@ export function auditRepository(db: Kysely<Database>) {
       }
       if (filter.kind !== undefined) query = query.where('action', 'like', `${filter.kind}.%`);
       if (filter.actor !== undefined) query = query.where('actor_id', '=', filter.actor);
+      if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+      if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
       const rows = await query
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')

@@ -13,6 +13,7 @@ export const MANAGE_PATHS = [
   'team/domains',
   'team/connections',
   'team/directories',
+  'team/events',
   'team/streaming',
   'dev',
   'dev/success',
@@ -31,6 +32,7 @@ export const ADMIN_SECTIONS: readonly ManageSection[] = [
   'team/domains',
   'team/connections',
   'team/directories',
+  'team/events',
   'team/streaming',
 ];
 
@@ -191,6 +193,15 @@ export const MANAGE_SCREENS: readonly ManageScreen[] = [
     nav: 'manage.nav.teamDirectories',
     heading: 'manage.heading.teamDirectories',
     words: 'manage.words.teamDirectories',
+    group: 'team',
+    admin: true,
+  },
+  {
+    section: 'team/events',
+    path: '/manage/team/events',
+    nav: 'manage.nav.teamEvents',
+    heading: 'manage.heading.teamEvents',
+    words: 'manage.words.teamEvents',
     group: 'team',
     admin: true,
   },
