@@ -10,12 +10,12 @@ import { cleanName } from '../lib/names';
 import { clientAddress, normaliseEmail } from '../lib/normalise';
 import { sendInBackground } from '../lib/notify';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
-import { checkPassword } from '../lib/password-policy';
+import { checkNewPassword } from '../lib/password-policy';
 import { inviteMail, mailBrand } from '../mail/compose';
 import { serverText } from '../mail/texts';
 import { adminOf, type TeamAdmin } from '../plugins/auth';
 import { beginSessionUnlessSecondStep } from '../lib/session';
-import { recordSignIn } from '../lib/activity';
+import { recordActivity, recordSignIn } from '../lib/activity';
 import { errors, NoBody } from '../../../src/contract/schemas/common';
 import {
   AcceptBody,
@@ -255,7 +255,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const name = cleanName(request.body.name);
       if (!('name' in name))
         return reply.code(400).send({ message: name.message, code: 'invalidName', field: 'name' });
-      const problem = checkPassword(request.body.password, invitation.email);
+      const { problem, unchecked } = await checkNewPassword(request, request.body.password, invitation.email);
       if (problem) {
         const message = serverText(language, `policy.${problem}`, { min: PASSWORD_MIN, max: PASSWORD_MAX });
         return reply.code(400).send({ message, code: problem, field: 'password' });
@@ -277,6 +277,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!outcome.ok && outcome.reason === 'gone') return gone(reply, outcome.gone);
       if (!outcome.ok)
         return reply.code(409).send({ message: REFUSALS[outcome.reason], code: outcome.reason });
+      if (unchecked) await recordActivity(request, outcome.userId, 'breachCheckSkipped');
       // Joining is a sign-in: a team that requires two-step sign-in has the new member set up the
       // authenticator app (the sign-in's second step) before any session exists.
       const begun = await beginSessionUnlessSecondStep(
