@@ -75,6 +75,7 @@ const NAMES = [
 
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   de: [
+    'strength.withReason',
     'manage.info.team',
     'manage.info.name',
     'manage.permissions.ADMIN',
@@ -101,6 +102,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'directories.token.label',
   ],
   da: [
+    'strength.withReason',
     'manage.info.team',
     'manage.permissions.ADMIN',
     'header.dashboard',
@@ -126,9 +128,15 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'activity.methods.sso',
     'directories.token.label',
   ],
-  es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions', 'directories.token.label'],
+  es: [
+    'manage.permissions.EDITOR',
+    'team.log.team.loginOptions',
+    'directories.token.label',
+    'strength.withReason',
+  ],
   fr: ['manage.nav.sessions', 'team.logFilter.invitation', 'domains.record.type'],
   pt: [
+    'strength.withReason',
     'manage.permissions.EDITOR',
     'recoveryCodes.fileSite',
     'team.log.team.loginOptions',
