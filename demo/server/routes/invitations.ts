@@ -10,7 +10,7 @@ import { cleanName } from '../lib/names';
 import { clientAddress, normaliseEmail } from '../lib/normalise';
 import { sendInBackground } from '../lib/notify';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
-import { checkNewPassword } from '../lib/password-policy';
+import { checkNewPassword, checkPassword, type NewPasswordProblem } from '../lib/password-policy';
 import { inviteMail, mailBrand } from '../mail/compose';
 import { serverText } from '../mail/texts';
 import { adminOf, type TeamAdmin } from '../plugins/auth';
@@ -255,11 +255,12 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const name = cleanName(request.body.name);
       if (!('name' in name))
         return reply.code(400).send({ message: name.message, code: 'invalidName', field: 'name' });
-      const { problem, unchecked } = await checkNewPassword(request, request.body.password, invitation.email);
-      if (problem) {
+      const refuse = (problem: NewPasswordProblem) => {
         const message = serverText(language, `policy.${problem}`, { min: PASSWORD_MIN, max: PASSWORD_MAX });
         return reply.code(400).send({ message, code: problem, field: 'password' });
-      }
+      };
+      const ruled = checkPassword(request.body.password, invitation.email);
+      if (ruled) return refuse(ruled);
       if (request.body.password !== request.body.confirmPassword) {
         return reply.code(400).send({
           message: serverText(language, 'confirmMismatch'),
@@ -267,6 +268,9 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           field: 'confirmPassword',
         });
       }
+      // The breach check last: no request leaves for a password refused anyway.
+      const { problem, unchecked } = await checkNewPassword(request, request.body.password, invitation.email);
+      if (problem) return refuse(problem);
       const passwordHash = await hasher.hash(request.body.password);
       const outcome = await links.accept(invitation.id, {
         name: name.name,
