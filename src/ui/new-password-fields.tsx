@@ -46,6 +46,7 @@ export function NewPasswordFields({
   passwordRef,
   confirmRef,
   autoFocus = false,
+  userInputs,
 }: {
   password: string;
   confirm: string;
@@ -55,6 +56,8 @@ export function NewPasswordFields({
   passwordRef: Ref<HTMLInputElement>;
   confirmRef: Ref<HTMLInputElement>;
   autoFocus?: boolean;
+  /** What the strength meter counts as easy to guess: the person's address, name, team. */
+  userInputs?: string[];
 }) {
   const { t } = useTranslation();
   return (
@@ -73,7 +76,7 @@ export function NewPasswordFields({
         autoFocus={autoFocus}
       />
       <Suspense fallback={null}>
-        <StrengthMeter password={password} />
+        <StrengthMeter password={password} userInputs={userInputs} />
       </Suspense>
       <TextField
         label={t('login.reset.confirmPassword')}

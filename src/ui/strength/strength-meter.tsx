@@ -15,7 +15,8 @@ const SETTLE_MS = 150;
  * How hard the new password is to guess (zxcvbn-ts), under a new-password field: a visible label, a
  * four-part bar, and the reason in words in a polite live region. Its own chunk, loaded only where a
  * new password is chosen; the estimator and its dictionaries are a further chunk, loaded once something
- * is typed. Advice only: the server's rules and breach check decide.
+ * is typed. `userInputs` (the address, the name) count as easy to guess. Advice only: the server's
+ * rules and breach check decide.
  */
 export default function StrengthMeter({ password, userInputs }: { password: string; userInputs?: string[] }) {
   const { t, i18n } = useTranslation();
@@ -42,11 +43,16 @@ export default function StrengthMeter({ password, userInputs }: { password: stri
   }, [typed, language, estimator]);
 
   const estimate = estimator?.estimate;
+  // By value: a caller may pass a new array at every render.
+  const inputs = (userInputs ?? []).filter(Boolean).join('\n');
   useEffect(() => {
     if (!estimate || !typed) return;
-    const timer = setTimeout(() => setStrength(estimate(password, userInputs)), SETTLE_MS);
+    const timer = setTimeout(
+      () => setStrength(estimate(password, inputs ? inputs.split('\n') : [])),
+      SETTLE_MS,
+    );
     return () => clearTimeout(timer);
-  }, [estimate, password, typed, userInputs]);
+  }, [estimate, password, typed, inputs]);
 
   if (texts !== 'ready') return null;
   const shown = typed ? strength : null;

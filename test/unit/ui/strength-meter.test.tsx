@@ -57,6 +57,19 @@ describe('ui/strength-meter', () => {
     );
   });
 
+  it('counts the person’s own details as easy to guess', async () => {
+    const { container } = await renderWithElement(
+      <StrengthMeter password="Ivy Invitee" userInputs={['ivy@acme.test', 'Ivy Invitee', 'Acme']} />,
+    );
+    await waitFor(
+      () =>
+        expect(liveRegion(container)!.textContent).to.equal(
+          'Too easy to guess: it contains your own details',
+        ),
+      LOADED,
+    );
+  });
+
   it('speaks the page’s language', async () => {
     const { view, container } = await renderWithElement(<StrengthMeter password="password" />, {
       language: 'fr',
