@@ -6,7 +6,7 @@ import Fastify, {
   type FastifyServerOptions,
   type RouteOptions,
 } from 'fastify';
-import type { Config } from './config';
+import { PWNED_PASSWORDS_DEFAULT, type Config } from './config';
 import type { Db } from './db/connect';
 import { createRepositories } from './db/repositories';
 import type { Clock } from './lib/clock';
@@ -69,6 +69,7 @@ import { passkeyRoutes } from './routes/passkeys';
 import { userRoutes } from './routes/user';
 import { userinfoRoutes } from './routes/userinfo';
 import type { Services } from './services';
+import { breachCheck } from './lib/pwned-passwords';
 
 export interface AppDeps {
   config: Config;
@@ -80,6 +81,11 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Demo mode: the stand-in providers that `demo:<kind>` issuers resolve to. */
   standIns?: Map<ProviderKind, StandIn>;
+  /**
+   * The stand-in Pwned Passwords range API (demo mode, the tests): new passwords are checked there
+   * when PWNED_PASSWORDS_URL is unset.
+   */
+  pwnedStandInUrl?: string;
   logger?: FastifyServerOptions['logger'];
   /** Told of every route as it is added (tests use it to check a rule holds on every route). */
   onRoute?: (route: RouteOptions) => void;
@@ -156,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       sealer: keys.sealer,
       privateAddresses: config.outboundPrivateAddresses,
     }),
+    breachCheck: breachCheck(config.pwnedPasswordsUrl ?? deps.pwnedStandInUrl ?? PWNED_PASSWORDS_DEFAULT),
     external: new ExternalSignIn(repos, clock, config.publicUrl, (issuer) => {
       if (!issuer.startsWith('demo:')) return issuer;
       // Stand-ins exist only in demo mode; outside it a demo: issuer is unusable.

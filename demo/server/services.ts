@@ -18,6 +18,7 @@ import type { DomainWatch } from './lib/domain-watch';
 import type { StreamDelivery } from './lib/event-streams';
 import type { SamlService } from './lib/saml';
 import type { OidcConnectionService } from './lib/oidc-connections';
+import type { BreachCheck } from './lib/pwned-passwords';
 
 /** Everything a route needs, built once at start and reachable as `app.services`. */
 export interface Services {
@@ -48,6 +49,8 @@ export interface Services {
   /** The service provider side of the teams' SAML connections. */
   saml: SamlService;
   oidcConnections: OidcConnectionService;
+  /** Whether a new password is in a known breach (the Pwned Passwords range API, k-anonymity). */
+  breachCheck: BreachCheck;
 }
 
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */

@@ -75,6 +75,7 @@ const NAMES = [
 
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   de: [
+    'strength.withReason',
     'manage.info.team',
     'manage.info.name',
     'manage.permissions.ADMIN',
@@ -102,6 +103,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'streaming.columns.state',
   ],
   da: [
+    'strength.withReason',
     'manage.info.team',
     'manage.permissions.ADMIN',
     'header.dashboard',
@@ -133,7 +135,12 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'events.export.csv',
     'events.export.json',
   ],
-  es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions', 'directories.token.label'],
+  es: [
+    'manage.permissions.EDITOR',
+    'team.log.team.loginOptions',
+    'directories.token.label',
+    'strength.withReason',
+  ],
   fr: [
     'manage.nav.sessions',
     'team.logFilter.invitation',
@@ -142,6 +149,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'events.kind',
   ],
   pt: [
+    'strength.withReason',
     'manage.permissions.EDITOR',
     'recoveryCodes.fileSite',
     'team.log.team.loginOptions',

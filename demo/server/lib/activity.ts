@@ -39,6 +39,8 @@ export type ActivityKind =
   | 'passkeyRemoved'
   | 'appAllowed'
   | 'appAccessRemoved'
+  /** A new password was accepted without the breach check: the service did not answer. */
+  | 'breachCheckSkipped'
   | (string & {});
 
 /** A browser as the screens show it: family and operating system (no version: it changes monthly). */

@@ -109,6 +109,8 @@ export interface OutboundOptions {
   /** Redirects followed, each checked as the first address was (2). */
   maxRedirects?: number;
   accept?: string;
+  /** Further request headers (a service's own, such as Pwned Passwords' `Add-Padding`). */
+  headers?: Record<string, string>;
   /** A host name's addresses (the system resolver's, all of them). */
   lookup?(host: string): Promise<Address[]>;
   /** The certificate authorities trusted instead of the system's (the tests' own loopback receiver). */
@@ -276,7 +278,7 @@ async function getOnce(
 ): Promise<OutboundAnswer | { location: string }> {
   const answer = await requestOnce(url, pinned, options, signal, {
     method: 'GET',
-    headers: { accept: options.accept ?? '*/*' },
+    headers: { ...options.headers, accept: options.accept ?? '*/*' },
   });
   const location = answer.headers.location;
   if (REDIRECTS.has(answer.status) && location) return { location };

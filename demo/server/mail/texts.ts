@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { LANGUAGES, type Language } from '../../../src/contract/languages';
-import type { PolicyProblem } from '../lib/password-policy';
+import type { NewPasswordProblem } from '../lib/password-policy';
 
 /**
  * Everything the server writes for people — mail and the messages the screens show as they are — in the
@@ -86,7 +86,7 @@ export interface ServerTexts {
     again: string;
   };
   footer: string;
-  policy: Record<PolicyProblem, string>;
+  policy: Record<NewPasswordProblem, string>;
   resetInvalid: string;
   resetMismatch: string;
   confirmMismatch: string;
@@ -224,6 +224,8 @@ export const TEXTS: Record<Language, ServerTexts> = {
       tooLong: 'The password must have at most {{max}} characters.',
       sameAsEmail: 'The password must not be your email address.',
       common: 'This password is too common. Choose one that is harder to guess.',
+      breached:
+        'This password has appeared in a data breach, so attackers try it first. Choose a different one.',
     },
     resetInvalid: 'This reset link is no longer valid.',
     resetMismatch: 'This reset link does not belong to this team.',
@@ -359,6 +361,8 @@ export const TEXTS: Record<Language, ServerTexts> = {
       tooLong: 'Le mot de passe doit contenir au plus {{max}} caractères.',
       sameAsEmail: 'Le mot de passe ne doit pas être votre adresse e-mail.',
       common: 'Ce mot de passe est trop courant. Choisissez-en un plus difficile à deviner.',
+      breached:
+        'Ce mot de passe figure dans une fuite de données : les attaquants l’essaient en premier. Choisissez-en un autre.',
     },
     resetInvalid: 'Ce lien de réinitialisation n’est plus valide.',
     resetMismatch: 'Ce lien de réinitialisation n’appartient pas à cette équipe.',
@@ -492,6 +496,8 @@ export const TEXTS: Record<Language, ServerTexts> = {
       tooLong: 'La contraseña debe tener como máximo {{max}} caracteres.',
       sameAsEmail: 'La contraseña no puede ser tu dirección de correo electrónico.',
       common: 'Esta contraseña es demasiado común. Elige una más difícil de adivinar.',
+      breached:
+        'Esta contraseña apareció en una filtración de datos, así que los atacantes la prueban primero. Elige otra.',
     },
     resetInvalid: 'Este enlace de restablecimiento ya no es válido.',
     resetMismatch: 'Este enlace de restablecimiento no corresponde a este equipo.',
@@ -625,6 +631,8 @@ export const TEXTS: Record<Language, ServerTexts> = {
       tooLong: 'A senha deve ter no máximo {{max}} caracteres.',
       sameAsEmail: 'A senha não pode ser o seu endereço de e-mail.',
       common: 'Esta senha é muito comum. Escolha uma mais difícil de adivinhar.',
+      breached:
+        'Esta senha apareceu em um vazamento de dados, por isso os invasores a tentam primeiro. Escolha outra.',
     },
     resetInvalid: 'Este link de redefinição não é mais válido.',
     resetMismatch: 'Este link de redefinição não pertence a esta equipe.',
@@ -762,6 +770,8 @@ export const TEXTS: Record<Language, ServerTexts> = {
       tooLong: 'Das Passwort darf höchstens {{max}} Zeichen lang sein.',
       sameAsEmail: 'Das Passwort darf nicht Ihre E-Mail-Adresse sein.',
       common: 'Dieses Passwort ist zu verbreitet. Wählen Sie eines, das schwerer zu erraten ist.',
+      breached:
+        'Dieses Passwort ist in einem Datenleck aufgetaucht, daher probieren Angreifer es zuerst. Wählen Sie ein anderes.',
     },
     resetInvalid: 'Dieser Link zum Zurücksetzen ist nicht mehr gültig.',
     resetMismatch: 'Dieser Link zum Zurücksetzen gehört nicht zu diesem Team.',
@@ -897,6 +907,8 @@ export const TEXTS: Record<Language, ServerTexts> = {
       sameAsEmail: 'メールアドレスをパスワードとして使用することはできません。',
       common:
         'このパスワードはよく使われているため使用できません。推測されにくいパスワードを選んでください。',
+      breached:
+        'このパスワードは過去のデータ漏えいで見つかっているため、攻撃者が最初に試します。別のパスワードを選んでください。',
     },
     resetInvalid: 'この再設定リンクは無効になっています。',
     resetMismatch: 'この再設定リンクはこのチームのものではありません。',
@@ -1031,6 +1043,7 @@ export const TEXTS: Record<Language, ServerTexts> = {
       tooLong: 'Adgangskoden må højst have {{max}} tegn.',
       sameAsEmail: 'Adgangskoden må ikke være din e-mailadresse.',
       common: 'Denne adgangskode er for almindelig. Vælg en, der er sværere at gætte.',
+      breached: 'Denne adgangskode er dukket op i et datalæk, så angribere prøver den først. Vælg en anden.',
     },
     resetInvalid: 'Dette nulstillingslink er ikke længere gyldigt.',
     resetMismatch: 'Dette nulstillingslink hører ikke til dette team.',

@@ -6,7 +6,7 @@ import { answerLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
 import type { Limit } from '../lib/rate-limit';
-import { checkPassword } from '../lib/password-policy';
+import { checkNewPassword } from '../lib/password-policy';
 import { notifyPasswordChanged, sendInBackground } from '../lib/notify';
 import { mailBrand, resetMail } from '../mail/compose';
 import { serverText } from '../mail/texts';
@@ -93,7 +93,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const match = live.find((row) => safeEqual(row.token_hash, presented));
       if (!match) return reply.code(410).send({ message: serverText(language, 'resetInvalid') });
 
-      const problem = checkPassword(newPassword, user.email);
+      const { problem, unchecked } = await checkNewPassword(request, newPassword, user.email);
       if (problem) {
         const message = serverText(language, `policy.${problem}`, { min: PASSWORD_MIN, max: PASSWORD_MAX });
         return reply.code(400).send({ message, code: problem });
@@ -107,6 +107,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       if (!redeemed) return reply.code(410).send({ message: serverText(language, 'resetInvalid') });
       await recordActivity(request, user.id, 'passwordReset');
+      if (unchecked) await recordActivity(request, user.id, 'breachCheckSkipped');
       notifyPasswordChanged(request, user, now);
       return { message: 'password reset' };
     },

@@ -30,6 +30,7 @@ const KINDS = new Set([
   'passkeyRemoved',
   'appAllowed',
   'appAccessRemoved',
+  'breachCheckSkipped',
 ]);
 
 /** Provider names are names: the same in every language. */
