@@ -37,6 +37,7 @@ import { externalRoutes } from './routes/external';
 import type { StandIn } from './standin/providers';
 import { invitationRoutes } from './routes/invitations';
 import { loginRoutes } from './routes/login';
+import { emailCodeRoutes } from './routes/email-code';
 import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
 import { groupRoutes } from './routes/groups';
 import { teamAppRoutes } from './routes/team-apps';
@@ -228,6 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(twoStepRoutes);
   await app.register(passkeyRoutes);
   await app.register(passwordResetRoutes);
+  await app.register(emailCodeRoutes);
   await app.register(userRoutes);
   await app.register(sessionRoutes);
   await app.register(accountLifecycleRoutes);

@@ -9,6 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import { DEMO_PARTNER_CLIENT_ID } from '../../demo/server/config';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { failedResource, signInContext } from './browser';
+import { CODE_MEMBER, CODE_TEAM, codeTeam } from './email-code';
 import { TestIdp } from './saml-idp';
 import { sessionFor, tokenFor, type TestServer } from './test-server';
 import type { T } from './texts';
@@ -603,6 +604,43 @@ const ALL_SHOTS: Shot[] = [
       await page.getByLabel(t('twoStep.codeLabel')).fill(codeFor(appOf(server), secret));
       await page.getByRole('button', { name: t('twoStep.enrolConfirm') }).click();
       await page.getByRole('heading', { name: t('recoveryCodes.title') }).waitFor();
+    },
+  },
+  {
+    name: 'sign-in-email-code',
+    async show(page, server, t) {
+      await codeTeam(appOf(server));
+      await page.goto(`${server.url}/login/${CODE_TEAM}`);
+      await page.getByRole('button', { name: t('login.emailCodeButton') }).waitFor();
+    },
+  },
+  {
+    name: 'sign-in-email-code-wrong',
+    async show(page, server, t) {
+      await codeTeam(appOf(server));
+      await page.goto(`${server.url}/login/${CODE_TEAM}`);
+      await page.getByLabel(t('login.email')).fill(CODE_MEMBER);
+      await page.getByRole('button', { name: t('login.emailCodeButton') }).click();
+      await page.getByLabel(t('emailCode.codeLabel')).fill('000000');
+      await page.getByRole('button', { name: t('login.continue') }).click();
+      await page.getByText(t('emailCode.wrongCode')).waitFor();
+    },
+  },
+  {
+    // The mail's link opened in another browser than the one that asked: it asks for the code.
+    name: 'sign-in-email-code-other-browser',
+    expectedStatuses: [409],
+    async show(page, server, t) {
+      await codeTeam(appOf(server));
+      const link = await mailedLink(server, CODE_MEMBER, () =>
+        fetch(`${server.url}/account/email-code`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ teamName: CODE_TEAM, email: CODE_MEMBER }),
+        }),
+      );
+      await page.goto(link);
+      await page.getByText(t('emailCode.otherBrowser')).waitFor();
     },
   },
   {

@@ -969,6 +969,31 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '026-email-codes': {
+    async up(db: AnyDb) {
+      // Sign-in with a code mailed to the member, a team's choice (off until its admins turn it on).
+      await db.schema
+        .alterTable('teams')
+        .addColumn('email_code_enabled', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      // One row per mail: the six-digit code's keyed hash (HMAC: a bare hash of a million possible codes
+      // is no secret), the SHA-256 of the link's token, and the SHA-256 of the cookie of the browser that
+      // asked (the link signs in only there). A new mail supersedes the live one; consumed by one UPDATE.
+      await db.schema
+        .createTable('email_codes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('code_hash', 'text', (c) => c.notNull())
+        .addColumn('link_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('browser_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .addColumn('superseded_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('email_codes_user').on('email_codes').column('user_id').execute();
+    },
+  },
   '027-scim-user-names': {
     async up(db: AnyDb) {
       // A directory's userName need not be an address (Entra ID sends what the tenant maps to it): kept

@@ -5,6 +5,7 @@ import { connectionsRepository } from './connections';
 import { deviceCodesRepository } from './device-codes';
 import { directoriesRepository } from './directories';
 import { domainsRepository } from './domains';
+import { emailCodesRepository } from './email-codes';
 import { eventStreamsRepository } from './event-streams';
 import { groupsRepository } from './groups';
 import { identitiesRepository } from './identities';
@@ -40,6 +41,7 @@ export function createRepositories(db: Db) {
     identities: identitiesRepository(kysely, db.dialect),
     oauthFlows: oauthFlowsRepository(kysely),
     passwordResets: passwordResetsRepository(kysely),
+    emailCodes: emailCodesRepository(kysely),
     deviceCodes: deviceCodesRepository(kysely),
     policies: policiesRepository(kysely),
     loginFailures: loginFailuresRepository(kysely),

@@ -38,6 +38,8 @@ export interface TeamsTable {
   require_two_step: Generated<number>;
   /** Passkey sign-in as the first step (a passkey as the second step does not depend on it). */
   passkeys_enabled: Generated<number>;
+  /** Members may sign in with a code mailed to them (routes/email-code.ts). */
+  email_code_enabled: Generated<number>;
 }
 
 export interface UsersTable {
@@ -126,6 +128,22 @@ export interface PasswordResetsTable {
   user_id: string;
   /** SHA-256 of the token; the token itself only travels in the mail. */
   token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  superseded_at: number | null;
+}
+
+/** A sign-in code mailed to a member: ten minutes, single use, superseded by the next one. */
+export interface EmailCodesTable {
+  id: string;
+  user_id: string;
+  /** HMAC-SHA-256 of the six digits under the server's secret, bound to the row's id. */
+  code_hash: string;
+  /** SHA-256 of the link's token; the token itself only travels in the mail. */
+  link_hash: string;
+  /** SHA-256 of the cookie of the browser that asked: the link signs in there only. */
+  browser_hash: string;
   created_at: number;
   expires_at: number;
   used_at: number | null;
@@ -609,6 +627,7 @@ export interface Database {
   login_failures: LoginFailuresTable;
   rate_limits: RateLimitsTable;
   password_resets: PasswordResetsTable;
+  email_codes: EmailCodesTable;
   team_providers: TeamProvidersTable;
   oauth_flows: OauthFlowsTable;
   device_codes: DeviceCodesTable;

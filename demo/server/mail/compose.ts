@@ -80,6 +80,40 @@ export function resetMail({ language, brand, name, team, link }: ResetMailInput)
   return linkMail(language, brand, 'reset', { brand: brand.name, name, team }, link);
 }
 
+export interface EmailCodeMailInput {
+  language: Language;
+  brand: MailBrand;
+  name: string;
+  team: string;
+  /** The six digits, shown large and first in the subject (a phone's notification shows it). */
+  code: string;
+  link: string;
+}
+
+/**
+ * The sign-in code mail: the code, then the one-click link (which signs in only in the browser that
+ * asked), when both expire, and what to do if it was not asked for.
+ */
+export function emailCodeMail({ language, brand, name, team, code, link }: EmailCodeMailInput) {
+  const t = (key: TextKey) => serverText(language, key, { brand: brand.name, name, team, code });
+  const [greeting, body, action, expiry, browser, ignore] = (
+    ['greeting', 'body', 'action', 'expiry', 'browser', 'ignore'] as const
+  ).map((key) => t(`emailCode.${key}`));
+  const codeHtml = `<p style="margin:0 0 16px;font-size:28px;font-weight:700;letter-spacing:6px;font-family:ui-monospace,Menlo,Consolas,monospace">${code}</p>`;
+  const page = html(language, brand, [greeting!, body!], { label: action!, href: link }, [
+    expiry!,
+    browser!,
+    ignore!,
+  ]);
+  return {
+    subject: t('emailCode.subject'),
+    text: `${greeting}\n\n${body}\n\n    ${code}\n\n${action}:\n${link}\n\n${expiry}\n${browser}\n${ignore}\n\n-- \n${t('footer')}\n`,
+    // The code goes right after the paragraph that introduces it (digits only: nothing to escape).
+    html: page.replace(`${escape(body!)}</p>`, `${escape(body!)}</p>${codeHtml}`),
+    link,
+  };
+}
+
 export interface ChangedMailInput {
   language: Language;
   brand: MailBrand;

@@ -17,6 +17,16 @@ export interface ServerTexts {
     expiry: string;
     ignore: string;
   };
+  /** A sign-in code and its one-click link, in one mail (routes/email-code.ts). */
+  emailCode: {
+    subject: string;
+    greeting: string;
+    body: string;
+    action: string;
+    expiry: string;
+    browser: string;
+    ignore: string;
+  };
   changed: {
     subject: string;
     greeting: string;
@@ -137,6 +147,16 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Choose a new password',
       expiry: 'The link works once and expires in one hour.',
       ignore: 'If you did not ask for this, ignore this email: your password stays the same.',
+    },
+    emailCode: {
+      subject: '{{code}} is your {{brand}} sign-in code',
+      greeting: 'Hello {{name}},',
+      body: 'Use this code to sign in to the team {{team}}:',
+      action: 'Sign in',
+      expiry: 'The code works once and expires in ten minutes.',
+      browser:
+        'The button signs you in only in the browser where you asked for the code; in another browser, type the code instead.',
+      ignore: 'If you did not ask to sign in, ignore this email: nobody can sign in without this code.',
     },
     changed: {
       subject: 'Your {{brand}} password was changed',
@@ -272,6 +292,17 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'Ce lien ne fonctionne qu’une fois et expire dans une heure.',
       ignore:
         'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail : votre mot de passe reste inchangé.',
+    },
+    emailCode: {
+      subject: '{{code}} est votre code de connexion {{brand}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Utilisez ce code pour vous connecter à l’équipe {{team}} :',
+      action: 'Se connecter',
+      expiry: 'Le code ne sert qu’une fois et expire dans dix minutes.',
+      browser:
+        'Le bouton ne vous connecte que dans le navigateur où vous avez demandé le code ; dans un autre navigateur, saisissez plutôt le code.',
+      ignore:
+        'Si vous n’avez pas demandé à vous connecter, ignorez cet e-mail : personne ne peut se connecter sans ce code.',
     },
     changed: {
       subject: 'Votre mot de passe {{brand}} a été modifié',
@@ -410,6 +441,16 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'El enlace solo funciona una vez y caduca en una hora.',
       ignore: 'Si no lo has solicitado tú, ignora este correo: tu contraseña no cambiará.',
     },
+    emailCode: {
+      subject: '{{code}} es tu código para iniciar sesión en {{brand}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Usa este código para iniciar sesión en el equipo {{team}}:',
+      action: 'Iniciar sesión',
+      expiry: 'El código sirve una sola vez y caduca en diez minutos.',
+      browser:
+        'El botón solo inicia sesión en el navegador donde pediste el código; en otro navegador, escribe el código.',
+      ignore: 'Si no pediste iniciar sesión, ignora este correo: nadie puede entrar sin este código.',
+    },
     changed: {
       subject: 'Se ha cambiado tu contraseña de {{brand}}',
       greeting: 'Hola, {{name}}:',
@@ -544,6 +585,16 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Escolher uma nova senha',
       expiry: 'O link funciona uma única vez e expira em uma hora.',
       ignore: 'Se você não fez esta solicitação, ignore este e-mail: sua senha continua a mesma.',
+    },
+    emailCode: {
+      subject: '{{code}} é o seu código de login do {{brand}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Use este código para entrar na equipe {{team}}:',
+      action: 'Entrar',
+      expiry: 'O código funciona uma vez e expira em dez minutos.',
+      browser:
+        'O botão só faz login no navegador em que você pediu o código; em outro navegador, digite o código.',
+      ignore: 'Se você não pediu para entrar, ignore este e-mail: ninguém entra sem este código.',
     },
     changed: {
       subject: 'Sua senha da {{brand}} foi alterada',
@@ -680,6 +731,17 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'Der Link funktioniert nur einmal und läuft in einer Stunde ab.',
       ignore:
         'Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail – Ihr Passwort bleibt unverändert.',
+    },
+    emailCode: {
+      subject: '{{code}} ist Ihr Anmeldecode für {{brand}}',
+      greeting: 'Hallo {{name}},',
+      body: 'Mit diesem Code melden Sie sich beim Team {{team}} an:',
+      action: 'Anmelden',
+      expiry: 'Der Code gilt einmal und läuft in zehn Minuten ab.',
+      browser:
+        'Die Schaltfläche meldet Sie nur in dem Browser an, in dem Sie den Code angefordert haben; geben Sie in einem anderen Browser stattdessen den Code ein.',
+      ignore:
+        'Wenn Sie sich nicht anmelden wollten, ignorieren Sie diese E-Mail: Ohne diesen Code kann sich niemand anmelden.',
     },
     changed: {
       subject: 'Ihr {{brand}}-Passwort wurde geändert',
@@ -819,6 +881,17 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'このリンクは 1 回だけ使用でき、1 時間で有効期限が切れます。',
       ignore: 'お心当たりがない場合は、このメールを無視してください。パスワードは変更されません。',
     },
+    emailCode: {
+      subject: '{{brand}} のサインインコード: {{code}}',
+      greeting: '{{name}} 様',
+      body: 'チーム {{team}} にサインインするには、次のコードを使用してください。',
+      action: 'サインイン',
+      expiry: 'コードは 1 回だけ使用でき、10 分で期限切れになります。',
+      browser:
+        'ボタンは、コードを要求したブラウザーでのみサインインします。別のブラウザーでは、コードを入力してください。',
+      ignore:
+        'サインインを要求していない場合は、このメールを無視してください。このコードがなければ誰もサインインできません。',
+    },
     changed: {
       subject: '{{brand}} のパスワードが変更されました',
       greeting: '{{name}} 様',
@@ -956,6 +1029,17 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'Linket virker én gang og udløber om en time.',
       ignore:
         'Hvis det ikke var dig, der bad om det, kan du se bort fra denne e-mail – din adgangskode forbliver den samme.',
+    },
+    emailCode: {
+      subject: '{{code}} er din loginkode til {{brand}}',
+      greeting: 'Hej {{name}}',
+      body: 'Brug denne kode til at logge ind på teamet {{team}}:',
+      action: 'Log ind',
+      expiry: 'Koden virker én gang og udløber om ti minutter.',
+      browser:
+        'Knappen logger kun ind i den browser, hvor du bad om koden; i en anden browser skal du i stedet skrive koden.',
+      ignore:
+        'Hvis du ikke bad om at logge ind, kan du se bort fra denne e-mail: ingen kan logge ind uden denne kode.',
     },
     changed: {
       subject: 'Din adgangskode til {{brand}} er ændret',

@@ -65,6 +65,7 @@ export function teamAdminView(
       apple: team.apple_enabled === 1,
       requireTwoStep: team.require_two_step === 1,
       passkeys: team.passkeys_enabled === 1,
+      emailCode: team.email_code_enabled === 1,
     },
     configured: Object.fromEntries(
       PROVIDERS.map((kind) => [kind, configured.has(kind)]),

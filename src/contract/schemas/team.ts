@@ -32,6 +32,8 @@ export const TeamPublicReply = Type.Object(
     appleOptions: Type.Optional(Enabled),
     /** Present when members may sign in with a passkey (as the first step; as the second, always). */
     passkeyOptions: Type.Optional(Enabled),
+    /** Present when members may sign in with a code (and link) mailed to them. */
+    emailCodeOptions: Type.Optional(Enabled),
     /** Present (true) when the team requires two-step sign-in. */
     requireTwoStep: Type.Optional(Type.Literal(true)),
     /**
@@ -72,6 +74,8 @@ export const LoginOptions = Type.Object({
   requireTwoStep: Type.Boolean(),
   /** Members may sign in with a passkey; a passkey as the second step after a password is always allowed. */
   passkeys: Type.Boolean(),
+  /** Members may sign in with a code and link mailed to them; two-step sign-in still applies after it. */
+  emailCode: Type.Boolean(),
 });
 export type LoginOptions = Static<typeof LoginOptions>;
 

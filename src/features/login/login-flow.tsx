@@ -15,8 +15,15 @@ export function LoginFlow({ afterSignIn }: { afterSignIn: AfterSignIn }) {
   const { location } = useRouter();
   const route = parseLoginPath(location.path);
   if (route.screen === 'team' || !route.team) return <TeamScreen />;
-  if (route.screen === 'signin' || route.screen === 'error') {
-    return <SignInScreen key={route.team} team={route.team} afterSignIn={afterSignIn} />;
+  if (route.screen === 'signin' || route.screen === 'error' || route.screen === 'emailCode') {
+    return (
+      <SignInScreen
+        key={route.team}
+        team={route.team}
+        afterSignIn={afterSignIn}
+        emailLink={route.screen === 'emailCode'}
+      />
+    );
   }
   if (route.screen === 'forgotPassword') return <ForgotScreen key={route.team} team={route.team} />;
   if (route.screen === 'invite') {

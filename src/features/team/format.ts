@@ -77,7 +77,16 @@ export function storageText(
 }
 
 /** The team's sign-in settings an admin turns on or off (team.loginOptions events). */
-const OPTIONS = ['local', 'google', 'azure', 'auth0', 'apple', 'passkeys', 'requireTwoStep'] as const;
+const OPTIONS = [
+  'local',
+  'google',
+  'azure',
+  'auth0',
+  'apple',
+  'passkeys',
+  'emailCode',
+  'requireTwoStep',
+] as const;
 
 /**
  * An admin action as one sentence naming who did what to whom: "Ada Lovelace added Bob Stone to

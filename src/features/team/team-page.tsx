@@ -26,7 +26,7 @@ type Loaded<T> = T | null | 'failed' | 'forbidden';
 /** A sign-in method, or the rule that every member signs in in two steps. */
 type Option = keyof TeamAdmin['loginOptions'];
 /** The sign-in methods among the team's login options (the others are settings, not methods). */
-type Method = Exclude<Option, 'requireTwoStep' | 'passkeys'>;
+type Method = Exclude<Option, 'requireTwoStep' | 'passkeys' | 'emailCode'>;
 
 /** A list's load: the value, or whether it failed (a 403: the caller is no team admin, any more). */
 function useLoad<T>(load: (ctx: ApiContext) => Promise<T>): [Loaded<T>, () => void, (value: T) => void] {
@@ -152,6 +152,13 @@ function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAd
           disabled={'passkeys' in pending}
           hint={t('team.passkeysHint')}
           onChange={(next) => void change('passkeys', next)}
+        />
+        <Toggle
+          label={t('team.options.emailCode')}
+          on={pending.emailCode ?? team.loginOptions.emailCode}
+          disabled={'emailCode' in pending}
+          hint={t('team.emailCodeHint')}
+          onChange={(next) => void change('emailCode', next)}
         />
         <Toggle
           label={t('team.options.requireTwoStep')}

@@ -162,6 +162,9 @@ describe('an admin action as a sentence: actor, target and change', () => {
     expect(event('team.loginOptions', 'passkeys', { passkeys: false })).to.equal(
       'Ada Lovelace turned off passkey sign-in',
     );
+    expect(event('team.loginOptions', 'emailCode', { emailCode: true })).to.equal(
+      'Ada Lovelace turned on email code sign-in',
+    );
   });
 
   it('a member who left, a removal, permissions, the user limit', () => {
