@@ -298,7 +298,7 @@ describe('PATCH /api/team/login-options { emailCode }', () => {
     const off = await api(t, 'PATCH', '/api/team/login-options', who.admin, { emailCode: false });
     assert.equal(off.statusCode, 200, off.body);
     assert.equal(off.json().loginOptions.emailCode, false);
-    const audit = await api(t, 'GET', '/api/team/audit', who.owner);
+    const audit = await api(t, 'GET', '/api/team/audit?kind=team', who.owner);
     const latest = audit.json().events[0];
     assert.equal(latest.action, 'team.loginOptions');
     assert.deepEqual(latest.detail, { emailCode: false });
