@@ -36,6 +36,7 @@ import { discoveryRoutes } from './routes/discovery';
 import { externalRoutes } from './routes/external';
 import type { StandIn } from './standin/providers';
 import { invitationRoutes } from './routes/invitations';
+import { joinRequestRoutes } from './routes/join-requests';
 import { loginRoutes } from './routes/login';
 import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
 import { groupRoutes } from './routes/groups';
@@ -196,6 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamRoutes);
   await app.register(teamAdminRoutes);
   await app.register(invitationRoutes);
+  await app.register(joinRequestRoutes);
   await app.register(memberRoutes);
   await app.register(groupRoutes);
   await app.register(teamAppRoutes);

@@ -78,6 +78,29 @@ export interface ServerTexts {
     body: string;
     again: string;
   };
+  /** A request to join a team from its domain: the code that verifies the address. */
+  joinCode: {
+    subject: string;
+    greeting: string;
+    body: string;
+    expiry: string;
+    ignore: string;
+  };
+  /** A request to join was approved (by an admin, or by the domain's automatic joining): the link. */
+  joinApproved: {
+    subject: string;
+    greeting: string;
+    body: string;
+    action: string;
+    expiry: string;
+    ignore: string;
+  };
+  /** A request to join was declined: a neutral note. */
+  joinDeclined: {
+    subject: string;
+    greeting: string;
+    body: string;
+  };
   footer: string;
   policy: Record<PolicyProblem, string>;
   resetInvalid: string;
@@ -203,6 +226,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: 'The DNS record that proves {{domain}} belongs to the team {{team}} has been missing for three days, so {{brand}} no longer treats the domain as verified: sign-in by this domain is off. Members keep their accounts.',
       again:
         'To verify it again, publish the TXT record {{record}} and verify the domain in the Team settings.',
+    },
+    joinCode: {
+      subject: '{{code}} is your code to join {{team}}',
+      greeting: 'Hello {{name}},',
+      body: 'Enter this code to confirm your request to join the team {{team}} on {{brand}}:',
+      expiry: 'The code works once and expires in ten minutes.',
+      ignore: 'If you did not ask to join, ignore this email: nothing happens.',
+    },
+    joinApproved: {
+      subject: 'Welcome to {{team}} on {{brand}}',
+      greeting: 'Hello {{name}},',
+      body: 'Your request to join the team {{team}} on {{brand}} was accepted. Choose a password to sign in.',
+      action: 'Join {{team}}',
+      expiry: 'The link works once and expires on {{date}}.',
+      ignore: 'If you did not ask to join, ignore this email.',
+    },
+    joinDeclined: {
+      subject: 'Your request to join {{team}}',
+      greeting: 'Hello {{name}},',
+      body: 'Your request to join the team {{team}} on {{brand}} was not accepted. If you think this is a mistake, contact the team’s administrator.',
     },
     footer: 'This email was sent by {{brand}} account services. Please do not reply.',
     policy: {
@@ -332,6 +375,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Pour le vérifier à nouveau, publiez l’enregistrement TXT {{record}}, puis vérifiez le domaine dans les Paramètres de l’équipe.',
     },
+    joinCode: {
+      subject: '{{code}} est votre code pour rejoindre {{team}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Saisissez ce code pour confirmer votre demande d’adhésion à l’équipe {{team}} sur {{brand}} :',
+      expiry: 'Le code ne sert qu’une fois et expire dans dix minutes.',
+      ignore: 'Si vous n’avez rien demandé, ignorez cet e-mail : rien ne se passera.',
+    },
+    joinApproved: {
+      subject: 'Bienvenue dans {{team}} sur {{brand}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Votre demande pour rejoindre l’équipe {{team}} sur {{brand}} a été acceptée. Choisissez un mot de passe pour vous connecter.',
+      action: 'Rejoindre {{team}}',
+      expiry: 'Le lien ne sert qu’une fois et expire le {{date}}.',
+      ignore: 'Si vous n’avez rien demandé, ignorez cet e-mail.',
+    },
+    joinDeclined: {
+      subject: 'Votre demande pour rejoindre {{team}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Votre demande pour rejoindre l’équipe {{team}} sur {{brand}} n’a pas été acceptée. S’il s’agit d’une erreur, contactez l’administrateur de l’équipe.',
+    },
     footer: 'Cet e-mail a été envoyé par le service de comptes {{brand}}. Merci de ne pas y répondre.',
     policy: {
       tooShort: 'Le mot de passe doit contenir au moins {{min}} caractères.',
@@ -458,6 +521,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Para verificarlo de nuevo, publica el registro TXT {{record}} y verifica el dominio en la Configuración del equipo.',
     },
+    joinCode: {
+      subject: '{{code}} es tu código para unirte a {{team}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Introduce este código para confirmar tu solicitud para unirte al equipo {{team}} en {{brand}}:',
+      expiry: 'El código solo sirve una vez y caduca en diez minutos.',
+      ignore: 'Si no lo has pedido tú, ignora este correo: no pasará nada.',
+    },
+    joinApproved: {
+      subject: 'Te damos la bienvenida a {{team}} en {{brand}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Se ha aceptado tu solicitud para unirte al equipo {{team}} en {{brand}}. Elige una contraseña para iniciar sesión.',
+      action: 'Unirme a {{team}}',
+      expiry: 'El enlace solo sirve una vez y caduca el {{date}}.',
+      ignore: 'Si no lo has pedido tú, ignora este correo.',
+    },
+    joinDeclined: {
+      subject: 'Tu solicitud para unirte a {{team}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'No se ha aceptado tu solicitud para unirte al equipo {{team}} en {{brand}}. Si crees que es un error, ponte en contacto con el administrador del equipo.',
+    },
     footer: 'Este correo lo ha enviado el servicio de cuentas de {{brand}}. No respondas a este mensaje.',
     policy: {
       tooShort: 'La contraseña debe tener al menos {{min}} caracteres.',
@@ -583,6 +666,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: 'O registro DNS que comprova que {{domain}} pertence à equipe {{team}} está ausente há três dias, então a {{brand}} não considera mais o domínio verificado e o login por esse domínio foi desativado. Os membros mantêm suas contas.',
       again:
         'Para verificá-lo de novo, publique o registro TXT {{record}} e verifique o domínio nas Configurações da equipe.',
+    },
+    joinCode: {
+      subject: '{{code}} é o seu código para entrar em {{team}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Introduza este código para confirmar o seu pedido para entrar na equipa {{team}} em {{brand}}:',
+      expiry: 'O código só funciona uma vez e expira dentro de dez minutos.',
+      ignore: 'Se não fez este pedido, ignore este e-mail: nada acontecerá.',
+    },
+    joinApproved: {
+      subject: 'Bem-vindo a {{team}} em {{brand}}',
+      greeting: 'Olá, {{name}},',
+      body: 'O seu pedido para entrar na equipa {{team}} em {{brand}} foi aceite. Escolha uma palavra-passe para iniciar sessão.',
+      action: 'Entrar em {{team}}',
+      expiry: 'A ligação só funciona uma vez e expira a {{date}}.',
+      ignore: 'Se não fez este pedido, ignore este e-mail.',
+    },
+    joinDeclined: {
+      subject: 'O seu pedido para entrar em {{team}}',
+      greeting: 'Olá, {{name}},',
+      body: 'O seu pedido para entrar na equipa {{team}} em {{brand}} não foi aceite. Se acha que se trata de um erro, contacte o administrador da equipa.',
     },
     footer: 'Este e-mail foi enviado pelo serviço de contas da {{brand}}. Não responda a esta mensagem.',
     policy: {
@@ -714,6 +817,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Um sie erneut zu verifizieren, veröffentlichen Sie den TXT-Eintrag {{record}} und verifizieren Sie die Domain in den Teameinstellungen.',
     },
+    joinCode: {
+      subject: '{{code}} ist Ihr Code für den Beitritt zu {{team}}',
+      greeting: 'Hallo {{name}},',
+      body: 'Geben Sie diesen Code ein, um Ihre Anfrage zum Beitritt zum Team {{team}} bei {{brand}} zu bestätigen:',
+      expiry: 'Der Code gilt einmal und läuft in zehn Minuten ab.',
+      ignore: 'Falls Sie das nicht angefragt haben, ignorieren Sie diese E-Mail: Es passiert nichts.',
+    },
+    joinApproved: {
+      subject: 'Willkommen bei {{team}} auf {{brand}}',
+      greeting: 'Hallo {{name}},',
+      body: 'Ihre Anfrage zum Beitritt zum Team {{team}} bei {{brand}} wurde angenommen. Wählen Sie ein Passwort, um sich anzumelden.',
+      action: '{{team}} beitreten',
+      expiry: 'Der Link gilt einmal und läuft am {{date}} ab.',
+      ignore: 'Falls Sie das nicht angefragt haben, ignorieren Sie diese E-Mail.',
+    },
+    joinDeclined: {
+      subject: 'Ihre Anfrage zum Beitritt zu {{team}}',
+      greeting: 'Hallo {{name}},',
+      body: 'Ihre Anfrage zum Beitritt zum Team {{team}} bei {{brand}} wurde nicht angenommen. Wenn Sie das für einen Irrtum halten, wenden Sie sich an die Administration des Teams.',
+    },
     footer: 'Diese E-Mail wurde vom {{brand}}-Kontodienst gesendet. Bitte antworten Sie nicht darauf.',
     policy: {
       tooShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein.',
@@ -839,6 +962,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: '{{domain}} がチーム {{team}} のものであることを示す DNS レコードが 3 日間見つからないため、{{brand}} はこのドメインを確認済みとして扱わなくなり、このドメインによるサインインはオフになりました。メンバーのアカウントはそのまま残ります。',
       again:
         'もう一度確認するには、TXT レコード {{record}} を公開してから、チーム設定でドメインを確認してください。',
+    },
+    joinCode: {
+      subject: '{{team}} への参加コード: {{code}}',
+      greeting: '{{name}} 様',
+      body: '{{brand}} のチーム {{team}} への参加リクエストを確認するため、次のコードを入力してください:',
+      expiry: 'このコードは 1 回限り有効で、10 分後に期限切れになります。',
+      ignore: 'お心当たりがない場合は、このメールを無視してください。何も起こりません。',
+    },
+    joinApproved: {
+      subject: '{{brand}} の {{team}} へようこそ',
+      greeting: '{{name}} 様',
+      body: '{{brand}} のチーム {{team}} への参加リクエストが承認されました。パスワードを設定してサインインしてください。',
+      action: '{{team}} に参加',
+      expiry: 'このリンクは 1 回限り有効で、{{date}} に期限切れになります。',
+      ignore: 'お心当たりがない場合は、このメールを無視してください。',
+    },
+    joinDeclined: {
+      subject: '{{team}} への参加リクエストについて',
+      greeting: '{{name}} 様',
+      body: '{{brand}} のチーム {{team}} への参加リクエストは承認されませんでした。誤りと思われる場合は、チームの管理者にお問い合わせください。',
     },
     footer:
       'このメールは {{brand}} アカウント サービスから送信されています。このメールには返信しないでください。',
@@ -968,6 +1111,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       greeting: 'Hej {{name}}',
       body: 'DNS-posten, der beviser, at {{domain}} tilhører teamet {{team}}, har manglet i tre dage, så {{brand}} betragter ikke længere domænet som bekræftet, og login via domænet er slået fra. Medlemmerne beholder deres konti.',
       again: 'Udgiv TXT-posten {{record}}, og bekræft domænet i Teamindstillinger for at bekræfte det igen.',
+    },
+    joinCode: {
+      subject: '{{code}} er din kode til at blive medlem af {{team}}',
+      greeting: 'Hej {{name}}',
+      body: 'Indtast denne kode for at bekræfte din anmodning om at blive medlem af teamet {{team}} på {{brand}}:',
+      expiry: 'Koden virker én gang og udløber om ti minutter.',
+      ignore: 'Hvis du ikke har bedt om det, kan du se bort fra denne e-mail: der sker ingenting.',
+    },
+    joinApproved: {
+      subject: 'Velkommen til {{team}} på {{brand}}',
+      greeting: 'Hej {{name}}',
+      body: 'Din anmodning om at blive medlem af teamet {{team}} på {{brand}} er godkendt. Vælg en adgangskode for at logge ind.',
+      action: 'Bliv medlem af {{team}}',
+      expiry: 'Linket virker én gang og udløber den {{date}}.',
+      ignore: 'Hvis du ikke har bedt om det, kan du se bort fra denne e-mail.',
+    },
+    joinDeclined: {
+      subject: 'Din anmodning om at blive medlem af {{team}}',
+      greeting: 'Hej {{name}}',
+      body: 'Din anmodning om at blive medlem af teamet {{team}} på {{brand}} er ikke godkendt. Hvis du mener, det er en fejl, så kontakt teamets administrator.',
     },
     footer: 'Denne e-mail er sendt af {{brand}}s kontotjeneste. Du kan ikke svare på den.',
     policy: {
