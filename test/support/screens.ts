@@ -1012,7 +1012,7 @@ const ALL_SHOTS: Shot[] = [
           name: t('team.joinRequests.declineLabel', { name: 'Kim Lee', email: 'kim.lee@acme.test' }),
         })
         .click();
-      await page.getByRole('dialog', { name: t('team.joinRequests.declineTitle') }).waitFor();
+      await page.getByRole('alertdialog', { name: t('team.joinRequests.declineTitle') }).waitFor();
     },
   },
   {
