@@ -51,6 +51,8 @@ import { domainChecker } from './lib/dns';
 import { samlService } from './lib/saml';
 import { oidcConnectionService } from './lib/oidc-connections';
 import { DomainWatch } from './lib/domain-watch';
+import { StreamDelivery } from './lib/event-streams';
+import { eventStreamRoutes } from './routes/event-streams';
 import { memberRoutes } from './routes/members';
 import { searchRoutes } from './routes/search';
 import { sessionRoutes } from './routes/sessions';
@@ -59,6 +61,7 @@ import { outboxRoutes } from './routes/outbox';
 import { passwordResetRoutes } from './routes/password-reset';
 import { switcherRoutes } from './routes/switcher';
 import { teamAdminRoutes } from './routes/team-admin';
+import { teamEventRoutes } from './routes/team-events';
 import { teamRoutes } from './routes/team';
 import { MAX_PARAM_LENGTH } from '../../src/contract/schemas/team';
 import { tokenRoutes } from './routes/token';
@@ -145,6 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer,
     checkDomain,
     domainWatch: new DomainWatch({ config, repos, clock, checkDomain, mailer, log: app.log }),
+    streams: new StreamDelivery({ config, repos, clock, sealer: keys.sealer, mailer, log: app.log }),
     saml: samlService({ repos, clock, publicUrl: config.publicUrl }),
     oidcConnections: oidcConnectionService({
       repos,
@@ -162,6 +166,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('services', services);
   app.addHook('onReady', async () => services.domainWatch.start());
   app.addHook('onClose', async () => services.domainWatch.stop());
+  app.addHook('onReady', async () => services.streams.start());
+  app.addHook('onClose', async () => services.streams.stop());
 
   // JSON and url-encoded forms only: text/plain and everything else get 415.
   app.removeContentTypeParser('text/plain');
@@ -196,12 +202,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userinfoRoutes);
   await app.register(teamRoutes);
   await app.register(teamAdminRoutes);
+  await app.register(teamEventRoutes);
   await app.register(invitationRoutes);
   await app.register(joinRequestRoutes);
   await app.register(memberRoutes);
   await app.register(groupRoutes);
   await app.register(teamAppRoutes);
   await app.register(directoryRoutes);
+  await app.register(eventStreamRoutes);
   await app.register(scimRoutes, { prefix: SCIM_PREFIX });
   await app.register(domainRoutes);
   await app.register(connectionRoutes);

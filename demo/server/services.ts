@@ -15,6 +15,7 @@ import type { OpenIdProvider } from './lib/openid-provider';
 import type { XsrfService } from './lib/xsrf';
 import type { DomainChecker } from './lib/dns';
 import type { DomainWatch } from './lib/domain-watch';
+import type { StreamDelivery } from './lib/event-streams';
 import type { SamlService } from './lib/saml';
 import type { OidcConnectionService } from './lib/oidc-connections';
 
@@ -42,6 +43,8 @@ export interface Services {
   checkDomain: DomainChecker;
   /** The daily lookup of every team's domains, and the owners' mail when one is lost. */
   domainWatch: DomainWatch;
+  /** The delivery of the teams' events to their streaming endpoints (every node runs it). */
+  streams: StreamDelivery;
   /** The service provider side of the teams' SAML connections. */
   saml: SamlService;
   oidcConnections: OidcConnectionService;

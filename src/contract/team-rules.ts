@@ -102,6 +102,36 @@ export const AUDIT_ACTIONS = [
   'joinRequest.created',
   'joinRequest.approved',
   'joinRequest.declined',
+  'stream.added',
+  'stream.secretRotated',
+  'stream.paused',
+  'stream.resumed',
+  'stream.tested',
+  'stream.disabled',
+  'stream.removed',
+  // The members' security events: the member is both actor and target (lib/activity.ts).
+  'user.signedIn',
+  'user.signInFailed',
+  'user.twoStepFailed',
+  'user.twoStepEnabled',
+  'user.twoStepDisabled',
+  'user.twoStepMoved',
+  'user.recoveryCodeUsed',
+  'user.recoveryCodesRenewed',
+  'user.passkeyAdded',
+  'user.passkeyRemoved',
+  'user.passwordChanged',
+  'user.passwordSet',
+  'user.passwordReset',
+  'user.emailChanged',
+  'user.emailChangeUndone',
+  'user.providerConnected',
+  'user.providerDisconnected',
+  'user.appAllowed',
+  'user.appAccessRemoved',
+  'session.signedOut',
+  'session.ended',
+  'session.othersEnded',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -137,6 +167,9 @@ export const AUDIT_KINDS = [
   'connection',
   'directory',
   'joinRequest',
+  'stream',
+  'user',
+  'session',
 ] as const;
 
 /** The code mailed to verify the address of a request to join: six digits, ten minutes, five tries. */
@@ -165,3 +198,9 @@ export function invitationState(
   if (row.expires_at <= now) return 'expired';
   return 'pending';
 }
+
+/**
+ * The longest range the event log exports at once (the export streams, so this bounds the time one
+ * request takes, not memory): a year and a day, so a full calendar year always fits.
+ */
+export const EVENT_EXPORT_MAX_DAYS = 366;

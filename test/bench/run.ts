@@ -5,7 +5,7 @@
  * run — because this machine is noisy. Nothing here fails a build: the budgets of design.md §5 are
  * reported (within / OVER), not enforced.
  *
- * `npm run bench -- <part>…` runs some parts: bytes, pages, time, profile, server, oidc, login, growth, members, scim, and
+ * `npm run bench -- <part>…` runs some parts: bytes, pages, time, profile, server, oidc, login, growth, members, scim, streams, and
  * `ab` and `cluster` (only when named; parts/). `BENCH_QUICK=1` (or `--quick`) runs every part with short windows and
  * 2 page loads, for development; its figures are noisy and marked so.
  */
@@ -26,6 +26,7 @@ import { benchPages, pages } from './parts/pages';
 import { profile } from './parts/profile';
 import { scim } from './parts/scim';
 import { server } from './parts/server';
+import { streams } from './parts/streams';
 import { time } from './parts/time';
 import { ALL_PARTS, PARTS, budgets, type Part, type Report } from './report';
 import { signIn } from './session';
@@ -106,6 +107,7 @@ async function main(): Promise<void> {
   if (wants('growth')) report.growth = await growth();
   if (wants('members')) report.members = await members();
   if (wants('scim')) report.scim = await scim();
+  if (wants('streams')) report.streams = await streams();
   if (wants('cluster')) report.cluster = await cluster();
 
   const lines = budgets(report, wants);

@@ -43,6 +43,8 @@ const DATA = [
   /^acct-verification=[0-9a-f]{32}$/, // the DNS record's value
   /^Acme Okta$/, // a connection's or directory's name (team data)
   /^Acme Entra ID$/, // a directory's name (team data)
+  /^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?\/[\w./-]*$/, // a streaming endpoint's address without its scheme
+  /^whsec_[A-Za-z0-9+/]+=*$/, // a streaming endpoint's signing secret
   /^Engineering$/, // a group the identity provider sent (its data)
   /^(email|NameID|firstName|lastName|givenName|familyName|groups)$/, // attribute names a connection reads
   /^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/, // an authenticator-app key, in groups of four (base32)

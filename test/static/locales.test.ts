@@ -99,6 +99,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'connections.claims.name',
     'directories.fields.name',
     'directories.token.label',
+    'streaming.columns.state',
   ],
   da: [
     'manage.info.team',
@@ -125,9 +126,21 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'users.methods.sso',
     'activity.methods.sso',
     'directories.token.label',
+    'streaming.columns.state',
+    'events.kind',
+    'team.log.methods.sso',
+    'team.log.methods.auth0',
+    'events.export.csv',
+    'events.export.json',
   ],
   es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions', 'directories.token.label'],
-  fr: ['manage.nav.sessions', 'team.logFilter.invitation', 'domains.record.type'],
+  fr: [
+    'manage.nav.sessions',
+    'team.logFilter.invitation',
+    'domains.record.type',
+    'team.logFilter.session',
+    'events.kind',
+  ],
   pt: [
     'manage.permissions.EDITOR',
     'recoveryCodes.fileSite',
@@ -137,6 +150,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'manage.nav.teamApps',
     'teamApps.columns.status',
     'directories.token.label',
+    'streaming.columns.state',
   ],
 };
 

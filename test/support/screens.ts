@@ -188,6 +188,8 @@ const MANAGE_HEADINGS: Record<string, string> = {
   '/manage/team/domains': 'manage.heading.teamDomains',
   '/manage/team/connections': 'manage.heading.teamConnections',
   '/manage/team/directories': 'manage.heading.teamDirectories',
+  '/manage/team/streaming': 'manage.heading.teamStreaming',
+  '/manage/team/events': 'manage.heading.teamEvents',
   '/manage/sessions': 'manage.nav.sessions',
   '/manage/apps': 'manage.nav.apps',
   '/manage/activity': 'manage.nav.activity',
@@ -264,6 +266,22 @@ async function acmeGroups(call: Awaited<ReturnType<typeof adaCalls>>) {
     groups: Array<{ id: string; name: string }>;
   };
   return groups;
+}
+
+/** Events in acme's log: an admin's change, a member's failed sign-in and another's good one. */
+async function teamEvents(server: TestServer) {
+  await groupWithBob(server, 'Platform Engineering');
+  const logins: Array<[string, string]> = [
+    ['bob@acme.test', 'not-the-password'],
+    ['ada@acme.test', DEMO_PASSWORD],
+  ];
+  for (const [email, password] of logins) {
+    await fetch(`${server.url}/account/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ teamName: 'acme', email, password }),
+    });
+  }
 }
 
 /** acme's group `name` with bob in it, made through the API if it is not there yet (shots may repeat). */
@@ -375,6 +393,23 @@ async function acmeDirectory(server: TestServer): Promise<void> {
     await call('POST', '/api/team/directories', { name: 'Acme Okta', signIn: 'sso' })
   ).json()) as { token: string };
   await fetch(`${server.url}/scim/v2/Users?count=1`, { headers: { authorization: `Bearer ${token}` } });
+}
+
+/**
+ * acme's streaming endpoints, made once (shots may repeat): one on a port nobody listens on, so its
+ * deliveries fail and it shows as failing, and one paused.
+ */
+async function acmeStreams(server: TestServer): Promise<void> {
+  const call = await adaCalls(server);
+  const { streams } = (await (await call('GET', '/api/team/streams')).json()) as {
+    streams: Array<{ url: string }>;
+  };
+  if (streams.length > 0) return;
+  await call('POST', '/api/team/streams', { url: 'http://127.0.0.1:9/acme/events' });
+  const paused = (await (
+    await call('POST', '/api/team/streams', { url: 'https://siem.acme.example/webhooks/portal' })
+  ).json()) as { stream: { id: string } };
+  await call('POST', `/api/team/streams/${paused.stream.id}/pause`);
 }
 
 /** acme without groups: a run that shows the groups again finds those an earlier shot made. */
@@ -1376,6 +1411,54 @@ const ALL_SHOTS: Shot[] = [
       await page
         .getByRole('dialog', { name: t('directories.token.title', { directory: 'Acme Entra ID' }) })
         .waitFor();
+    },
+  },
+  {
+    name: 'manage-team-streaming',
+    async show(page, server, t) {
+      await acmeStreams(server);
+      await manage(page, server, t, '/manage/team/streaming');
+      // The first endpoint's deliveries have failed by the worker's next round.
+      await page.getByText(t('streaming.state.failing')).first().waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'manage-team-streaming-secret',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/team/streaming');
+      await page.getByRole('button', { name: t('streaming.add.open') }).click();
+      const dialog = page.getByRole('dialog', { name: t('streaming.add.title') });
+      await dialog
+        .getByRole('textbox', { name: t('streaming.fields.url') })
+        .fill('https://events.acme.example/in');
+      await dialog.getByRole('button', { name: t('streaming.add.submit') }).click();
+      await page
+        .getByRole('dialog', { name: t('streaming.secret.title', { endpoint: 'events.acme.example/in' }) })
+        .waitFor();
+    },
+  },
+  {
+    name: 'manage-team-events',
+    async show(page, server, t) {
+      await teamEvents(server);
+      await manage(page, server, t, '/manage/team/events');
+      await page
+        .getByRole('list', { name: t('events.list') })
+        .getByRole('listitem')
+        .first()
+        .waitFor();
+    },
+  },
+  {
+    name: 'manage-team-events-filtered',
+    async show(page, server, t) {
+      await manage(page, server, t, '/manage/team/events');
+      await page.getByRole('combobox', { name: t('events.kind') }).selectOption('session');
+      await page.getByLabel(t('events.from'), { exact: true }).fill('2030-01-02');
+      await page.getByLabel(t('events.to'), { exact: true }).fill('2030-01-01');
+      await page.getByRole('alert').waitFor();
+      await page.getByRole('button', { name: t('events.export.csv') }).click();
+      await page.getByText(t('events.export.needRange')).waitFor();
     },
   },
   {

@@ -929,6 +929,46 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('audit_events').addColumn('request_id', 'text').execute();
     },
   },
+  '023-event-streams': {
+    async up(db: AnyDb) {
+      // A team's streaming endpoints (db/event-streams.ts, docs/decisions/event-streaming.md): the
+      // address, the signing secret sealed (and the previous one during a rotation), the state, and the
+      // delivery status. `next_seq` numbers the endpoint's deliveries: recordAudit raises it in the
+      // event's own transaction, holding the row until that commits, so the numbers commit in order.
+      // `lease_*` is the claim of the node delivering to it.
+      await db.schema
+        .createTable('event_streams')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('previous_secret', 'text')
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('next_seq', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('rotated_at', 'bigint')
+        .addColumn('last_delivery_at', 'bigint')
+        .addColumn('failing_since', 'bigint')
+        .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_problem', 'text')
+        .addColumn('last_status', 'integer')
+        .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+        .addColumn('disabled_at', 'bigint')
+        .addColumn('lease_holder', 'text')
+        .addColumn('lease_until', 'bigint')
+        .execute();
+      await db.schema.createIndex('event_streams_team').on('event_streams').columns(['team_id']).execute();
+      // What each endpoint still has to take, in order: a row per event and endpoint, deleted once the
+      // endpoint answered 2xx. The event itself is read from audit_events (never changed once written).
+      await db.schema
+        .createTable('stream_deliveries')
+        .addColumn('stream_id', 'text', (c) => c.notNull().references('event_streams.id').onDelete('cascade'))
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('stream_deliveries_pk', ['stream_id', 'seq'])
+        .execute();
+    },
+  },
   '027-scim-user-names': {
     async up(db: AnyDb) {
       // A directory's userName need not be an address (Entra ID sends what the tenant maps to it): kept

@@ -37,6 +37,8 @@ export const QUIET_TABLES: Record<string, string> = {
   directories: "a team's SCIM directories: the token looked up on each SCIM call, never kept",
   scim_users: 'what SCIM keeps of a member (external id, name parts): read on each SCIM call, never kept',
   scim_groups: 'what SCIM keeps of a group (external id): read on each SCIM call, never kept',
+  event_streams: "a team's streaming endpoints: read by each delivery round and each event write, never kept",
+  stream_deliveries: 'the events each endpoint still has to take: read and deleted by the delivery rounds',
   server_secrets: 'written once, before any node serves; read at start',
   kysely_migration: 'migrations: run under the start lock before a node serves',
   kysely_migration_lock: 'migrations: run under the start lock before a node serves',

@@ -5,6 +5,7 @@ import { connectionsRepository } from './connections';
 import { deviceCodesRepository } from './device-codes';
 import { directoriesRepository } from './directories';
 import { domainsRepository } from './domains';
+import { eventStreamsRepository } from './event-streams';
 import { groupsRepository } from './groups';
 import { identitiesRepository } from './identities';
 import { invitationsRepository } from './invitations';
@@ -63,6 +64,7 @@ export function createRepositories(db: Db) {
     oidcModels: oidcModelsRepository(kysely),
     directories: directoriesRepository(kysely),
     scim: scimRepository(kysely, db.dialect),
+    eventStreams: eventStreamsRepository(kysely, db.dialect),
   };
 }
 

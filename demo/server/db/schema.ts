@@ -2,6 +2,7 @@ import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ConnectionPreset, ConnectionProtocol, SamlPurpose } from '../../../src/contract/connections';
 import type { DomainCheckProblem, DomainState } from '../../../src/contract/domains';
 import type { DirectorySignIn } from '../../../src/contract/directories';
+import type { StreamProblem, StreamState } from '../../../src/contract/event-streams';
 
 /**
  * The database schema as Kysely sees it. Times are milliseconds since the epoch (bigint on PostgreSQL,
@@ -545,6 +546,42 @@ export interface EmailChangesTable {
 export type { DirectorySignIn };
 
 /** A team's directory: a SCIM 2.0 client (Okta, Entra ID…) and its one bearer token. */
+/** A team's streaming endpoint (db/event-streams.ts). */
+export interface EventStreamsTable {
+  id: string;
+  team_id: string;
+  url: string;
+  /** The signing secret (`whsec_…`), sealed (lib/sealing.ts) with the context `event-stream:<id>`. */
+  secret: string;
+  /** The secret before the last rotation, sealed the same way; it signs too until the overlap ends. */
+  previous_secret: string | null;
+  state: StreamState;
+  /** The number of the endpoint's last delivery row. */
+  next_seq: number;
+  created_at: number;
+  rotated_at: number | null;
+  last_delivery_at: number | null;
+  /** The first failure of the present run of failures. */
+  failing_since: number | null;
+  /** Failures in a row (the backoff's exponent). */
+  failures: number;
+  last_problem: StreamProblem | null;
+  last_status: number | null;
+  /** Nothing is sent before this time (the backoff). */
+  next_attempt_at: number;
+  disabled_at: number | null;
+  /** The node delivering now (a random id per claim), and until when its claim holds. */
+  lease_holder: string | null;
+  lease_until: number | null;
+}
+
+/** An event an endpoint still has to take, numbered in the order the events committed. */
+export interface StreamDeliveriesTable {
+  stream_id: string;
+  seq: number;
+  event_id: string;
+}
+
 export interface DirectoriesTable {
   id: string;
   team_id: string;
@@ -626,6 +663,8 @@ export interface Database {
   directories: DirectoriesTable;
   scim_users: ScimUsersTable;
   scim_groups: ScimGroupsTable;
+  event_streams: EventStreamsTable;
+  stream_deliveries: StreamDeliveriesTable;
 }
 
 export type Team = Selectable<TeamsTable>;

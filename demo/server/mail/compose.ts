@@ -285,6 +285,27 @@ export interface DomainLostMailInput {
   record: string;
 }
 
+export interface StreamDisabledMailInput {
+  language: Language;
+  brand: MailBrand;
+  name: string;
+  team: string;
+  /** The endpoint's host (never its whole address: it may carry a key). */
+  endpoint: string;
+}
+
+/** To an owner: the team's streaming endpoint failed for a day and was turned off. */
+export function streamDisabledMail({ language, brand, name, team, endpoint }: StreamDisabledMailInput) {
+  const values = { brand: brand.name, name, team, endpoint };
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [t('streamDisabled.greeting'), t('streamDisabled.body'), t('streamDisabled.again')];
+  return {
+    subject: t('streamDisabled.subject'),
+    text: `${lines.join('\n\n')}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines),
+  };
+}
+
 /** To an owner: the team's domain is no longer verified (its record stayed missing past the grace). */
 export function domainLostMail({ language, brand, name, team, domain, record }: DomainLostMailInput) {
   const values = { brand: brand.name, name, team, domain, record };

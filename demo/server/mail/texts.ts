@@ -78,6 +78,13 @@ export interface ServerTexts {
     body: string;
     again: string;
   };
+  /** To a team's owners: its streaming endpoint failed for a day and no longer receives events. */
+  streamDisabled: {
+    subject: string;
+    greeting: string;
+    body: string;
+    again: string;
+  };
   /** A request to join a team from its domain: the code that verifies the address. */
   joinCode: {
     subject: string;
@@ -227,6 +234,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'To verify it again, publish the TXT record {{record}} and verify the domain in the Team settings.',
     },
+    streamDisabled: {
+      subject: 'Event streaming to {{endpoint}} is turned off for {{team}}',
+      greeting: 'Hello {{name}},',
+      body: 'For a day, {{endpoint}} has not accepted the events of the team {{team}}, so {{brand}} has stopped sending them there. No events are queued for it while it is off.',
+      again:
+        'Once the endpoint works again, resume it on the Event streaming page of the Team settings: the events it missed before it was turned off are sent first.',
+    },
     joinCode: {
       subject: '{{code}} is your code to join {{team}}',
       greeting: 'Hello {{name}},',
@@ -375,6 +389,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Pour le vérifier à nouveau, publiez l’enregistrement TXT {{record}}, puis vérifiez le domaine dans les Paramètres de l’équipe.',
     },
+    streamDisabled: {
+      subject: 'Le streaming des événements vers {{endpoint}} est désactivé pour {{team}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Depuis un jour, {{endpoint}} n’accepte plus les événements de l’équipe {{team}} : {{brand}} a donc cessé de les y envoyer. Aucun événement n’est mis en attente tant qu’il est désactivé.',
+      again:
+        'Une fois le point de terminaison rétabli, réactivez-le dans la page Streaming des événements des Paramètres de l’équipe : les événements qu’il a manqués avant sa désactivation partent en premier.',
+    },
     joinCode: {
       subject: '{{code}} est votre code pour rejoindre {{team}}',
       greeting: 'Bonjour {{name}},',
@@ -521,6 +542,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Para verificarlo de nuevo, publica el registro TXT {{record}} y verifica el dominio en la Configuración del equipo.',
     },
+    streamDisabled: {
+      subject: 'El envío de eventos a {{endpoint}} está desactivado para {{team}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Desde hace un día, {{endpoint}} no acepta los eventos del equipo {{team}}, así que {{brand}} ha dejado de enviárselos. Mientras esté desactivado, no se guarda ningún evento para él.',
+      again:
+        'Cuando el endpoint vuelva a funcionar, reanúdalo en la página Envío de eventos de la Configuración del equipo: primero se enviarán los eventos que no recibió antes de desactivarse.',
+    },
     joinCode: {
       subject: '{{code}} es tu código para unirte a {{team}}',
       greeting: 'Hola, {{name}}:',
@@ -666,6 +694,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: 'O registro DNS que comprova que {{domain}} pertence à equipe {{team}} está ausente há três dias, então a {{brand}} não considera mais o domínio verificado e o login por esse domínio foi desativado. Os membros mantêm suas contas.',
       again:
         'Para verificá-lo de novo, publique o registro TXT {{record}} e verifique o domínio nas Configurações da equipe.',
+    },
+    streamDisabled: {
+      subject: 'O envio de eventos para {{endpoint}} foi desativado para {{team}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Há um dia, {{endpoint}} não aceita os eventos da equipe {{team}}, então a {{brand}} parou de enviá-los para lá. Nenhum evento fica na fila enquanto ele estiver desativado.',
+      again:
+        'Quando o endpoint voltar a funcionar, retome-o na página Envio de eventos das Configurações da equipe: os eventos que ele perdeu antes de ser desativado são enviados primeiro.',
     },
     joinCode: {
       subject: '{{code}} é o seu código para entrar na equipe {{team}}',
@@ -817,6 +852,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Um sie erneut zu verifizieren, veröffentlichen Sie den TXT-Eintrag {{record}} und verifizieren Sie die Domain in den Teameinstellungen.',
     },
+    streamDisabled: {
+      subject: 'Das Event-Streaming an {{endpoint}} ist für {{team}} ausgeschaltet',
+      greeting: 'Hallo {{name}},',
+      body: 'Seit einem Tag nimmt {{endpoint}} die Ereignisse des Teams {{team}} nicht an, deshalb sendet {{brand}} sie nicht mehr dorthin. Solange es ausgeschaltet ist, werden keine Ereignisse dafür gesammelt.',
+      again:
+        'Sobald der Endpunkt wieder funktioniert, setzen Sie ihn auf der Seite Event-Streaming in den Teameinstellungen fort: Die Ereignisse, die er vor dem Ausschalten verpasst hat, werden zuerst gesendet.',
+    },
     joinCode: {
       subject: '{{code}} ist Ihr Code für den Beitritt zu {{team}}',
       greeting: 'Hallo {{name}},',
@@ -962,6 +1004,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: '{{domain}} がチーム {{team}} のものであることを示す DNS レコードが 3 日間見つからないため、{{brand}} はこのドメインを確認済みとして扱わなくなり、このドメインによるサインインはオフになりました。メンバーのアカウントはそのまま残ります。',
       again:
         'もう一度確認するには、TXT レコード {{record}} を公開してから、チーム設定でドメインを確認してください。',
+    },
+    streamDisabled: {
+      subject: '{{team}} の {{endpoint}} へのイベント ストリーミングがオフになりました',
+      greeting: '{{name}} 様',
+      body: '{{endpoint}} が 1 日にわたってチーム {{team}} のイベントを受け付けなかったため、{{brand}} はそこへの送信を停止しました。オフの間、このエンドポイント向けのイベントは保管されません。',
+      again:
+        'エンドポイントが復旧したら、チーム設定の「イベント ストリーミング」ページで再開してください。オフになる前に届かなかったイベントから順に送信されます。',
     },
     joinCode: {
       subject: '{{team}} への参加コード: {{code}}',
@@ -1111,6 +1160,13 @@ export const TEXTS: Record<Language, ServerTexts> = {
       greeting: 'Hej {{name}}',
       body: 'DNS-posten, der beviser, at {{domain}} tilhører teamet {{team}}, har manglet i tre dage, så {{brand}} betragter ikke længere domænet som bekræftet, og login via domænet er slået fra. Medlemmerne beholder deres konti.',
       again: 'Udgiv TXT-posten {{record}}, og bekræft domænet i Teamindstillinger for at bekræfte det igen.',
+    },
+    streamDisabled: {
+      subject: 'Streaming af hændelser til {{endpoint}} er slået fra for {{team}}',
+      greeting: 'Hej {{name}}',
+      body: 'I et døgn har {{endpoint}} ikke taget imod hændelserne fra teamet {{team}}, så {{brand}} er holdt op med at sende dem dertil. Der gemmes ingen hændelser til det, mens det er slået fra.',
+      again:
+        'Når endpointet virker igen, kan du genoptage det på siden Streaming af hændelser i Teamindstillinger: De hændelser, det gik glip af, før det blev slået fra, sendes først.',
     },
     joinCode: {
       subject: '{{code}} er din kode til at blive medlem af {{team}}',

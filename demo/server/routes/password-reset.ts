@@ -10,6 +10,7 @@ import { checkPassword } from '../lib/password-policy';
 import { notifyPasswordChanged, sendInBackground } from '../lib/notify';
 import { mailBrand, resetMail } from '../mail/compose';
 import { serverText } from '../mail/texts';
+import { ssoRequired } from '../lib/sso-rule';
 import { resetRequestSchema, resetSchema } from '../../../src/contract/schemas/password';
 import { safeReturnUrl } from '../../../src/contract/return-url';
 
@@ -43,9 +44,10 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (await limited(reply, `reset-request:ip:${clientAddress(request.ip)}`, ADDRESS_LIMIT)) return reply;
       if (await limited(reply, `reset-request:account:${teamName}:${email}`, ACCOUNT_LIMIT)) return reply;
 
-      // A team without password sign-in has no use for one: no mail, and the same answer.
+      // A team without password sign-in has no use for one, nor a member whose domain requires single
+      // sign-on (its password would be refused): no mail, and the same answer.
       const user = await repos.users.findResetRecipient(teamName, email);
-      if (!user) return REQUESTED;
+      if (!user || (await ssoRequired(repos, user.id))) return REQUESTED;
 
       const token = randomToken(32);
       const now = clock.now();

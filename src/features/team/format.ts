@@ -1,4 +1,5 @@
 import { sentenceList } from '../../i18n/list';
+import { PROVIDER_NAMES } from '../../i18n/names';
 import type { TFunction } from 'i18next';
 import type { AuditEvent, Invitation } from '../../api/team';
 import { calendarDays, relativeDays, timeAgo } from '../../ui/time';
@@ -194,7 +195,41 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
     case 'directory.tokenRotated':
     case 'directory.revoked':
       return t(`team.log.${event.action}`, { actor, directory: event.target });
+    // The server turns an endpoint off after its day of failures: no member acted.
+    case 'stream.disabled':
+      return t('team.log.stream.disabled', { endpoint: event.target });
+    case 'stream.added':
+    case 'stream.secretRotated':
+    case 'stream.paused':
+    case 'stream.resumed':
+    case 'stream.tested':
+    case 'stream.removed':
+      return t(`team.log.${event.action}`, { actor, endpoint: event.target });
+    // A member's own security events: they are the actor (and the target).
+    case 'user.signedIn':
+    case 'user.signInFailed': {
+      const method = text(detail.method);
+      // A provider by its own brand, never translated; the others in the language.
+      const name =
+        method && method in PROVIDER_NAMES
+          ? PROVIDER_NAMES[method as keyof typeof PROVIDER_NAMES]
+          : method && (SIGN_IN_METHODS as readonly string[]).includes(method)
+            ? t(`team.log.methods.${method}`)
+            : null;
+      return name
+        ? t(`team.log.${event.action}`, { actor, method: name })
+        : t(`team.log.${event.action}Plain`, { actor });
+    }
+    case 'user.providerConnected':
+    case 'user.providerDisconnected':
+      return t(`team.log.${event.action}`, { actor, provider: text(detail.provider) ?? '' });
+    case 'user.appAllowed':
+    case 'user.appAccessRemoved':
+      return t(`team.log.${event.action}`, { actor, app: text(detail.app) ?? '' });
     default:
       return t(`team.log.${event.action}`, { actor, member });
   }
 }
+
+/** The sign-in methods the log names (the server's `method` of a sign-in); another reads plainly. */
+const SIGN_IN_METHODS = ['password', 'twoStep', 'passkey', 'sso', 'invitation', 'auth0'] as const;

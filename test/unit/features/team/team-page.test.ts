@@ -126,7 +126,21 @@ describe('an admin action as a sentence: actor, target and change', () => {
     target: string,
     detail: AuditEvent['detail'] = {},
     actor: AuditEvent['actor'] = ada,
-  ) => auditSentence({ id: 'e', at: new Date(NOW).toISOString(), actor, action, target, detail }, 'en', t);
+  ) =>
+    auditSentence(
+      {
+        id: 'e',
+        at: new Date(NOW).toISOString(),
+        actor,
+        action,
+        target,
+        detail,
+        address: null,
+        requestId: null,
+      },
+      'en',
+      t,
+    );
 
   it('names the member and the group of a membership, not the group alone', () => {
     expect(
