@@ -36,6 +36,7 @@ import { discoveryRoutes } from './routes/discovery';
 import { externalRoutes } from './routes/external';
 import type { StandIn } from './standin/providers';
 import { invitationRoutes } from './routes/invitations';
+import { joinRequestRoutes } from './routes/join-requests';
 import { loginRoutes } from './routes/login';
 import { emailCodeRoutes } from './routes/email-code';
 import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
@@ -211,6 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamAdminRoutes);
   await app.register(teamEventRoutes);
   await app.register(invitationRoutes);
+  await app.register(joinRequestRoutes);
   await app.register(memberRoutes);
   await app.register(groupRoutes);
   await app.register(teamAppRoutes);

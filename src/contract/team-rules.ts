@@ -98,6 +98,10 @@ export const AUDIT_ACTIONS = [
   'directory.revoked',
   'member.provisioned',
   'member.detailsChanged',
+  'domain.autoJoin',
+  'joinRequest.created',
+  'joinRequest.approved',
+  'joinRequest.declined',
   'stream.added',
   'stream.secretRotated',
   'stream.paused',
@@ -162,10 +166,16 @@ export const AUDIT_KINDS = [
   'domain',
   'connection',
   'directory',
+  'joinRequest',
   'stream',
   'user',
   'session',
 ] as const;
+
+/** The code mailed to verify the address of a request to join: six digits, ten minutes, five tries. */
+export const JOIN_CODE_LENGTH = 6;
+export const JOIN_CODE_TTL_MS = 10 * 60_000;
+export const JOIN_CODE_ATTEMPTS = 5;
 
 /** Invitations live seven days from when they were (last) sent. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;

@@ -3,6 +3,7 @@
  * accessibility check) and the pseudo-locale run both walk this list. Steps find things by the texts
  * of the locale in use (`t(key)`), so the same steps work in English and in the pseudo-locale.
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -308,6 +309,37 @@ async function acmeApps(server: TestServer) {
     if (!apps.some((a) => a.name === app.name)) await call('POST', '/api/team/apps', app);
 }
 
+/** A request to join acme from its domain, waiting for an admin (made once: shots may repeat). */
+async function joinRequestWaiting(server: TestServer) {
+  const db = server.server.db.kysely;
+  const team = await db.selectFrom('teams').select('id').where('name', '=', 'acme').executeTakeFirstOrThrow();
+  const email = 'kim.lee@acme.test';
+  const waiting = await db
+    .selectFrom('join_requests')
+    .select('id')
+    .where('email', '=', email)
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  if (waiting) return;
+  await db
+    .insertInto('join_requests')
+    .values({
+      id: randomUUID(),
+      team_id: team.id,
+      email,
+      name: 'Kim Lee',
+      language: 'en',
+      state: 'pending',
+      code_hash: null,
+      code_expires_at: null,
+      attempts: 0,
+      created_at: Date.now() - 3_600_000,
+      decided_by: null,
+      decided_at: null,
+    })
+    .execute();
+}
+
 /** acme's pending claim of acme-labs.example beside its seeded verified acme.test (shots may repeat). */
 async function acmeDomains(server: TestServer) {
   const call = await adaCalls(server);
@@ -480,6 +512,30 @@ const ALL_SHOTS: Shot[] = [
       await page.getByLabel(t('login.team.label')).fill('no-such-team');
       await page.getByRole('button', { name: t('login.continue') }).click();
       await page.getByText(t('login.team.notFound')).waitFor();
+    },
+  },
+  {
+    name: 'team-join-offer',
+    expectedStatuses: [404],
+    async show(page, server, t) {
+      // A work address at acme's verified domain, which signs in without single sign-on.
+      await page.goto(`${server.url}/login/team`);
+      await page.getByLabel(t('login.team.label')).fill('kim.lee@acme.test');
+      await page.getByRole('button', { name: t('login.continue') }).click();
+      await page.getByRole('button', { name: t('login.join.ask', { team: 'Acme' }) }).waitFor();
+    },
+  },
+  {
+    name: 'team-join-code',
+    expectedStatuses: [404],
+    async show(page, server, t) {
+      await page.goto(`${server.url}/login/team`);
+      await page.getByLabel(t('login.team.label')).fill('kim.lee@acme.test');
+      await page.getByRole('button', { name: t('login.continue') }).click();
+      await page.getByRole('button', { name: t('login.join.ask', { team: 'Acme' }) }).click();
+      await page.getByLabel(t('login.join.name')).fill('Kim Lee');
+      await page.getByRole('button', { name: t('login.join.send') }).click();
+      await page.getByLabel(t('login.join.code')).waitFor();
     },
   },
   {
@@ -1043,6 +1099,31 @@ const ALL_SHOTS: Shot[] = [
       await page
         .getByText(t('team.log.member.invited', { actor: 'Ada Lovelace', email: 'sam.taylor@example.test' }))
         .waitFor();
+    },
+  },
+  {
+    name: 'manage-team-join-requests',
+    async show(page, server, t) {
+      await joinRequestWaiting(server);
+      await manage(page, server, t, '/manage/team');
+      await page
+        .getByRole('button', {
+          name: t('team.joinRequests.approveLabel', { name: 'Kim Lee', email: 'kim.lee@acme.test' }),
+        })
+        .waitFor();
+    },
+  },
+  {
+    name: 'manage-team-join-decline',
+    async show(page, server, t) {
+      await joinRequestWaiting(server);
+      await manage(page, server, t, '/manage/team');
+      await page
+        .getByRole('button', {
+          name: t('team.joinRequests.declineLabel', { name: 'Kim Lee', email: 'kim.lee@acme.test' }),
+        })
+        .click();
+      await page.getByRole('alertdialog', { name: t('team.joinRequests.declineTitle') }).waitFor();
     },
   },
   {

@@ -1008,6 +1008,45 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '029-join-requests': {
+    async up(db: AnyDb) {
+      // Asking to join a team from an address at one of its verified domains (db/join-requests.ts): the
+      // row waits `unverified` with the SHA-256 (keyed) of the code mailed to the address, then `pending`
+      // for an admin, then `approved` or `declined`. One pending request per address and team.
+      await db.schema
+        .createTable('join_requests')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('code_hash', 'text')
+        .addColumn('code_expires_at', 'bigint')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('decided_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('decided_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('join_requests_pending')
+        .on('join_requests')
+        .columns(['team_id', 'email'])
+        .unique()
+        .where(sql.ref('state'), '=', 'pending')
+        .execute();
+      await db.schema
+        .createIndex('join_requests_team_state')
+        .on('join_requests')
+        .columns(['team_id', 'state', 'created_at'])
+        .execute();
+      // A verified domain whose people may join without an admin's approval (seats still counted).
+      await db.schema
+        .alterTable('team_domains')
+        .addColumn('auto_join', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -10,6 +10,7 @@ import { eventStreamsRepository } from './event-streams';
 import { groupsRepository } from './groups';
 import { identitiesRepository } from './identities';
 import { invitationsRepository } from './invitations';
+import { joinRequestsRepository } from './join-requests';
 import { loginFailuresRepository } from './login-failures';
 import { membersRepository } from './members';
 import { oauthFlowsRepository } from './oauth-flows';
@@ -48,6 +49,7 @@ export function createRepositories(db: Db) {
     rateLimits: rateLimitsRepository(kysely),
     members: membersRepository(kysely, db.dialect),
     invitations: invitationsRepository(kysely, db.dialect),
+    joinRequests: joinRequestsRepository(kysely, db.dialect),
     groups: groupsRepository(kysely),
     audit: auditRepository(kysely),
     teamApps: teamAppsRepository(kysely),

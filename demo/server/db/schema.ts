@@ -293,6 +293,28 @@ export interface AuditEventsTable {
 export type TeamAppKind = 'web' | 'spa' | 'native' | 'device' | 'machine';
 
 /** A team's e-mail domain and the DNS record that proves it is the team's (db/domains.ts). */
+/** Where a request to join stands: the code not yet entered, waiting for an admin, or decided. */
+export type JoinRequestState = 'unverified' | 'pending' | 'approved' | 'declined';
+
+/** A request to join a team from an address at one of its verified domains (db/join-requests.ts). */
+export interface JoinRequestsTable {
+  id: string;
+  team_id: string;
+  email: string;
+  name: string;
+  /** The requester's language: the code, the invitation and the answer are mailed in it. */
+  language: string;
+  state: JoinRequestState;
+  /** HMAC-SHA-256 of the mailed code while `unverified`; null once entered. */
+  code_hash: string | null;
+  code_expires_at: number | null;
+  /** Wrong codes entered for this request. */
+  attempts: number;
+  created_at: number;
+  decided_by: string | null;
+  decided_at: number | null;
+}
+
 export interface TeamDomainsTable {
   /** Lower case, ASCII form (src/contract/domains.ts `normalDomain`). */
   domain: string;
@@ -311,6 +333,8 @@ export interface TeamDomainsTable {
   connection_id: string | null;
   /** 1: its addresses sign in only through that connection (the team's owners excepted). */
   require_sso: number;
+  /** 1: a verified requester at this domain is invited without an admin's approval, seat allowing. */
+  auto_join: number;
 }
 
 /** A one-time link an owner mailed to the company's IT contact (db/setup-links.ts). */
@@ -638,6 +662,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   team_apps: TeamAppsTable;
   team_domains: TeamDomainsTable;
+  join_requests: JoinRequestsTable;
   team_connections: TeamConnectionsTable;
   setup_links: SetupLinksTable;
   saml_requests: SamlRequestsTable;

@@ -43,7 +43,7 @@ function html(
 const formatDate = (language: Language, when: Date) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(when);
 
-type LinkMailKind = 'reset' | 'invite' | 'setup' | 'emailConfirm';
+type LinkMailKind = 'reset' | 'invite' | 'setup' | 'emailConfirm' | 'joinApproved';
 
 /**
  * A mail that carries a one-time link: greeting and body, the link's button, then when it expires and
@@ -154,6 +154,52 @@ export function inviteMail({ language, brand, inviter, team, link, expires }: In
     date: `${formatDate(language, expires)} UTC`,
   };
   return linkMail(language, brand, 'invite', values, link);
+}
+
+export interface JoinMailInput {
+  language: Language;
+  brand: MailBrand;
+  /** The name the person gave when asking. */
+  name: string;
+  team: string;
+}
+
+/**
+ * The code that verifies the address of a request to join: the code on its own line (and in the
+ * subject, so it shows in a notification), in the language of the screen that asked.
+ */
+export function joinCodeMail({ language, brand, name, team, code }: JoinMailInput & { code: string }) {
+  const t = (key: TextKey) => serverText(language, key, { brand: brand.name, name, team, code });
+  const lines = [
+    t('joinCode.greeting'),
+    t('joinCode.body'),
+    code,
+    t('joinCode.expiry'),
+    t('joinCode.ignore'),
+  ];
+  return {
+    subject: t('joinCode.subject'),
+    text: `${lines.join('\n\n')}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines),
+  };
+}
+
+/** A request to join was approved: the invitation link, which works as any invitation's. */
+export function joinApprovedMail(input: JoinMailInput & { link: string; expires: Date }) {
+  const { language, brand, name, team, link, expires } = input;
+  const values = { brand: brand.name, name, team, date: `${formatDate(language, expires)} UTC` };
+  return linkMail(language, brand, 'joinApproved', values, link);
+}
+
+/** A request to join was declined: a neutral note, which names nobody. */
+export function joinDeclinedMail({ language, brand, name, team }: JoinMailInput) {
+  const t = (key: TextKey) => serverText(language, key, { brand: brand.name, name, team });
+  const lines = [t('joinDeclined.greeting'), t('joinDeclined.body')];
+  return {
+    subject: t('joinDeclined.subject'),
+    text: `${lines.join('\n\n')}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines),
+  };
 }
 
 export interface SetupMailInput {

@@ -95,6 +95,29 @@ export interface ServerTexts {
     body: string;
     again: string;
   };
+  /** A request to join a team from its domain: the code that verifies the address. */
+  joinCode: {
+    subject: string;
+    greeting: string;
+    body: string;
+    expiry: string;
+    ignore: string;
+  };
+  /** A request to join was approved (by an admin, or by the domain's automatic joining): the link. */
+  joinApproved: {
+    subject: string;
+    greeting: string;
+    body: string;
+    action: string;
+    expiry: string;
+    ignore: string;
+  };
+  /** A request to join was declined: a neutral note. */
+  joinDeclined: {
+    subject: string;
+    greeting: string;
+    body: string;
+  };
   footer: string;
   policy: Record<NewPasswordProblem, string>;
   resetInvalid: string;
@@ -237,6 +260,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: 'For a day, {{endpoint}} has not accepted the events of the team {{team}}, so {{brand}} has stopped sending them there. No events are queued for it while it is off.',
       again:
         'Once the endpoint works again, resume it on the Event streaming page of the Team settings: the events it missed before it was turned off are sent first.',
+    },
+    joinCode: {
+      subject: '{{code}} is your code to join {{team}}',
+      greeting: 'Hello {{name}},',
+      body: 'Enter this code to confirm your request to join the team {{team}} on {{brand}}:',
+      expiry: 'The code works once and expires in ten minutes.',
+      ignore: 'If you did not ask to join, ignore this email: nothing happens.',
+    },
+    joinApproved: {
+      subject: 'Welcome to {{team}} on {{brand}}',
+      greeting: 'Hello {{name}},',
+      body: 'Your request to join the team {{team}} on {{brand}} was accepted. Choose a password to sign in.',
+      action: 'Join {{team}}',
+      expiry: 'The link works once and expires on {{date}}.',
+      ignore: 'If you did not ask to join, ignore this email.',
+    },
+    joinDeclined: {
+      subject: 'Your request to join {{team}}',
+      greeting: 'Hello {{name}},',
+      body: 'Your request to join the team {{team}} on {{brand}} was not accepted. If you think this is a mistake, contact the team’s administrator.',
     },
     footer: 'This email was sent by {{brand}} account services. Please do not reply.',
     policy: {
@@ -386,6 +429,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Une fois le point de terminaison rétabli, réactivez-le dans la page Streaming des événements des Paramètres de l’équipe : les événements qu’il a manqués avant sa désactivation partent en premier.',
     },
+    joinCode: {
+      subject: '{{code}} est votre code pour rejoindre {{team}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Saisissez ce code pour confirmer votre demande d’adhésion à l’équipe {{team}} sur {{brand}} :',
+      expiry: 'Le code ne sert qu’une fois et expire dans dix minutes.',
+      ignore: 'Si vous n’avez rien demandé, ignorez cet e-mail : rien ne se passera.',
+    },
+    joinApproved: {
+      subject: 'Bienvenue dans {{team}} sur {{brand}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Votre demande pour rejoindre l’équipe {{team}} sur {{brand}} a été acceptée. Choisissez un mot de passe pour vous connecter.',
+      action: 'Rejoindre {{team}}',
+      expiry: 'Le lien ne sert qu’une fois et expire le {{date}}.',
+      ignore: 'Si vous n’avez rien demandé, ignorez cet e-mail.',
+    },
+    joinDeclined: {
+      subject: 'Votre demande pour rejoindre {{team}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Votre demande pour rejoindre l’équipe {{team}} sur {{brand}} n’a pas été acceptée. S’il s’agit d’une erreur, contactez l’administrateur de l’équipe.',
+    },
     footer: 'Cet e-mail a été envoyé par le service de comptes {{brand}}. Merci de ne pas y répondre.',
     policy: {
       tooShort: 'Le mot de passe doit contenir au moins {{min}} caractères.',
@@ -531,6 +594,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Cuando el endpoint vuelva a funcionar, reanúdalo en la página Envío de eventos de la Configuración del equipo: primero se enviarán los eventos que no recibió antes de desactivarse.',
     },
+    joinCode: {
+      subject: '{{code}} es tu código para unirte a {{team}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Introduce este código para confirmar tu solicitud para unirte al equipo {{team}} en {{brand}}:',
+      expiry: 'El código solo sirve una vez y caduca en diez minutos.',
+      ignore: 'Si no lo has pedido tú, ignora este correo: no pasará nada.',
+    },
+    joinApproved: {
+      subject: 'Te damos la bienvenida a {{team}} en {{brand}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Se ha aceptado tu solicitud para unirte al equipo {{team}} en {{brand}}. Elige una contraseña para iniciar sesión.',
+      action: 'Unirme a {{team}}',
+      expiry: 'El enlace solo sirve una vez y caduca el {{date}}.',
+      ignore: 'Si no lo has pedido tú, ignora este correo.',
+    },
+    joinDeclined: {
+      subject: 'Tu solicitud para unirte a {{team}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'No se ha aceptado tu solicitud para unirte al equipo {{team}} en {{brand}}. Si crees que es un error, ponte en contacto con el administrador del equipo.',
+    },
     footer: 'Este correo lo ha enviado el servicio de cuentas de {{brand}}. No respondas a este mensaje.',
     policy: {
       tooShort: 'La contraseña debe tener al menos {{min}} caracteres.',
@@ -675,6 +758,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: 'Há um dia, {{endpoint}} não aceita os eventos da equipe {{team}}, então a {{brand}} parou de enviá-los para lá. Nenhum evento fica na fila enquanto ele estiver desativado.',
       again:
         'Quando o endpoint voltar a funcionar, retome-o na página Envio de eventos das Configurações da equipe: os eventos que ele perdeu antes de ser desativado são enviados primeiro.',
+    },
+    joinCode: {
+      subject: '{{code}} é o seu código para entrar na equipe {{team}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Digite este código para confirmar seu pedido para entrar na equipe {{team}} na {{brand}}:',
+      expiry: 'O código funciona uma única vez e expira em dez minutos.',
+      ignore: 'Se você não fez esse pedido, ignore este e-mail: nada vai acontecer.',
+    },
+    joinApproved: {
+      subject: 'Boas-vindas à equipe {{team}} na {{brand}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Seu pedido para entrar na equipe {{team}} na {{brand}} foi aceito. Escolha uma senha para entrar.',
+      action: 'Entrar na equipe {{team}}',
+      expiry: 'O link funciona uma única vez e expira em {{date}}.',
+      ignore: 'Se você não fez esse pedido, ignore este e-mail.',
+    },
+    joinDeclined: {
+      subject: 'Seu pedido para entrar na equipe {{team}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Seu pedido para entrar na equipe {{team}} na {{brand}} não foi aceito. Se você acha que é um engano, fale com o administrador da equipe.',
     },
     footer: 'Este e-mail foi enviado pelo serviço de contas da {{brand}}. Não responda a esta mensagem.',
     policy: {
@@ -826,6 +929,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Sobald der Endpunkt wieder funktioniert, setzen Sie ihn auf der Seite Event-Streaming in den Teameinstellungen fort: Die Ereignisse, die er vor dem Ausschalten verpasst hat, werden zuerst gesendet.',
     },
+    joinCode: {
+      subject: '{{code}} ist Ihr Code für den Beitritt zu {{team}}',
+      greeting: 'Hallo {{name}},',
+      body: 'Geben Sie diesen Code ein, um Ihre Anfrage zum Beitritt zum Team {{team}} bei {{brand}} zu bestätigen:',
+      expiry: 'Der Code gilt einmal und läuft in zehn Minuten ab.',
+      ignore: 'Falls Sie das nicht angefragt haben, ignorieren Sie diese E-Mail: Es passiert nichts.',
+    },
+    joinApproved: {
+      subject: 'Willkommen bei {{team}} auf {{brand}}',
+      greeting: 'Hallo {{name}},',
+      body: 'Ihre Anfrage zum Beitritt zum Team {{team}} bei {{brand}} wurde angenommen. Wählen Sie ein Passwort, um sich anzumelden.',
+      action: '{{team}} beitreten',
+      expiry: 'Der Link gilt einmal und läuft am {{date}} ab.',
+      ignore: 'Falls Sie das nicht angefragt haben, ignorieren Sie diese E-Mail.',
+    },
+    joinDeclined: {
+      subject: 'Ihre Anfrage zum Beitritt zu {{team}}',
+      greeting: 'Hallo {{name}},',
+      body: 'Ihre Anfrage zum Beitritt zum Team {{team}} bei {{brand}} wurde nicht angenommen. Wenn Sie das für einen Irrtum halten, wenden Sie sich an die Administration des Teams.',
+    },
     footer: 'Diese E-Mail wurde vom {{brand}}-Kontodienst gesendet. Bitte antworten Sie nicht darauf.',
     policy: {
       tooShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein.',
@@ -971,6 +1094,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: '{{endpoint}} が 1 日にわたってチーム {{team}} のイベントを受け付けなかったため、{{brand}} はそこへの送信を停止しました。オフの間、このエンドポイント向けのイベントは保管されません。',
       again:
         'エンドポイントが復旧したら、チーム設定の「イベント ストリーミング」ページで再開してください。オフになる前に届かなかったイベントから順に送信されます。',
+    },
+    joinCode: {
+      subject: '{{team}} への参加コード: {{code}}',
+      greeting: '{{name}} 様',
+      body: '{{brand}} のチーム {{team}} への参加リクエストを確認するため、次のコードを入力してください:',
+      expiry: 'このコードは 1 回限り有効で、10 分後に期限切れになります。',
+      ignore: 'お心当たりがない場合は、このメールを無視してください。何も起こりません。',
+    },
+    joinApproved: {
+      subject: '{{brand}} の {{team}} へようこそ',
+      greeting: '{{name}} 様',
+      body: '{{brand}} のチーム {{team}} への参加リクエストが承認されました。パスワードを設定してサインインしてください。',
+      action: '{{team}} に参加',
+      expiry: 'このリンクは 1 回限り有効で、{{date}} に期限切れになります。',
+      ignore: 'お心当たりがない場合は、このメールを無視してください。',
+    },
+    joinDeclined: {
+      subject: '{{team}} への参加リクエストについて',
+      greeting: '{{name}} 様',
+      body: '{{brand}} のチーム {{team}} への参加リクエストは承認されませんでした。誤りと思われる場合は、チームの管理者にお問い合わせください。',
     },
     footer:
       'このメールは {{brand}} アカウント サービスから送信されています。このメールには返信しないでください。',
@@ -1120,6 +1263,26 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: 'I et døgn har {{endpoint}} ikke taget imod hændelserne fra teamet {{team}}, så {{brand}} er holdt op med at sende dem dertil. Der gemmes ingen hændelser til det, mens det er slået fra.',
       again:
         'Når endpointet virker igen, kan du genoptage det på siden Streaming af hændelser i Teamindstillinger: De hændelser, det gik glip af, før det blev slået fra, sendes først.',
+    },
+    joinCode: {
+      subject: '{{code}} er din kode til at blive medlem af {{team}}',
+      greeting: 'Hej {{name}}',
+      body: 'Indtast denne kode for at bekræfte din anmodning om at blive medlem af teamet {{team}} på {{brand}}:',
+      expiry: 'Koden virker én gang og udløber om ti minutter.',
+      ignore: 'Hvis du ikke har bedt om det, kan du se bort fra denne e-mail: der sker ingenting.',
+    },
+    joinApproved: {
+      subject: 'Velkommen til {{team}} på {{brand}}',
+      greeting: 'Hej {{name}}',
+      body: 'Din anmodning om at blive medlem af teamet {{team}} på {{brand}} er godkendt. Vælg en adgangskode for at logge ind.',
+      action: 'Bliv medlem af {{team}}',
+      expiry: 'Linket virker én gang og udløber den {{date}}.',
+      ignore: 'Hvis du ikke har bedt om det, kan du se bort fra denne e-mail.',
+    },
+    joinDeclined: {
+      subject: 'Din anmodning om at blive medlem af {{team}}',
+      greeting: 'Hej {{name}}',
+      body: 'Din anmodning om at blive medlem af teamet {{team}} på {{brand}} er ikke godkendt. Hvis du mener, det er en fejl, så kontakt teamets administrator.',
     },
     footer: 'Denne e-mail er sendt af {{brand}}s kontotjeneste. Du kan ikke svare på den.',
     policy: {

@@ -4,7 +4,7 @@ import type { InvitationWithInviter, InviteOutcome } from '../db/invitations';
 import type { Permission } from '../../../src/contract/permissions';
 import { INVITATION_TTL_MS, mayGrant, type InvitationGone } from '../../../src/contract/team-rules';
 import { randomToken, sha256 } from '../lib/crypto';
-import { GONE, InvitationLinks } from '../lib/invitation-links';
+import { GONE, InvitationLinks, invitationLink } from '../lib/invitation-links';
 import { answerLanguage, requestLanguage } from '../lib/language';
 import { cleanName } from '../lib/names';
 import { clientAddress, normaliseEmail } from '../lib/normalise';
@@ -72,8 +72,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     invitation: InvitationWithInviter,
     token: string,
   ) {
-    const query = new URLSearchParams({ id: invitation.id, token });
-    const link = `${config.publicUrl}/login/${encodeURIComponent(admin.caller.teamName)}/invite?${query}`;
+    const link = invitationLink(config.publicUrl, admin.caller.teamName, invitation.id, token);
     const team = await repos.teams.brandingOf(invitation.team_id);
     const message = inviteMail({
       language: matchLanguage(invitation.language) ?? DEFAULT_LANGUAGE,

@@ -118,7 +118,24 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
             permissions: list(to.map((p) => t(`manage.permissions.${p}`))),
           });
     }
+    // Invited by nobody: a request its domain let through without an admin.
     case 'member.invited':
+      return event.actor
+        ? t('team.log.member.invited', { actor, email: event.target })
+        : t('team.log.member.invitedByDomain', { email: event.target });
+    case 'joinRequest.created':
+      return t('team.log.joinRequest.created', { email: event.target });
+    case 'joinRequest.approved':
+      return event.actor
+        ? t('team.log.joinRequest.approved', { actor, email: event.target })
+        : t('team.log.joinRequest.approvedAutomatically', { email: event.target });
+    case 'joinRequest.declined':
+      return t('team.log.joinRequest.declined', { actor, email: event.target });
+    case 'domain.autoJoin':
+      return t(detail.automatic === true ? 'team.log.domain.autoJoinOn' : 'team.log.domain.autoJoinOff', {
+        actor,
+        domain: event.target,
+      });
     case 'invitation.resent':
     case 'invitation.revoked':
     case 'invitation.accepted':

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getInvitations, getTeam, setLoginOptions, type AuditKind, type TeamAdmin } from '../../api/team';
 import type { ApiContext } from '../../api/client';
+import { listJoinRequests } from '../../api/join-requests';
 import { signInMethodName } from '../../i18n/names';
 import { WithTextPart } from '../../i18n/parts';
 import { noticesStore } from '../../state/notices';
@@ -19,6 +20,7 @@ import { AUDIT_KINDS } from '../../contract/team-rules';
 import { timeAgo, useNow } from '../../ui/time';
 import { useCall } from '../../ui/use-call';
 import { InvitationList } from './invitation-list';
+import { JoinRequestList } from './join-request-list';
 import { InviteDialog } from './invite-dialog';
 import { SeatLimitDialog } from './seat-limit-dialog';
 
@@ -274,6 +276,7 @@ function TeamScreen() {
   const now = useNow();
   const [team, reloadTeam, setTeam] = useLoad(getTeam);
   const [invitations, reloadInvitations] = useLoad(getInvitations);
+  const [joinRequests, reloadJoinRequests] = useLoad(listJoinRequests);
   const [auditRound, setAuditRound] = useState(0);
   const reloadAudit = useCallback(() => setAuditRound((n) => n + 1), []);
   const [limitOpen, setLimitOpen] = useState(false);
@@ -285,8 +288,9 @@ function TeamScreen() {
   const changed = useCallback(() => {
     reloadTeam();
     reloadInvitations();
+    reloadJoinRequests();
     reloadAudit();
-  }, [reloadTeam, reloadInvitations, reloadAudit]);
+  }, [reloadTeam, reloadInvitations, reloadJoinRequests, reloadAudit]);
 
   function closeInvite() {
     setInviting(false);
@@ -339,6 +343,39 @@ function TeamScreen() {
           label={t('team.storageLabel')}
           text={t('team.storage', storageParts)}
         />
+      </section>
+      <section className="panel" part="card" aria-labelledby="join-requests-title">
+        <div className="panel-head">
+          <h2 className="panel-title" id="join-requests-title">
+            {t('team.joinRequests.title')}{' '}
+            {Array.isArray(joinRequests) && joinRequests.length > 0 ? (
+              <span className="badge">
+                <span aria-hidden="true">{joinRequests.length}</span>
+                <span className="visually-hidden">
+                  {t('team.joinRequests.count', { count: joinRequests.length })}
+                </span>
+              </span>
+            ) : null}
+          </h2>
+        </div>
+        {joinRequests === null ? (
+          <div className="loading" role="status">
+            <Spinner />
+            <span>{t('common.loading')}</span>
+          </div>
+        ) : typeof joinRequests === 'string' ? (
+          <Failed retry={reloadJoinRequests} />
+        ) : (
+          <JoinRequestList
+            requests={joinRequests}
+            now={now}
+            onChanged={changed}
+            onSeatLimit={() => {
+              noticesStore.getState().show(t('team.inviteDialog.errors.seatLimit'), 'Failure');
+              if (team.callerIsOwner) setLimitOpen(true);
+            }}
+          />
+        )}
       </section>
       <section className="panel" part="card" aria-labelledby="invites-title">
         <div className="panel-head">
