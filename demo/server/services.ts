@@ -17,6 +17,7 @@ import type { DomainChecker } from './lib/dns';
 import type { DomainWatch } from './lib/domain-watch';
 import type { SamlService } from './lib/saml';
 import type { OidcConnectionService } from './lib/oidc-connections';
+import type { ProofOfWork } from './lib/proof-of-work';
 
 /** Everything a route needs, built once at start and reachable as `app.services`. */
 export interface Services {
@@ -45,6 +46,8 @@ export interface Services {
   /** The service provider side of the teams' SAML connections. */
   saml: SamlService;
   oidcConnections: OidcConnectionService;
+  /** Proof-of-work challenges, each solution accepted once (lib/proof-of-work.ts). */
+  proofOfWork: ProofOfWork;
 }
 
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */

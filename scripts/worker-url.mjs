@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { rollup } from 'rollup';
+
+const SUFFIX = '?worker-url';
+
+/**
+ * `import url from './worker?worker-url'` gives the address of `./worker.ts` built on its own — one
+ * self-contained classic script with its own copy of what it imports — written beside the chunks as
+ * `chunks/<name>-<hash>.js` (so the server caches it as immutable and precompresses it). A worker
+ * started from that address is a script of the page's own origin: no `blob:` and no change to the
+ * strict CSP. `workerPlugins` builds it with the bundle's own settings.
+ */
+export function workerUrl(workerPlugins) {
+  return {
+    name: 'worker-url',
+    async resolveId(source, importer) {
+      if (!source.endsWith(SUFFIX)) return null;
+      const resolved = await this.resolve(source.slice(0, -SUFFIX.length), importer, { skipSelf: true });
+      return resolved ? `\0worker-url:${resolved.id}` : null;
+    },
+    async load(id) {
+      if (!id.startsWith('\0worker-url:')) return null;
+      const input = id.slice('\0worker-url:'.length);
+      this.addWatchFile(input);
+      const build = await rollup({
+        input,
+        plugins: workerPlugins(),
+        onwarn(warning) {
+          throw new Error(`rollup warning in the worker (${warning.code ?? 'unknown'}): ${warning.message}`);
+        },
+      });
+      const { output } = await build.generate({ format: 'iife', sourcemap: false });
+      await build.close();
+      const code = output[0].code;
+      const hash = createHash('sha256').update(code).digest('base64url').slice(0, 8);
+      const name = input.replace(/^.*\//, '').replace(/\.ts$/, '');
+      const ref = this.emitFile({ type: 'asset', fileName: `chunks/${name}-${hash}.js`, source: code });
+      return `export default import.meta.ROLLUP_FILE_URL_${ref};`;
+    },
+  };
+}
