@@ -92,8 +92,7 @@ export function ForgotScreen({ team }: { team: string }) {
     if (waiting.current !== null) {
       setBusy(true);
       void send(waiting.current, proof);
-    }
-    else setChallenge((now) => ({ round: now?.round ?? 0, proof }));
+    } else setChallenge((now) => ({ round: now?.round ?? 0, proof }));
   }
 
   if (teamState.status === 'loading') return <LoadingCard />;
