@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
 import { rollup } from 'rollup';
 
 const SUFFIX = '?worker-url';
@@ -8,9 +9,10 @@ const SUFFIX = '?worker-url';
  * self-contained classic script with its own copy of what it imports — written beside the chunks as
  * `chunks/<name>-<hash>.js` (so the server caches it as immutable and precompresses it). A worker
  * started from that address is a script of the page's own origin: no `blob:` and no change to the
- * strict CSP. `workerPlugins` builds it with the bundle's own settings.
+ * strict CSP. `workerPlugins` builds it with the bundle's own settings; `chunksDir` is where the
+ * chunks are written, which its source map's paths are relative to.
  */
-export function workerUrl(workerPlugins) {
+export function workerUrl(workerPlugins, chunksDir = resolve('dist/chunks')) {
   return {
     name: 'worker-url',
     async resolveId(source, importer) {
@@ -29,12 +31,18 @@ export function workerUrl(workerPlugins) {
           throw new Error(`rollup warning in the worker (${warning.code ?? 'unknown'}): ${warning.message}`);
         },
       });
-      const { output } = await build.generate({ format: 'iife', sourcemap: false });
+      // Its source map as the chunks have theirs, its sources relative to where it is written.
+      const { output } = await build.generate({ format: 'iife', sourcemap: true, dir: chunksDir });
       await build.close();
-      const code = output[0].code;
+      const { code, map } = output[0];
       const hash = createHash('sha256').update(code).digest('base64url').slice(0, 8);
-      const name = input.replace(/^.*\//, '').replace(/\.ts$/, '');
-      const ref = this.emitFile({ type: 'asset', fileName: `chunks/${name}-${hash}.js`, source: code });
+      const name = `${input.replace(/^.*\//, '').replace(/\.ts$/, '')}-${hash}.js`;
+      const ref = this.emitFile({
+        type: 'asset',
+        fileName: `chunks/${name}`,
+        source: `${code}//# sourceMappingURL=${name}.map\n`,
+      });
+      this.emitFile({ type: 'asset', fileName: `chunks/${name}.map`, source: map.toString() });
       return `export default import.meta.ROLLUP_FILE_URL_${ref};`;
     },
   };
