@@ -32,7 +32,7 @@ export function workerUrl(workerPlugins, chunksDir = resolve('dist/chunks')) {
         },
       });
       // Its source map as the chunks have theirs, its sources relative to where it is written.
-      const { output } = await build.generate({ format: 'iife', sourcemap: true, dir: chunksDir });
+      const { output } = await build.generate({ format: 'iife', sourcemap: 'hidden', dir: chunksDir });
       await build.close();
       const { code, map } = output[0];
       const hash = createHash('sha256').update(code).digest('base64url').slice(0, 8);
@@ -40,7 +40,7 @@ export function workerUrl(workerPlugins, chunksDir = resolve('dist/chunks')) {
       const ref = this.emitFile({
         type: 'asset',
         fileName: `chunks/${name}`,
-        source: `${code}//# sourceMappingURL=${name}.map\n`,
+        source: `${code.trimEnd()}\n//# sourceMappingURL=${name}.map\n`,
       });
       this.emitFile({ type: 'asset', fileName: `chunks/${name}.map`, source: map.toString() });
       return `export default import.meta.ROLLUP_FILE_URL_${ref};`;

@@ -120,8 +120,8 @@ export const LAZY_PARTS = {
   'passkeys and two-step screen': /^src\/features\/security\/[\w-]+\.tsx?$/,
   'passkey ceremony and second step at sign-in':
     /^src\/features\/login\/(passkey|second-step)\.tsx?$|^node_modules\/@simplewebauthn\/browser\/|^src\/api\/(passkeys|two-step)\.ts$|^src\/ui\/(totp-key|recovery-codes)\.tsx$/,
-  'proof-of-work check':
-    /^src\/ui\/proof\/[\w-]+\.tsx?$|^node_modules\/altcha-lib\/|^src\/api\/challenge\.ts$/,
+  // Its worker (ui/proof/worker.ts, a script of its own started by `new Worker`) is not a chunk.
+  'proof-of-work check': /^src\/ui\/proof\/(proof|solve)\.tsx?$|^src\/api\/challenge\.ts$/,
 } as const;
 
 export const LANGUAGES = ['en', 'fr', 'es', 'pt', 'de', 'ja', 'da'] as const;
