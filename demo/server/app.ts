@@ -6,7 +6,7 @@ import Fastify, {
   type FastifyServerOptions,
   type RouteOptions,
 } from 'fastify';
-import type { Config } from './config';
+import { PWNED_PASSWORDS_DEFAULT, type Config } from './config';
 import type { Db } from './db/connect';
 import { createRepositories } from './db/repositories';
 import type { Clock } from './lib/clock';
@@ -37,8 +37,10 @@ import { discoveryRoutes } from './routes/discovery';
 import { externalRoutes } from './routes/external';
 import type { StandIn } from './standin/providers';
 import { invitationRoutes } from './routes/invitations';
+import { joinRequestRoutes } from './routes/join-requests';
 import { loginRoutes } from './routes/login';
 import { challengeRoutes } from './routes/challenge';
+import { emailCodeRoutes } from './routes/email-code';
 import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
 import { groupRoutes } from './routes/groups';
 import { teamAppRoutes } from './routes/team-apps';
@@ -52,6 +54,8 @@ import { domainChecker } from './lib/dns';
 import { samlService } from './lib/saml';
 import { oidcConnectionService } from './lib/oidc-connections';
 import { DomainWatch } from './lib/domain-watch';
+import { StreamDelivery } from './lib/event-streams';
+import { eventStreamRoutes } from './routes/event-streams';
 import { memberRoutes } from './routes/members';
 import { searchRoutes } from './routes/search';
 import { sessionRoutes } from './routes/sessions';
@@ -60,6 +64,7 @@ import { outboxRoutes } from './routes/outbox';
 import { passwordResetRoutes } from './routes/password-reset';
 import { switcherRoutes } from './routes/switcher';
 import { teamAdminRoutes } from './routes/team-admin';
+import { teamEventRoutes } from './routes/team-events';
 import { teamRoutes } from './routes/team';
 import { MAX_PARAM_LENGTH } from '../../src/contract/schemas/team';
 import { tokenRoutes } from './routes/token';
@@ -68,6 +73,7 @@ import { passkeyRoutes } from './routes/passkeys';
 import { userRoutes } from './routes/user';
 import { userinfoRoutes } from './routes/userinfo';
 import type { Services } from './services';
+import { breachCheck } from './lib/pwned-passwords';
 
 export interface AppDeps {
   config: Config;
@@ -79,6 +85,11 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Demo mode: the stand-in providers that `demo:<kind>` issuers resolve to. */
   standIns?: Map<ProviderKind, StandIn>;
+  /**
+   * The stand-in Pwned Passwords range API (demo mode, the tests): new passwords are checked there
+   * when PWNED_PASSWORDS_URL is unset.
+   */
+  pwnedStandInUrl?: string;
   logger?: FastifyServerOptions['logger'];
   /** Told of every route as it is added (tests use it to check a rule holds on every route). */
   onRoute?: (route: RouteOptions) => void;
@@ -147,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer,
     checkDomain,
     domainWatch: new DomainWatch({ config, repos, clock, checkDomain, mailer, log: app.log }),
+    streams: new StreamDelivery({ config, repos, clock, sealer: keys.sealer, mailer, log: app.log }),
     saml: samlService({ repos, clock, publicUrl: config.publicUrl }),
     oidcConnections: oidcConnectionService({
       repos,
@@ -155,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       sealer: keys.sealer,
       privateAddresses: config.outboundPrivateAddresses,
     }),
+    breachCheck: breachCheck(config.pwnedPasswordsUrl ?? deps.pwnedStandInUrl ?? PWNED_PASSWORDS_DEFAULT),
     external: new ExternalSignIn(repos, clock, config.publicUrl, (issuer) => {
       if (!issuer.startsWith('demo:')) return issuer;
       // Stand-ins exist only in demo mode; outside it a demo: issuer is unusable.
@@ -164,6 +177,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('services', services);
   app.addHook('onReady', async () => services.domainWatch.start());
   app.addHook('onClose', async () => services.domainWatch.stop());
+  app.addHook('onReady', async () => services.streams.start());
+  app.addHook('onClose', async () => services.streams.stop());
 
   // JSON and url-encoded forms only: text/plain and everything else get 415.
   app.removeContentTypeParser('text/plain');
@@ -199,11 +214,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userinfoRoutes);
   await app.register(teamRoutes);
   await app.register(teamAdminRoutes);
+  await app.register(teamEventRoutes);
   await app.register(invitationRoutes);
+  await app.register(joinRequestRoutes);
   await app.register(memberRoutes);
   await app.register(groupRoutes);
   await app.register(teamAppRoutes);
   await app.register(directoryRoutes);
+  await app.register(eventStreamRoutes);
   await app.register(scimRoutes, { prefix: SCIM_PREFIX });
   await app.register(domainRoutes);
   await app.register(connectionRoutes);
@@ -217,6 +235,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(twoStepRoutes);
   await app.register(passkeyRoutes);
   await app.register(passwordResetRoutes);
+  await app.register(emailCodeRoutes);
   await app.register(userRoutes);
   await app.register(sessionRoutes);
   await app.register(accountLifecycleRoutes);

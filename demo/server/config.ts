@@ -83,6 +83,12 @@ export interface Config {
    * and the tests' providers listen on this machine. Refused by default outside demo mode.
    */
   outboundPrivateAddresses: boolean;
+  /**
+   * The Pwned Passwords range API every new password is checked against (PWNED_PASSWORDS_URL), ending
+   * in `/`: the SHA-1's first five hex characters are added to it. Null when unset: the public service,
+   * or in demo mode the loopback stand-in (docs/decisions/breached-passwords.md).
+   */
+  pwnedPasswordsUrl: string | null;
   /** Where the built bundle and the demo pages are. */
   distDir: string;
   demoDir: string;
@@ -231,6 +237,32 @@ function backchannelLogoutProblem(client: Partial<OidcClient>, demo: boolean): s
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
+/** The public Pwned Passwords range API (https://haveibeenpwned.com/API/v3#PwnedPasswords). */
+export const PWNED_PASSWORDS_DEFAULT = 'https://api.pwnedpasswords.com/range/';
+
+/**
+ * PWNED_PASSWORDS_URL as the check uses it: https (plain http only to a loopback address, where a
+ * stand-in or a local mirror listens), no credentials, query or fragment, ending in `/`.
+ */
+function rangeApiUrl(raw: string | undefined, problems: string[]): string | null {
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(`PWNED_PASSWORDS_URL must be an absolute https URL (got "${raw}")`);
+    return null;
+  }
+  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+  if (!secure || url.username || url.password || url.search || url.hash) {
+    problems.push(
+      `PWNED_PASSWORDS_URL must be https, without credentials, query or fragment (plain http only to a loopback address; got "${raw}")`,
+    );
+    return null;
+  }
+  return url.href.endsWith('/') ? url.href : `${url.href}/`;
+}
+
 /** Parse and validate the environment; every problem is reported at once. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -326,6 +358,8 @@ export function loadConfig(env: Env = process.env): Config {
   const outbound = (value('OUTBOUND_PRIVATE_ADDRESSES') ?? (demo ? 'allow' : 'refuse')).toLowerCase();
   if (outbound !== 'allow' && outbound !== 'refuse')
     problems.push(`OUTBOUND_PRIVATE_ADDRESSES must be allow or refuse (got "${outbound}")`);
+
+  const pwnedPasswordsUrl = rangeApiUrl(value('PWNED_PASSWORDS_URL'), problems);
 
   const brand = (value('BRAND') ?? 'intoware').toLowerCase();
   if (!(BRAND_NAMES as readonly string[]).includes(brand)) {
@@ -441,6 +475,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionAddresses: bool('SESSION_ADDRESSES', false),
     oidcClients,
     dnsServers,
+    pwnedPasswordsUrl,
     outboundPrivateAddresses: outbound === 'allow',
     distDir: resolve(value('DIST_DIR') ?? resolve(ROOT, 'dist')),
     demoDir: resolve(ROOT, 'demo'),

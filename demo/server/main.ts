@@ -10,12 +10,15 @@ import { buildPartnerApp } from './partner';
 import type { ProviderKind } from './db/schema';
 import { startStandIns, type StandIn } from './standin/providers';
 import type { SamlStandIn } from './standin/saml';
+import { startPwnedStandIn, type PwnedStandIn } from './standin/pwned-passwords';
 
 export interface RunningServer {
   app: FastifyInstance;
   standIns: Map<ProviderKind, StandIn>;
   /** Demo mode: the stand-in SAML provider initrode's connection signs in through. */
   samlStandIn: SamlStandIn | null;
+  /** Demo mode without PWNED_PASSWORDS_URL: the stand-in range API new passwords are checked against. */
+  pwnedStandIn: PwnedStandIn | null;
   partner: FastifyInstance | null;
   db: Db;
   url: string;
@@ -47,7 +50,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     // Nodes starting together take turns: the first migrates, seeds and makes the first key; the
     // others wait, then find it all done (docs/decisions/migration-lock.md).
-    const { app, standIns, samlStandIn } = await db.exclusive(async () => {
+    const { app, standIns, samlStandIn, pwnedStandIn } = await db.exclusive(async () => {
       await migrate(db.kysely);
       const keys = await openKeyRing(db, config, clock);
       // Demo mode: the stand-in Google, Microsoft, Auth0, Apple and SAML providers (never outside it).
@@ -57,13 +60,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       const samlStandIn = config.demo
         ? await startSamlStandIn(config.publicUrl, config.standinPorts[4] ?? 0)
         : null;
-      const app = await buildApp({ config, db, keys, clock, logger: options.logger, standIns });
+      const pwnedStandIn = config.demo && !config.pwnedPasswordsUrl ? await startPwnedStandIn() : null;
+      const app = await buildApp({
+        config,
+        db,
+        keys,
+        clock,
+        logger: options.logger,
+        standIns,
+        pwnedStandInUrl: pwnedStandIn?.url,
+      });
       if (config.demo) {
         // The seed points initrode's connection at the stand-in as it runs now (a new certificate).
         const added = await seedDemo(db.kysely, app.services.hasher, clock, samlStandIn);
         if (added) app.log.info({ rows: added }, 'demo data seeded');
       }
-      return { app, standIns, samlStandIn };
+      return { app, standIns, samlStandIn, pwnedStandIn };
     });
     let partner: FastifyInstance | null = null;
     try {
@@ -78,6 +90,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await app.close();
       for (const standIn of standIns.values()) await standIn.close();
       await samlStandIn?.close();
+      await pwnedStandIn?.close();
       throw error;
     }
     const partnerUrl = partner ? `http://localhost:${config.partnerPort}` : null;
@@ -85,6 +98,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       app,
       standIns,
       samlStandIn,
+      pwnedStandIn,
       partner,
       db,
       url: config.publicUrl,
@@ -94,6 +108,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await app.close();
         for (const standIn of standIns.values()) await standIn.close();
         await samlStandIn?.close();
+        await pwnedStandIn?.close();
         await db.close();
       },
     };
@@ -121,6 +136,8 @@ async function main(): Promise<void> {
   }
   if (server.samlStandIn)
     server.app.log.info(`stand-in SAML provider (demo, initrode's): ${server.samlStandIn.entityId}`);
+  if (server.pwnedStandIn)
+    server.app.log.info(`stand-in Pwned Passwords range API (demo): ${server.pwnedStandIn.url}`);
   if (server.partnerUrl) {
     server.app.log.info(`partner page (another origin): ${server.partnerUrl}/partner.html`);
     server.app.log.info(`suite app page (another origin): ${server.partnerUrl}/suite-app.html`);

@@ -15,9 +15,11 @@ import type { OpenIdProvider } from './lib/openid-provider';
 import type { XsrfService } from './lib/xsrf';
 import type { DomainChecker } from './lib/dns';
 import type { DomainWatch } from './lib/domain-watch';
+import type { StreamDelivery } from './lib/event-streams';
 import type { SamlService } from './lib/saml';
 import type { OidcConnectionService } from './lib/oidc-connections';
 import type { ProofOfWork } from './lib/proof-of-work';
+import type { BreachCheck } from './lib/pwned-passwords';
 
 /** Everything a route needs, built once at start and reachable as `app.services`. */
 export interface Services {
@@ -43,11 +45,15 @@ export interface Services {
   checkDomain: DomainChecker;
   /** The daily lookup of every team's domains, and the owners' mail when one is lost. */
   domainWatch: DomainWatch;
+  /** The delivery of the teams' events to their streaming endpoints (every node runs it). */
+  streams: StreamDelivery;
   /** The service provider side of the teams' SAML connections. */
   saml: SamlService;
   oidcConnections: OidcConnectionService;
   /** Proof-of-work challenges, each solution accepted once (lib/proof-of-work.ts). */
   proofOfWork: ProofOfWork;
+  /** Whether a new password is in a known breach (the Pwned Passwords range API, k-anonymity). */
+  breachCheck: BreachCheck;
 }
 
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */

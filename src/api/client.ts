@@ -125,18 +125,20 @@ async function parseBody(response: Response): Promise<unknown> {
   return text || null;
 }
 
-/**
- * The one HTTP client: every call of the elements goes through here. Requests to the issuer carry
- * cookies (`credentials: 'include'`); anything else gets only same-origin credentials.
- */
-export async function request<T>(ctx: ApiContext, url: string, options: RequestOptions = {}): Promise<T> {
+/** Send a call the one way every call goes (headers, credentials, abort); the raw answer. */
+async function send(
+  ctx: ApiContext,
+  url: string,
+  options: RequestOptions,
+  accept: string,
+): Promise<Response> {
   // Nothing here runs during the bundle's evaluation: not the request, not the XSRF cookie's read (see
   // after-evaluation.ts).
   await afterEvaluation;
   const method = options.method ?? 'GET';
   const page: PageLocation = { href: location.href, origin: location.origin };
   const headers: Record<string, string> = {
-    Accept: 'application/json',
+    Accept: accept,
     ...(ctx.language ? { 'Accept-Language': ctx.language } : {}),
     ...authHeaders(url, method, ctx, page, () => document.cookie),
   };
@@ -148,9 +150,8 @@ export async function request<T>(ctx: ApiContext, url: string, options: RequestO
     body = formBody(options.form);
   }
   const toIssuer = originOf(url, page.href) === originOf(ctx.issuer, page.href);
-  let response: Response;
   try {
-    response = await fetch(url, {
+    return await fetch(url, {
       method,
       headers,
       body,
@@ -161,7 +162,25 @@ export async function request<T>(ctx: ApiContext, url: string, options: RequestO
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, 'network');
   }
+}
+
+/**
+ * The one HTTP client: every call of the elements goes through here. Requests to the issuer carry
+ * cookies (`credentials: 'include'`); anything else gets only same-origin credentials.
+ */
+export async function request<T>(ctx: ApiContext, url: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(ctx, url, options, 'application/json');
   const parsed = await parseBody(response);
   if (!response.ok) throw new ApiError(response.status, messageOf(parsed, response.statusText), parsed);
   return parsed as T;
+}
+
+/** A file to save (an export): the answer's body as it came, or the error as `request` throws it. */
+export async function requestFile(ctx: ApiContext, url: string, accept: string): Promise<Blob> {
+  const response = await send(ctx, url, {}, `${accept}, application/json;q=0.5`);
+  if (!response.ok) {
+    const parsed = await parseBody(response);
+    throw new ApiError(response.status, messageOf(parsed, response.statusText), parsed);
+  }
+  return response.blob();
 }

@@ -50,6 +50,14 @@ export function setDomainSignIn(
   return request<TeamDomain>(ctx, domainAt(ctx, domain), { method: 'PATCH', json: change });
 }
 
+/**
+ * PUT /api/team/domains/:domain/auto-join (admin): whether people at the verified domain who ask to
+ * join are invited without approval. 409 `notVerified`.
+ */
+export function setDomainAutoJoin(ctx: ApiContext, domain: string, autoJoin: boolean): Promise<TeamDomain> {
+  return request<TeamDomain>(ctx, domainAt(ctx, domain, '/auto-join'), { method: 'PUT', json: { autoJoin } });
+}
+
 /** DELETE /api/team/domains/:domain (admin): 204; 404 when it is gone. */
 export function removeTeamDomain(ctx: ApiContext, domain: string): Promise<unknown> {
   return request<unknown>(ctx, domainAt(ctx, domain), { method: 'DELETE' });

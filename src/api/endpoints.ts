@@ -5,6 +5,7 @@ import type { Policy, PoliciesReply } from '../contract/schemas/developer';
 import type { DeviceCodeReply } from '../contract/schemas/device';
 import type { DiscoveryReply } from '../contract/schemas/discovery';
 import type { SsoStartBody } from '../contract/schemas/connections';
+import type { JoinStartBody, JoinStarted, JoinVerifyBody } from '../contract/schemas/join-requests';
 import type { ProviderStartCall, ProviderStartReply } from '../contract/schemas/external';
 import type {
   ChangePasswordBody,
@@ -122,6 +123,31 @@ export function startSsoSignIn(ctx: ApiContext, body: SsoStartBody): Promise<{ l
 export function findSsoTeam(ctx: ApiContext, domain: string): Promise<{ name: string }> {
   const query = new URLSearchParams({ domain });
   return request<{ name: string }>(ctx, at(ctx, `/account/sso/team?${query.toString()}`));
+}
+
+/**
+ * GET /account/join/team: the team a person at this domain may ask to join (404 `noTeam`: none) —
+ * its verified domain, not signing in through single sign-on.
+ */
+export function findJoinTeam(
+  ctx: ApiContext,
+  domain: string,
+): Promise<{ name: string; displayName: string }> {
+  const query = new URLSearchParams({ domain });
+  return request<{ name: string; displayName: string }>(
+    ctx,
+    at(ctx, `/account/join/team?${query.toString()}`),
+  );
+}
+
+/** POST /account/join: a code is mailed when the address may ask; 202 with an id for every address. */
+export function askToJoin(ctx: ApiContext, body: JoinStartBody): Promise<JoinStarted> {
+  return request<JoinStarted>(ctx, at(ctx, '/account/join'), { method: 'POST', json: body });
+}
+
+/** POST /account/join/verify: 202; 400 `wrongCode` at `code`; 429 `locked`. */
+export function verifyJoinCode(ctx: ApiContext, body: JoinVerifyBody): Promise<unknown> {
+  return request<unknown>(ctx, at(ctx, '/account/join/verify'), { method: 'POST', json: body });
 }
 
 /** POST /api/user/password/request: the same answer whether or not the account exists. */

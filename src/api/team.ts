@@ -18,7 +18,7 @@ import type {
   TeamAppPatch,
   TeamAppWithSecret as TeamAppWithSecretSchema,
 } from '../contract/schemas/team-apps';
-import { request, type ApiContext } from './client';
+import { request, requestFile, type ApiContext } from './client';
 import { issuerUrl } from './url';
 
 // Team administration (design §7): the only caller of these endpoints. The types are the server's
@@ -79,18 +79,43 @@ export function revokeInvitation(ctx: ApiContext, id: string): Promise<unknown> 
   });
 }
 
+/** What the event log is narrowed to: a kind, a member who acted, [from, to) as ISO 8601 instants. */
+export interface EventFilter {
+  kind?: AuditKind | null;
+  actor?: string | null;
+  from?: string | null;
+  to?: string | null;
+}
+
 /**
- * GET /api/team/audit (admin): admin actions, newest first, `limit` at a time; `before` is the last
- * page's `next`, `kind` keeps one kind of action.
+ * GET /api/team/audit (admin): the team's events, newest first, `limit` at a time; `before` is the last
+ * page's `next`; the filter keeps one kind, one member's, or a range. 400 `invalidRange`.
  */
 export function getAudit(
   ctx: ApiContext,
-  query: { limit: number; before?: string | null; kind?: AuditKind | null },
+  query: { limit: number; before?: string | null } & EventFilter,
 ): Promise<AuditList> {
   const params = new URLSearchParams({ limit: String(query.limit) });
-  if (query.before) params.set('before', query.before);
-  if (query.kind) params.set('kind', query.kind);
+  for (const key of ['before', 'kind', 'actor', 'from', 'to'] as const) {
+    const value = query[key];
+    if (value) params.set(key, value);
+  }
   return request<AuditList>(ctx, at(ctx, `/api/team/audit?${params.toString()}`));
+}
+
+export type EventExportFormat = 'csv' | 'json';
+
+/**
+ * GET /api/team/events/export (admin): the events of [from, to) as a CSV or JSON file to save. 400
+ * `invalidRange`, `rangeTooLong` (more than EVENT_EXPORT_MAX_DAYS).
+ */
+export function exportEvents(
+  ctx: ApiContext,
+  query: { from: string; to: string; format: EventExportFormat },
+): Promise<Blob> {
+  const params = new URLSearchParams(query);
+  const type = query.format === 'csv' ? 'text/csv' : 'application/json';
+  return requestFile(ctx, at(ctx, `/api/team/events/export?${params.toString()}`), type);
 }
 
 export type TeamApp = Static<typeof TeamAppSchema>;

@@ -98,6 +98,40 @@ export const AUDIT_ACTIONS = [
   'directory.revoked',
   'member.provisioned',
   'member.detailsChanged',
+  'domain.autoJoin',
+  'joinRequest.created',
+  'joinRequest.approved',
+  'joinRequest.declined',
+  'stream.added',
+  'stream.secretRotated',
+  'stream.paused',
+  'stream.resumed',
+  'stream.tested',
+  'stream.disabled',
+  'stream.removed',
+  // The members' security events: the member is both actor and target (lib/activity.ts).
+  'user.signedIn',
+  'user.signInFailed',
+  'user.twoStepFailed',
+  'user.twoStepEnabled',
+  'user.twoStepDisabled',
+  'user.twoStepMoved',
+  'user.recoveryCodeUsed',
+  'user.recoveryCodesRenewed',
+  'user.passkeyAdded',
+  'user.passkeyRemoved',
+  'user.passwordChanged',
+  'user.passwordSet',
+  'user.passwordReset',
+  'user.emailChanged',
+  'user.emailChangeUndone',
+  'user.providerConnected',
+  'user.providerDisconnected',
+  'user.appAllowed',
+  'user.appAccessRemoved',
+  'session.signedOut',
+  'session.ended',
+  'session.othersEnded',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -132,7 +166,16 @@ export const AUDIT_KINDS = [
   'domain',
   'connection',
   'directory',
+  'joinRequest',
+  'stream',
+  'user',
+  'session',
 ] as const;
+
+/** The code mailed to verify the address of a request to join: six digits, ten minutes, five tries. */
+export const JOIN_CODE_LENGTH = 6;
+export const JOIN_CODE_TTL_MS = 10 * 60_000;
+export const JOIN_CODE_ATTEMPTS = 5;
 
 /** Invitations live seven days from when they were (last) sent. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
@@ -155,3 +198,9 @@ export function invitationState(
   if (row.expires_at <= now) return 'expired';
   return 'pending';
 }
+
+/**
+ * The longest range the event log exports at once (the export streams, so this bounds the time one
+ * request takes, not memory): a year and a day, so a full calendar year always fits.
+ */
+export const EVENT_EXPORT_MAX_DAYS = 366;

@@ -15,7 +15,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 export type SignInMethodKey = 'local' | 'passkeys' | 'google' | 'azure' | 'auth0' | 'apple';
 
 /** The providers' own names, as they brand their sign-in (never translated). */
-const PROVIDER_NAMES = { google: 'Google', azure: 'Microsoft', apple: 'Apple' } as const;
+export const PROVIDER_NAMES = { google: 'Google', azure: 'Microsoft', apple: 'Apple' } as const;
 
 /**
  * The one name of each sign-in method, which the sign-in page's buttons and the team screen's settings

@@ -8,11 +8,12 @@ import { matchLanguage, type Language } from '../contract/languages';
 /**
  * Texts that only some screens need, kept out of the language chunk every page loads: the team
  * administration screens ('admin'), the invitation screen ('invite'), the user's own sessions, security
- * activity, QR code login and developer tools ('account'), and passkeys and two-step sign-in
- * ('security': the manage area's screen and the second step at sign-in). Each part is one lazily loaded
- * chunk per language, merged into the element's i18next store when a screen that needs it first renders.
+ * activity, QR code login and developer tools ('account'), passkeys and two-step sign-in ('security':
+ * the manage area's screen and the second step at sign-in), and the password strength meter under every
+ * new-password field ('strength'). Each part is one lazily loaded chunk per language, merged into the
+ * element's i18next store when a screen that needs it first renders.
  */
-export type TextPart = 'admin' | 'invite' | 'account' | 'security';
+export type TextPart = 'admin' | 'invite' | 'account' | 'security' | 'strength';
 
 type Loader = () => Promise<{ default: Resources }>;
 
@@ -43,6 +44,15 @@ const loaders: Record<TextPart, Record<Language, Loader>> = {
     de: () => import('./locales/security/de.json'),
     ja: () => import('./locales/security/ja.json'),
     da: () => import('./locales/security/da.json'),
+  },
+  strength: {
+    en: () => import('./locales/strength/en.json'),
+    fr: () => import('./locales/strength/fr.json'),
+    es: () => import('./locales/strength/es.json'),
+    pt: () => import('./locales/strength/pt.json'),
+    de: () => import('./locales/strength/de.json'),
+    ja: () => import('./locales/strength/ja.json'),
+    da: () => import('./locales/strength/da.json'),
   },
   invite: {
     en: () => import('./locales/invite/en.json'),

@@ -1,7 +1,7 @@
 import { Suspense, useCallback, useEffect, useRef, type MouseEvent } from 'react';
 import { Footer } from '../features/header/footer';
 import { HeaderBar } from '../features/header/header-bar';
-import { InviteScreen, LoginFlow } from '../features/login/login-flow';
+import { InviteScreen, LoginFlow, ResetScreen } from '../features/login/login-flow';
 import { teamFirstData } from '../features/login/prefetch';
 import { parseLoginPath } from '../features/login/routes';
 import { sessionStore } from '../state/session';
@@ -42,6 +42,8 @@ export function portalFirstData(element: HTMLElement): Promise<unknown> | undefi
   const login = view.kind === 'login' ? parseLoginPath(path) : null;
   // The invitation screen asks the server about its link itself: only its chunk is waited for.
   if (login?.screen === 'invite') return InviteScreen.preload();
+  if (login?.screen === 'resetPassword' && login.team)
+    return Promise.all([ResetScreen.preload(), teamFirstData(element, login.team)]);
   return login?.team ? teamFirstData(element, login.team) : undefined;
 }
 

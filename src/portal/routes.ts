@@ -19,7 +19,7 @@ export type PortalView =
 const MANAGE_SECTIONS: readonly ManageSection[] = ['', ...MANAGE_PATHS];
 
 /**
- * The route table: `/login/{team, {teamName}, {teamName}/forgotPassword|resetPassword|error|invite}` (anything
+ * The route table: `/login/{team, {teamName}, {teamName}/forgotPassword|resetPassword|error|invite|emailCode}` (anything
  * else under /login redirects to `/login/team`, keeping the query such as ReturnUrl), `/search`,
  * `/manage/{'', …the manage area's sections}`, `/consent/:uid`, `/setup/:token`, `home/token` → `manage/dev/success` (the
  * fragment kept), and anything else → `manage`. A mailed e-mail-change link (`/manage/email?change=…`)

@@ -1,8 +1,12 @@
-import { useRef, useState, type Ref } from 'react';
+import { Suspense, useRef, useState, type Ref } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '../contract/limits';
+import { lazyScreen } from './lazy-screen';
 import { TextField } from './text-field';
+
+/** The strength meter: its own chunk, so the sign-in page (which shows none) does not carry it. */
+const StrengthMeter = lazyScreen(() => import('./strength/strength-meter'));
 
 /**
  * The two fields' values and inputs for a form that only asks a new password (reset, invitation):
@@ -30,7 +34,8 @@ export function newPasswordErrors(t: TFunction, password: string, confirm: strin
 
 /**
  * The new-password and confirm fields (reset screen, change/set dialog): `autocomplete="new-password"`
- * so password managers offer to generate and save, and the password-rules hint under the first.
+ * so password managers offer to generate and save, the password-rules hint and the strength meter
+ * under the first.
  */
 export function NewPasswordFields({
   password,
@@ -41,6 +46,7 @@ export function NewPasswordFields({
   passwordRef,
   confirmRef,
   autoFocus = false,
+  userInputs,
 }: {
   password: string;
   confirm: string;
@@ -50,6 +56,8 @@ export function NewPasswordFields({
   passwordRef: Ref<HTMLInputElement>;
   confirmRef: Ref<HTMLInputElement>;
   autoFocus?: boolean;
+  /** What the strength meter counts as easy to guess: the person's address, name, team. */
+  userInputs?: string[];
 }) {
   const { t } = useTranslation();
   return (
@@ -67,6 +75,9 @@ export function NewPasswordFields({
         inputRef={passwordRef}
         autoFocus={autoFocus}
       />
+      <Suspense fallback={null}>
+        <StrengthMeter password={password} userInputs={userInputs} />
+      </Suspense>
       <TextField
         label={t('login.reset.confirmPassword')}
         name="confirm-password"

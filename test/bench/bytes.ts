@@ -50,9 +50,13 @@ export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 export function chunkKind(file: string): string {
   const name = file.replace(/^.*\//, '').replace(/-[A-Za-z0-9_-]{8}\.js$/, '');
   if (/^[a-z]{2}$/.test(name)) return `language (${name})`;
+  const words = /^words-([a-z]{2})$/.exec(name);
+  if (words) return `dictionaries (${words[1]})`;
   const part = /^(\w+)-([a-z]{2})$/.exec(name);
   if (part) return `texts: ${part[1]} (${part[2]})`;
+  if (/^(strength-meter|password-strength)$/.test(name)) return 'password strength meter';
   if (/^invite-screen$/.test(name)) return 'login: invitation';
+  if (/^reset-screen$/.test(name)) return 'login: password reset';
   if (/^token-/.test(name)) return 'developer tools';
   if (/^qr-/.test(name)) return 'QR code login';
   if (/^manage-/.test(name)) return 'manage';

@@ -12,6 +12,7 @@ import type { scim } from './parts/scim';
 import type { profile } from './parts/profile';
 import type { proof } from './parts/proof';
 import type { server } from './parts/server';
+import type { streams } from './parts/streams';
 import type { time } from './parts/time';
 import type { PageBytes } from './page-bytes';
 import { BUDGETS, GROWTH_USERS } from './settings';
@@ -29,6 +30,7 @@ export const PARTS = [
   'growth',
   'members',
   'scim',
+  'streams',
 ] as const;
 /** Parts that run only when asked for by name. */
 export const EXTRA_PARTS = ['ab', 'cluster'] as const;
@@ -55,6 +57,7 @@ export type Report = Record<string, unknown> & {
   ab?: Awaited<ReturnType<typeof ab>>;
   members?: Awaited<ReturnType<typeof members>>;
   scim?: Awaited<ReturnType<typeof scim>>;
+  streams?: Awaited<ReturnType<typeof streams>>;
   oidc?: Awaited<ReturnType<typeof oidc>>;
   cluster?: Awaited<ReturnType<typeof cluster>>;
 };

@@ -5,8 +5,8 @@
  * run — because this machine is noisy. Nothing here fails a build: the budgets of design.md §5 are
  * reported (within / OVER), not enforced.
  *
- * `npm run bench -- <part>…` runs some parts: bytes, pages, time, profile, server, oidc, login, proof, growth, members, scim, and
- * `ab` and `cluster` (only when named; parts/). `BENCH_QUICK=1` (or `--quick`) runs every part with short windows and
+ * `npm run bench -- <part>…` runs some parts: bytes, pages, time, profile, server, oidc, login, proof, growth, members, scim,
+ * streams, and `ab` and `cluster` (only when named; parts/). `BENCH_QUICK=1` (or `--quick`) runs every part with short windows and
  * 2 page loads, for development; its figures are noisy and marked so.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +27,7 @@ import { profile } from './parts/profile';
 import { proof } from './parts/proof';
 import { scim } from './parts/scim';
 import { server } from './parts/server';
+import { streams } from './parts/streams';
 import { time } from './parts/time';
 import { ALL_PARTS, PARTS, budgets, type Part, type Report } from './report';
 import { signIn } from './session';
@@ -108,6 +109,7 @@ async function main(): Promise<void> {
   if (wants('growth')) report.growth = await growth();
   if (wants('members')) report.members = await members();
   if (wants('scim')) report.scim = await scim();
+  if (wants('streams')) report.streams = await streams();
   if (wants('cluster')) report.cluster = await cluster();
 
   const lines = budgets(report, wants);

@@ -115,9 +115,11 @@ export const LAZY_PARTS = {
   'developer tools': /^src\/features\/token\/token-(form|success|element)\.tsx$/,
   'QR code': /^src\/features\/qr\/qr-section\.tsx$|^node_modules\/qrcode\.react\//,
   'manage area': /^src\/features\/manage\/[\w-]+\.tsx$/,
+  'password reset screen': /^src\/features\/login\/reset-screen\.tsx$/,
   'invitation screen': /^src\/features\/login\/invite-screen\.tsx$|^src\/api\/invitation\.ts$/,
   'search page': /^src\/features\/search\/search-page\.tsx$|^src\/api\/search\.ts$/,
   'passkeys and two-step screen': /^src\/features\/security\/[\w-]+\.tsx?$/,
+  'password strength meter': /^src\/ui\/strength\/[\w-]+\.tsx?$|^node_modules\/@zxcvbn-ts\//,
   'passkey ceremony and second step at sign-in':
     /^src\/features\/login\/(passkey|second-step)\.tsx?$|^node_modules\/@simplewebauthn\/browser\/|^src\/api\/(passkeys|two-step)\.ts$|^src\/ui\/(totp-key|recovery-codes)\.tsx$/,
   // Its worker (ui/proof/worker.ts, a script of its own started by `new Worker`) is not a chunk.

@@ -370,4 +370,39 @@ describe('lazily loaded chunks', () => {
       for (const file of qr) assert.ok(requests.includes(file), `${file} on /manage/qr`);
     });
   });
+
+  it('fetches the strength meter only where a new password is chosen, its dictionaries once typed', async () => {
+    const meter = chunk(/^src\/ui\/strength\/strength-meter\.tsx$/);
+    const estimator = chunk(/^src\/ui\/strength\/password-strength\.ts$/);
+    const english = chunk(/^src\/ui\/strength\/words-en\.ts$/);
+    const reset = chunk(LAZY_PARTS['password reset screen']);
+    const strength = [...chunk(LAZY_PARTS['password strength meter']), ...reset];
+    await withPage(async ({ page }) => {
+      const requests = recordRequests(page);
+      await page.goto(`${e2e.server.url}/login/acme`);
+      await page.getByRole('heading', { name: 'Sign in to Acme' }).waitFor();
+      await page.getByLabel('Password').fill('a password typed here');
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(
+        requests.filter((path) => strength.includes(path)),
+        [],
+        'the sign-in page loads no part of the meter',
+      );
+
+      requests.length = 0;
+      await page.goto(`${e2e.server.url}/login/acme/resetPassword?id=x&token=y`);
+      await page.getByText('Password strength').waitFor();
+      await page.waitForLoadState('networkidle');
+      for (const file of [...reset, ...meter])
+        assert.ok(requests.includes(file), `${file} on the reset page`);
+      assert.deepEqual(
+        requests.filter((path) => [...estimator, ...english].includes(path)),
+        [],
+        'no dictionary before anything is typed',
+      );
+      await page.getByLabel('New password', { exact: true }).fill('password');
+      await page.getByText('Too easy to guess: it is one of the ten most used passwords').waitFor();
+      for (const file of [...estimator, ...english]) assert.ok(requests.includes(file), `${file} once typed`);
+    });
+  });
 });

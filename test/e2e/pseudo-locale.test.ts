@@ -31,7 +31,8 @@ const DATA = [
   /^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, // tokens
   /^https?:\/\//, // addresses
   /^workflow$/, // the search query typed in the test
-  /^Operations$/, // a group's name (team data)
+  /^(Operations|Platform Engineering)$/, // groups' names (team data)
+  /^Kim Lee$/, // a join request's name (the asker's data)
   /^Pixel 8$/, // a passkey's name (user data)
   /^Partner Board \(demo\)$/, // an app's name (its client metadata)
   /^Acme (dashboard|intranet|storage reporter)$/, // a team's apps' names (team data)
@@ -43,6 +44,8 @@ const DATA = [
   /^acct-verification=[0-9a-f]{32}$/, // the DNS record's value
   /^Acme Okta$/, // a connection's or directory's name (team data)
   /^Acme Entra ID$/, // a directory's name (team data)
+  /^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?\/[\w./-]*$/, // a streaming endpoint's address without its scheme
+  /^whsec_[A-Za-z0-9+/]+=*$/, // a streaming endpoint's signing secret
   /^Engineering$/, // a group the identity provider sent (its data)
   /^(email|NameID|firstName|lastName|givenName|familyName|groups)$/, // attribute names a connection reads
   /^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/, // an authenticator-app key, in groups of four (base32)

@@ -191,6 +191,7 @@ describe('the database', () => {
       missing_since: null,
       connection_id: null,
       require_sso: 0,
+      auto_join: 0,
     });
     const first = row(teams[0]!.id, 'verified');
     await t.db.kysely.insertInto('team_domains').values(first).execute();

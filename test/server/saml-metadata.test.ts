@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { METADATA_MAX_BYTES } from '../../src/contract/connections';
 import type { TeamConnection } from '../../src/contract/schemas/connections';
-import { isPublicAddress } from '../../demo/server/lib/outbound';
+import * as oidc from 'openid-client';
+import { guardedFetch, isPublicAddress } from '../../demo/server/lib/outbound';
 import { fetchMetadata, readMetadata, type MetadataOutcome } from '../../demo/server/lib/saml-metadata';
 import { idpMetadata, signingPair, TestIdp } from '../support/saml-idp';
 import { api, callers, expectError, type Callers } from '../support/team-admin';
@@ -165,6 +166,30 @@ before(async () => {
     } else if (url.pathname === '/redirect') {
       response.writeHead(302, { location: url.searchParams.get('to')! });
       response.end();
+    } else if (url.pathname === '/oidc/.well-known/openid-configuration') {
+      // A provider whose document names its token endpoint on another host (resolved by each test).
+      const port = url.port || (server.address() as AddressInfo).port;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          issuer: `http://idp.test:${port}/oidc`,
+          token_endpoint: `http://internal.test:${port}/token`,
+          jwks_uri: `http://idp.test:${port}/jwks`,
+          response_types_supported: ['code'],
+        }),
+      );
+    } else if (url.pathname === '/token') {
+      let form = '';
+      request.on('data', (chunk: Buffer) => (form += chunk));
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            access_token: `for ${request.method} ${new URLSearchParams(form).get('grant_type')}`,
+            token_type: 'Bearer',
+          }),
+        );
+      });
     } else if (url.pathname === '/silent') {
       // Never answers.
     } else {
@@ -261,6 +286,39 @@ describe('fetching a metadata URL', () => {
     assert.ok(Date.now() - started < 2_000, 'within the time limit');
     assert.equal(problemOf(await fetchMetadata(`${base}/missing`, open)), 'badStatus');
     assert.equal(problemOf(await fetchMetadata('http://127.0.0.1:1/metadata', open)), 'unreachable');
+  });
+});
+
+describe('a library’s requests through the guard (openid-client)', () => {
+  const resolving = (names: Record<string, string>) => async (host: string) => [
+    { address: names[host]!, family: 4 },
+  ];
+  const discover = (names: Record<string, string>) => {
+    const port = new URL(base).port;
+    return oidc.discovery(new URL(`http://idp.test:${port}/oidc`), 'client', 'secret', undefined, {
+      execute: [oidc.allowInsecureRequests],
+      [oidc.customFetch]: guardedFetch({
+        allowHttp: true,
+        addressAllowed: (address) => address === '127.0.0.1',
+        maxBytes: 64 * 1024,
+        lookup: resolving(names),
+      }),
+    });
+  };
+
+  it('guards every endpoint the provider’s document names, not only the issuer', async () => {
+    const config = await discover({ 'idp.test': '127.0.0.1', 'internal.test': '10.1.2.3' });
+    const before = hits.length;
+    await assert.rejects(oidc.clientCredentialsGrant(config), (error: Error) =>
+      String((error.cause as Error | undefined)?.message ?? error.message).includes('does not reach'),
+    );
+    assert.deepEqual(hits.slice(before), [], 'the token request reached nothing');
+  });
+
+  it('sends the library’s request as it is, to the address it checked', async () => {
+    const config = await discover({ 'idp.test': '127.0.0.1', 'internal.test': '127.0.0.1' });
+    const tokens = await oidc.clientCredentialsGrant(config);
+    assert.equal(tokens.access_token, 'for POST client_credentials');
   });
 });
 

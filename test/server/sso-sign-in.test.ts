@@ -439,4 +439,33 @@ describe('requiring single sign-on for a domain', () => {
     await t.app.services.lockout.clear('acme', 'bob@acme.test');
     assert.equal((await password('bob@acme.test')).statusCode, 200, 'allowed again');
   });
+
+  it('mails no reset link to a member who must use it, with the same answer; owners still get one', async () => {
+    const ask = (email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/user/password/request',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ teamName: 'acme', userName: email }),
+      });
+    const issued = async (email: string) =>
+      (
+        await t.db.kysely
+          .selectFrom('password_resets')
+          .innerJoin('users', 'users.id', 'password_resets.user_id')
+          .select('password_resets.user_id')
+          .where('users.email', '=', email)
+          .execute()
+      ).length;
+    await route({ connectionId: connection.id, requireSso: true });
+    try {
+      const [bob, nobody] = [await ask('bob@acme.test'), await ask('nobody@acme.test')];
+      assert.deepEqual([bob.statusCode, bob.body], [nobody.statusCode, nobody.body]);
+      assert.equal(await issued('bob@acme.test'), 0, 'no link for a member who must use single sign-on');
+      assert.equal((await ask('ada@acme.test')).statusCode, 200);
+      assert.equal(await issued('ada@acme.test'), 1, 'the owner keeps the password');
+    } finally {
+      await route({ connectionId: connection.id, requireSso: false });
+    }
+  });
 });

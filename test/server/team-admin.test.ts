@@ -45,6 +45,7 @@ describe('GET /api/team', () => {
       apple: true,
       requireTwoStep: false,
       passkeys: true,
+      emailCode: false,
     });
     assert.deepEqual(team.support, {
       name: 'Priya Natarajan',
@@ -132,6 +133,7 @@ describe('PATCH /api/team/login-options', () => {
       apple: true,
       requireTwoStep: false,
       passkeys: true,
+      emailCode: false,
     });
     const shown = await publicTeam('acme');
     assert.ok(!('googleOptions' in shown) && !('auth0Options' in shown));

@@ -652,32 +652,37 @@ describe('a team that requires two-step sign-in', () => {
   });
 });
 
-describe('a provider sign-in in a team that requires two-step sign-in', () => {
-  it('stops at the second step (here: enrolment) with no session, then signs in with amr fed otp mfa', async () => {
+describe('a provider sign-in and two-step sign-in', () => {
+  /** Dan signs in to umbrella through its Azure provider: the callback's answer. */
+  async function danThroughAzure() {
+    const start = await t.app.inject({
+      method: 'POST',
+      url: '/account/azure',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ teamName: 'umbrella', returnUrl: '/manage' }).toString(),
+    });
+    assert.equal(start.statusCode, 303, start.body);
+    const browser = start.cookies.find((c) => c.name === 'acct_oauth')!.value;
+    const back = await signInAtProvider(
+      String(start.headers.location),
+      'dan',
+      `${t.config.publicUrl}/account/callback/`,
+    );
+    return t.app.inject({
+      method: 'GET',
+      url: `${back.pathname}${back.search}`,
+      headers: { cookie: `acct_oauth=${browser}` },
+    });
+  }
+
+  it('stops at the second step the team requires, later at the one the user turned on', async () => {
     await t.db.kysely
       .updateTable('teams')
       .set({ require_two_step: 1 })
       .where('name', '=', 'umbrella')
       .execute();
     try {
-      const start = await t.app.inject({
-        method: 'POST',
-        url: '/account/azure',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ teamName: 'umbrella', returnUrl: '/manage' }).toString(),
-      });
-      assert.equal(start.statusCode, 303, start.body);
-      const browser = start.cookies.find((c) => c.name === 'acct_oauth')!.value;
-      const back = await signInAtProvider(
-        String(start.headers.location),
-        'dan',
-        `${t.config.publicUrl}/account/callback/`,
-      );
-      const response = await t.app.inject({
-        method: 'GET',
-        url: `${back.pathname}${back.search}`,
-        headers: { cookie: `acct_oauth=${browser}` },
-      });
+      const response = await danThroughAzure();
       assert.equal(response.statusCode, 303);
       assert.equal(response.headers.location, '/login/umbrella?TwoStep=enrol&ReturnUrl=%2Fmanage');
       assert.equal(
@@ -703,5 +708,14 @@ describe('a provider sign-in in a team that requires two-step sign-in', () => {
         .where('name', '=', 'umbrella')
         .execute();
     }
+    // Dan's own two-step sign-in, now on, protects him when the team no longer requires it: a provider
+    // vouching for him is one step, as a password is.
+    t.clock.advance(30_000);
+    const answer = await danThroughAzure();
+    assert.equal(answer.headers.location, '/login/umbrella?TwoStep=verify&ReturnUrl=%2Fmanage');
+    assert.equal(
+      answer.cookies.find((c) => c.name === 'acct_session'),
+      undefined,
+    );
   });
 });

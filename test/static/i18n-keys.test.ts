@@ -23,7 +23,7 @@ const sources = readdirSync(SRC, { recursive: true })
   .map((name) => readFileSync(join(SRC, name), 'utf8'));
 const code = sources.join('\n');
 // The language chunk every page loads and the text parts only some screens load (src/i18n/parts.tsx).
-const english = ['', 'admin', 'invite', 'account', 'security'].flatMap((part) =>
+const english = ['', 'admin', 'invite', 'account', 'security', 'strength'].flatMap((part) =>
   flatten(JSON.parse(readFileSync(join(SRC, 'i18n/locales', part, 'en.json'), 'utf8'))),
 );
 const PLURAL = /_(zero|one|two|few|many|other)$/;

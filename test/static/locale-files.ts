@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 export const LOCALES = resolve(import.meta.dirname, '..', '..', 'src', 'i18n', 'locales');
 
 /** The language chunk every page loads ('') and the parts only some screens load (src/i18n/parts.tsx). */
-export const PARTS = ['', 'admin', 'invite', 'account', 'security'];
+export const PARTS = ['', 'admin', 'invite', 'account', 'security', 'strength'];
 
 export function flatten(value: unknown, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};

@@ -75,6 +75,7 @@ const NAMES = [
 
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   de: [
+    'strength.withReason',
     'manage.info.team',
     'manage.info.name',
     'manage.permissions.ADMIN',
@@ -99,8 +100,10 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'connections.claims.name',
     'directories.fields.name',
     'directories.token.label',
+    'streaming.columns.state',
   ],
   da: [
+    'strength.withReason',
     'manage.info.team',
     'manage.permissions.ADMIN',
     'header.dashboard',
@@ -125,10 +128,28 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'users.methods.sso',
     'activity.methods.sso',
     'directories.token.label',
+    'streaming.columns.state',
+    'events.kind',
+    'team.log.methods.sso',
+    'team.log.methods.auth0',
+    'events.export.csv',
+    'events.export.json',
   ],
-  es: ['manage.permissions.EDITOR', 'team.log.team.loginOptions', 'directories.token.label'],
-  fr: ['manage.nav.sessions', 'team.logFilter.invitation', 'domains.record.type'],
+  es: [
+    'manage.permissions.EDITOR',
+    'team.log.team.loginOptions',
+    'directories.token.label',
+    'strength.withReason',
+  ],
+  fr: [
+    'manage.nav.sessions',
+    'team.logFilter.invitation',
+    'domains.record.type',
+    'team.logFilter.session',
+    'events.kind',
+  ],
   pt: [
+    'strength.withReason',
     'manage.permissions.EDITOR',
     'recoveryCodes.fileSite',
     'team.log.team.loginOptions',
@@ -137,6 +158,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'manage.nav.teamApps',
     'teamApps.columns.status',
     'directories.token.label',
+    'streaming.columns.state',
   ],
 };
 

@@ -15,6 +15,7 @@ import { PasswordHasher, SCRYPT_PARAMS, scryptParams } from '../../demo/server/l
 import { startServer, type RunningServer } from '../../demo/server/main';
 import type { ProviderKind } from '../../demo/server/db/schema';
 import { startStandIns, type StandIn } from '../../demo/server/standin/providers';
+import { startPwnedStandIn, type PwnedStandIn } from '../../demo/server/standin/pwned-passwords';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -180,6 +181,11 @@ export interface TestApp extends TestEnvironment {
   app: FastifyInstance;
   db: Db;
   standIns: Map<ProviderKind, StandIn>;
+  /**
+   * The stand-in range API new passwords are checked against, unless PWNED_PASSWORDS_URL is given (a
+   * server started outside demo mode has none).
+   */
+  pwnedStandIn: PwnedStandIn | null;
   close(): Promise<void>;
 }
 
@@ -230,6 +236,7 @@ export async function createTestApp(
   await migrate(db.kysely);
   const keys = await openKeyRing(db, base.config, base.clock);
   const standIns = await startStandIns(base.config.publicUrl, base.config.standinPorts);
+  const pwnedStandIn = await startPwnedStandIn();
   const answers = answersWatch(onRoute);
   const app = await buildApp({
     config: base.config,
@@ -238,6 +245,7 @@ export async function createTestApp(
     clock: base.clock,
     logger: false,
     standIns,
+    pwnedStandInUrl: pwnedStandIn.url,
     onRoute: answers.onRoute,
   });
   await app.ready();
@@ -247,10 +255,12 @@ export async function createTestApp(
     app,
     db,
     standIns,
+    pwnedStandIn,
     async close() {
       await app.close();
       await db.close();
       for (const standIn of standIns.values()) await standIn.close();
+      await pwnedStandIn.close();
       await base.cleanUp();
       answers.check();
     },

@@ -9,7 +9,7 @@ export type T = (key: string, values?: Record<string, string | number>) => strin
 const LOCALES = resolve(import.meta.dirname, '..', '..', 'src', 'i18n', 'locales');
 
 /** Each part's top-level keys are its own (src/i18n/parts.tsx), so the parts merge side by side. */
-const PARTS = ['admin', 'invite', 'account', 'security'];
+const PARTS = ['admin', 'invite', 'account', 'security', 'strength'];
 
 /** A language's texts: the chunk every page loads and the text parts some screens load, together. */
 export function readLocale(language: string): Texts {

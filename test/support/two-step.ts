@@ -86,7 +86,8 @@ export function withCookies(t: TestApp, jar: { cookie: string; xsrf: string }, u
 
 /** A running test server as the helpers here take it (its app, database and clock). */
 export function appOf(server: TestServer): TestApp {
-  return { ...server, app: server.server.app, db: server.server.db, standIns: server.server.standIns };
+  const { app, db, standIns, pwnedStandIn } = server.server;
+  return { ...server, app, db, standIns, pwnedStandIn };
 }
 
 /**

@@ -6,7 +6,8 @@
  * - `identityServer`: the real reference server, in-process on a free port, reached by the test page
  *   through a same-origin proxy (so cookies and the anti-forgery header behave as on the portal page),
  *   plus harness-only addresses: `/__test/session?email=…`, that signs a seeded user in, and
- *   `/__test/setup-link?email=…`, a setup link from acme's owner (its token, as the mail would carry it).
+ *   `/__test/setup-link?email=…`, a setup link from acme's owner (its token, as the mail would carry it),
+ *   and `/__test/email-code-team`, a team that offers sign-in with an e-mail code.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -117,6 +118,15 @@ export function identityServer() {
       });
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { token };
+      return;
+    }
+    // A team that offers sign-in with an e-mail code (test/support/email-code.ts), made once.
+    if (ctx.path === '/__test/email-code-team') {
+      const { app } = await testApp(ctx.origin);
+      const { codeTeam, CODE_TEAM, CODE_MEMBER } = await import('./email-code.ts');
+      await codeTeam(app);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { team: CODE_TEAM, email: CODE_MEMBER };
       return;
     }
     if (ctx.path === '/__test/dns') {

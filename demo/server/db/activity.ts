@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ActivityEventsTable, Database, Session } from './schema';
+import type { AuditAction } from '../../../src/contract/team-rules';
 import { recordAudit } from './audit';
 import type { Dialect } from './connect';
 import { writeTerms } from './members';
@@ -22,6 +23,43 @@ export interface NewActivity {
   kind: string;
   detail: Record<string, unknown>;
   now: number;
+}
+
+/** What the team's event log records of a member's security event (lib/activity.ts `teamEventOf`). */
+export interface MemberEvent {
+  type: AuditAction;
+  detail: Record<string, unknown>;
+  address: string | null;
+  requestId: string | null;
+}
+
+/**
+ * Write a member's security event into the event log of their team, in the caller's transaction: the
+ * member acts and is the target. A user belongs to one team (users.team_id), so this is one row; gone
+ * users (deleted meanwhile) leave none.
+ */
+async function recordMemberEvent(
+  trx: Kysely<Database>,
+  userId: string,
+  event: MemberEvent,
+  now: number,
+): Promise<void> {
+  const user = await trx
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'team_id'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!user) return;
+  await recordAudit(trx, {
+    teamId: user.team_id,
+    actor: { id: user.id, name: user.name, email: user.email },
+    action: event.type,
+    target: user.email,
+    detail: event.detail,
+    now,
+    address: event.address,
+    requestId: event.requestId,
+  });
 }
 
 /** A user's sessions as the sessions screen lists them, their security log and their known browsers. */
@@ -79,18 +117,31 @@ export function activityRepository(db: Kysely<Database>) {
     endOtherSessions: (userId: string, now: number, keep?: string) =>
       revokeUserSessions(db, userId, now, keep),
 
-    async record(event: NewActivity): Promise<void> {
-      await db
-        .insertInto('activity_events')
-        .values({
-          id: eventId(event.now),
-          user_id: event.userId,
-          kind: event.kind,
-          detail: JSON.stringify(event.detail),
-          created_at: event.now,
-        })
-        .execute();
+    /**
+     * Add an entry to the user's security log and, when given, the event their team's log records of it:
+     * both in one transaction, so the team never hears of what the user's log lost, nor the reverse.
+     */
+    async record(event: NewActivity, member?: MemberEvent): Promise<void> {
+      const write = async (trx: Kysely<Database>) => {
+        await trx
+          .insertInto('activity_events')
+          .values({
+            id: eventId(event.now),
+            user_id: event.userId,
+            kind: event.kind,
+            detail: JSON.stringify(event.detail),
+            created_at: event.now,
+          })
+          .execute();
+        if (member) await recordMemberEvent(trx, event.userId, member, event.now);
+      };
+      if (member) await db.transaction().execute(write);
+      else await write(db);
     },
+
+    /** A security event only the team's log records (a wrong second-step code, a sign-out). */
+    memberEvent: (userId: string, member: MemberEvent, now: number) =>
+      recordMemberEvent(db, userId, member, now),
 
     /** A page of the user's events since `since`, newest first, after the cursor (an event id) if any. */
     page(userId: string, since: number, limit: number, cursor?: string): Promise<ActivityEventsTable[]> {

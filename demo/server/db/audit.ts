@@ -35,13 +35,29 @@ function eventId(now: number): string {
 
 /**
  * Record an admin action. Takes the transaction of the action itself, so an action and its record stand
- * or fall together.
+ * or fall together — and so does its delivery to each of the team's active streaming endpoints: each
+ * endpoint's counter is raised here, and the row stays locked until the action commits, so an
+ * endpoint's deliveries are numbered in the order their events commit, on every node
+ * (docs/decisions/event-streaming.md). A team without endpoints pays one update that finds no row.
  */
 export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  const id = eventId(entry.now);
+  const streams = await db
+    .updateTable('event_streams')
+    .set((eb) => ({ next_seq: eb('next_seq', '+', 1) }))
+    .where('team_id', '=', entry.teamId)
+    .where('state', '=', 'active')
+    .returning(['id', 'next_seq'])
+    .execute();
+  if (streams.length > 0)
+    await db
+      .insertInto('stream_deliveries')
+      .values(streams.map((stream) => ({ stream_id: stream.id, seq: stream.next_seq, event_id: id })))
+      .execute();
   await db
     .insertInto('audit_events')
     .values({
-      id: eventId(entry.now),
+      id,
       team_id: entry.teamId,
       actor_id: entry.actor?.id ?? null,
       actor_name: entry.actor?.name ?? null,
@@ -61,13 +77,13 @@ export function auditRepository(db: Kysely<Database>) {
   return {
     /**
      * The team's events, newest first, a page at a time: those older than `before` (an event's id, which
-     * sorts by time), of one kind of action (`kind.…`) or by one actor when asked. One more than `limit`
-     * is read to know whether a next page exists.
+     * sorts by time), of one kind of action (`kind.…`), by one actor, or in [from, to) (milliseconds) when
+     * asked. One more than `limit` is read to know whether a next page exists.
      */
     async page(
       teamId: string,
       limit: number,
-      filter: { before?: string; kind?: string; actor?: string } = {},
+      filter: { before?: string; kind?: string; actor?: string; from?: number; to?: number } = {},
     ): Promise<{ events: AuditEventsTable[]; next: string | null }> {
       let query = db.selectFrom('audit_events').selectAll().where('team_id', '=', teamId);
       // An id begins with its event's time (eventId): the page goes on below (created_at, id).
@@ -78,6 +94,8 @@ export function auditRepository(db: Kysely<Database>) {
       }
       if (filter.kind !== undefined) query = query.where('action', 'like', `${filter.kind}.%`);
       if (filter.actor !== undefined) query = query.where('actor_id', '=', filter.actor);
+      if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+      if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
       const rows = await query
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')

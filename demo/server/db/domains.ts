@@ -79,6 +79,26 @@ export function domainsRepository(db: Kysely<Database>) {
     });
   }
 
+  /** A setting of the team's domain changed, audited in the same transaction; undefined when gone. */
+  const changed = (
+    row: TeamDomainsTable,
+    changes: Partial<TeamDomainsTable>,
+    entry: { action: AuditAction; detail: Record<string, unknown> },
+    actor: Actor,
+    now: number,
+  ) =>
+    db.transaction().execute(async (trx): Promise<TeamDomainsTable | undefined> => {
+      const result = await trx
+        .updateTable('team_domains')
+        .set(changes)
+        .where('domain', '=', row.domain)
+        .where('team_id', '=', row.team_id)
+        .executeTakeFirst();
+      if (!result.numUpdatedRows) return undefined;
+      await recordAudit(trx, { teamId: row.team_id, actor, target: row.domain, now, ...entry });
+      return { ...row, ...changes };
+    });
+
   return {
     /** The team's domains, by name. */
     list(teamId: string): Promise<TeamDomainsTable[]> {
@@ -119,6 +139,7 @@ export function domainsRepository(db: Kysely<Database>) {
           missing_since: null,
           connection_id: null,
           require_sso: 0,
+          auto_join: 0,
         };
         const result = await trx
           .insertInto('team_domains')
@@ -196,25 +217,9 @@ export function domainsRepository(db: Kysely<Database>) {
       actor: Actor,
       now: number,
     ) {
-      return db.transaction().execute(async (trx): Promise<TeamDomainsTable | undefined> => {
-        const changes = { connection_id: change.connectionId, require_sso: change.requireSso ? 1 : 0 };
-        const result = await trx
-          .updateTable('team_domains')
-          .set(changes)
-          .where('domain', '=', row.domain)
-          .where('team_id', '=', row.team_id)
-          .executeTakeFirst();
-        if (!result.numUpdatedRows) return undefined;
-        await recordAudit(trx, {
-          teamId: row.team_id,
-          actor,
-          action: 'domain.signIn',
-          target: row.domain,
-          detail: { connection: change.connectionName, required: change.requireSso },
-          now,
-        });
-        return { ...row, ...changes };
-      });
+      const changes = { connection_id: change.connectionId, require_sso: change.requireSso ? 1 : 0 };
+      const detail = { connection: change.connectionName, required: change.requireSso };
+      return changed(row, changes, { action: 'domain.signIn', detail }, actor, now);
     },
 
     /**
@@ -239,6 +244,35 @@ export function domainsRepository(db: Kysely<Database>) {
         .where('teams.disabled', '=', 0)
         .executeTakeFirst();
       return row?.name;
+    },
+
+    /**
+     * The team a person at this domain may ask to join: the one that has it verified, when the domain
+     * does not sign in through an enabled connection of that team (then single sign-on is the way in)
+     * and the team is on. With whether its people join without an admin's approval.
+     */
+    joinableBy(domain: string) {
+      return db
+        .selectFrom('team_domains')
+        .innerJoin('teams', 'teams.id', 'team_domains.team_id')
+        .leftJoin('team_connections', (join) =>
+          join
+            .onRef('team_connections.id', '=', 'team_domains.connection_id')
+            .onRef('team_connections.team_id', '=', 'team_domains.team_id')
+            .on('team_connections.enabled', '=', 1),
+        )
+        .select(['teams.id', 'teams.name', 'teams.display_name', 'team_domains.auto_join'])
+        .where('team_domains.domain', '=', domain)
+        .where('team_domains.state', '=', 'verified')
+        .where('teams.disabled', '=', 0)
+        .where('team_connections.id', 'is', null)
+        .executeTakeFirst();
+    },
+
+    /** Whether a verified requester at the domain is invited without approval (audited). */
+    setAutoJoin(row: TeamDomainsTable, autoJoin: boolean, actor: Actor, now: number) {
+      const entry = { action: 'domain.autoJoin', detail: { automatic: autoJoin } } as const;
+      return changed(row, { auto_join: autoJoin ? 1 : 0 }, entry, actor, now);
     },
 
     /** Removes the team's domain (audited); false when the team does not hold it. */

@@ -19,7 +19,8 @@ export interface NewInvitation {
   email: string;
   permissions: Permission[];
   tokenHash: string;
-  inviter: Actor;
+  /** Null when nobody sent it: a join request its domain lets through without an admin. */
+  inviter: Actor | null;
   language: string;
   now: number;
   expiresAt: number;
@@ -54,64 +55,82 @@ export interface InvitationForLink {
   };
 }
 
+const withInviter = (executor: Kysely<Database>) =>
+  executor
+    .selectFrom('invitations')
+    .leftJoin('users', 'users.id', 'invitations.invited_by')
+    .selectAll('invitations')
+    .select(['users.name as inviter_name', 'users.email as inviter_email']);
+
+/**
+ * What already stands between the address and a new invitation to the team: it is a member (enabled
+ * or not), or has an open invitation (other than `except`).
+ */
+export async function standingOf(
+  trx: Kysely<Database>,
+  teamId: string,
+  email: string,
+  now: number,
+  except?: string,
+): Promise<'alreadyMember' | 'alreadyInvited' | null> {
+  const member = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('team_id', '=', teamId)
+    .where('email', '=', email)
+    .executeTakeFirst();
+  if (member) return 'alreadyMember';
+  let pending = trx
+    .selectFrom('invitations')
+    .select('id')
+    .where('team_id', '=', teamId)
+    .where('email', '=', email)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('superseded_at', 'is', null)
+    .where('expires_at', '>', now);
+  if (except) pending = pending.where('id', '!=', except);
+  return (await pending.executeTakeFirst()) ? 'alreadyInvited' : null;
+}
+
+/**
+ * Insert a pending invitation, refused when the address is a member or invited, or no seat is free.
+ * Run in a transaction that holds the team's row (`lockTeam`): the invitations' and the join requests'.
+ */
+export async function insertPending(
+  trx: Kysely<Database>,
+  invitation: NewInvitation,
+  except?: string,
+): Promise<InviteOutcome> {
+  const standing = await standingOf(trx, invitation.teamId, invitation.email, invitation.now, except);
+  if (standing) return { ok: false, reason: standing };
+  const seats = await seatsOf(trx, invitation.teamId, invitation.now, except);
+  if (seats.used + 1 > seats.limit) return { ok: false, reason: 'seatLimit' };
+  const id = randomUUID();
+  await trx
+    .insertInto('invitations')
+    .values({
+      id,
+      team_id: invitation.teamId,
+      email: invitation.email,
+      permissions: JSON.stringify(invitation.permissions),
+      token_hash: invitation.tokenHash,
+      invited_by: invitation.inviter?.id ?? null,
+      language: invitation.language,
+      created_at: invitation.now,
+      sent_at: invitation.now,
+      expires_at: invitation.expiresAt,
+      accepted_at: null,
+      revoked_at: null,
+      superseded_at: null,
+    })
+    .execute();
+  const row = await withInviter(trx).where('invitations.id', '=', id).executeTakeFirstOrThrow();
+  return { ok: true, invitation: row };
+}
+
 /** Invitations to join a team, stored by the SHA-256 of their token (the token travels only by mail). */
 export function invitationsRepository(db: Kysely<Database>, dialect: Dialect) {
-  const withInviter = (executor: Kysely<Database>) =>
-    executor
-      .selectFrom('invitations')
-      .leftJoin('users', 'users.id', 'invitations.invited_by')
-      .selectAll('invitations')
-      .select(['users.name as inviter_name', 'users.email as inviter_email']);
-
-  /** Insert a pending invitation, refused when the address is a member or invited, or no seat is free. */
-  async function insertPending(
-    trx: Kysely<Database>,
-    invitation: NewInvitation,
-    except?: string,
-  ): Promise<InviteOutcome> {
-    const member = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('team_id', '=', invitation.teamId)
-      .where('email', '=', invitation.email)
-      .executeTakeFirst();
-    if (member) return { ok: false, reason: 'alreadyMember' };
-    let pending = trx
-      .selectFrom('invitations')
-      .select('id')
-      .where('team_id', '=', invitation.teamId)
-      .where('email', '=', invitation.email)
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('superseded_at', 'is', null)
-      .where('expires_at', '>', invitation.now);
-    if (except) pending = pending.where('id', '!=', except);
-    if (await pending.executeTakeFirst()) return { ok: false, reason: 'alreadyInvited' };
-    const seats = await seatsOf(trx, invitation.teamId, invitation.now, except);
-    if (seats.used + 1 > seats.limit) return { ok: false, reason: 'seatLimit' };
-    const id = randomUUID();
-    await trx
-      .insertInto('invitations')
-      .values({
-        id,
-        team_id: invitation.teamId,
-        email: invitation.email,
-        permissions: JSON.stringify(invitation.permissions),
-        token_hash: invitation.tokenHash,
-        invited_by: invitation.inviter.id,
-        language: invitation.language,
-        created_at: invitation.now,
-        sent_at: invitation.now,
-        expires_at: invitation.expiresAt,
-        accepted_at: null,
-        revoked_at: null,
-        superseded_at: null,
-      })
-      .execute();
-    const row = await withInviter(trx).where('invitations.id', '=', id).executeTakeFirstOrThrow();
-    return { ok: true, invitation: row };
-  }
-
   return {
     /**
      * The team's open invitations — not accepted, revoked or resent — newest first. Expired ones are

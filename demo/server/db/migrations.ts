@@ -929,6 +929,71 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('audit_events').addColumn('request_id', 'text').execute();
     },
   },
+  '023-event-streams': {
+    async up(db: AnyDb) {
+      // A team's streaming endpoints (db/event-streams.ts, docs/decisions/event-streaming.md): the
+      // address, the signing secret sealed (and the previous one during a rotation), the state, and the
+      // delivery status. `next_seq` numbers the endpoint's deliveries: recordAudit raises it in the
+      // event's own transaction, holding the row until that commits, so the numbers commit in order.
+      // `lease_*` is the claim of the node delivering to it.
+      await db.schema
+        .createTable('event_streams')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('previous_secret', 'text')
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('next_seq', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('rotated_at', 'bigint')
+        .addColumn('last_delivery_at', 'bigint')
+        .addColumn('failing_since', 'bigint')
+        .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_problem', 'text')
+        .addColumn('last_status', 'integer')
+        .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+        .addColumn('disabled_at', 'bigint')
+        .addColumn('lease_holder', 'text')
+        .addColumn('lease_until', 'bigint')
+        .execute();
+      await db.schema.createIndex('event_streams_team').on('event_streams').columns(['team_id']).execute();
+      // What each endpoint still has to take, in order: a row per event and endpoint, deleted once the
+      // endpoint answered 2xx. The event itself is read from audit_events (never changed once written).
+      await db.schema
+        .createTable('stream_deliveries')
+        .addColumn('stream_id', 'text', (c) => c.notNull().references('event_streams.id').onDelete('cascade'))
+        .addColumn('seq', 'bigint', (c) => c.notNull())
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('stream_deliveries_pk', ['stream_id', 'seq'])
+        .execute();
+    },
+  },
+  '026-email-codes': {
+    async up(db: AnyDb) {
+      // Sign-in with a code mailed to the member, a team's choice (off until its admins turn it on).
+      await db.schema
+        .alterTable('teams')
+        .addColumn('email_code_enabled', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      // One row per mail: the six-digit code's keyed hash (HMAC: a bare hash of a million possible codes
+      // is no secret), the SHA-256 of the link's token, and the SHA-256 of the cookie of the browser that
+      // asked (the link signs in only there). A new mail supersedes the live one; consumed by one UPDATE.
+      await db.schema
+        .createTable('email_codes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('code_hash', 'text', (c) => c.notNull())
+        .addColumn('link_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('browser_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .addColumn('superseded_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('email_codes_user').on('email_codes').column('user_id').execute();
+    },
+  },
   '027-scim-user-names': {
     async up(db: AnyDb) {
       // A directory's userName need not be an address (Entra ID sends what the tenant maps to it): kept
@@ -956,6 +1021,45 @@ const migrations: Record<string, Migration> = {
         .createIndex('used_challenges_expires')
         .on('used_challenges')
         .column('expires_at')
+        .execute();
+    },
+  },
+  '029-join-requests': {
+    async up(db: AnyDb) {
+      // Asking to join a team from an address at one of its verified domains (db/join-requests.ts): the
+      // row waits `unverified` with the SHA-256 (keyed) of the code mailed to the address, then `pending`
+      // for an admin, then `approved` or `declined`. One pending request per address and team.
+      await db.schema
+        .createTable('join_requests')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('code_hash', 'text')
+        .addColumn('code_expires_at', 'bigint')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('decided_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('decided_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('join_requests_pending')
+        .on('join_requests')
+        .columns(['team_id', 'email'])
+        .unique()
+        .where(sql.ref('state'), '=', 'pending')
+        .execute();
+      await db.schema
+        .createIndex('join_requests_team_state')
+        .on('join_requests')
+        .columns(['team_id', 'state', 'created_at'])
+        .execute();
+      // A verified domain whose people may join without an admin's approval (seats still counted).
+      await db.schema
+        .alterTable('team_domains')
+        .addColumn('auto_join', 'integer', (c) => c.notNull().defaultTo(0))
         .execute();
     },
   },

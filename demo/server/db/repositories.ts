@@ -5,9 +5,12 @@ import { connectionsRepository } from './connections';
 import { deviceCodesRepository } from './device-codes';
 import { directoriesRepository } from './directories';
 import { domainsRepository } from './domains';
+import { emailCodesRepository } from './email-codes';
+import { eventStreamsRepository } from './event-streams';
 import { groupsRepository } from './groups';
 import { identitiesRepository } from './identities';
 import { invitationsRepository } from './invitations';
+import { joinRequestsRepository } from './join-requests';
 import { loginFailuresRepository } from './login-failures';
 import { membersRepository } from './members';
 import { oauthFlowsRepository } from './oauth-flows';
@@ -40,6 +43,7 @@ export function createRepositories(db: Db) {
     identities: identitiesRepository(kysely, db.dialect),
     oauthFlows: oauthFlowsRepository(kysely),
     passwordResets: passwordResetsRepository(kysely),
+    emailCodes: emailCodesRepository(kysely),
     deviceCodes: deviceCodesRepository(kysely),
     policies: policiesRepository(kysely),
     loginFailures: loginFailuresRepository(kysely),
@@ -47,6 +51,7 @@ export function createRepositories(db: Db) {
     usedChallenges: usedChallengesRepository(kysely),
     members: membersRepository(kysely, db.dialect),
     invitations: invitationsRepository(kysely, db.dialect),
+    joinRequests: joinRequestsRepository(kysely, db.dialect),
     groups: groupsRepository(kysely),
     audit: auditRepository(kysely),
     teamApps: teamAppsRepository(kysely),
@@ -63,6 +68,7 @@ export function createRepositories(db: Db) {
     oidcModels: oidcModelsRepository(kysely),
     directories: directoriesRepository(kysely),
     scim: scimRepository(kysely, db.dialect),
+    eventStreams: eventStreamsRepository(kysely, db.dialect),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ConnectionPreset, ConnectionProtocol, SamlPurpose } from '../../../src/contract/connections';
 import type { DomainCheckProblem, DomainState } from '../../../src/contract/domains';
 import type { DirectorySignIn } from '../../../src/contract/directories';
+import type { StreamProblem, StreamState } from '../../../src/contract/event-streams';
 
 /**
  * The database schema as Kysely sees it. Times are milliseconds since the epoch (bigint on PostgreSQL,
@@ -37,6 +38,8 @@ export interface TeamsTable {
   require_two_step: Generated<number>;
   /** Passkey sign-in as the first step (a passkey as the second step does not depend on it). */
   passkeys_enabled: Generated<number>;
+  /** Members may sign in with a code mailed to them (routes/email-code.ts). */
+  email_code_enabled: Generated<number>;
 }
 
 export interface UsersTable {
@@ -125,6 +128,22 @@ export interface PasswordResetsTable {
   user_id: string;
   /** SHA-256 of the token; the token itself only travels in the mail. */
   token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  superseded_at: number | null;
+}
+
+/** A sign-in code mailed to a member: ten minutes, single use, superseded by the next one. */
+export interface EmailCodesTable {
+  id: string;
+  user_id: string;
+  /** HMAC-SHA-256 of the six digits under the server's secret, bound to the row's id. */
+  code_hash: string;
+  /** SHA-256 of the link's token; the token itself only travels in the mail. */
+  link_hash: string;
+  /** SHA-256 of the cookie of the browser that asked: the link signs in there only. */
+  browser_hash: string;
   created_at: number;
   expires_at: number;
   used_at: number | null;
@@ -274,6 +293,28 @@ export interface AuditEventsTable {
 export type TeamAppKind = 'web' | 'spa' | 'native' | 'device' | 'machine';
 
 /** A team's e-mail domain and the DNS record that proves it is the team's (db/domains.ts). */
+/** Where a request to join stands: the code not yet entered, waiting for an admin, or decided. */
+export type JoinRequestState = 'unverified' | 'pending' | 'approved' | 'declined';
+
+/** A request to join a team from an address at one of its verified domains (db/join-requests.ts). */
+export interface JoinRequestsTable {
+  id: string;
+  team_id: string;
+  email: string;
+  name: string;
+  /** The requester's language: the code, the invitation and the answer are mailed in it. */
+  language: string;
+  state: JoinRequestState;
+  /** HMAC-SHA-256 of the mailed code while `unverified`; null once entered. */
+  code_hash: string | null;
+  code_expires_at: number | null;
+  /** Wrong codes entered for this request. */
+  attempts: number;
+  created_at: number;
+  decided_by: string | null;
+  decided_at: number | null;
+}
+
 export interface TeamDomainsTable {
   /** Lower case, ASCII form (src/contract/domains.ts `normalDomain`). */
   domain: string;
@@ -292,6 +333,8 @@ export interface TeamDomainsTable {
   connection_id: string | null;
   /** 1: its addresses sign in only through that connection (the team's owners excepted). */
   require_sso: number;
+  /** 1: a verified requester at this domain is invited without an admin's approval, seat allowing. */
+  auto_join: number;
 }
 
 /** A one-time link an owner mailed to the company's IT contact (db/setup-links.ts). */
@@ -528,6 +571,42 @@ export interface EmailChangesTable {
 export type { DirectorySignIn };
 
 /** A team's directory: a SCIM 2.0 client (Okta, Entra ID…) and its one bearer token. */
+/** A team's streaming endpoint (db/event-streams.ts). */
+export interface EventStreamsTable {
+  id: string;
+  team_id: string;
+  url: string;
+  /** The signing secret (`whsec_…`), sealed (lib/sealing.ts) with the context `event-stream:<id>`. */
+  secret: string;
+  /** The secret before the last rotation, sealed the same way; it signs too until the overlap ends. */
+  previous_secret: string | null;
+  state: StreamState;
+  /** The number of the endpoint's last delivery row. */
+  next_seq: number;
+  created_at: number;
+  rotated_at: number | null;
+  last_delivery_at: number | null;
+  /** The first failure of the present run of failures. */
+  failing_since: number | null;
+  /** Failures in a row (the backoff's exponent). */
+  failures: number;
+  last_problem: StreamProblem | null;
+  last_status: number | null;
+  /** Nothing is sent before this time (the backoff). */
+  next_attempt_at: number;
+  disabled_at: number | null;
+  /** The node delivering now (a random id per claim), and until when its claim holds. */
+  lease_holder: string | null;
+  lease_until: number | null;
+}
+
+/** An event an endpoint still has to take, numbered in the order the events committed. */
+export interface StreamDeliveriesTable {
+  stream_id: string;
+  seq: number;
+  event_id: string;
+}
+
 export interface DirectoriesTable {
   id: string;
   team_id: string;
@@ -579,6 +658,7 @@ export interface Database {
   login_failures: LoginFailuresTable;
   rate_limits: RateLimitsTable;
   password_resets: PasswordResetsTable;
+  email_codes: EmailCodesTable;
   team_providers: TeamProvidersTable;
   oauth_flows: OauthFlowsTable;
   device_codes: DeviceCodesTable;
@@ -589,6 +669,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   team_apps: TeamAppsTable;
   team_domains: TeamDomainsTable;
+  join_requests: JoinRequestsTable;
   team_connections: TeamConnectionsTable;
   setup_links: SetupLinksTable;
   saml_requests: SamlRequestsTable;
@@ -609,6 +690,8 @@ export interface Database {
   directories: DirectoriesTable;
   scim_users: ScimUsersTable;
   scim_groups: ScimGroupsTable;
+  event_streams: EventStreamsTable;
+  stream_deliveries: StreamDeliveriesTable;
 }
 
 export type Team = Selectable<TeamsTable>;

@@ -425,6 +425,7 @@ export async function seedDemo(
           missing_since: null,
           connection_id: null,
           require_sso: 0,
+          auto_join: 0,
         })
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();

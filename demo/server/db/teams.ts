@@ -15,11 +15,13 @@ export type LoginMethod = keyof typeof LOGIN_METHODS;
 
 /**
  * The team's other sign-in settings, by API key: not methods a member can have on their own (a passkey
- * is added once signed in), so neither needs a provider configuration nor counts as the last method.
+ * is added once signed in; a mailed code reaches only an address the team already knows), so none
+ * needs a provider configuration nor counts as the last method.
  */
 export const LOGIN_SETTINGS = {
   requireTwoStep: 'require_two_step',
   passkeys: 'passkeys_enabled',
+  emailCode: 'email_code_enabled',
 } as const;
 export type LoginSetting = keyof typeof LOGIN_SETTINGS;
 

@@ -161,6 +161,27 @@ export function usersRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
+    /**
+     * The member `email` (or, with `byId`, the user of that id) of `teamName` when the team is enabled
+     * and offers sign-in with a mailed code: what the mail needs, and what the sign-in judges after the
+     * code (disabled, locked, the team's two-step rule).
+     */
+    findEmailCodeMember(
+      teamName: string,
+      who: { email: string } | { id: string },
+    ): Promise<
+      (MailAccount & Pick<User, 'locked' | 'disabled_at'> & { require_two_step: number }) | undefined
+    > {
+      const query = withTeam()
+        .select([...MAIL_ACCOUNT, 'users.locked', 'users.disabled_at', 'teams.require_two_step'])
+        .where('teams.name', '=', teamName)
+        .where('teams.disabled', '=', 0)
+        .where('teams.email_code_enabled', '=', 1);
+      return (
+        'id' in who ? query.where('users.id', '=', who.id) : query.where('users.email', '=', who.email)
+      ).executeTakeFirst();
+    },
+
     /** The user a reset link names, if they are in `teamName` and it offers password sign-in. */
     findResetAccount(userId: string, teamName: string): Promise<MailAccount | undefined> {
       return withTeam()

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import UAParser from 'ua-parser-js';
+import type { AuditAction } from '../../../src/contract/team-rules';
+import type { MemberEvent } from '../db/activity';
 import type { Session } from '../db/schema';
 import { mailBrand, newDeviceMail } from '../mail/compose';
 import { sessionOf } from './session';
@@ -37,6 +39,8 @@ export type ActivityKind =
   | 'passkeyRemoved'
   | 'appAllowed'
   | 'appAccessRemoved'
+  /** A new password was accepted without the breach check: the service did not answer. */
+  | 'breachCheckSkipped'
   | (string & {});
 
 /** A browser as the screens show it: family and operating system (no version: it changes monthly). */
@@ -79,7 +83,49 @@ export async function purgeActivity(request: FastifyRequest): Promise<void> {
   await repos.activity.purge(now - ACTIVITY_KEEP_MS);
 }
 
-/** Add an entry to the user's security log (and purge what is due). */
+/** The team log's type of each kind of the security log (a sign-in depends on its success). */
+const TEAM_TYPES: Partial<Record<ActivityKind, AuditAction>> = {
+  passwordChanged: 'user.passwordChanged',
+  passwordSet: 'user.passwordSet',
+  passwordReset: 'user.passwordReset',
+  providerConnected: 'user.providerConnected',
+  providerDisconnected: 'user.providerDisconnected',
+  sessionEnded: 'session.ended',
+  otherSessionsEnded: 'session.othersEnded',
+  emailChanged: 'user.emailChanged',
+  emailChangeUndone: 'user.emailChangeUndone',
+  twoStepOn: 'user.twoStepEnabled',
+  twoStepOff: 'user.twoStepDisabled',
+  twoStepMoved: 'user.twoStepMoved',
+  recoveryCodesRenewed: 'user.recoveryCodesRenewed',
+  recoveryCodeUsed: 'user.recoveryCodeUsed',
+  passkeyAdded: 'user.passkeyAdded',
+  passkeyRemoved: 'user.passkeyRemoved',
+  appAllowed: 'user.appAllowed',
+  appAccessRemoved: 'user.appAccessRemoved',
+};
+
+/**
+ * What the team's log keeps of an event's detail: only these plain choices and names (the address has
+ * its own column, kept or not by the deployment) — whatever a caller adds later, never a secret.
+ */
+const TEAM_DETAIL = ['method', 'success', 'browser', 'os', 'device', 'provider', 'app', 'count'] as const;
+
+/** The event the team's log records of a member's security event, on this request. */
+export function teamEventOf(
+  request: FastifyRequest,
+  type: AuditAction,
+  detail: Record<string, unknown>,
+): MemberEvent {
+  const kept: Record<string, unknown> = {};
+  for (const key of TEAM_DETAIL) if (detail[key] !== undefined) kept[key] = detail[key];
+  return { type, detail: kept, address: addressOf(request), requestId: request.id };
+}
+
+/**
+ * Add an entry to the user's security log (and purge what is due), and in the same transaction the
+ * event their team's log records of it.
+ */
 export async function recordActivity(
   request: FastifyRequest,
   userId: string,
@@ -88,7 +134,21 @@ export async function recordActivity(
 ): Promise<void> {
   const { repos, clock } = request.server.services;
   await purgeActivity(request);
-  await repos.activity.record({ userId, kind, detail, now: clock.now() });
+  const type =
+    kind === 'signIn' ? (detail.success === false ? 'user.signInFailed' : 'user.signedIn') : TEAM_TYPES[kind];
+  const member = type ? teamEventOf(request, type, detail) : undefined;
+  await repos.activity.record({ userId, kind, detail, now: clock.now() }, member);
+}
+
+/** A security event only the team's log records: a wrong second-step code, a sign-out. */
+export async function recordMemberEvent(
+  request: FastifyRequest,
+  userId: string,
+  type: AuditAction,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  const { repos, clock } = request.server.services;
+  await repos.activity.memberEvent(userId, teamEventOf(request, type, detail), clock.now());
 }
 
 /** The request's browser as the log records it. */

@@ -2,17 +2,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { Repositories } from '../db/repositories';
 import type { TeamDomainsTable } from '../db/schema';
-import { domainLostMail, mailBrand } from '../mail/compose';
+import { domainLostMail } from '../mail/compose';
 import type { Clock } from './clock';
 import type { DomainChecker } from './dns';
 import type { Mailer } from './mailer';
+import { mailOwners } from './notify';
 import {
   DOMAIN_PENDING_MS,
   DOMAIN_RECHECK_MS,
   DOMAIN_RECORD_PREFIX,
   DOMAIN_RECORD_VALUE_PREFIX,
 } from '../../../src/contract/domains';
-import { matchLanguage } from '../../../src/contract/languages';
 
 /** How often a node looks for domains due, and how many it looks up each time. */
 const ROUND_MS = 3600_000;
@@ -75,21 +75,9 @@ export class DomainWatch {
 
   /** Mails each owner of the domain's team, in their language, that the domain is unverified. */
   async tellOwners(row: TeamDomainsTable): Promise<void> {
-    const { config, repos, mailer, log } = this.deps;
-    const owners = await repos.users.ownerMailAccounts(row.team_id);
     const record = `${DOMAIN_RECORD_PREFIX}${row.domain} TXT "${DOMAIN_RECORD_VALUE_PREFIX}${row.token}"`;
-    for (const owner of owners) {
-      const mail = domainLostMail({
-        language: matchLanguage(owner.language) ?? 'en',
-        brand: mailBrand(owner.brand ?? config.brand),
-        name: owner.name,
-        team: owner.display_name,
-        domain: row.domain,
-        record,
-      });
-      await mailer
-        .send({ to: owner.email, ...mail })
-        .catch((error: unknown) => log.error({ err: error, to: owner.email }, 'mail not sent'));
-    }
+    await mailOwners(this.deps, row.team_id, (owner) =>
+      domainLostMail({ ...owner, domain: row.domain, record }),
+    );
   }
 }

@@ -6,7 +6,10 @@ import { beginSessionUnlessSecondStep } from './session';
 /**
  * Someone else vouched for the person — a provider of the team's, or its company's identity provider
  * through a connection: a session and on to `returnUrl`, or — the team requiring two-step sign-in — a
- * pending sign-in, and the sign-in screen takes the second step (or the enrolment).
+ * pending sign-in, and the sign-in screen takes the second step (or the enrolment). A provider such as
+ * Google is one step, as a password is: the user's own two-step sign-in applies after it too. The
+ * company's identity provider is the team's authority and runs its own second factors: only the
+ * team's rule applies after it (`method` 'sso').
  */
 export async function finishFederatedSignIn(
   request: FastifyRequest,
@@ -17,7 +20,14 @@ export async function finishFederatedSignIn(
   method: string,
 ) {
   const required = team.require_two_step === 1;
-  const begun = await beginSessionUnlessSecondStep(request, reply, userId, ['fed'], required);
+  const begun = await beginSessionUnlessSecondStep(
+    request,
+    reply,
+    userId,
+    ['fed'],
+    required,
+    method !== 'sso',
+  );
   if (begun === 'session') {
     await recordSignIn(request, userId, method);
     return reply.redirect(returnUrl ?? '/', 303);

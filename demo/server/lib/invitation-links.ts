@@ -15,6 +15,14 @@ export const GONE: Record<InvitationGone, string> = {
 };
 export const GONE_MESSAGE = 'this invitation link no longer works';
 
+/**
+ * The link an invitation's mail carries: the invitation screen (`/login/{team}/invite?id=…&token=…`).
+ * Built from PUBLIC_URL, never from the request's Host header.
+ */
+export function invitationLink(publicUrl: string, teamName: string, id: string, token: string): string {
+  return `${publicUrl}/login/${encodeURIComponent(teamName)}/invite?${new URLSearchParams({ id, token })}`;
+}
+
 /** An invitation hash the presented token is compared with when the link names none: the same work. */
 const NO_HASH = sha256('no invitation');
 

@@ -1,8 +1,10 @@
-import type { FastifyRequest } from 'fastify';
-import { changedMail, mailBrand, noticeMail, type NoticeKind } from '../mail/compose';
-import { matchLanguage } from '../../../src/contract/languages';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import type { Repositories } from '../db/repositories';
+import { changedMail, mailBrand, noticeMail, type MailBrand, type NoticeKind } from '../mail/compose';
+import { matchLanguage, type Language } from '../../../src/contract/languages';
 import { answerLanguage } from './language';
-import type { OutgoingMail } from './mailer';
+import type { Mailer, OutgoingMail } from './mailer';
 
 /** Send mail without making the answer wait on (or fail with) the mail server. */
 export function sendInBackground(request: FastifyRequest, mail: OutgoingMail): void {
@@ -56,4 +58,36 @@ export async function notifySecurity(
     ...extra,
   });
   sendInBackground(request, { to: account.email, ...mail });
+}
+
+/** Who an owner's mail is written for: their language, their team's brand, their name and team's. */
+export interface OwnerMailFor {
+  language: Language;
+  brand: MailBrand;
+  name: string;
+  team: string;
+}
+
+/**
+ * Mails each owner of the team (not disabled), in their language, what `compose` writes for them — for
+ * the server's own findings no request waits on (a domain lost, an endpoint disabled). A mail that
+ * cannot be sent is logged.
+ */
+export async function mailOwners(
+  deps: { config: Config; repos: Repositories; mailer: Mailer; log: FastifyBaseLogger },
+  teamId: string,
+  compose: (owner: OwnerMailFor) => Omit<OutgoingMail, 'to'>,
+): Promise<void> {
+  const { config, repos, mailer, log } = deps;
+  for (const owner of await repos.users.ownerMailAccounts(teamId)) {
+    const mail = compose({
+      language: matchLanguage(owner.language) ?? 'en',
+      brand: mailBrand(owner.brand ?? config.brand),
+      name: owner.name,
+      team: owner.display_name,
+    });
+    await mailer
+      .send({ to: owner.email, ...mail })
+      .catch((error: unknown) => log.error({ err: error, to: owner.email }, 'mail not sent'));
+  }
 }

@@ -1,4 +1,3 @@
-import { lookup } from 'node:dns/promises';
 import * as oidc from 'openid-client';
 import {
   type ConnectionMapping,
@@ -8,7 +7,7 @@ import {
 import type { Repositories } from '../db/repositories';
 import type { TeamConnectionsTable } from '../db/schema';
 import type { Clock } from './clock';
-import { isPublicAddress } from './outbound';
+import { guardedFetch, isPublicAddress, type OutboundOptions } from './outbound';
 import { serviceProviderUrls, type AnsweredRequest, type SamlClaims } from './saml';
 import type { Sealer } from './sealing';
 
@@ -25,6 +24,9 @@ export class OidcRefused extends Error {
     super(detail);
   }
 }
+
+/** The most a provider's answer (a document, keys, tokens) may weigh. */
+const PROVIDER_ANSWER_MAX_BYTES = 256 * 1024;
 
 /** A claim's values as the mapping reads them: a string, or each string of an array. */
 function valuesOf(claims: Record<string, unknown>, name: string | null): string[] {
@@ -46,20 +48,26 @@ export function oidcConnectionService(deps: {
   publicUrl: string;
   sealer: Sealer;
   privateAddresses: boolean;
+  /** Outbound options beyond these (the tests' guard and lookup). */
+  outbound?: Partial<OutboundOptions>;
 }) {
   const { repos, clock, publicUrl, sealer } = deps;
   const allowHttp = new URL(publicUrl).protocol === 'http:';
+  // Every request to the provider — discovery, then the token, keys and user info endpoints its
+  // document names, which may be other hosts — goes through the outbound guard, its address pinned.
+  const fetchGuarded = guardedFetch({
+    allowHttp,
+    addressAllowed: deps.privateAddresses ? () => true : isPublicAddress,
+    maxBytes: PROVIDER_ANSWER_MAX_BYTES,
+    ...deps.outbound,
+  });
   const configs = new Map<string, Promise<oidc.Configuration>>();
   const context = (id: string) => `team_connections:${id}`;
 
-  /** The issuer's host resolves only to addresses this server may call (and plain http only on http). */
+  /** Plain http only where this site is on http (the demo, the tests). */
   async function checkIssuer(issuer: URL) {
     if (issuer.protocol !== 'https:' && !(allowHttp && issuer.protocol === 'http:'))
       throw new OidcRefused('discovery', `${issuer.href} is not an https address`);
-    if (deps.privateAddresses) return;
-    const addresses = await lookup(issuer.hostname.replace(/^\[|\]$/g, ''), { all: true });
-    if (addresses.some((entry) => !isPublicAddress(entry.address)))
-      throw new OidcRefused('discovery', `${issuer.hostname} is at an address this server does not call`);
   }
 
   /** The provider's configuration, discovered once per connection version. */
@@ -76,6 +84,7 @@ export function oidcConnectionService(deps: {
           .discovery(issuer, row.client_id!, undefined, oidc.ClientSecretBasic(secret), {
             execute: issuer.protocol === 'http:' ? [oidc.allowInsecureRequests] : [],
             timeout: 5,
+            [oidc.customFetch]: fetchGuarded,
           })
           .catch((error: unknown) => {
             throw new OidcRefused(

@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type Agent as HttpAgent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
@@ -25,6 +25,8 @@ export class OutboundError extends Error {
   constructor(
     readonly problem: OutboundProblem,
     message: string,
+    /** The status answered (badStatus). */
+    readonly status: number | null = null,
   ) {
     super(message);
     this.name = 'OutboundError';
@@ -107,13 +109,24 @@ export interface OutboundOptions {
   /** Redirects followed, each checked as the first address was (2). */
   maxRedirects?: number;
   accept?: string;
+  /** Further request headers (a service's own, such as Pwned Passwords' `Add-Padding`). */
+  headers?: Record<string, string>;
   /** A host name's addresses (the system resolver's, all of them). */
   lookup?(host: string): Promise<Address[]>;
+  /** The certificate authorities trusted instead of the system's (the tests' own loopback receiver). */
+  ca?: string;
+  /**
+   * A kept-alive agent of the caller's, for several requests in a row to one address (each still
+   * checked; a new connection still goes to the checked address). Without it nothing is pooled.
+   */
+  agent?: HttpAgent;
 }
 
 export interface OutboundAnswer {
   /** Where the answer came from, after redirects. */
   url: string;
+  /** The 2xx status answered. */
+  status: number;
   contentType: string | null;
   body: Buffer;
 }
@@ -172,17 +185,32 @@ async function checkedAddresses(url: URL, options: OutboundOptions, signal: Abor
   return addresses;
 }
 
+/** What one request sends besides its address. */
+interface Outgoing {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
+/** One answer as read: its status, headers and body (within the size limit). */
+interface Incoming {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
 /**
- * One GET to the checked addresses: the connection's lookup answers with them, whatever the name would
- * resolve to by now, so the name cannot point elsewhere between the check and the connection (Node
- * tries them in turn when it asks for all). A redirect is returned, not followed.
+ * One request to the checked addresses: the connection's lookup answers with them, whatever the name
+ * would resolve to by now, so the name cannot point elsewhere between the check and the connection (Node
+ * tries them in turn when it asks for all). Any status is an answer; a redirect is not followed.
  */
-function getOnce(
+function requestOnce(
   url: URL,
   pinned: Address[],
   options: OutboundOptions,
   signal: AbortSignal,
-): Promise<OutboundAnswer | { location: string }> {
+  outgoing: Outgoing,
+): Promise<Incoming> {
   const lookup: LookupFunction = (_host, lookupOptions, callback) => {
     if (lookupOptions.all) callback(null, pinned);
     else callback(null, pinned[0]!.address, pinned[0]!.family);
@@ -197,12 +225,19 @@ function getOnce(
       reject(error);
     };
     const request = send(url, {
-      method: 'GET',
+      method: outgoing.method,
       // No compression: the size limit is the size read.
-      headers: { accept: options.accept ?? '*/*', 'accept-encoding': 'identity' },
+      headers: {
+        ...outgoing.headers,
+        'accept-encoding': 'identity',
+        ...(outgoing.body === undefined
+          ? {}
+          : { 'content-length': String(Buffer.byteLength(outgoing.body)) }),
+      },
       lookup,
-      // A connection of its own: none pooled for another address is reused.
-      agent: false,
+      ...(options.ca !== undefined && { ca: options.ca }),
+      // A connection of its own (none pooled for another address is reused), or the caller's agent's.
+      agent: options.agent ?? false,
       signal,
     });
     // Past the deadline the request ends with the signal's abort, and so does the answer's stream.
@@ -214,15 +249,6 @@ function getOnce(
       );
     request.on('error', () => broken(`${url.host} did not answer`));
     request.on('response', (response: IncomingMessage) => {
-      const status = response.statusCode ?? 0;
-      if (REDIRECTS.has(status) && response.headers.location) {
-        settled = true;
-        response.resume();
-        request.destroy();
-        resolve({ location: response.headers.location });
-        return;
-      }
-      if (status < 200 || status > 299) return fail(new OutboundError('badStatus', `answered ${status}`));
       const tooLarge = () => new OutboundError('tooLarge', `the answer is over ${options.maxBytes} bytes`);
       if (Number(response.headers['content-length'] ?? 0) > options.maxBytes) return fail(tooLarge());
       const chunks: Buffer[] = [];
@@ -236,15 +262,74 @@ function getOnce(
       response.on('end', () => {
         if (settled) return;
         settled = true;
-        resolve({
-          url: url.href,
-          contentType: response.headers['content-type'] ?? null,
-          body: Buffer.concat(chunks),
-        });
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) });
       });
     });
-    request.end();
+    request.end(outgoing.body);
   });
+}
+
+/** One GET: the answer of a 2xx, where a redirect points, or the status refused. */
+async function getOnce(
+  url: URL,
+  pinned: Address[],
+  options: OutboundOptions,
+  signal: AbortSignal,
+): Promise<OutboundAnswer | { location: string }> {
+  const answer = await requestOnce(url, pinned, options, signal, {
+    method: 'GET',
+    headers: { ...options.headers, accept: options.accept ?? '*/*' },
+  });
+  const location = answer.headers.location;
+  if (REDIRECTS.has(answer.status) && location) return { location };
+  if (answer.status < 200 || answer.status > 299)
+    throw new OutboundError('badStatus', `answered ${answer.status}`, answer.status);
+  const type = answer.headers['content-type'];
+  return { url: url.href, status: answer.status, contentType: type ?? null, body: answer.body };
+}
+
+/** What a library's fetch call passes (a subset of RequestInit's: what openid-client sends). */
+interface OutgoingInit {
+  method?: string;
+  headers?: HeadersInit;
+  body?: unknown;
+  signal?: AbortSignal | null;
+}
+
+/** A request body as bytes: text, a form, or bytes; nothing else is sent. */
+function bodyBytes(body: unknown): string | Buffer | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string' || body instanceof URLSearchParams) return body.toString();
+  if (body instanceof Uint8Array || body instanceof ArrayBuffer) return Buffer.from(body as Uint8Array);
+  throw new OutboundError('invalidUrl', 'only text and byte bodies are sent');
+}
+
+/**
+ * A `fetch` for a library that calls out on an admin's word (openid-client, to a team's OpenID
+ * provider and every endpoint its discovery document names): each request through the same guard —
+ * the host's addresses checked and pinned, the time and size limits — and no redirect followed (the
+ * library asks for none).
+ */
+export function guardedFetch(options: OutboundOptions) {
+  return async (url: string, init: OutgoingInit = {}): Promise<Response> => {
+    const deadline = AbortSignal.timeout(options.timeoutMs ?? 5_000);
+    const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    const body = bodyBytes(init.body);
+    const next = target(url, options.allowHttp);
+    const pinned = await checkedAddresses(next, options, signal);
+    const answer = await requestOnce(next, pinned, options, signal, {
+      method: init.method ?? 'GET',
+      headers: Object.fromEntries(new Headers(init.headers).entries()),
+      ...(body === undefined ? {} : { body }),
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+        headers.append(name, one);
+    }
+    const empty = answer.status === 204 || answer.status === 304;
+    return new Response(empty ? null : new Uint8Array(answer.body), { status: answer.status, headers });
+  };
 }
 
 /** GET `url` through the guard, following at most `maxRedirects` redirects, each checked again. */
@@ -263,5 +348,50 @@ export async function fetchGuarded(url: string, options: OutboundOptions): Promi
     }
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** A POST's body and headers. */
+interface Posted {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * POST `body` to `url` through the guard: no redirect followed (a 3xx is a refusal like any answer but
+ * a 2xx). The answer's body is read up to `maxBytes` (so a kept-alive connection can serve the next
+ * request) and dropped.
+ */
+export async function postGuarded(
+  url: string,
+  post: Posted,
+  options: OutboundOptions,
+): Promise<{ status: number }> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs ?? 5_000);
+  try {
+    const next = target(url, options.allowHttp);
+    const pinned = await checkedAddresses(next, options, deadline.signal);
+    const answer = await requestOnce(next, pinned, options, deadline.signal, {
+      method: 'POST',
+      headers: { accept: options.accept ?? '*/*', ...post.headers },
+      body: post.body,
+    });
+    if (answer.status < 200 || answer.status > 299)
+      throw new OutboundError('badStatus', `answered ${answer.status}`, answer.status);
+    return { status: answer.status };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Whether `url` is one this server would send to (its form; its addresses are checked when sent to). */
+export function outboundUrlProblem(url: string, allowHttp: boolean): OutboundProblem | null {
+  try {
+    target(url, allowHttp);
+    return null;
+  } catch (error) {
+    if (error instanceof OutboundError) return error.problem;
+    throw error;
   }
 }

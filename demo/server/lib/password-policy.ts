@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PASSWORD_MAX, PASSWORD_MIN } from './password';
@@ -23,4 +24,34 @@ export function checkPassword(password: string, email: string): PolicyProblem | 
   if (folded === email.normalize('NFC').trim().toLowerCase()) return 'sameAsEmail';
   if (COMMON.has(folded)) return 'common';
   return null;
+}
+
+/** Why a new password is refused: the rules above, or its presence in a known breach. */
+export type NewPasswordProblem = PolicyProblem | 'breached';
+
+export interface NewPasswordVerdict {
+  problem: NewPasswordProblem | null;
+  /**
+   * The breach check had no answer and the password was accepted without it (the check fails open:
+   * docs/decisions/breached-passwords.md); the caller records it in the user's security log.
+   */
+  unchecked: boolean;
+}
+
+/**
+ * The server's verdict on a new password: the rules first (nothing leaves the server for a password
+ * they refuse anyway), then the Pwned Passwords check. When the service cannot be reached or answers
+ * badly, the password is accepted and the server logs why.
+ */
+export async function checkNewPassword(
+  request: FastifyRequest,
+  password: string,
+  email: string,
+): Promise<NewPasswordVerdict> {
+  const problem = checkPassword(password, email);
+  if (problem) return { problem, unchecked: false };
+  const answer = await request.server.services.breachCheck(password);
+  if ('breached' in answer) return { problem: answer.breached ? 'breached' : null, unchecked: false };
+  request.log.warn({ reason: answer.unavailable }, 'breached-password check unavailable: password accepted');
+  return { problem: null, unchecked: true };
 }

@@ -187,7 +187,8 @@ export async function beginSecondStep(
  * The sign-in after a first factor that a team's rule may not skip — a provider, or joining by
  * invitation: with the team's "require two-step sign-in" on, no session but a pending sign-in (the
  * enrolment when the user has no authenticator app yet) that the sign-in screen's second step finishes;
- * otherwise the session. What happened: `session`, or the second step waiting (`verify` or `enrol`).
+ * with `userChoiceCounts`, also when the user turned two-step sign-in on themselves. Otherwise the
+ * session. What happened: `session`, or the second step waiting (`verify` or `enrol`).
  */
 export async function beginSessionUnlessSecondStep(
   request: FastifyRequest,
@@ -195,13 +196,17 @@ export async function beginSessionUnlessSecondStep(
   userId: string,
   amr: readonly string[],
   teamRequiresTwoStep: boolean,
+  userChoiceCounts = false,
 ): Promise<'session' | 'verify' | 'enrol'> {
-  if (!teamRequiresTwoStep) {
+  const totp =
+    teamRequiresTwoStep || userChoiceCounts
+      ? await request.server.services.repos.twoStep.totpOf(userId)
+      : undefined;
+  const on = totp !== undefined && totp.confirmed_at !== null;
+  if (!teamRequiresTwoStep && !on) {
     await beginSession(request, reply, userId, amr);
     return 'session';
   }
-  const totp = await request.server.services.repos.twoStep.totpOf(userId);
-  const on = totp !== undefined && totp.confirmed_at !== null;
   await beginSecondStep(request, reply, userId, amr, !on);
   return on ? 'verify' : 'enrol';
 }

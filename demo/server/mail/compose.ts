@@ -43,7 +43,7 @@ function html(
 const formatDate = (language: Language, when: Date) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(when);
 
-type LinkMailKind = 'reset' | 'invite' | 'setup' | 'emailConfirm';
+type LinkMailKind = 'reset' | 'invite' | 'setup' | 'emailConfirm' | 'joinApproved';
 
 /**
  * A mail that carries a one-time link: greeting and body, the link's button, then when it expires and
@@ -78,6 +78,40 @@ export interface ResetMailInput {
 /** The password reset mail: text and HTML, in the user's language, dressed in the team's brand. */
 export function resetMail({ language, brand, name, team, link }: ResetMailInput) {
   return linkMail(language, brand, 'reset', { brand: brand.name, name, team }, link);
+}
+
+export interface EmailCodeMailInput {
+  language: Language;
+  brand: MailBrand;
+  name: string;
+  team: string;
+  /** The six digits, shown large and first in the subject (a phone's notification shows it). */
+  code: string;
+  link: string;
+}
+
+/**
+ * The sign-in code mail: the code, then the one-click link (which signs in only in the browser that
+ * asked), when both expire, and what to do if it was not asked for.
+ */
+export function emailCodeMail({ language, brand, name, team, code, link }: EmailCodeMailInput) {
+  const t = (key: TextKey) => serverText(language, key, { brand: brand.name, name, team, code });
+  const [greeting, body, action, expiry, browser, ignore] = (
+    ['greeting', 'body', 'action', 'expiry', 'browser', 'ignore'] as const
+  ).map((key) => t(`emailCode.${key}`));
+  const codeHtml = `<p style="margin:0 0 16px;font-size:28px;font-weight:700;letter-spacing:6px;font-family:ui-monospace,Menlo,Consolas,monospace">${code}</p>`;
+  const page = html(language, brand, [greeting!, body!], { label: action!, href: link }, [
+    expiry!,
+    browser!,
+    ignore!,
+  ]);
+  return {
+    subject: t('emailCode.subject'),
+    text: `${greeting}\n\n${body}\n\n    ${code}\n\n${action}:\n${link}\n\n${expiry}\n${browser}\n${ignore}\n\n-- \n${t('footer')}\n`,
+    // The code goes right after the paragraph that introduces it (digits only: nothing to escape).
+    html: page.replace(`${escape(body!)}</p>`, `${escape(body!)}</p>${codeHtml}`),
+    link,
+  };
 }
 
 export interface ChangedMailInput {
@@ -120,6 +154,52 @@ export function inviteMail({ language, brand, inviter, team, link, expires }: In
     date: `${formatDate(language, expires)} UTC`,
   };
   return linkMail(language, brand, 'invite', values, link);
+}
+
+export interface JoinMailInput {
+  language: Language;
+  brand: MailBrand;
+  /** The name the person gave when asking. */
+  name: string;
+  team: string;
+}
+
+/**
+ * The code that verifies the address of a request to join: the code on its own line (and in the
+ * subject, so it shows in a notification), in the language of the screen that asked.
+ */
+export function joinCodeMail({ language, brand, name, team, code }: JoinMailInput & { code: string }) {
+  const t = (key: TextKey) => serverText(language, key, { brand: brand.name, name, team, code });
+  const lines = [
+    t('joinCode.greeting'),
+    t('joinCode.body'),
+    code,
+    t('joinCode.expiry'),
+    t('joinCode.ignore'),
+  ];
+  return {
+    subject: t('joinCode.subject'),
+    text: `${lines.join('\n\n')}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines),
+  };
+}
+
+/** A request to join was approved: the invitation link, which works as any invitation's. */
+export function joinApprovedMail(input: JoinMailInput & { link: string; expires: Date }) {
+  const { language, brand, name, team, link, expires } = input;
+  const values = { brand: brand.name, name, team, date: `${formatDate(language, expires)} UTC` };
+  return linkMail(language, brand, 'joinApproved', values, link);
+}
+
+/** A request to join was declined: a neutral note, which names nobody. */
+export function joinDeclinedMail({ language, brand, name, team }: JoinMailInput) {
+  const t = (key: TextKey) => serverText(language, key, { brand: brand.name, name, team });
+  const lines = [t('joinDeclined.greeting'), t('joinDeclined.body')];
+  return {
+    subject: t('joinDeclined.subject'),
+    text: `${lines.join('\n\n')}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines),
+  };
 }
 
 export interface SetupMailInput {
@@ -237,6 +317,27 @@ export interface DomainLostMailInput {
   domain: string;
   /** The TXT record that would prove the domain again: `name "value"`. */
   record: string;
+}
+
+export interface StreamDisabledMailInput {
+  language: Language;
+  brand: MailBrand;
+  name: string;
+  team: string;
+  /** The endpoint's host (never its whole address: it may carry a key). */
+  endpoint: string;
+}
+
+/** To an owner: the team's streaming endpoint failed for a day and was turned off. */
+export function streamDisabledMail({ language, brand, name, team, endpoint }: StreamDisabledMailInput) {
+  const values = { brand: brand.name, name, team, endpoint };
+  const t = (key: TextKey) => serverText(language, key, values);
+  const lines = [t('streamDisabled.greeting'), t('streamDisabled.body'), t('streamDisabled.again')];
+  return {
+    subject: t('streamDisabled.subject'),
+    text: `${lines.join('\n\n')}\n\n-- \n${t('footer')}\n`,
+    html: html(language, brand, lines),
+  };
 }
 
 /** To an owner: the team's domain is no longer verified (its record stayed missing past the grace). */

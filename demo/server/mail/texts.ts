@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { LANGUAGES, type Language } from '../../../src/contract/languages';
-import type { PolicyProblem } from '../lib/password-policy';
+import type { NewPasswordProblem } from '../lib/password-policy';
 
 /**
  * Everything the server writes for people — mail and the messages the screens show as they are — in the
@@ -15,6 +15,16 @@ export interface ServerTexts {
     body: string;
     action: string;
     expiry: string;
+    ignore: string;
+  };
+  /** A sign-in code and its one-click link, in one mail (routes/email-code.ts). */
+  emailCode: {
+    subject: string;
+    greeting: string;
+    body: string;
+    action: string;
+    expiry: string;
+    browser: string;
     ignore: string;
   };
   changed: {
@@ -78,8 +88,38 @@ export interface ServerTexts {
     body: string;
     again: string;
   };
+  /** To a team's owners: its streaming endpoint failed for a day and no longer receives events. */
+  streamDisabled: {
+    subject: string;
+    greeting: string;
+    body: string;
+    again: string;
+  };
+  /** A request to join a team from its domain: the code that verifies the address. */
+  joinCode: {
+    subject: string;
+    greeting: string;
+    body: string;
+    expiry: string;
+    ignore: string;
+  };
+  /** A request to join was approved (by an admin, or by the domain's automatic joining): the link. */
+  joinApproved: {
+    subject: string;
+    greeting: string;
+    body: string;
+    action: string;
+    expiry: string;
+    ignore: string;
+  };
+  /** A request to join was declined: a neutral note. */
+  joinDeclined: {
+    subject: string;
+    greeting: string;
+    body: string;
+  };
   footer: string;
-  policy: Record<PolicyProblem, string>;
+  policy: Record<NewPasswordProblem, string>;
   resetInvalid: string;
   resetMismatch: string;
   confirmMismatch: string;
@@ -130,6 +170,16 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Choose a new password',
       expiry: 'The link works once and expires in one hour.',
       ignore: 'If you did not ask for this, ignore this email: your password stays the same.',
+    },
+    emailCode: {
+      subject: '{{code}} is your {{brand}} sign-in code',
+      greeting: 'Hello {{name}},',
+      body: 'Use this code to sign in to the team {{team}}:',
+      action: 'Sign in',
+      expiry: 'The code works once and expires in ten minutes.',
+      browser:
+        'The button signs you in only in the browser where you asked for the code; in another browser, type the code instead.',
+      ignore: 'If you did not ask to sign in, ignore this email: nobody can sign in without this code.',
     },
     changed: {
       subject: 'Your {{brand}} password was changed',
@@ -204,12 +254,41 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'To verify it again, publish the TXT record {{record}} and verify the domain in the Team settings.',
     },
+    streamDisabled: {
+      subject: 'Event streaming to {{endpoint}} is turned off for {{team}}',
+      greeting: 'Hello {{name}},',
+      body: 'For a day, {{endpoint}} has not accepted the events of the team {{team}}, so {{brand}} has stopped sending them there. No events are queued for it while it is off.',
+      again:
+        'Once the endpoint works again, resume it on the Event streaming page of the Team settings: the events it missed before it was turned off are sent first.',
+    },
+    joinCode: {
+      subject: '{{code}} is your code to join {{team}}',
+      greeting: 'Hello {{name}},',
+      body: 'Enter this code to confirm your request to join the team {{team}} on {{brand}}:',
+      expiry: 'The code works once and expires in ten minutes.',
+      ignore: 'If you did not ask to join, ignore this email: nothing happens.',
+    },
+    joinApproved: {
+      subject: 'Welcome to {{team}} on {{brand}}',
+      greeting: 'Hello {{name}},',
+      body: 'Your request to join the team {{team}} on {{brand}} was accepted. Choose a password to sign in.',
+      action: 'Join {{team}}',
+      expiry: 'The link works once and expires on {{date}}.',
+      ignore: 'If you did not ask to join, ignore this email.',
+    },
+    joinDeclined: {
+      subject: 'Your request to join {{team}}',
+      greeting: 'Hello {{name}},',
+      body: 'Your request to join the team {{team}} on {{brand}} was not accepted. If you think this is a mistake, contact the team’s administrator.',
+    },
     footer: 'This email was sent by {{brand}} account services. Please do not reply.',
     policy: {
       tooShort: 'The password must have at least {{min}} characters.',
       tooLong: 'The password must have at most {{max}} characters.',
       sameAsEmail: 'The password must not be your email address.',
       common: 'This password is too common. Choose one that is harder to guess.',
+      breached:
+        'This password has appeared in a data breach, so attackers try it first. Choose a different one.',
     },
     resetInvalid: 'This reset link is no longer valid.',
     resetMismatch: 'This reset link does not belong to this team.',
@@ -256,6 +335,17 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'Ce lien ne fonctionne qu’une fois et expire dans une heure.',
       ignore:
         'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail : votre mot de passe reste inchangé.',
+    },
+    emailCode: {
+      subject: '{{code}} est votre code de connexion {{brand}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Utilisez ce code pour vous connecter à l’équipe {{team}} :',
+      action: 'Se connecter',
+      expiry: 'Le code ne sert qu’une fois et expire dans dix minutes.',
+      browser:
+        'Le bouton ne vous connecte que dans le navigateur où vous avez demandé le code ; dans un autre navigateur, saisissez plutôt le code.',
+      ignore:
+        'Si vous n’avez pas demandé à vous connecter, ignorez cet e-mail : personne ne peut se connecter sans ce code.',
     },
     changed: {
       subject: 'Votre mot de passe {{brand}} a été modifié',
@@ -332,12 +422,41 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Pour le vérifier à nouveau, publiez l’enregistrement TXT {{record}}, puis vérifiez le domaine dans les Paramètres de l’équipe.',
     },
+    streamDisabled: {
+      subject: 'Le streaming des événements vers {{endpoint}} est désactivé pour {{team}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Depuis un jour, {{endpoint}} n’accepte plus les événements de l’équipe {{team}} : {{brand}} a donc cessé de les y envoyer. Aucun événement n’est mis en attente tant qu’il est désactivé.',
+      again:
+        'Une fois le point de terminaison rétabli, réactivez-le dans la page Streaming des événements des Paramètres de l’équipe : les événements qu’il a manqués avant sa désactivation partent en premier.',
+    },
+    joinCode: {
+      subject: '{{code}} est votre code pour rejoindre {{team}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Saisissez ce code pour confirmer votre demande d’adhésion à l’équipe {{team}} sur {{brand}} :',
+      expiry: 'Le code ne sert qu’une fois et expire dans dix minutes.',
+      ignore: 'Si vous n’avez rien demandé, ignorez cet e-mail : rien ne se passera.',
+    },
+    joinApproved: {
+      subject: 'Bienvenue dans {{team}} sur {{brand}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Votre demande pour rejoindre l’équipe {{team}} sur {{brand}} a été acceptée. Choisissez un mot de passe pour vous connecter.',
+      action: 'Rejoindre {{team}}',
+      expiry: 'Le lien ne sert qu’une fois et expire le {{date}}.',
+      ignore: 'Si vous n’avez rien demandé, ignorez cet e-mail.',
+    },
+    joinDeclined: {
+      subject: 'Votre demande pour rejoindre {{team}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Votre demande pour rejoindre l’équipe {{team}} sur {{brand}} n’a pas été acceptée. S’il s’agit d’une erreur, contactez l’administrateur de l’équipe.',
+    },
     footer: 'Cet e-mail a été envoyé par le service de comptes {{brand}}. Merci de ne pas y répondre.',
     policy: {
       tooShort: 'Le mot de passe doit contenir au moins {{min}} caractères.',
       tooLong: 'Le mot de passe doit contenir au plus {{max}} caractères.',
       sameAsEmail: 'Le mot de passe ne doit pas être votre adresse e-mail.',
       common: 'Ce mot de passe est trop courant. Choisissez-en un plus difficile à deviner.',
+      breached:
+        'Ce mot de passe figure dans une fuite de données : les attaquants l’essaient en premier. Choisissez-en un autre.',
     },
     resetInvalid: 'Ce lien de réinitialisation n’est plus valide.',
     resetMismatch: 'Ce lien de réinitialisation n’appartient pas à cette équipe.',
@@ -384,6 +503,16 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Elegir una contraseña nueva',
       expiry: 'El enlace solo funciona una vez y caduca en una hora.',
       ignore: 'Si no lo has solicitado tú, ignora este correo: tu contraseña no cambiará.',
+    },
+    emailCode: {
+      subject: '{{code}} es tu código para iniciar sesión en {{brand}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Usa este código para iniciar sesión en el equipo {{team}}:',
+      action: 'Iniciar sesión',
+      expiry: 'El código sirve una sola vez y caduca en diez minutos.',
+      browser:
+        'El botón solo inicia sesión en el navegador donde pediste el código; en otro navegador, escribe el código.',
+      ignore: 'Si no pediste iniciar sesión, ignora este correo: nadie puede entrar sin este código.',
     },
     changed: {
       subject: 'Se ha cambiado tu contraseña de {{brand}}',
@@ -458,12 +587,41 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Para verificarlo de nuevo, publica el registro TXT {{record}} y verifica el dominio en la Configuración del equipo.',
     },
+    streamDisabled: {
+      subject: 'El envío de eventos a {{endpoint}} está desactivado para {{team}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Desde hace un día, {{endpoint}} no acepta los eventos del equipo {{team}}, así que {{brand}} ha dejado de enviárselos. Mientras esté desactivado, no se guarda ningún evento para él.',
+      again:
+        'Cuando el endpoint vuelva a funcionar, reanúdalo en la página Envío de eventos de la Configuración del equipo: primero se enviarán los eventos que no recibió antes de desactivarse.',
+    },
+    joinCode: {
+      subject: '{{code}} es tu código para unirte a {{team}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Introduce este código para confirmar tu solicitud para unirte al equipo {{team}} en {{brand}}:',
+      expiry: 'El código solo sirve una vez y caduca en diez minutos.',
+      ignore: 'Si no lo has pedido tú, ignora este correo: no pasará nada.',
+    },
+    joinApproved: {
+      subject: 'Te damos la bienvenida a {{team}} en {{brand}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Se ha aceptado tu solicitud para unirte al equipo {{team}} en {{brand}}. Elige una contraseña para iniciar sesión.',
+      action: 'Unirme a {{team}}',
+      expiry: 'El enlace solo sirve una vez y caduca el {{date}}.',
+      ignore: 'Si no lo has pedido tú, ignora este correo.',
+    },
+    joinDeclined: {
+      subject: 'Tu solicitud para unirte a {{team}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'No se ha aceptado tu solicitud para unirte al equipo {{team}} en {{brand}}. Si crees que es un error, ponte en contacto con el administrador del equipo.',
+    },
     footer: 'Este correo lo ha enviado el servicio de cuentas de {{brand}}. No respondas a este mensaje.',
     policy: {
       tooShort: 'La contraseña debe tener al menos {{min}} caracteres.',
       tooLong: 'La contraseña debe tener como máximo {{max}} caracteres.',
       sameAsEmail: 'La contraseña no puede ser tu dirección de correo electrónico.',
       common: 'Esta contraseña es demasiado común. Elige una más difícil de adivinar.',
+      breached:
+        'Esta contraseña apareció en una filtración de datos, así que los atacantes la prueban primero. Elige otra.',
     },
     resetInvalid: 'Este enlace de restablecimiento ya no es válido.',
     resetMismatch: 'Este enlace de restablecimiento no corresponde a este equipo.',
@@ -510,6 +668,16 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: 'Escolher uma nova senha',
       expiry: 'O link funciona uma única vez e expira em uma hora.',
       ignore: 'Se você não fez esta solicitação, ignore este e-mail: sua senha continua a mesma.',
+    },
+    emailCode: {
+      subject: '{{code}} é o seu código de login do {{brand}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Use este código para entrar na equipe {{team}}:',
+      action: 'Entrar',
+      expiry: 'O código funciona uma vez e expira em dez minutos.',
+      browser:
+        'O botão só faz login no navegador em que você pediu o código; em outro navegador, digite o código.',
+      ignore: 'Se você não pediu para entrar, ignore este e-mail: ninguém entra sem este código.',
     },
     changed: {
       subject: 'Sua senha da {{brand}} foi alterada',
@@ -584,12 +752,41 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Para verificá-lo de novo, publique o registro TXT {{record}} e verifique o domínio nas Configurações da equipe.',
     },
+    streamDisabled: {
+      subject: 'O envio de eventos para {{endpoint}} foi desativado para {{team}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Há um dia, {{endpoint}} não aceita os eventos da equipe {{team}}, então a {{brand}} parou de enviá-los para lá. Nenhum evento fica na fila enquanto ele estiver desativado.',
+      again:
+        'Quando o endpoint voltar a funcionar, retome-o na página Envio de eventos das Configurações da equipe: os eventos que ele perdeu antes de ser desativado são enviados primeiro.',
+    },
+    joinCode: {
+      subject: '{{code}} é o seu código para entrar na equipe {{team}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Digite este código para confirmar seu pedido para entrar na equipe {{team}} na {{brand}}:',
+      expiry: 'O código funciona uma única vez e expira em dez minutos.',
+      ignore: 'Se você não fez esse pedido, ignore este e-mail: nada vai acontecer.',
+    },
+    joinApproved: {
+      subject: 'Boas-vindas à equipe {{team}} na {{brand}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Seu pedido para entrar na equipe {{team}} na {{brand}} foi aceito. Escolha uma senha para entrar.',
+      action: 'Entrar na equipe {{team}}',
+      expiry: 'O link funciona uma única vez e expira em {{date}}.',
+      ignore: 'Se você não fez esse pedido, ignore este e-mail.',
+    },
+    joinDeclined: {
+      subject: 'Seu pedido para entrar na equipe {{team}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Seu pedido para entrar na equipe {{team}} na {{brand}} não foi aceito. Se você acha que é um engano, fale com o administrador da equipe.',
+    },
     footer: 'Este e-mail foi enviado pelo serviço de contas da {{brand}}. Não responda a esta mensagem.',
     policy: {
       tooShort: 'A senha deve ter pelo menos {{min}} caracteres.',
       tooLong: 'A senha deve ter no máximo {{max}} caracteres.',
       sameAsEmail: 'A senha não pode ser o seu endereço de e-mail.',
       common: 'Esta senha é muito comum. Escolha uma mais difícil de adivinhar.',
+      breached:
+        'Esta senha apareceu em um vazamento de dados, por isso os invasores a tentam primeiro. Escolha outra.',
     },
     resetInvalid: 'Este link de redefinição não é mais válido.',
     resetMismatch: 'Este link de redefinição não pertence a esta equipe.',
@@ -637,6 +834,17 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'Der Link funktioniert nur einmal und läuft in einer Stunde ab.',
       ignore:
         'Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail – Ihr Passwort bleibt unverändert.',
+    },
+    emailCode: {
+      subject: '{{code}} ist Ihr Anmeldecode für {{brand}}',
+      greeting: 'Hallo {{name}},',
+      body: 'Mit diesem Code melden Sie sich beim Team {{team}} an:',
+      action: 'Anmelden',
+      expiry: 'Der Code gilt einmal und läuft in zehn Minuten ab.',
+      browser:
+        'Die Schaltfläche meldet Sie nur in dem Browser an, in dem Sie den Code angefordert haben; geben Sie in einem anderen Browser stattdessen den Code ein.',
+      ignore:
+        'Wenn Sie sich nicht anmelden wollten, ignorieren Sie diese E-Mail: Ohne diesen Code kann sich niemand anmelden.',
     },
     changed: {
       subject: 'Ihr {{brand}}-Passwort wurde geändert',
@@ -714,12 +922,41 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'Um sie erneut zu verifizieren, veröffentlichen Sie den TXT-Eintrag {{record}} und verifizieren Sie die Domain in den Teameinstellungen.',
     },
+    streamDisabled: {
+      subject: 'Das Event-Streaming an {{endpoint}} ist für {{team}} ausgeschaltet',
+      greeting: 'Hallo {{name}},',
+      body: 'Seit einem Tag nimmt {{endpoint}} die Ereignisse des Teams {{team}} nicht an, deshalb sendet {{brand}} sie nicht mehr dorthin. Solange es ausgeschaltet ist, werden keine Ereignisse dafür gesammelt.',
+      again:
+        'Sobald der Endpunkt wieder funktioniert, setzen Sie ihn auf der Seite Event-Streaming in den Teameinstellungen fort: Die Ereignisse, die er vor dem Ausschalten verpasst hat, werden zuerst gesendet.',
+    },
+    joinCode: {
+      subject: '{{code}} ist Ihr Code für den Beitritt zu {{team}}',
+      greeting: 'Hallo {{name}},',
+      body: 'Geben Sie diesen Code ein, um Ihre Anfrage zum Beitritt zum Team {{team}} bei {{brand}} zu bestätigen:',
+      expiry: 'Der Code gilt einmal und läuft in zehn Minuten ab.',
+      ignore: 'Falls Sie das nicht angefragt haben, ignorieren Sie diese E-Mail: Es passiert nichts.',
+    },
+    joinApproved: {
+      subject: 'Willkommen bei {{team}} auf {{brand}}',
+      greeting: 'Hallo {{name}},',
+      body: 'Ihre Anfrage zum Beitritt zum Team {{team}} bei {{brand}} wurde angenommen. Wählen Sie ein Passwort, um sich anzumelden.',
+      action: '{{team}} beitreten',
+      expiry: 'Der Link gilt einmal und läuft am {{date}} ab.',
+      ignore: 'Falls Sie das nicht angefragt haben, ignorieren Sie diese E-Mail.',
+    },
+    joinDeclined: {
+      subject: 'Ihre Anfrage zum Beitritt zu {{team}}',
+      greeting: 'Hallo {{name}},',
+      body: 'Ihre Anfrage zum Beitritt zum Team {{team}} bei {{brand}} wurde nicht angenommen. Wenn Sie das für einen Irrtum halten, wenden Sie sich an die Administration des Teams.',
+    },
     footer: 'Diese E-Mail wurde vom {{brand}}-Kontodienst gesendet. Bitte antworten Sie nicht darauf.',
     policy: {
       tooShort: 'Das Passwort muss mindestens {{min}} Zeichen lang sein.',
       tooLong: 'Das Passwort darf höchstens {{max}} Zeichen lang sein.',
       sameAsEmail: 'Das Passwort darf nicht Ihre E-Mail-Adresse sein.',
       common: 'Dieses Passwort ist zu verbreitet. Wählen Sie eines, das schwerer zu erraten ist.',
+      breached:
+        'Dieses Passwort ist in einem Datenleck aufgetaucht, daher probieren Angreifer es zuerst. Wählen Sie ein anderes.',
     },
     resetInvalid: 'Dieser Link zum Zurücksetzen ist nicht mehr gültig.',
     resetMismatch: 'Dieser Link zum Zurücksetzen gehört nicht zu diesem Team.',
@@ -766,6 +1003,17 @@ export const TEXTS: Record<Language, ServerTexts> = {
       action: '新しいパスワードを設定する',
       expiry: 'このリンクは 1 回だけ使用でき、1 時間で有効期限が切れます。',
       ignore: 'お心当たりがない場合は、このメールを無視してください。パスワードは変更されません。',
+    },
+    emailCode: {
+      subject: '{{brand}} のサインインコード: {{code}}',
+      greeting: '{{name}} 様',
+      body: 'チーム {{team}} にサインインするには、次のコードを使用してください。',
+      action: 'サインイン',
+      expiry: 'コードは 1 回だけ使用でき、10 分で期限切れになります。',
+      browser:
+        'ボタンは、コードを要求したブラウザーでのみサインインします。別のブラウザーでは、コードを入力してください。',
+      ignore:
+        'サインインを要求していない場合は、このメールを無視してください。このコードがなければ誰もサインインできません。',
     },
     changed: {
       subject: '{{brand}} のパスワードが変更されました',
@@ -840,6 +1088,33 @@ export const TEXTS: Record<Language, ServerTexts> = {
       again:
         'もう一度確認するには、TXT レコード {{record}} を公開してから、チーム設定でドメインを確認してください。',
     },
+    streamDisabled: {
+      subject: '{{team}} の {{endpoint}} へのイベント ストリーミングがオフになりました',
+      greeting: '{{name}} 様',
+      body: '{{endpoint}} が 1 日にわたってチーム {{team}} のイベントを受け付けなかったため、{{brand}} はそこへの送信を停止しました。オフの間、このエンドポイント向けのイベントは保管されません。',
+      again:
+        'エンドポイントが復旧したら、チーム設定の「イベント ストリーミング」ページで再開してください。オフになる前に届かなかったイベントから順に送信されます。',
+    },
+    joinCode: {
+      subject: '{{team}} への参加コード: {{code}}',
+      greeting: '{{name}} 様',
+      body: '{{brand}} のチーム {{team}} への参加リクエストを確認するため、次のコードを入力してください:',
+      expiry: 'このコードは 1 回限り有効で、10 分後に期限切れになります。',
+      ignore: 'お心当たりがない場合は、このメールを無視してください。何も起こりません。',
+    },
+    joinApproved: {
+      subject: '{{brand}} の {{team}} へようこそ',
+      greeting: '{{name}} 様',
+      body: '{{brand}} のチーム {{team}} への参加リクエストが承認されました。パスワードを設定してサインインしてください。',
+      action: '{{team}} に参加',
+      expiry: 'このリンクは 1 回限り有効で、{{date}} に期限切れになります。',
+      ignore: 'お心当たりがない場合は、このメールを無視してください。',
+    },
+    joinDeclined: {
+      subject: '{{team}} への参加リクエストについて',
+      greeting: '{{name}} 様',
+      body: '{{brand}} のチーム {{team}} への参加リクエストは承認されませんでした。誤りと思われる場合は、チームの管理者にお問い合わせください。',
+    },
     footer:
       'このメールは {{brand}} アカウント サービスから送信されています。このメールには返信しないでください。',
     policy: {
@@ -848,6 +1123,8 @@ export const TEXTS: Record<Language, ServerTexts> = {
       sameAsEmail: 'メールアドレスをパスワードとして使用することはできません。',
       common:
         'このパスワードはよく使われているため使用できません。推測されにくいパスワードを選んでください。',
+      breached:
+        'このパスワードは過去のデータ漏えいで見つかっているため、攻撃者が最初に試します。別のパスワードを選んでください。',
     },
     resetInvalid: 'この再設定リンクは無効になっています。',
     resetMismatch: 'この再設定リンクはこのチームのものではありません。',
@@ -895,6 +1172,17 @@ export const TEXTS: Record<Language, ServerTexts> = {
       expiry: 'Linket virker én gang og udløber om en time.',
       ignore:
         'Hvis det ikke var dig, der bad om det, kan du se bort fra denne e-mail – din adgangskode forbliver den samme.',
+    },
+    emailCode: {
+      subject: '{{code}} er din loginkode til {{brand}}',
+      greeting: 'Hej {{name}}',
+      body: 'Brug denne kode til at logge ind på teamet {{team}}:',
+      action: 'Log ind',
+      expiry: 'Koden virker én gang og udløber om ti minutter.',
+      browser:
+        'Knappen logger kun ind i den browser, hvor du bad om koden; i en anden browser skal du i stedet skrive koden.',
+      ignore:
+        'Hvis du ikke bad om at logge ind, kan du se bort fra denne e-mail: ingen kan logge ind uden denne kode.',
     },
     changed: {
       subject: 'Din adgangskode til {{brand}} er ændret',
@@ -969,12 +1257,40 @@ export const TEXTS: Record<Language, ServerTexts> = {
       body: 'DNS-posten, der beviser, at {{domain}} tilhører teamet {{team}}, har manglet i tre dage, så {{brand}} betragter ikke længere domænet som bekræftet, og login via domænet er slået fra. Medlemmerne beholder deres konti.',
       again: 'Udgiv TXT-posten {{record}}, og bekræft domænet i Teamindstillinger for at bekræfte det igen.',
     },
+    streamDisabled: {
+      subject: 'Streaming af hændelser til {{endpoint}} er slået fra for {{team}}',
+      greeting: 'Hej {{name}}',
+      body: 'I et døgn har {{endpoint}} ikke taget imod hændelserne fra teamet {{team}}, så {{brand}} er holdt op med at sende dem dertil. Der gemmes ingen hændelser til det, mens det er slået fra.',
+      again:
+        'Når endpointet virker igen, kan du genoptage det på siden Streaming af hændelser i Teamindstillinger: De hændelser, det gik glip af, før det blev slået fra, sendes først.',
+    },
+    joinCode: {
+      subject: '{{code}} er din kode til at blive medlem af {{team}}',
+      greeting: 'Hej {{name}}',
+      body: 'Indtast denne kode for at bekræfte din anmodning om at blive medlem af teamet {{team}} på {{brand}}:',
+      expiry: 'Koden virker én gang og udløber om ti minutter.',
+      ignore: 'Hvis du ikke har bedt om det, kan du se bort fra denne e-mail: der sker ingenting.',
+    },
+    joinApproved: {
+      subject: 'Velkommen til {{team}} på {{brand}}',
+      greeting: 'Hej {{name}}',
+      body: 'Din anmodning om at blive medlem af teamet {{team}} på {{brand}} er godkendt. Vælg en adgangskode for at logge ind.',
+      action: 'Bliv medlem af {{team}}',
+      expiry: 'Linket virker én gang og udløber den {{date}}.',
+      ignore: 'Hvis du ikke har bedt om det, kan du se bort fra denne e-mail.',
+    },
+    joinDeclined: {
+      subject: 'Din anmodning om at blive medlem af {{team}}',
+      greeting: 'Hej {{name}}',
+      body: 'Din anmodning om at blive medlem af teamet {{team}} på {{brand}} er ikke godkendt. Hvis du mener, det er en fejl, så kontakt teamets administrator.',
+    },
     footer: 'Denne e-mail er sendt af {{brand}}s kontotjeneste. Du kan ikke svare på den.',
     policy: {
       tooShort: 'Adgangskoden skal have mindst {{min}} tegn.',
       tooLong: 'Adgangskoden må højst have {{max}} tegn.',
       sameAsEmail: 'Adgangskoden må ikke være din e-mailadresse.',
       common: 'Denne adgangskode er for almindelig. Vælg en, der er sværere at gætte.',
+      breached: 'Denne adgangskode er dukket op i et datalæk, så angribere prøver den først. Vælg en anden.',
     },
     resetInvalid: 'Dette nulstillingslink er ikke længere gyldigt.',
     resetMismatch: 'Dette nulstillingslink hører ikke til dette team.',

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { recordMemberEvent } from '../lib/activity';
 import { clearSessionCookies, issueXsrfCookie, sessionOf, setSessionOf } from '../lib/session';
 import { checkSchema, logoutSchema } from '../../../src/contract/schemas/account';
 
@@ -25,7 +26,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { body: 'form', auth: 'none' }, schema: logoutSchema },
     async (request, reply) => {
       const session = await sessionOf(request);
-      if (session) await sessions.revoke(session.id_hash);
+      if (session) {
+        await sessions.revoke(session.id_hash);
+        await recordMemberEvent(request, session.user_id, 'session.signedOut');
+      }
       setSessionOf(request, null);
       clearSessionCookies(reply, config);
       await issueXsrfCookie(request, reply);

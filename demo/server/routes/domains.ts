@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TeamDomainsTable } from '../db/schema';
 import { teamActorOf } from '../plugins/auth';
 import {
@@ -12,6 +13,7 @@ import {
 } from '../../../src/contract/domains';
 import {
   addTeamDomainSchema,
+  autoJoinTeamDomainSchema,
   changeTeamDomainSchema,
   deleteTeamDomainSchema,
   listTeamDomainsSchema,
@@ -49,6 +51,7 @@ function teamDomainView(row: TeamDomainsTable, now: number): TeamDomain {
     expiresAt: row.state === 'pending' ? iso(row.created_at + DOMAIN_PENDING_MS) : null,
     connectionId: row.connection_id,
     requireSso: row.require_sso === 1,
+    autoJoin: row.auto_join === 1,
   };
 }
 
@@ -61,6 +64,25 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { repos, clock, checkDomain, domainWatch } = app.services;
   // Its IT contact may do it too, through a setup link an owner sent (docs/decisions/setup-links.md).
   const admin = { auth: 'bearer', role: 'admin', setup: true } as const;
+
+  /** The team's verified domain the route names, or undefined with 404 or 409 `notVerified` sent. */
+  async function verifiedDomain(
+    request: FastifyRequest<{ Params: { domain: string } }>,
+    reply: FastifyReply,
+  ) {
+    const { teamId, actor } = teamActorOf(request);
+    const domain = normalDomain(request.params.domain);
+    const row = domain ? await repos.domains.find(teamId, domain) : undefined;
+    if (!row) {
+      await reply.code(404).send(NOT_FOUND);
+      return undefined;
+    }
+    if (row.state !== 'verified') {
+      await reply.code(409).send({ message: 'verify the domain first', code: 'notVerified' });
+      return undefined;
+    }
+    return { teamId, actor, row };
+  }
 
   app.get('/api/team/domains', { config: admin, schema: listTeamDomainsSchema }, async (request) => {
     const rows = await repos.domains.list(teamActorOf(request).teamId);
@@ -112,12 +134,9 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/team/domains/:domain',
     { config: { ...admin, body: 'json' }, schema: changeTeamDomainSchema },
     async (request, reply) => {
-      const { teamId, actor } = teamActorOf(request);
-      const domain = normalDomain(request.params.domain);
-      const row = domain ? await repos.domains.find(teamId, domain) : undefined;
-      if (!row) return reply.code(404).send(NOT_FOUND);
-      if (row.state !== 'verified')
-        return reply.code(409).send({ message: 'verify the domain first', code: 'notVerified' });
+      const found = await verifiedDomain(request, reply);
+      if (!found) return reply;
+      const { teamId, actor, row } = found;
       const { connectionId, requireSso } = request.body;
       const connection = connectionId ? await repos.connections.ofTeam(teamId, connectionId) : null;
       if (connectionId && !connection)
@@ -132,6 +151,20 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
         });
       const change = { connectionId, requireSso, connectionName: connection?.name ?? null };
       const saved = await repos.domains.setSignIn(row, change, actor, clock.now());
+      if (!saved) return reply.code(404).send(NOT_FOUND);
+      return teamDomainView(saved, clock.now());
+    },
+  );
+
+  // Who may join without approval is the team's own decision: its admins', not an IT contact's.
+  app.put(
+    '/api/team/domains/:domain/auto-join',
+    { config: { auth: 'bearer', role: 'admin', body: 'json' }, schema: autoJoinTeamDomainSchema },
+    async (request, reply) => {
+      const found = await verifiedDomain(request, reply);
+      if (!found) return reply;
+      const { actor, row } = found;
+      const saved = await repos.domains.setAutoJoin(row, request.body.autoJoin, actor, clock.now());
       if (!saved) return reply.code(404).send(NOT_FOUND);
       return teamDomainView(saved, clock.now());
     },

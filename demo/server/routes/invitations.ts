@@ -4,18 +4,18 @@ import type { InvitationWithInviter, InviteOutcome } from '../db/invitations';
 import type { Permission } from '../../../src/contract/permissions';
 import { INVITATION_TTL_MS, mayGrant, type InvitationGone } from '../../../src/contract/team-rules';
 import { randomToken, sha256 } from '../lib/crypto';
-import { GONE, InvitationLinks } from '../lib/invitation-links';
+import { GONE, InvitationLinks, invitationLink } from '../lib/invitation-links';
 import { answerLanguage, requestLanguage } from '../lib/language';
 import { cleanName } from '../lib/names';
 import { clientAddress, normaliseEmail } from '../lib/normalise';
 import { sendInBackground } from '../lib/notify';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
-import { checkPassword } from '../lib/password-policy';
+import { checkNewPassword, checkPassword, type NewPasswordProblem } from '../lib/password-policy';
 import { inviteMail, mailBrand } from '../mail/compose';
 import { serverText } from '../mail/texts';
 import { adminOf, type TeamAdmin } from '../plugins/auth';
 import { beginSessionUnlessSecondStep } from '../lib/session';
-import { recordSignIn } from '../lib/activity';
+import { recordActivity, recordSignIn } from '../lib/activity';
 import { errors, NoBody } from '../../../src/contract/schemas/common';
 import {
   AcceptBody,
@@ -72,8 +72,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     invitation: InvitationWithInviter,
     token: string,
   ) {
-    const query = new URLSearchParams({ id: invitation.id, token });
-    const link = `${config.publicUrl}/login/${encodeURIComponent(admin.caller.teamName)}/invite?${query}`;
+    const link = invitationLink(config.publicUrl, admin.caller.teamName, invitation.id, token);
     const team = await repos.teams.brandingOf(invitation.team_id);
     const message = inviteMail({
       language: matchLanguage(invitation.language) ?? DEFAULT_LANGUAGE,
@@ -255,11 +254,12 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const name = cleanName(request.body.name);
       if (!('name' in name))
         return reply.code(400).send({ message: name.message, code: 'invalidName', field: 'name' });
-      const problem = checkPassword(request.body.password, invitation.email);
-      if (problem) {
+      const refuse = (problem: NewPasswordProblem) => {
         const message = serverText(language, `policy.${problem}`, { min: PASSWORD_MIN, max: PASSWORD_MAX });
         return reply.code(400).send({ message, code: problem, field: 'password' });
-      }
+      };
+      const ruled = checkPassword(request.body.password, invitation.email);
+      if (ruled) return refuse(ruled);
       if (request.body.password !== request.body.confirmPassword) {
         return reply.code(400).send({
           message: serverText(language, 'confirmMismatch'),
@@ -267,6 +267,9 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           field: 'confirmPassword',
         });
       }
+      // The breach check last: no request leaves for a password refused anyway.
+      const { problem, unchecked } = await checkNewPassword(request, request.body.password, invitation.email);
+      if (problem) return refuse(problem);
       const passwordHash = await hasher.hash(request.body.password);
       const outcome = await links.accept(invitation.id, {
         name: name.name,
@@ -277,6 +280,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!outcome.ok && outcome.reason === 'gone') return gone(reply, outcome.gone);
       if (!outcome.ok)
         return reply.code(409).send({ message: REFUSALS[outcome.reason], code: outcome.reason });
+      if (unchecked) await recordActivity(request, outcome.userId, 'breachCheckSkipped');
       // Joining is a sign-in: a team that requires two-step sign-in has the new member set up the
       // authenticator app (the sign-in's second step) before any session exists.
       const begun = await beginSessionUnlessSecondStep(

@@ -7,10 +7,11 @@ import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
 import { requireProof } from '../lib/proof-of-work';
 import type { Limit } from '../lib/rate-limit';
-import { checkPassword } from '../lib/password-policy';
+import { checkNewPassword } from '../lib/password-policy';
 import { notifyPasswordChanged, sendInBackground } from '../lib/notify';
 import { mailBrand, resetMail } from '../mail/compose';
 import { serverText } from '../mail/texts';
+import { ssoRequired } from '../lib/sso-rule';
 import { resetRequestSchema, resetSchema } from '../../../src/contract/schemas/password';
 import { safeReturnUrl } from '../../../src/contract/return-url';
 
@@ -45,9 +46,10 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (await limited(reply, `reset-request:ip:${clientAddress(request.ip)}`, ADDRESS_LIMIT)) return reply;
       if (await limited(reply, `reset-request:account:${teamName}:${email}`, ACCOUNT_LIMIT)) return reply;
 
-      // A team without password sign-in has no use for one: no mail, and the same answer.
+      // A team without password sign-in has no use for one, nor a member whose domain requires single
+      // sign-on (its password would be refused): no mail, and the same answer.
       const user = await repos.users.findResetRecipient(teamName, email);
-      if (!user) return REQUESTED;
+      if (!user || (await ssoRequired(repos, user.id))) return REQUESTED;
 
       const token = randomToken(32);
       const now = clock.now();
@@ -93,7 +95,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const match = live.find((row) => safeEqual(row.token_hash, presented));
       if (!match) return reply.code(410).send({ message: serverText(language, 'resetInvalid') });
 
-      const problem = checkPassword(newPassword, user.email);
+      const { problem, unchecked } = await checkNewPassword(request, newPassword, user.email);
       if (problem) {
         const message = serverText(language, `policy.${problem}`, { min: PASSWORD_MIN, max: PASSWORD_MAX });
         return reply.code(400).send({ message, code: problem });
@@ -107,6 +109,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       if (!redeemed) return reply.code(410).send({ message: serverText(language, 'resetInvalid') });
       await recordActivity(request, user.id, 'passwordReset');
+      if (unchecked) await recordActivity(request, user.id, 'breachCheckSkipped');
       notifyPasswordChanged(request, user, now);
       return { message: 'password reset' };
     },

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Team } from '../db/schema';
+import type { AuditEventsTable, Team } from '../db/schema';
+import { INVALID_RANGE, rangeOf } from '../lib/team-events';
 import type { ProviderKind } from '../db/schema';
 import { auth0DisplayName } from '../lib/external';
 import { adminOf, clientOf } from '../plugins/auth';
@@ -15,6 +16,23 @@ import {
   type AuditAction,
   type AuditEvent,
 } from '../../../src/contract/schemas/team';
+
+/** The event as the team screens show it (schemas/team.ts `AuditEvent`). */
+function auditView(row: AuditEventsTable): AuditEvent {
+  return {
+    id: row.id,
+    at: new Date(row.created_at).toISOString(),
+    actor:
+      row.actor_id !== null
+        ? { id: row.actor_id, name: row.actor_name ?? '', email: row.actor_email ?? '' }
+        : null,
+    action: row.action as AuditAction,
+    target: row.target,
+    detail: JSON.parse(row.detail) as AuditEvent['detail'],
+    address: row.address,
+    requestId: row.request_id,
+  };
+}
 
 const PROVIDERS: ProviderKind[] = ['google', 'azure', 'auth0', 'apple'];
 /** The latest audit events the team screen shows. */
@@ -47,6 +65,7 @@ export function teamAdminView(
       apple: team.apple_enabled === 1,
       requireTwoStep: team.require_two_step === 1,
       passkeys: team.passkeys_enabled === 1,
+      emailCode: team.email_code_enabled === 1,
     },
     configured: Object.fromEntries(
       PROVIDERS.map((kind) => [kind, configured.has(kind)]),
@@ -150,29 +169,24 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: {
         auth: 'bearer',
         role: 'admin',
-        invalid: { limit: 'invalidLimit', before: 'invalidCursor', kind: 'invalidKind' },
+        invalid: {
+          limit: 'invalidLimit',
+          before: 'invalidCursor',
+          kind: 'invalidKind',
+          from: 'invalidRange',
+          to: 'invalidRange',
+        },
       },
       schema: { querystring: AuditQuery, response: { 200: AuditList, ...errors(400, 401, 403, 500) } },
     },
-    async (request) => {
+    async (request, reply) => {
       const { caller } = adminOf(request);
       const limit = request.query.limit === undefined ? AUDIT_DEFAULT : Number(request.query.limit);
       const { before, kind, actor } = request.query;
-      const page = await repos.audit.page(caller.user.team_id, limit, { before, kind, actor });
-      return {
-        next: page.next,
-        events: page.events.map((row) => ({
-          id: row.id,
-          at: new Date(row.created_at).toISOString(),
-          actor:
-            row.actor_id !== null
-              ? { id: row.actor_id, name: row.actor_name ?? '', email: row.actor_email ?? '' }
-              : null,
-          action: row.action as AuditAction,
-          target: row.target,
-          detail: JSON.parse(row.detail) as AuditEvent['detail'],
-        })),
-      };
+      const range = rangeOf(request.query.from, request.query.to);
+      if (!range) return reply.code(400).send(INVALID_RANGE);
+      const page = await repos.audit.page(caller.user.team_id, limit, { before, kind, actor, ...range });
+      return { next: page.next, events: page.events.map(auditView) };
     },
   );
 

@@ -19,6 +19,7 @@ function publicTeam(
     ...(team.auth0_enabled ? { auth0Options: { displayName: auth0DisplayName(team) } } : {}),
     ...(team.apple_enabled ? { appleOptions: {} } : {}),
     ...(team.passkeys_enabled ? { passkeyOptions: {} } : {}),
+    ...(team.email_code_enabled ? { emailCodeOptions: {} } : {}),
     ...(team.require_two_step ? { requireTwoStep: true as const } : {}),
     ...(ssoDomains.length ? { ssoDomains } : {}),
   };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../db/schema';
 import type { PendingUser } from '../db/two-step';
-import { recordActivity, recordSignIn } from '../lib/activity';
+import { recordActivity, recordMemberEvent, recordSignIn } from '../lib/activity';
 import { cookiesOf } from '../lib/cookies';
 import { sha256 } from '../lib/crypto';
 import { clientAddress } from '../lib/normalise';
@@ -75,7 +75,11 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   /** A wrong code: counted like a wrong password; the lock that it may start ends the pending sign-in. */
-  async function wrongCode(reply: FastifyReply, found: PendingUser, field: string) {
+  async function wrongCode(request: FastifyRequest, reply: FastifyReply, found: PendingUser, field: string) {
+    // The team hears of it (a password known to someone else shows so); the user's log keeps sign-ins.
+    await recordMemberEvent(request, found.pending.user_id, 'user.twoStepFailed', {
+      method: field === 'recoveryCode' ? 'recovery' : 'totp',
+    });
     const { locked } = await lockout.recordFailure(found.teamName, found.email);
     if (locked) {
       await repos.twoStep.dropPending(found.pending.id_hash);
@@ -121,13 +125,13 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const body = request.body;
       if ('code' in body) {
         const outcome = await twoStep.checkCode(userId, totp.sealed_secret, body.code.trim());
-        if (outcome !== 'ok') return wrongCode(reply, found, 'code');
+        if (outcome !== 'ok') return wrongCode(request, reply, found, 'code');
         if (!(await finish(request, reply, found, ['otp']))) return reply;
         return { authenticated: true as const };
       }
       const hash = twoStep.recoveryHash(body.recoveryCode);
       if (!(await repos.twoStep.useRecoveryCode(userId, hash, clock.now())))
-        return wrongCode(reply, found, 'recoveryCode');
+        return wrongCode(request, reply, found, 'recoveryCode');
       if (!(await finish(request, reply, found, ['otp']))) return reply;
       const left = await repos.twoStep.unusedRecoveryCodes(userId);
       await recordActivity(request, userId, 'recoveryCodeUsed');
@@ -163,7 +167,7 @@ export const twoStepRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!found.pending.must_enrol || !totp || totp.confirmed_at !== null)
         return reply.code(409).send({ message: 'there is no key to confirm', code: 'nothingToConfirm' });
       if ((await twoStep.checkCode(userId, totp.sealed_secret, request.body.code.trim())) !== 'ok')
-        return wrongCode(reply, found, 'code');
+        return wrongCode(request, reply, found, 'code');
       const { codes, hashes } = twoStep.newRecoveryCodes();
       if (!(await repos.twoStep.confirm(userId, hashes, clock.now())))
         return reply.code(409).send({ message: 'there is no key to confirm', code: 'nothingToConfirm' });

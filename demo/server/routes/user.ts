@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { PERMISSIONS } from '../../../src/contract/permissions';
 import type { BearerCaller } from '../lib/bearer';
 import { recordActivity } from '../lib/activity';
@@ -6,7 +7,7 @@ import { answerLanguage } from '../lib/language';
 import { cleanName } from '../lib/names';
 import { notifyPasswordChanged } from '../lib/notify';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
-import { checkPassword } from '../lib/password-policy';
+import { checkNewPassword, checkPassword, type NewPasswordProblem } from '../lib/password-policy';
 import { serverText } from '../mail/texts';
 import { callerOf } from '../plugins/auth';
 import { sessionOf } from '../lib/session';
@@ -68,23 +69,26 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  /** The policy's reason in the caller's language, or the mismatch of new and confirm; null when fine. */
-  function refusal(
-    request: Parameters<typeof answerLanguage>[0],
-    caller: BearerCaller,
-    next: string,
-    confirm: string,
-  ) {
+  /**
+   * The policy's reason (the breach check last: nothing leaves the server for a password refused
+   * anyway), or the mismatch of new and confirm, in the caller's language; `unchecked` when the breach
+   * check had no answer and the password is accepted without it.
+   */
+  async function refusal(request: FastifyRequest, caller: BearerCaller, next: string, confirm: string) {
     const language = answerLanguage(request, caller.user.language);
-    const problem = checkPassword(next, caller.user.email);
-    if (problem)
-      return {
+    const policy = (problem: NewPasswordProblem) => ({
+      refused: {
         message: serverText(language, `policy.${problem}`, { min: PASSWORD_MIN, max: PASSWORD_MAX }),
         code: problem,
-      };
+      },
+    });
+    const ruled = checkPassword(next, caller.user.email);
+    if (ruled) return policy(ruled);
     if (next !== confirm)
-      return { message: serverText(language, 'confirmMismatch'), code: 'confirmMismatch' };
-    return null;
+      return { refused: { message: serverText(language, 'confirmMismatch'), code: 'confirmMismatch' } };
+    const { problem, unchecked } = await checkNewPassword(request, next, caller.user.email);
+    if (problem) return policy(problem);
+    return { refused: null, unchecked };
   }
 
   async function storePassword(
@@ -92,6 +96,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     caller: BearerCaller,
     password: string,
     guard: 'has' | 'none',
+    unchecked: boolean,
     endOthers = true,
   ): Promise<boolean> {
     const hash = await hasher.hash(password);
@@ -100,6 +105,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!(await repos.users.setPassword(caller.user.id, hash, now, guard))) return false;
     if (endOthers) await endOtherSessions(caller, request);
     await recordActivity(request, caller.user.id, guard === 'has' ? 'passwordChanged' : 'passwordSet');
+    if (unchecked) await recordActivity(request, caller.user.id, 'breachCheckSkipped');
     notifyPasswordChanged(request, await account(caller), now);
     return true;
   }
@@ -116,9 +122,10 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!(await hasher.verify(oldPassword, caller.user.password_hash))) {
         return reply.code(400).send({ message: INVALID_PASSWORD });
       }
-      const refused = refusal(request, caller, newPassword, confirmNewPassword);
+      const { refused, unchecked = false } = await refusal(request, caller, newPassword, confirmNewPassword);
       if (refused) return reply.code(400).send(refused);
-      if (!(await storePassword(request, caller, newPassword, 'has', request.body.signOutOthers !== false))) {
+      const endOthers = request.body.signOutOthers !== false;
+      if (!(await storePassword(request, caller, newPassword, 'has', unchecked, endOthers))) {
         return reply.code(409).send({ message: 'the password changed meanwhile' });
       }
       return { message: 'password changed' };
@@ -132,9 +139,10 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const caller = callerOf(request);
       if (caller.user.password_hash) return reply.code(409).send({ message: 'a password is already set' });
-      const refused = refusal(request, caller, request.body.newPassword, request.body.confirmNewPassword);
+      const { newPassword, confirmNewPassword } = request.body;
+      const { refused, unchecked = false } = await refusal(request, caller, newPassword, confirmNewPassword);
       if (refused) return reply.code(400).send(refused);
-      if (!(await storePassword(request, caller, request.body.newPassword, 'none'))) {
+      if (!(await storePassword(request, caller, newPassword, 'none', unchecked))) {
         return reply.code(409).send({ message: 'a password is already set' });
       }
       return { message: 'password set' };

@@ -27,6 +27,8 @@ export const TeamDomain = Type.Object(
     connectionId: Type.Union([Type.String(), Type.Null()]),
     /** Its addresses sign in only through that connection (the team's owners excepted). */
     requireSso: Type.Boolean(),
+    /** A verified person at the domain who asks to join is invited without an admin, seat allowing. */
+    autoJoin: Type.Boolean(),
   },
   closed,
 );
@@ -86,6 +88,19 @@ export type TeamDomainSignIn = Static<typeof TeamDomainSignIn>;
 export const changeTeamDomainSchema = {
   params: DomainParams,
   body: TeamDomainSignIn,
+  response: { 200: TeamDomain, ...errors(400, 401, 403, 404, 409, 413, 415, 500) },
+} satisfies RouteSchema;
+
+/**
+ * `PUT /api/team/domains/:domain/auto-join`: whether people at the verified domain who ask to join are
+ * invited without an admin's approval. 409 `notVerified` for a domain not proven yet.
+ */
+export const TeamDomainAutoJoin = Type.Object({ autoJoin: Type.Boolean() }, closed);
+export type TeamDomainAutoJoin = Static<typeof TeamDomainAutoJoin>;
+
+export const autoJoinTeamDomainSchema = {
+  params: DomainParams,
+  body: TeamDomainAutoJoin,
   response: { 200: TeamDomain, ...errors(400, 401, 403, 404, 409, 413, 415, 500) },
 } satisfies RouteSchema;
 

@@ -32,6 +32,8 @@ export const TeamPublicReply = Type.Object(
     appleOptions: Type.Optional(Enabled),
     /** Present when members may sign in with a passkey (as the first step; as the second, always). */
     passkeyOptions: Type.Optional(Enabled),
+    /** Present when members may sign in with a code (and link) mailed to them. */
+    emailCodeOptions: Type.Optional(Enabled),
     /** Present (true) when the team requires two-step sign-in. */
     requireTwoStep: Type.Optional(Type.Literal(true)),
     /**
@@ -72,6 +74,8 @@ export const LoginOptions = Type.Object({
   requireTwoStep: Type.Boolean(),
   /** Members may sign in with a passkey; a passkey as the second step after a password is always allowed. */
   passkeys: Type.Boolean(),
+  /** Members may sign in with a code and link mailed to them; two-step sign-in still applies after it. */
+  emailCode: Type.Boolean(),
 });
 export type LoginOptions = Static<typeof LoginOptions>;
 
@@ -233,6 +237,10 @@ export const AuditEvent = Type.Object({
     Type.String(),
     Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null(), Type.Array(Type.String())]),
   ),
+  /** Where the request came from, when the deployment keeps addresses. */
+  address: Type.Union([Type.String(), Type.Null()]),
+  /** The server's id of the request, to match the event with the server's log. */
+  requestId: Type.Union([Type.String(), Type.Null()]),
 });
 export type AuditEvent = Static<typeof AuditEvent>;
 
@@ -249,10 +257,32 @@ export const AuditQuery = Type.Object(
     kind: Type.Optional(AuditKind),
     /** Only what this member did (their id). */
     actor: Type.Optional(Id),
+    /** Only events at or after this instant (ISO 8601). */
+    from: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
+    /** Only events before this instant (ISO 8601). */
+    to: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
   },
   { additionalProperties: false },
 );
 export type AuditQuery = Static<typeof AuditQuery>;
+
+/** The export of the team's event log: a range of at most EVENT_EXPORT_MAX_DAYS, as CSV or JSON. */
+export const EventExportQuery = Type.Object(
+  {
+    from: Type.String({ format: 'date-time', maxLength: 40 }),
+    to: Type.String({ format: 'date-time', maxLength: 40 }),
+    format: Type.Union([Type.Literal('csv'), Type.Literal('json')]),
+  },
+  { additionalProperties: false },
+);
+export type EventExportQuery = Static<typeof EventExportQuery>;
+export const exportEventsSchema = {
+  querystring: EventExportQuery,
+  response: {
+    200: Type.String({ description: 'text/csv or application/json, as an attachment' }),
+    ...errors(400, 401, 403, 500),
+  },
+};
 export const AuditList = Type.Object({
   events: Type.Array(AuditEvent),
   /** The cursor of the next (older) page; null on the last. */

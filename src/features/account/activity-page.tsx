@@ -30,6 +30,7 @@ const KINDS = new Set([
   'passkeyRemoved',
   'appAllowed',
   'appAccessRemoved',
+  'breachCheckSkipped',
 ]);
 
 /** Provider names are names: the same in every language. */
@@ -45,7 +46,7 @@ const PROVIDERS: Record<string, string> = {
 };
 
 /** The sign-in methods the log names in words; a provider is named by its own name. */
-const METHODS = new Set(['password', 'invitation', 'twoStep', 'passkey', 'sso']);
+const METHODS = new Set(['password', 'invitation', 'twoStep', 'passkey', 'sso', 'emailCode']);
 
 function Event({ event, now }: { event: ActivityEvent; now: number }) {
   const { t } = useTranslation();

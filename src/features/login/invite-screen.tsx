@@ -400,7 +400,11 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
                 error={errors.name}
                 inputRef={nameInput}
               />
-              <NewPasswordFields {...newPassword} errors={errors} />
+              <NewPasswordFields
+                {...newPassword}
+                errors={errors}
+                userInputs={[invitation.email, name, teamName]}
+              />
             </BusyForm>
           ) : null
         }

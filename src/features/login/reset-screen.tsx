@@ -117,3 +117,5 @@ export function ResetScreen({ team }: { team: string }) {
     </Card>
   );
 }
+
+export default ResetScreen;

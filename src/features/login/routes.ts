@@ -1,5 +1,6 @@
 /** The login screens (spec §2 route table, /login children). */
-export type LoginScreen = 'team' | 'signin' | 'forgotPassword' | 'resetPassword' | 'error' | 'invite';
+export type LoginScreen =
+  'team' | 'signin' | 'forgotPassword' | 'resetPassword' | 'error' | 'invite' | 'emailCode';
 
 export interface LoginRoute {
   screen: LoginScreen;
@@ -8,7 +9,8 @@ export interface LoginRoute {
 }
 
 /**
- * `/login/team` → team; `/login/{team}` → sign-in; `/login/{team}/forgotPassword|resetPassword|error|invite`;
+ * `/login/team` → team; `/login/{team}` → sign-in;
+ * `/login/{team}/forgotPassword|resetPassword|error|invite|emailCode` (the last: a mailed sign-in link);
  * anything else under /login → team (the route table's redirect).
  */
 export function parseLoginPath(path: string): LoginRoute {
@@ -21,7 +23,10 @@ export function parseLoginPath(path: string): LoginRoute {
     return { screen: 'team', team: null };
   }
   if (parts.length === 2) return { screen: 'signin', team };
-  if (parts.length === 3 && ['forgotPassword', 'resetPassword', 'error', 'invite'].includes(parts[2]!)) {
+  if (
+    parts.length === 3 &&
+    ['forgotPassword', 'resetPassword', 'error', 'invite', 'emailCode'].includes(parts[2]!)
+  ) {
     return { screen: parts[2] as LoginScreen, team };
   }
   return { screen: 'team', team: null };

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiContext } from '../../api/client';
 import { refusalOf } from '../../api/refusal';
@@ -9,15 +9,12 @@ import {
   type SecondStepMethod,
   type TotpKey as Key,
 } from '../../api/two-step';
-import { WithTextPart } from '../../i18n/parts';
 import { Alert } from '../../ui/alert';
-import { BusyForm } from '../../ui/busy-form';
 import { Card, LoadingCard } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
-import { useFocusAfterRender } from '../../ui/focus';
 import { RecoveryCodes } from '../../ui/recovery-codes';
-import { TextField } from '../../ui/text-field';
 import { TotpKey } from '../../ui/totp-key';
+import { CodeEntry, useCodeForm, WithSecurityTexts, type Problem } from './code-form';
 import { passkeyMessage, passkeySignIn } from './passkey';
 
 export interface SecondStepProps {
@@ -35,9 +32,6 @@ export interface SecondStepProps {
   onRestart(): void;
 }
 
-/** A failure the screen shows above its form (the key of its text). */
-type Problem = { message: string };
-
 /** What a failed call says: the code was wrong (its field says so), or a message for the whole screen. */
 function failureOf(error: unknown): 'wrongCode' | Problem {
   const { status, code } = refusalOf(error);
@@ -48,60 +42,6 @@ function failureOf(error: unknown): 'wrongCode' | Problem {
   return { message: 'common.failed' };
 }
 
-/** A form with one code field: its value, the field's error, a failure above it, and sending it. */
-function useCodeForm() {
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string>();
-  const [failure, setFailure] = useState<Problem | null>(null);
-  const [busy, setBusy] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-  const failureAlert = useRef<HTMLDivElement>(null);
-  const focusLater = useFocusAfterRender();
-
-  /**
-   * Send the code; a refusal of it shows at the field (`wrong`), any other failure above the form.
-   * Whether it was taken (the form stays busy then: what follows is the caller's).
-   */
-  async function send(
-    call: (code: string) => Promise<unknown>,
-    texts: { required: string; wrong: string },
-  ): Promise<boolean> {
-    setFailure(null);
-    const value = code.trim();
-    if (!value) {
-      setError(texts.required);
-      input.current?.focus();
-      return false;
-    }
-    setError(undefined);
-    setBusy(true);
-    try {
-      await call(value);
-      return true;
-    } catch (caught) {
-      setBusy(false);
-      const failed = failureOf(caught);
-      if (failed === 'wrongCode') {
-        setError(texts.wrong);
-        focusLater(input);
-      } else {
-        setFailure(failed);
-        focusLater(failureAlert);
-      }
-      return false;
-    }
-  }
-
-  /** Show a failure above the form. */
-  function fail(problem: Problem) {
-    setBusy(false);
-    setFailure(problem);
-    focusLater(failureAlert);
-  }
-
-  return { code, setCode, error, setError, failure, busy, setBusy, input, failureAlert, send, fail };
-}
-
 /**
  * The second step of a sign-in (after a password, or a provider when the team asks for it): a code
  * from the authenticator app, a recovery code or a passkey; or, when the team requires two-step
@@ -109,20 +49,7 @@ function useCodeForm() {
  * (five minutes); this screen only finishes it. Its own chunk, with the 'security' texts.
  */
 export default function SecondStep(props: SecondStepProps) {
-  const { t } = useTranslation();
-  return (
-    <WithTextPart
-      part="security"
-      waiting={<LoadingCard />}
-      failed={
-        <Card>
-          <Alert tone="error">{t('common.failed')}</Alert>
-        </Card>
-      }
-    >
-      {props.enrol ? <Enrol {...props} /> : <Verify {...props} />}
-    </WithTextPart>
-  );
+  return <WithSecurityTexts>{props.enrol ? <Enrol {...props} /> : <Verify {...props} />}</WithSecurityTexts>;
 }
 
 function useContext(): ApiContext {
@@ -130,45 +57,12 @@ function useContext(): ApiContext {
   return { issuer, language };
 }
 
-/** The code field: digits on phones, the one-time-code autofill of the platform. */
-function CodeField({
-  label,
-  value,
-  onChange,
-  error,
-  inputRef,
-  recovery = false,
-}: {
-  label: string;
-  value: string;
-  onChange(value: string): void;
-  error?: string;
-  inputRef: RefObject<HTMLInputElement | null>;
-  recovery?: boolean;
-}) {
-  return (
-    <TextField
-      label={label}
-      name={recovery ? 'recoveryCode' : 'code'}
-      inputMode={recovery ? 'text' : 'numeric'}
-      autoComplete={recovery ? 'off' : 'one-time-code'}
-      autoCapitalize="none"
-      spellCheck={false}
-      maxLength={recovery ? 40 : 10}
-      value={value}
-      onChange={(event) => onChange(event.target.value)}
-      error={error}
-      inputRef={inputRef}
-    />
-  );
-}
-
 function Verify({ team, methods, onSignedIn, onRestart }: SecondStepProps) {
   const { t, i18n } = useTranslation();
   const ctx = useContext();
   const [recovery, setRecovery] = useState(!methods.includes('totp'));
-  const { code, setCode, error, setError, failure, busy, setBusy, input, failureAlert, send, fail } =
-    useCodeForm();
+  const form = useCodeForm(failureOf);
+  const { setCode, setError, failure, busy, setBusy, input, failureAlert, send, fail } = form;
 
   useEffect(() => input.current?.focus(), [input, recovery]);
 
@@ -208,21 +102,13 @@ function Verify({ team, methods, onSignedIn, onRestart }: SecondStepProps) {
           {t(failure.message)}
         </Alert>
       ) : null}
-      <BusyForm
-        busy={busy}
-        busyLabel={t('login.signingIn')}
+      <CodeEntry
+        form={form}
+        label={t(recovery ? 'twoStep.recoveryLabel' : 'twoStep.codeLabel')}
         submitLabel={t('login.continue')}
         onSubmit={submit}
-      >
-        <CodeField
-          label={t(recovery ? 'twoStep.recoveryLabel' : 'twoStep.codeLabel')}
-          value={code}
-          onChange={setCode}
-          error={error}
-          inputRef={input}
-          recovery={recovery}
-        />
-      </BusyForm>
+        recovery={recovery}
+      />
       {methods.includes('totp') && methods.includes('recovery') ? (
         <button type="button" className="link" disabled={busy} onClick={() => switchTo(!recovery)}>
           {t(recovery ? 'twoStep.useApp' : 'twoStep.useRecovery')}
@@ -245,7 +131,8 @@ function Enrol({ teamLabel, account, onSignedIn, onRestart }: SecondStepProps) {
   const ctx = useContext();
   const [key, setKey] = useState<Key | 'loading' | Problem>('loading');
   const [codes, setCodes] = useState<string[] | null>(null);
-  const { code, setCode, error, failure, busy, setBusy, input, failureAlert, send } = useCodeForm();
+  const form = useCodeForm(failureOf);
+  const { failure, busy, setBusy, input, failureAlert, send } = form;
   const { issuer, language } = ctx;
 
   useEffect(() => {
@@ -303,20 +190,12 @@ function Enrol({ teamLabel, account, onSignedIn, onRestart }: SecondStepProps) {
           {shown ? (
             <>
               <TotpKey uri={shown.uri} secret={shown.secret} />
-              <BusyForm
-                busy={busy}
-                busyLabel={t('login.signingIn')}
+              <CodeEntry
+                form={form}
+                label={t('twoStep.codeLabel')}
                 submitLabel={t('twoStep.enrolConfirm')}
                 onSubmit={submit}
-              >
-                <CodeField
-                  label={t('twoStep.codeLabel')}
-                  value={code}
-                  onChange={setCode}
-                  error={error}
-                  inputRef={input}
-                />
-              </BusyForm>
+              />
             </>
           ) : null}
           <button type="button" className="link" disabled={busy} onClick={onRestart}>

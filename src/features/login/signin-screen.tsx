@@ -61,6 +61,8 @@ function ssoRouteOf(routes: ReadonlyArray<{ domain: string; required: boolean }>
 
 /** The second step and the passkey ceremony: their own chunks, loaded when a sign-in needs them. */
 const SecondStep = lazyScreen(() => import('./second-step'));
+/** Sign-in with a mailed code: its own chunk, loaded when asked for (or when the mail's link opens). */
+const EmailCode = lazyScreen(() => import('./email-code'));
 /** When the page has nothing more urgent to do (Safari has no idle callback: the next task). */
 const whenIdle = () => new Promise((resolve) => (self.requestIdleCallback ?? setTimeout)(resolve));
 
@@ -76,7 +78,16 @@ export type AfterSignIn = 'portal' | 'redirect' | 'event';
  * message, other 4xx invalid credentials. Success resets and re-checks the session, dispatches
  * `acct-signed-in`, then goes to a valid ReturnUrl or `/`.
  */
-export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn }) {
+export function SignInScreen({
+  team,
+  afterSignIn,
+  emailLink = false,
+}: {
+  team: string;
+  afterSignIn: AfterSignIn;
+  /** The page a mailed sign-in link opens (`/login/{team}/emailCode?token=…`). */
+  emailLink?: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const { issuer, emit, language } = useElement();
   const router = useRouter();
@@ -86,6 +97,7 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   const loginHint = useSearchParam('login_hint');
   const errorCode = useSearchParam('Error');
   const twoStepQuery = useSearchParam('TwoStep');
+  const linkToken = useSearchParam('token');
   const teamState = useTeam(issuer, team);
   const loggedIn = useStore(sessionStore, (state) => state.loggedIn);
   const user = useStore(sessionStore, (state) => state.user);
@@ -105,6 +117,10 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
       ? { methods: ['totp', 'recovery', 'passkey'], enrol: twoStepQuery === 'enrol' }
       : null,
   );
+  // Sign-in with a mailed code: to the address typed, or from the mail's link.
+  const [emailCode, setEmailCode] = useState<{ email: string | null; token: string | null } | null>(() =>
+    emailLink && linkToken ? { email: null, token: linkToken } : null,
+  );
   // Set while our own sign-in completes, so the "already signed in" redirect does not race it.
   const completing = useRef(false);
   const emailInput = useRef<HTMLInputElement>(null);
@@ -119,16 +135,18 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
   const ready = teamState.status === 'ready' && !teamState.details.teamDisabled;
   // Passkey sign-in where the browser has it and the team has not turned it off.
   const passkeys = typeof PublicKeyCredential === 'function' && ready && !!teamState.details.passkeyOptions;
-  const local = ready && !twoStep && !!teamState.details.localOptions;
+  const local = ready && !twoStep && !emailCode && !!teamState.details.localOptions;
   const ssoRoute = ready ? ssoRouteOf(teamState.details.ssoDomains, email) : undefined;
   const sso = !!ssoRoute && !(local && usePassword);
+  // The mailed code where the team offers it, for an address that does not sign in through single sign-on.
+  const codeOffered = ready && !!teamState.details.emailCodeOptions && !sso;
 
   // A pre-filled e-mail leaves the password to type.
   useEffect(() => {
-    if (ready && !twoStep) (loginHint ? passwordInput : emailInput).current?.focus();
+    if (ready && !twoStep && !emailCode) (loginHint ? passwordInput : emailInput).current?.focus();
     // Once the form shows: the hint is only the first value.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ready, twoStep]);
+  }, [ready, twoStep, emailCode]);
 
   // Passkeys in the e-mail field's autofill list where the browser offers that (conditional mediation),
   // asked once the form shows and the page is idle, so it never delays the form; the ceremony waits for
@@ -166,6 +184,9 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     event.preventDefault();
     setFailure(null);
     if (sso) return startSso();
+    // A team without passwords that mails codes: the form's one button asks for the code.
+    if (teamState.status === 'ready' && !teamState.details.localOptions && codeOffered)
+      return startEmailCode();
     // A team that signs in only through single sign-on: the address must be at one of its domains.
     if (teamState.status === 'ready' && !teamState.details.localOptions) {
       setErrors({ email: t(email.trim() ? 'login.sso.noRoute' : 'login.emailRequired') });
@@ -324,15 +345,31 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     }
   }
 
-  /** Sign in through the team's single sign-on for the address's domain: the page leaves for it. */
-  async function startSso() {
+  /** Mail a code to the address typed: the code screen asks for it and takes it. */
+  function startEmailCode() {
+    setFailure(null);
+    if (!leaveForm()) return;
+    setEmailCode({ email: email.trim(), token: null });
+  }
+
+  /**
+   * Before the address alone leads on (single sign-on, a mailed code): it must be there — said at the
+   * field — and the autofill ceremony ends. Whether it may go on.
+   */
+  function leaveForm(): boolean {
     if (!email.trim()) {
       setErrors({ email: t('login.emailRequired') });
       emailInput.current?.focus();
-      return;
+      return false;
     }
     setErrors({});
     stopAutofill();
+    return true;
+  }
+
+  /** Sign in through the team's single sign-on for the address's domain: the page leaves for it. */
+  async function startSso() {
+    if (!leaveForm()) return;
     setBusy(true);
     try {
       const { location: start } = await startSsoSignIn(
@@ -389,6 +426,28 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
     );
   }
 
+  if (emailCode) {
+    return (
+      <EmailCode
+        team={team}
+        teamLabel={teamState.details.displayName ?? team}
+        email={emailCode.email}
+        token={emailCode.token}
+        returnUrl={providerReturnUrl() ?? null}
+        onSignedIn={() => void signedIn()}
+        onTwoStep={(next) => {
+          setEmailCode(null);
+          setTwoStep(next);
+        }}
+        onRestart={() => {
+          setEmailCode(null);
+          // The link's page goes back to the team's sign-in screen.
+          if (emailLink) router.navigate(withReturnUrl('../', returnUrl), { replace: true });
+        }}
+      />
+    );
+  }
+
   const { details } = teamState;
   const errorKey = errorCode && Object.hasOwn(ERROR_TEXTS, errorCode) ? ERROR_TEXTS[errorCode] : undefined;
   const errorMessage = errorKey ? t(errorKey) : null;
@@ -421,12 +480,18 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
           ) : null
         }
         form={
-          details.localOptions || details.ssoDomains ? (
+          details.localOptions || details.ssoDomains || details.emailCodeOptions ? (
             <>
               <BusyForm
                 busy={busy}
                 busyLabel={t('login.signingIn')}
-                submitLabel={sso ? t('login.sso.continue') : t('login.continue')}
+                submitLabel={
+                  sso
+                    ? t('login.sso.continue')
+                    : !details.localOptions && codeOffered
+                      ? t('login.emailCodeButton')
+                      : t('login.continue')
+                }
                 onSubmit={submit}
               >
                 <TextField
@@ -466,6 +531,17 @@ export function SignInScreen({ team, afterSignIn }: { team: string; afterSignIn:
                   }}
                   onFailed={() => setBusy(false)}
                 />
+              ) : null}
+              {codeOffered && details.localOptions ? (
+                <button
+                  type="button"
+                  className="button secondary block"
+                  part="button"
+                  disabled={busy}
+                  onClick={startEmailCode}
+                >
+                  {t('login.emailCodeButton')}
+                </button>
               ) : null}
               {sso && details.localOptions ? (
                 <button

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import { ApiError } from '../../api/client';
-import { findSsoTeam, getTeamPublic } from '../../api/endpoints';
+import { findJoinTeam, findSsoTeam, getTeamPublic } from '../../api/endpoints';
 import { LIMITS } from '../../contract/limits';
 import { readDefaultTeam, saveDefaultTeam } from '../../state/preferences';
 import { sessionStore } from '../../state/session';
@@ -12,9 +12,20 @@ import { useElement } from '../../ui/element-context';
 import { BusyForm } from '../../ui/busy-form';
 import { useFocusAfterRender } from '../../ui/focus';
 import { useRouter, useSearchParam } from '../../ui/router';
+import { lazyScreen } from '../../ui/lazy-screen';
 import { TextField } from '../../ui/text-field';
 import { signInPath, withReturnUrl } from './routes';
 import { teamNotFound } from './use-team';
+
+/** Asking to join a team from its domain: its own chunk, loaded when it is offered. */
+const JoinRequest = lazyScreen(() => import('./join-request'));
+
+/** A team a work address may ask to join, offered under the field. */
+interface Joinable {
+  name: string;
+  displayName: string;
+  email: string;
+}
 
 /**
  * Team entry (spec §2, §4 team step, §5): one required field; the name is trimmed and lower-cased, looked
@@ -34,6 +45,8 @@ export function TeamScreen() {
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const focusLater = useFocusAfterRender();
+  const [joinable, setJoinable] = useState<Joinable | null>(null);
+  const [joining, setJoining] = useState(false);
 
   useEffect(() => {
     input.current?.focus();
@@ -43,6 +56,7 @@ export function TeamScreen() {
     event.preventDefault();
     const name = team.trim().toLowerCase();
     setFailure(null);
+    setJoinable(null);
     if (!name) {
       setFieldError(t('login.team.required'));
       input.current?.focus();
@@ -70,18 +84,43 @@ export function TeamScreen() {
   }
 
   async function findByEmail(email: string) {
+    const domain = email.slice(email.lastIndexOf('@') + 1);
     try {
-      const found = await findSsoTeam({ issuer }, email.slice(email.lastIndexOf('@') + 1));
+      const found = await findSsoTeam({ issuer }, domain);
       saveDefaultTeam(found.name);
       router.navigate(withReturnUrl(signInPath(found.name), returnUrl, { ...request, loginHint: email }));
       return;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) setFieldError(t('login.team.noSsoTeam'));
+      if (error instanceof ApiError && error.status === 404) await offerJoining(email, domain);
       else setFailure(t('common.failed'));
     }
     setBusy(false);
     focusLater(input);
   }
+
+  /** No single sign-on for the domain: the team that has it verified may be asked to let them join. */
+  async function offerJoining(email: string, domain: string) {
+    try {
+      const found = await findJoinTeam({ issuer }, domain);
+      void JoinRequest.preload().catch(() => undefined);
+      setJoinable({ ...found, email });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) setFieldError(t('login.team.noSsoTeam'));
+      else setFailure(t('common.failed'));
+    }
+  }
+
+  if (joining && joinable)
+    return (
+      <JoinRequest
+        team={joinable}
+        email={joinable.email}
+        onBack={() => {
+          setJoining(false);
+          focusLater(input);
+        }}
+      />
+    );
 
   return (
     <Card busy={busy}>
@@ -108,6 +147,19 @@ export function TeamScreen() {
           inputRef={input}
         />
       </BusyForm>
+      {joinable ? (
+        <div className="stack" role="status">
+          <p>{t('login.join.offer', { team: joinable.displayName })}</p>
+          <button
+            type="button"
+            className="button secondary block"
+            part="button"
+            onClick={() => setJoining(true)}
+          >
+            {t('login.join.ask', { team: joinable.displayName })}
+          </button>
+        </div>
+      ) : null}
       {settings.signUpUrl ? (
         <>
           <div className="divider" role="separator">

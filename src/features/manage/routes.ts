@@ -13,6 +13,8 @@ export const MANAGE_PATHS = [
   'team/domains',
   'team/connections',
   'team/directories',
+  'team/events',
+  'team/streaming',
   'dev',
   'dev/success',
   'qr',
@@ -30,6 +32,8 @@ export const ADMIN_SECTIONS: readonly ManageSection[] = [
   'team/domains',
   'team/connections',
   'team/directories',
+  'team/events',
+  'team/streaming',
 ];
 
 /** The headings of the manage area's navigation, in order. */
@@ -189,6 +193,24 @@ export const MANAGE_SCREENS: readonly ManageScreen[] = [
     nav: 'manage.nav.teamDirectories',
     heading: 'manage.heading.teamDirectories',
     words: 'manage.words.teamDirectories',
+    group: 'team',
+    admin: true,
+  },
+  {
+    section: 'team/events',
+    path: '/manage/team/events',
+    nav: 'manage.nav.teamEvents',
+    heading: 'manage.heading.teamEvents',
+    words: 'manage.words.teamEvents',
+    group: 'team',
+    admin: true,
+  },
+  {
+    section: 'team/streaming',
+    path: '/manage/team/streaming',
+    nav: 'manage.nav.teamStreaming',
+    heading: 'manage.heading.teamStreaming',
+    words: 'manage.words.teamStreaming',
     group: 'team',
     admin: true,
   },

@@ -5,6 +5,7 @@ import {
   addTeamDomain,
   listTeamDomains,
   removeTeamDomain,
+  setDomainAutoJoin,
   setDomainSignIn,
   verifyTeamDomain,
   type TeamDomain,
@@ -256,6 +257,7 @@ function DomainRow({
         {domain.state === 'verified' && connections ? (
           <DomainSignIn domain={domain} connections={connections} onSaved={onSaved} />
         ) : null}
+        {domain.state === 'verified' ? <DomainAutoJoin domain={domain} onSaved={onSaved} /> : null}
       </div>
     </li>
   );
@@ -364,6 +366,65 @@ function DomainSignIn({
         </div>
       </fieldset>
     </form>
+  );
+}
+
+/**
+ * Whether people at a verified domain who ask to join (from the team step, their address proven by a
+ * mailed code) are invited without an admin's approval — a seat still taken; with none free their
+ * request waits. Saved as it is ticked.
+ */
+function DomainAutoJoin({ domain, onSaved }: { domain: TeamDomain; onSaved(domain: TeamDomain): void }) {
+  const { t } = useTranslation();
+  const call = useCall();
+  const id = useId();
+  const name = domain.domain;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function toggle(autoJoin: boolean) {
+    setBusy(true);
+    setError(null);
+    try {
+      onSaved(await call((ctx) => setDomainAutoJoin(ctx, name, autoJoin)));
+      noticesStore
+        .getState()
+        .show(t(autoJoin ? 'domains.autoJoin.on' : 'domains.autoJoin.off', { domain: name }), 'Success');
+    } catch (problem) {
+      setError(failure(t, problem));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="stack tight">
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={domain.autoJoin}
+          aria-disabled={busy || undefined}
+          aria-labelledby={`${id}-name`}
+          aria-describedby={`${id}-hint`}
+          onChange={(event) => {
+            if (!busy) void toggle(event.target.checked);
+          }}
+        />
+        <span>
+          <span className="check-name" id={`${id}-name`}>
+            {t('domains.autoJoin.label')}
+          </span>
+          <span className="hint" id={`${id}-hint`}>
+            {t('domains.autoJoin.hint', { domain: name })}
+          </span>
+        </span>
+      </label>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }
 

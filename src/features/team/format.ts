@@ -1,4 +1,5 @@
 import { sentenceList } from '../../i18n/list';
+import { PROVIDER_NAMES } from '../../i18n/names';
 import type { TFunction } from 'i18next';
 import type { AuditEvent, Invitation } from '../../api/team';
 import { calendarDays, relativeDays, timeAgo } from '../../ui/time';
@@ -76,7 +77,16 @@ export function storageText(
 }
 
 /** The team's sign-in settings an admin turns on or off (team.loginOptions events). */
-const OPTIONS = ['local', 'google', 'azure', 'auth0', 'apple', 'passkeys', 'requireTwoStep'] as const;
+const OPTIONS = [
+  'local',
+  'google',
+  'azure',
+  'auth0',
+  'apple',
+  'passkeys',
+  'emailCode',
+  'requireTwoStep',
+] as const;
 
 /**
  * An admin action as one sentence naming who did what to whom: "Ada Lovelace added Bob Stone to
@@ -108,7 +118,24 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
             permissions: list(to.map((p) => t(`manage.permissions.${p}`))),
           });
     }
+    // Invited by nobody: a request its domain let through without an admin.
     case 'member.invited':
+      return event.actor
+        ? t('team.log.member.invited', { actor, email: event.target })
+        : t('team.log.member.invitedByDomain', { email: event.target });
+    case 'joinRequest.created':
+      return t('team.log.joinRequest.created', { email: event.target });
+    case 'joinRequest.approved':
+      return event.actor
+        ? t('team.log.joinRequest.approved', { actor, email: event.target })
+        : t('team.log.joinRequest.approvedAutomatically', { email: event.target });
+    case 'joinRequest.declined':
+      return t('team.log.joinRequest.declined', { actor, email: event.target });
+    case 'domain.autoJoin':
+      return t(detail.automatic === true ? 'team.log.domain.autoJoinOn' : 'team.log.domain.autoJoinOff', {
+        actor,
+        domain: event.target,
+      });
     case 'invitation.resent':
     case 'invitation.revoked':
     case 'invitation.accepted':
@@ -177,7 +204,41 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
     case 'directory.tokenRotated':
     case 'directory.revoked':
       return t(`team.log.${event.action}`, { actor, directory: event.target });
+    // The server turns an endpoint off after its day of failures: no member acted.
+    case 'stream.disabled':
+      return t('team.log.stream.disabled', { endpoint: event.target });
+    case 'stream.added':
+    case 'stream.secretRotated':
+    case 'stream.paused':
+    case 'stream.resumed':
+    case 'stream.tested':
+    case 'stream.removed':
+      return t(`team.log.${event.action}`, { actor, endpoint: event.target });
+    // A member's own security events: they are the actor (and the target).
+    case 'user.signedIn':
+    case 'user.signInFailed': {
+      const method = text(detail.method);
+      // A provider by its own brand, never translated; the others in the language.
+      const name =
+        method && method in PROVIDER_NAMES
+          ? PROVIDER_NAMES[method as keyof typeof PROVIDER_NAMES]
+          : method && (SIGN_IN_METHODS as readonly string[]).includes(method)
+            ? t(`team.log.methods.${method}`)
+            : null;
+      return name
+        ? t(`team.log.${event.action}`, { actor, method: name })
+        : t(`team.log.${event.action}Plain`, { actor });
+    }
+    case 'user.providerConnected':
+    case 'user.providerDisconnected':
+      return t(`team.log.${event.action}`, { actor, provider: text(detail.provider) ?? '' });
+    case 'user.appAllowed':
+    case 'user.appAccessRemoved':
+      return t(`team.log.${event.action}`, { actor, app: text(detail.app) ?? '' });
     default:
       return t(`team.log.${event.action}`, { actor, member });
   }
 }
+
+/** The sign-in methods the log names (the server's `method` of a sign-in); another reads plainly. */
+const SIGN_IN_METHODS = ['password', 'twoStep', 'passkey', 'sso', 'invitation', 'auth0'] as const;

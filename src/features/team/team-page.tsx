@@ -1,31 +1,26 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  getAudit,
-  getInvitations,
-  getTeam,
-  setLoginOptions,
-  type AuditKind,
-  type AuditList,
-  type TeamAdmin,
-} from '../../api/team';
+import { getInvitations, getTeam, setLoginOptions, type AuditKind, type TeamAdmin } from '../../api/team';
 import type { ApiContext } from '../../api/client';
+import { listJoinRequests } from '../../api/join-requests';
 import { signInMethodName } from '../../i18n/names';
 import { WithTextPart } from '../../i18n/parts';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { useElement } from '../../ui/element-context';
 import { LimitBar } from '../../ui/limit-bar';
-import { useRouter, useSearchParam } from '../../ui/router';
+import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { Failed } from '../../ui/failed';
-import { Confirm, ShowMore } from './admin-kit';
-import { auditSentence, storageText } from './format';
+import { Confirm } from './admin-kit';
+import { AuditEvents, useAuditPages } from './audit-pages';
+import { storageText } from './format';
 import { refusalOf } from '../../api/refusal';
 import { AUDIT_KINDS } from '../../contract/team-rules';
 import { timeAgo, useNow } from '../../ui/time';
 import { useCall } from '../../ui/use-call';
 import { InvitationList } from './invitation-list';
+import { JoinRequestList } from './join-request-list';
 import { InviteDialog } from './invite-dialog';
 import { SeatLimitDialog } from './seat-limit-dialog';
 
@@ -33,7 +28,7 @@ type Loaded<T> = T | null | 'failed' | 'forbidden';
 /** A sign-in method, or the rule that every member signs in in two steps. */
 type Option = keyof TeamAdmin['loginOptions'];
 /** The sign-in methods among the team's login options (the others are settings, not methods). */
-type Method = Exclude<Option, 'requireTwoStep' | 'passkeys'>;
+type Method = Exclude<Option, 'requireTwoStep' | 'passkeys' | 'emailCode'>;
 
 /** A list's load: the value, or whether it failed (a 403: the caller is no team admin, any more). */
 function useLoad<T>(load: (ctx: ApiContext) => Promise<T>): [Loaded<T>, () => void, (value: T) => void] {
@@ -161,6 +156,13 @@ function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAd
           onChange={(next) => void change('passkeys', next)}
         />
         <Toggle
+          label={t('team.options.emailCode')}
+          on={pending.emailCode ?? team.loginOptions.emailCode}
+          disabled={'emailCode' in pending}
+          hint={t('team.emailCodeHint')}
+          onChange={(next) => void change('emailCode', next)}
+        />
+        <Toggle
           label={t('team.options.requireTwoStep')}
           on={pending.requireTwoStep ?? team.loginOptions.requireTwoStep}
           disabled={'requireTwoStep' in pending}
@@ -230,42 +232,8 @@ const AUDIT_PAGE = 10;
 function Activity({ round, now }: { round: number; now: number }) {
   const { t } = useTranslation();
   const { language } = useElement();
-  const call = useCall();
   const [kind, setKind] = useState<AuditKind | ''>('');
-  const [attempt, setAttempt] = useState(0);
-  // The list is kept with the load it answers (null: it failed); another key shows as loading.
-  const key = `${round}:${attempt}:${kind}`;
-  const [loaded, setLoaded] = useState<{ key: string; list: AuditList | null } | null>(null);
-  const [more, setMore] = useState<'idle' | 'loading' | 'failed'>('idle');
-  useEffect(() => {
-    let live = true;
-    call((ctx) => getAudit(ctx, { limit: AUDIT_PAGE, kind: kind || null })).then(
-      (list) => live && setLoaded({ key, list }),
-      () => live && setLoaded({ key, list: null }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [call, key, kind]);
-  const list = loaded?.key === key ? loaded.list : undefined;
-
-  async function older() {
-    if (!list?.next) return;
-    setMore('loading');
-    try {
-      const page = await call((ctx) =>
-        getAudit(ctx, { limit: AUDIT_PAGE, before: list.next, kind: kind || null }),
-      );
-      setLoaded((current) =>
-        current?.key === key && current.list
-          ? { key, list: { events: [...current.list.events, ...page.events], next: page.next } }
-          : current,
-      );
-      setMore('idle');
-    } catch {
-      setMore('failed');
-    }
-  }
+  const pages = useAuditPages({ kind: kind || null }, AUDIT_PAGE, round);
 
   return (
     <section className="panel" part="card" aria-labelledby="activity-title">
@@ -275,13 +243,7 @@ function Activity({ round, now }: { round: number; now: number }) {
         </h2>
         <label className="audit-filter">
           <span>{t('team.logFilter.filter')}</span>
-          <select
-            value={kind}
-            onChange={(event) => {
-              setKind(event.target.value as AuditKind | '');
-              setMore('idle');
-            }}
-          >
+          <select value={kind} onChange={(event) => setKind(event.target.value as AuditKind | '')}>
             <option value="">{t('team.logFilter.all')}</option>
             {AUDIT_KINDS.map((value) => (
               <option key={value} value={value}>
@@ -291,36 +253,18 @@ function Activity({ round, now }: { round: number; now: number }) {
           </select>
         </label>
       </div>
-      {list === undefined ? (
-        <div className="loading" role="status">
-          <Spinner />
-          <span>{t('common.loading')}</span>
-        </div>
-      ) : list === null ? (
-        <Failed retry={() => setAttempt((n) => n + 1)} />
-      ) : list.events.length === 0 ? (
-        <p className="hint">{kind ? t('team.logFilter.none') : t('team.noActivity')}</p>
-      ) : (
-        <>
-          <ul className="invites audit">
-            {list.events.map((event) => (
-              <li key={event.id}>
-                <span>{auditSentence(event, language, t)}</span>
-                <time className="hint" dateTime={event.at}>
-                  {timeAgo(event.at, now, language)}
-                </time>
-              </li>
-            ))}
-          </ul>
-          <ShowMore
-            state={more}
-            hasMore={!!list.next}
-            label={t('team.logFilter.more')}
-            className="button secondary small"
-            onMore={() => void older()}
-          />
-        </>
-      )}
+      <AuditEvents
+        pages={pages}
+        empty={kind ? t('team.logFilter.none') : t('team.noActivity')}
+        moreLabel={t('team.logFilter.more')}
+        className="invites audit"
+        when={(event) => (
+          <time className="hint" dateTime={event.at}>
+            {timeAgo(event.at, now, language)}
+          </time>
+        )}
+      />
+      <Link to="/manage/team/events">{t('team.seeAll')}</Link>
     </section>
   );
 }
@@ -332,6 +276,7 @@ function TeamScreen() {
   const now = useNow();
   const [team, reloadTeam, setTeam] = useLoad(getTeam);
   const [invitations, reloadInvitations] = useLoad(getInvitations);
+  const [joinRequests, reloadJoinRequests] = useLoad(listJoinRequests);
   const [auditRound, setAuditRound] = useState(0);
   const reloadAudit = useCallback(() => setAuditRound((n) => n + 1), []);
   const [limitOpen, setLimitOpen] = useState(false);
@@ -343,8 +288,9 @@ function TeamScreen() {
   const changed = useCallback(() => {
     reloadTeam();
     reloadInvitations();
+    reloadJoinRequests();
     reloadAudit();
-  }, [reloadTeam, reloadInvitations, reloadAudit]);
+  }, [reloadTeam, reloadInvitations, reloadJoinRequests, reloadAudit]);
 
   function closeInvite() {
     setInviting(false);
@@ -397,6 +343,39 @@ function TeamScreen() {
           label={t('team.storageLabel')}
           text={t('team.storage', storageParts)}
         />
+      </section>
+      <section className="panel" part="card" aria-labelledby="join-requests-title">
+        <div className="panel-head">
+          <h2 className="panel-title" id="join-requests-title">
+            {t('team.joinRequests.title')}{' '}
+            {Array.isArray(joinRequests) && joinRequests.length > 0 ? (
+              <span className="badge">
+                <span aria-hidden="true">{joinRequests.length}</span>
+                <span className="visually-hidden">
+                  {t('team.joinRequests.count', { count: joinRequests.length })}
+                </span>
+              </span>
+            ) : null}
+          </h2>
+        </div>
+        {joinRequests === null ? (
+          <div className="loading" role="status">
+            <Spinner />
+            <span>{t('common.loading')}</span>
+          </div>
+        ) : typeof joinRequests === 'string' ? (
+          <Failed retry={reloadJoinRequests} />
+        ) : (
+          <JoinRequestList
+            requests={joinRequests}
+            now={now}
+            onChanged={changed}
+            onSeatLimit={() => {
+              noticesStore.getState().show(t('team.inviteDialog.errors.seatLimit'), 'Failure');
+              if (team.callerIsOwner) setLimitOpen(true);
+            }}
+          />
+        )}
       </section>
       <section className="panel" part="card" aria-labelledby="invites-title">
         <div className="panel-head">

@@ -25,6 +25,7 @@ const teamWith = (seats: TeamAdmin['seats']): TeamAdmin => ({
     apple: false,
     requireTwoStep: false,
     passkeys: true,
+    emailCode: false,
   },
   configured: { google: false, azure: false, auth0: false, apple: false },
   auth0DisplayName: 'Auth0',

@@ -126,7 +126,21 @@ describe('an admin action as a sentence: actor, target and change', () => {
     target: string,
     detail: AuditEvent['detail'] = {},
     actor: AuditEvent['actor'] = ada,
-  ) => auditSentence({ id: 'e', at: new Date(NOW).toISOString(), actor, action, target, detail }, 'en', t);
+  ) =>
+    auditSentence(
+      {
+        id: 'e',
+        at: new Date(NOW).toISOString(),
+        actor,
+        action,
+        target,
+        detail,
+        address: null,
+        requestId: null,
+      },
+      'en',
+      t,
+    );
 
   it('names the member and the group of a membership, not the group alone', () => {
     expect(
@@ -147,6 +161,9 @@ describe('an admin action as a sentence: actor, target and change', () => {
     );
     expect(event('team.loginOptions', 'passkeys', { passkeys: false })).to.equal(
       'Ada Lovelace turned off passkey sign-in',
+    );
+    expect(event('team.loginOptions', 'emailCode', { emailCode: true })).to.equal(
+      'Ada Lovelace turned on email code sign-in',
     );
   });
 

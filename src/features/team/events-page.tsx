@@ -1,0 +1,230 @@
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { listMembers, type Member } from '../../api/members';
+import { exportEvents, type AuditKind, type EventExportFormat, type EventFilter } from '../../api/team';
+import { AUDIT_KINDS, EVENT_EXPORT_MAX_DAYS } from '../../contract/team-rules';
+import { noticesStore } from '../../state/notices';
+import { Alert } from '../../ui/alert';
+import { useElement } from '../../ui/element-context';
+import { AdminPart, useCall } from './admin-kit';
+import { AuditEvents, useAuditPages } from './audit-pages';
+
+/** The events a page of the log shows. */
+const EVENTS_PAGE = 25;
+/** The members the actor filter offers (by name); a bigger team's others are found through the users screen. */
+const ACTORS_MAX = 100;
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * The team's event log (routes/team-events.ts, docs/decisions/team-event-log.md): every admin action and
+ * every security event of its members, newest first, a page at a time, filtered by type, member and
+ * dates, and exported for a range as CSV or JSON.
+ */
+export default function EventsPage() {
+  return (
+    <AdminPart>
+      <EventLog />
+    </AdminPart>
+  );
+}
+
+/**
+ * The days the admin picked (`yyyy-mm-dd`, the browser's own days) as the instants the server takes:
+ * from the start of the first day to the start of the day after the last. 'bad' when they cross.
+ */
+export function dayRange(from: string, to: string): { from: string | null; to: string | null } | 'bad' {
+  const start = from ? new Date(`${from}T00:00`) : null;
+  const end = to ? new Date(`${to}T00:00`) : null;
+  if (end) end.setDate(end.getDate() + 1);
+  if (start && end && start >= end) return 'bad';
+  return { from: start?.toISOString() ?? null, to: end?.toISOString() ?? null };
+}
+
+function EventLog() {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  const call = useCall();
+  const id = useId();
+  const [kind, setKind] = useState<AuditKind | ''>('');
+  const [actor, setActor] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [members, setMembers] = useState<Member[]>([]);
+  const range = dayRange(from, to);
+  const filter: EventFilter | null =
+    range === 'bad' ? null : { kind: kind || null, actor: actor || null, ...range };
+  const pages = useAuditPages(filter, EVENTS_PAGE);
+  const filtered = !!(kind || actor || from || to);
+
+  useEffect(() => {
+    let live = true;
+    // The actor filter offers the team's members; without them it offers everyone only.
+    call((ctx) => listMembers(ctx, { limit: ACTORS_MAX })).then(
+      (list) => live && setMembers(list.members),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [call]);
+
+  const when = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+
+  return (
+    <div className="stack">
+      <section className="panel" part="card" aria-labelledby={`${id}-title`}>
+        <h2 className="panel-title" id={`${id}-title`}>
+          {t('events.list')}
+        </h2>
+        <p className="hint">{t('events.intro')}</p>
+        <fieldset className="event-filters">
+          <legend className="visually-hidden">{t('events.filters')}</legend>
+          <div className="field">
+            <label htmlFor={`${id}-kind`}>{t('events.kind')}</label>
+            <select
+              id={`${id}-kind`}
+              value={kind}
+              onChange={(event) => setKind(event.target.value as AuditKind | '')}
+            >
+              <option value="">{t('events.all')}</option>
+              {AUDIT_KINDS.map((value) => (
+                <option key={value} value={value}>
+                  {t(`team.logFilter.${value}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-actor`}>{t('events.actor')}</label>
+            <select id={`${id}-actor`} value={actor} onChange={(event) => setActor(event.target.value)}>
+              <option value="">{t('events.anyone')}</option>
+              {members.map((member) => (
+                <option key={member.id} value={member.id}>
+                  {member.name} ({member.email})
+                </option>
+              ))}
+            </select>
+          </div>
+          {(
+            [
+              ['from', from, setFrom, { max: to || undefined }],
+              ['to', to, setTo, { min: from || undefined }],
+            ] as const
+          ).map(([name, value, set, bound]) => (
+            <div className="field" key={name}>
+              <label htmlFor={`${id}-${name}`}>{t(`events.${name}`)}</label>
+              <input
+                id={`${id}-${name}`}
+                type="date"
+                value={value}
+                {...bound}
+                aria-invalid={range === 'bad' || undefined}
+                aria-describedby={range === 'bad' ? `${id}-range` : undefined}
+                onChange={(event) => set(event.target.value)}
+              />
+            </div>
+          ))}
+        </fieldset>
+        {range === 'bad' ? (
+          <p className="field-error" id={`${id}-range`} role="alert">
+            {t('events.badRange')}
+          </p>
+        ) : null}
+        {filtered ? (
+          <button
+            type="button"
+            className="button secondary small"
+            part="button"
+            onClick={() => {
+              setKind('');
+              setActor('');
+              setFrom('');
+              setTo('');
+            }}
+          >
+            {t('events.clear')}
+          </button>
+        ) : null}
+        {range === 'bad' ? null : (
+          <AuditEvents
+            pages={pages}
+            empty={filtered ? t('events.none') : t('events.empty')}
+            moreLabel={t('events.more')}
+            className="invites audit events"
+            labelledBy={`${id}-title`}
+            when={(event) => (
+              <span className="hint event-when">
+                <time dateTime={event.at}>{when.format(new Date(event.at))}</time>
+                {event.address ? ` · ${t('events.address', { address: event.address })}` : null}
+              </span>
+            )}
+          />
+        )}
+      </section>
+      <ExportPanel range={range} from={from} to={to} />
+    </div>
+  );
+}
+
+/** Save a file the browser was given (an export): a link to it, clicked, then let go. */
+function save(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** The export of the range the filters above chose (at most EVENT_EXPORT_MAX_DAYS), as CSV or JSON. */
+function ExportPanel({ range, from, to }: { range: ReturnType<typeof dayRange>; from: string; to: string }) {
+  const { t } = useTranslation();
+  const call = useCall();
+  const id = useId();
+  const [busy, setBusy] = useState<EventExportFormat | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  async function download(format: EventExportFormat) {
+    setProblem(null);
+    if (range === 'bad' || !range.from || !range.to) return setProblem(t('events.export.needRange'));
+    if (Date.parse(range.to) - Date.parse(range.from) > EVENT_EXPORT_MAX_DAYS * DAY_MS)
+      return setProblem(t('events.export.tooLong', { days: EVENT_EXPORT_MAX_DAYS }));
+    const asked = { from: range.from, to: range.to, format };
+    setBusy(format);
+    try {
+      save(await call((ctx) => exportEvents(ctx, asked)), `events-${from}-${to}.${format}`);
+      noticesStore.getState().show(t('events.export.done'), 'Success');
+    } catch {
+      setProblem(t('events.export.failed'));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <section className="panel" part="card" aria-labelledby={`${id}-title`}>
+      <h2 className="panel-title" id={`${id}-title`}>
+        {t('events.export.title')}
+      </h2>
+      <p className="hint" id={`${id}-hint`}>
+        {t('events.export.hint', { days: EVENT_EXPORT_MAX_DAYS })}
+      </p>
+      {problem ? <Alert tone="error">{problem}</Alert> : null}
+      <div className="event-export">
+        {(['csv', 'json'] as const).map((format) => (
+          <button
+            key={format}
+            type="button"
+            className="button secondary"
+            part="button"
+            aria-describedby={`${id}-hint`}
+            disabled={busy !== null}
+            onClick={() => void download(format)}
+          >
+            {busy === format ? t('common.loading') : t(`events.export.${format}`)}
+          </button>
+        ))}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,375 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import {
+  addStream,
+  listStreams,
+  removeStream,
+  rotateStreamSecret,
+  setStreamPaused,
+  testStream,
+  type EventStream,
+  type EventStreamWithSecret,
+  type StreamTestResult,
+} from '../../api/event-streams';
+import { STREAM_URL_LENGTH } from '../../contract/event-streams';
+import { noticesStore } from '../../state/notices';
+import { Alert } from '../../ui/alert';
+import { DialogForm, FormDialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
+import { TextField } from '../../ui/text-field';
+import {
+  AdminPart,
+  Confirm,
+  CopyField,
+  DIALOG_GONE_MS,
+  failure,
+  followGone,
+  IconButton,
+  ShownOnceDialog,
+  TeamListBody,
+  TeamListHeading,
+  useCall,
+  useTeamList,
+} from './admin-kit';
+import { lastTime, refusalOf } from './format';
+
+/**
+ * Event streaming (routes/event-streams.ts): the HTTPS endpoints that receive each of the team's events,
+ * signed per Standard Webhooks. Add one (its address), send it a test event, give it a new signing
+ * secret, pause or resume it, remove it; each shows how its deliveries go. The secret shows once, in a
+ * dialog, right after the server made it.
+ */
+export default function StreamingPage() {
+  return (
+    <AdminPart>
+      <Streams />
+    </AdminPart>
+  );
+}
+
+type Asked = { kind: 'rotate' | 'pause' | 'remove'; stream: EventStream };
+
+const byCreation = (a: EventStream, b: EventStream) => a.createdAt.localeCompare(b.createdAt);
+
+/** The endpoint as people read it: the address without its scheme. */
+const shown = (stream: EventStream) => stream.url.replace(/^https?:\/\//, '');
+
+/** What the last failure was: the status answered, or why there was no answer. */
+function problemText(t: TFunction, problem: EventStream['lastProblem'], status: number | null): string {
+  if (problem === 'badStatus' && status !== null) return t('streaming.problems.status', { status });
+  return t(`streaming.problems.${problem ?? 'unreachable'}`);
+}
+
+function Streams() {
+  const { t } = useTranslation();
+  const call = useCall();
+  const streams = useTeamList(
+    async (ctx, signal) => (await listStreams(ctx, signal)).streams,
+    (stream) => stream.id,
+    byCreation,
+  );
+  const [asked, setAsked] = useState<Asked | null>(null);
+  const [open, setOpen] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [made, setMade] = useState<EventStreamWithSecret | null>(null);
+  // The secret's dialog opens once the dialog that asked for it has closed and given focus back.
+  const reveal = (answer: EventStreamWithSecret) => setTimeout(() => setMade(answer), DIALOG_GONE_MS);
+  const addButton = useRef<HTMLButtonElement>(null);
+  const { put, drop } = streams;
+  const ask = (kind: Asked['kind'], stream: EventStream) => {
+    setAsked({ kind, stream });
+    setOpen(true);
+  };
+  const close = () => setOpen(false);
+  const { watched } = followGone(streams.reload);
+  const notify = (text: string, ok: boolean) =>
+    noticesStore.getState().show(text, ok ? 'Success' : 'Failure');
+
+  const resume = (stream: EventStream) =>
+    void watched(
+      call((ctx) => setStreamPaused(ctx, stream.id, false)).then((row) => {
+        put(row);
+        notify(t('streaming.resume.done', { endpoint: shown(row) }), true);
+      }),
+    ).catch((error: unknown) => notify(failure(t, error), false));
+
+  const test = (stream: EventStream) =>
+    void call((ctx) => testStream(ctx, stream.id))
+      .then(({ stream: row, result }) => {
+        put(row);
+        notify(testText(t, result, shown(row)), result.ok);
+      })
+      .catch((error: unknown) => notify(failure(t, error), false));
+
+  return (
+    <section className="panel" part="card" aria-labelledby="streaming-title">
+      <TeamListHeading
+        titleId="streaming-title"
+        title={t('streaming.title')}
+        intro={t('streaming.intro')}
+        actionLabel={t('streaming.add.open')}
+        onAction={() => setAdding(true)}
+        buttonRef={addButton}
+        list={streams}
+      />
+      <TeamListBody list={streams} empty={t('streaming.none')}>
+        {(items) => (
+          <ul className="members" aria-labelledby="streaming-title">
+            {items.map((stream) => (
+              <StreamItem
+                key={stream.id}
+                stream={stream}
+                onTest={() => test(stream)}
+                onRotate={() => ask('rotate', stream)}
+                onPause={() => ask('pause', stream)}
+                onResume={() => resume(stream)}
+                onRemove={() => ask('remove', stream)}
+              />
+            ))}
+          </ul>
+        )}
+      </TeamListBody>
+      <FormDialog open={adding} title={t('streaming.add.title')} onClose={() => setAdding(false)}>
+        {(busy, setBusy) => (
+          <AddForm
+            busy={busy}
+            setBusy={setBusy}
+            onClose={() => setAdding(false)}
+            onAdded={(answer) => {
+              put(answer.stream);
+              reveal(answer);
+            }}
+          />
+        )}
+      </FormDialog>
+      {asked?.kind === 'rotate' ? (
+        <Confirm
+          open={open}
+          title={t('streaming.rotate.title', { endpoint: shown(asked.stream) })}
+          text={t('streaming.rotate.text')}
+          action={t('streaming.rotate.confirm')}
+          onConfirm={() =>
+            watched(
+              call((ctx) => rotateStreamSecret(ctx, asked.stream.id)).then((answer) => {
+                put(answer.stream);
+                reveal(answer);
+              }),
+            )
+          }
+          onClose={close}
+        />
+      ) : null}
+      {asked?.kind === 'pause' ? (
+        <Confirm
+          open={open}
+          title={t('streaming.pause.title', { endpoint: shown(asked.stream) })}
+          text={t('streaming.pause.text')}
+          action={t('streaming.pause.confirm')}
+          onConfirm={() =>
+            watched(
+              call((ctx) => setStreamPaused(ctx, asked.stream.id, true)).then((row) => {
+                put(row);
+                notify(t('streaming.pause.done', { endpoint: shown(row) }), true);
+              }),
+            )
+          }
+          onClose={close}
+        />
+      ) : null}
+      {asked?.kind === 'remove' ? (
+        <Confirm
+          open={open}
+          title={t('streaming.remove.title', { endpoint: shown(asked.stream) })}
+          text={t('streaming.remove.text')}
+          action={t('streaming.remove.confirm')}
+          onConfirm={() =>
+            watched(
+              call((ctx) => removeStream(ctx, asked.stream.id)).then(() => {
+                drop(asked.stream);
+                notify(t('streaming.remove.done', { endpoint: shown(asked.stream) }), true);
+              }),
+            )
+          }
+          onClose={close}
+          returnFocus={() => addButton.current}
+        />
+      ) : null}
+      {made ? (
+        <SecretDialog shown={made} onClose={() => setMade(null)} returnFocus={() => addButton.current} />
+      ) : null}
+    </section>
+  );
+}
+
+/** The test event's outcome as a notice. */
+function testText(t: TFunction, result: StreamTestResult, endpoint: string): string {
+  if (result.ok) return t('streaming.test.ok', { endpoint, status: result.status ?? 200 });
+  return t('streaming.test.failed', { endpoint, problem: problemText(t, result.problem, result.status) });
+}
+
+/** One endpoint: its address, state, last delivery, what waits, and its actions. */
+function StreamItem({
+  stream,
+  onTest,
+  onRotate,
+  onPause,
+  onResume,
+  onRemove,
+}: {
+  stream: EventStream;
+  onTest(): void;
+  onRotate(): void;
+  onPause(): void;
+  onResume(): void;
+  onRemove(): void;
+}) {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  const endpoint = shown(stream);
+  const when = (iso: string) => <time dateTime={iso}>{lastTime(iso, language, t)}</time>;
+  return (
+    <li className="member">
+      <div className="member-who">
+        <span className="member-name">{endpoint}</span>
+      </div>
+      <dl className="member-facts">
+        <div>
+          <dt>{t('streaming.columns.state')}</dt>
+          <dd>
+            {stream.state === 'active' && stream.failingSince ? (
+              <span className="field-error">{t('streaming.state.failing')}</span>
+            ) : stream.state === 'disabled' ? (
+              <span className="field-error">{t('streaming.state.disabled')}</span>
+            ) : (
+              t(`streaming.state.${stream.state}`)
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('streaming.columns.lastDelivery')}</dt>
+          <dd>{stream.lastDeliveryAt ? when(stream.lastDeliveryAt) : t('users.never')}</dd>
+        </div>
+        {stream.failingSince ? (
+          <div>
+            <dt>{t('streaming.columns.failingSince')}</dt>
+            <dd>{when(stream.failingSince)}</dd>
+          </div>
+        ) : null}
+        {stream.lastProblem ? (
+          <div>
+            <dt>{t('streaming.columns.lastProblem')}</dt>
+            <dd>{problemText(t, stream.lastProblem, stream.lastStatus)}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>{t('streaming.columns.pending')}</dt>
+          <dd>{t('streaming.pending', { count: stream.pending })}</dd>
+        </div>
+      </dl>
+      <div className="member-actions">
+        <IconButton icon="send" label={t('streaming.actions.test', { endpoint })} onClick={onTest} />
+        <IconButton icon="key" label={t('streaming.actions.rotate', { endpoint })} onClick={onRotate} />
+        {stream.state === 'active' ? (
+          <IconButton icon="pause" label={t('streaming.actions.pause', { endpoint })} onClick={onPause} />
+        ) : (
+          <IconButton icon="play" label={t('streaming.actions.resume', { endpoint })} onClick={onResume} />
+        )}
+        <IconButton icon="delete" label={t('streaming.actions.remove', { endpoint })} onClick={onRemove} />
+      </div>
+    </li>
+  );
+}
+
+/** The endpoint's address; what was typed stays on a refusal. */
+function AddForm({
+  busy,
+  setBusy,
+  onAdded,
+  onClose,
+}: {
+  busy: boolean;
+  setBusy(busy: boolean): void;
+  onAdded(answer: EventStreamWithSecret): void;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const call = useCall();
+  const [url, setUrl] = useState('');
+  const [problems, setProblems] = useState<{ url?: string; form?: string }>({});
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const trimmed = url.trim();
+    if (!trimmed) return setProblems({ url: t('streaming.errors.urlRequired') });
+    setProblems({});
+    setBusy(true);
+    try {
+      const answer = await call((ctx) => addStream(ctx, { url: trimmed }));
+      setBusy(false);
+      onAdded(answer);
+      noticesStore.getState().show(t('streaming.add.done', { endpoint: shown(answer.stream) }), 'Success');
+      onClose();
+    } catch (error) {
+      setBusy(false);
+      const { code } = refusalOf(error);
+      if (code === 'invalidUrl' || code === 'insecureUrl')
+        setProblems({ url: t(`streaming.errors.${code}`) });
+      else if (code === 'tooManyStreams') setProblems({ form: t('streaming.errors.tooManyStreams') });
+      else setProblems({ form: failure(t, error) });
+    }
+  }
+
+  return (
+    <DialogForm
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={t('streaming.add.submit')}
+      error={problems.form}
+    >
+      <TextField
+        label={t('streaming.fields.url')}
+        hint={t('streaming.fields.urlHint')}
+        name="url"
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={STREAM_URL_LENGTH}
+        value={url}
+        onChange={(event) => setUrl(event.target.value)}
+        error={problems.url}
+        autoFocus
+      />
+    </DialogForm>
+  );
+}
+
+/** The endpoint just added or given a new secret: the secret, once only. */
+function SecretDialog({
+  shown: answer,
+  onClose,
+  returnFocus,
+}: {
+  shown: EventStreamWithSecret;
+  onClose(): void;
+  returnFocus(): HTMLElement | null;
+}) {
+  const { t } = useTranslation();
+  return (
+    <ShownOnceDialog
+      title={t('streaming.secret.title', { endpoint: shown(answer.stream) })}
+      done={t('streaming.secret.done')}
+      onClose={onClose}
+      returnFocus={returnFocus}
+    >
+      <CopyField
+        label={t('streaming.secret.label')}
+        value={answer.secret}
+        copy={t('streaming.secret.copy')}
+      />
+      <Alert tone="info">{t('streaming.secret.once')}</Alert>
+    </ShownOnceDialog>
+  );
+}

@@ -1,0 +1,125 @@
+import { expect } from 'chai';
+import { fireEvent, waitFor, within } from '@testing-library/react';
+import EventsPage, { dayRange } from '../../../../src/features/team/events-page';
+import { expectNoAxeViolations, renderWithElement } from '../../render';
+import { logoutEverywhere, serverReady, signInAs } from '../../support';
+
+before(serverReady);
+afterEach(logoutEverywhere);
+
+const ROUTE = '/manage/team/events';
+
+/** Today in the browser's calendar, as a date field holds it. */
+function today(offsetDays = 0): string {
+  const day = new Date();
+  day.setDate(day.getDate() + offsetDays);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+}
+
+/** The demo's password (demo/server/db/seed.ts; the server's modules do not load in the browser). */
+const DEMO_PASSWORD = 'portal-demo-pass';
+
+/**
+ * Ada (an owner of acme) on the event log, its first page shown, after a real sign-in with her password
+ * (without this browser's cookies: only its event in the team's log matters here).
+ */
+async function eventLog(language: 'en' | 'ja' = 'en') {
+  const login = await fetch('/account/login', {
+    method: 'POST',
+    credentials: 'omit',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ teamName: 'acme', email: 'ada@acme.test', password: DEMO_PASSWORD }),
+  });
+  expect(login.status).to.equal(200);
+  await signInAs('ada@acme.test');
+  const rendered = await renderWithElement(<EventsPage />, { route: ROUTE, language });
+  return rendered;
+}
+
+describe('the event log (component)', () => {
+  it("lists the team's events as sentences with their time, newest first; axe-clean", async () => {
+    const { view, container } = await eventLog();
+    const list = within(await view.findByRole('list', { name: 'Team events' }));
+    // Ada's own sign-in a moment ago is a member's security event of the team.
+    const signedIn = list.getAllByText('Ada Lovelace signed in with a password');
+    expect(signedIn.length).to.be.greaterThan(0);
+    const times = [...container.querySelectorAll('ul.events time')].map((node) =>
+      Date.parse(node.getAttribute('datetime')!),
+    );
+    expect(times.length).to.be.greaterThan(0);
+    expect([...times].sort((a, b) => b - a)).to.deep.equal(times, 'newest first');
+    await expectNoAxeViolations(container);
+  });
+
+  it('filters by type and refuses a range that ends before it starts', async () => {
+    const { view } = await eventLog();
+    await view.findByRole('list', { name: 'Team events' });
+    fireEvent.change(view.getByRole('combobox', { name: 'Type' }), { target: { value: 'user' } });
+    await waitFor(() => {
+      const rows = within(view.getByRole('list', { name: 'Team events' })).getAllByRole('listitem');
+      for (const row of rows) expect(row.textContent).to.match(/sign|two-step|passkey|password|recovery/i);
+    });
+    fireEvent.change(view.getByLabelText('From'), { target: { value: today(1) } });
+    fireEvent.change(view.getByLabelText('To'), { target: { value: today(-1) } });
+    expect((await view.findByRole('alert')).textContent).to.equal(
+      'The end date must be on or after the start date.',
+    );
+    expect(view.getByLabelText('From').getAttribute('aria-invalid')).to.equal('true');
+    fireEvent.click(view.getByRole('button', { name: 'Clear filters' }));
+    await view.findByRole('list', { name: 'Team events' });
+    expect((view.getByRole('combobox', { name: 'Type' }) as HTMLSelectElement).value).to.equal('');
+  });
+
+  it('asks for a range before exporting, then downloads the CSV the server made', async () => {
+    const { view } = await eventLog();
+    await view.findByRole('list', { name: 'Team events' });
+    fireEvent.click(view.getByRole('button', { name: 'Download CSV' }));
+    expect(await view.findByText('Choose a start and an end date to export.')).to.exist;
+
+    const saved: Blob[] = [];
+    const original = URL.createObjectURL.bind(URL);
+    const click = HTMLAnchorElement.prototype.click;
+    URL.createObjectURL = (blob: Blob | MediaSource) => {
+      saved.push(blob as Blob);
+      return original(blob);
+    };
+    HTMLAnchorElement.prototype.click = function () {};
+    try {
+      fireEvent.change(view.getByLabelText('From'), { target: { value: today(-1) } });
+      fireEvent.change(view.getByLabelText('To'), { target: { value: today() } });
+      fireEvent.click(view.getByRole('button', { name: 'Download CSV' }));
+      await waitFor(() => expect(saved).to.have.length(1));
+    } finally {
+      URL.createObjectURL = original;
+      HTMLAnchorElement.prototype.click = click;
+    }
+    const text = await saved[0]!.text();
+    expect(text.split('\r\n')[0]).to.equal(
+      'id,type,time,actor_id,actor_name,actor_email,target,address,request_id,detail',
+    );
+    expect(text).to.include('user.signedIn');
+  });
+
+  it('reads in every language', async () => {
+    const { view } = await eventLog('ja');
+    expect(await view.findByRole('heading', { name: 'チームのイベント' })).to.exist;
+    expect(view.getByRole('button', { name: 'CSV をダウンロード' })).to.exist;
+    const list = within(await view.findByRole('list', { name: 'チームのイベント' }));
+    expect(list.getAllByText('Ada Lovelace さんがサインインしました（パスワード）').length).to.be.greaterThan(
+      0,
+    );
+  });
+});
+
+describe('dayRange: the days picked as instants', () => {
+  it('runs from the start of the first day to the start of the day after the last', () => {
+    const range = dayRange('2030-03-01', '2030-03-01');
+    expect(range).to.not.equal('bad');
+    const { from, to } = range as { from: string; to: string };
+    expect(Date.parse(to) - Date.parse(from)).to.equal(24 * 3600_000);
+    expect(new Date(from).getDate()).to.equal(1);
+    expect(dayRange('', '')).to.deep.equal({ from: null, to: null });
+    expect(dayRange('2030-03-02', '2030-03-01')).to.equal('bad');
+  });
+});

@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { fireEvent, waitFor } from '@testing-library/react';
+import { useState } from 'react';
+import { NewPasswordFields, useNewPassword } from '../../../src/ui/new-password-fields';
+import StrengthMeter from '../../../src/ui/strength/strength-meter';
+import { expectNoAxeViolations, renderWithElement } from '../render';
+
+/** The dictionaries are ranked once per language on first use: give that time. */
+const LOADED = { timeout: 8000 };
+
+function Fields() {
+  const fields = useNewPassword();
+  const [password, onPassword] = useState('');
+  return (
+    <form>
+      <NewPasswordFields {...fields} password={password} onPassword={onPassword} errors={{}} />
+    </form>
+  );
+}
+
+const liveRegion = (root: HTMLElement) => root.querySelector<HTMLElement>('.strength-text');
+
+describe('ui/strength-meter', () => {
+  it('has a visible label and an empty polite live region before anything is typed', async () => {
+    const { view, container } = await renderWithElement(<StrengthMeter password="" />);
+    await view.findByText('Password strength');
+    const region = liveRegion(container)!;
+    expect(region.getAttribute('aria-live')).to.equal('polite');
+    expect(region.textContent).to.equal('');
+    expect(view.getByRole('group', { name: 'Password strength' })).to.exist;
+  });
+
+  it('says why a password is easy to guess, in words', async () => {
+    const { view, container, rerender } = await renderWithElement(<StrengthMeter password="password" />);
+    await view.findByText('Password strength');
+    await waitFor(
+      () =>
+        expect(liveRegion(container)!.textContent).to.equal(
+          'Too easy to guess: it is one of the ten most used passwords',
+        ),
+      LOADED,
+    );
+    expect(container.querySelector('.strength-meter')!.getAttribute('data-score')).to.equal('0');
+    rerender(<StrengthMeter password="sunshine" />);
+    await waitFor(() => expect(liveRegion(container)!.textContent).to.match(/^Too easy to guess: /), LOADED);
+    rerender(<StrengthMeter password="violet tractor quietly hums 71 hymns" />);
+    await waitFor(() => expect(liveRegion(container)!.textContent).to.equal('Very hard to guess'), LOADED);
+    expect(container.querySelector('.strength-meter')!.getAttribute('data-score')).to.equal('4');
+    await expectNoAxeViolations(container);
+  });
+
+  it('names a single common word of the page’s language', async () => {
+    const { container } = await renderWithElement(<StrengthMeter password="yesterday" />);
+    await waitFor(
+      () => expect(liveRegion(container)!.textContent).to.match(/it is a common word on its own$/),
+      LOADED,
+    );
+  });
+
+  it('counts the person’s own details as easy to guess', async () => {
+    const { container } = await renderWithElement(
+      <StrengthMeter password="Ivy Invitee" userInputs={['ivy@acme.test', 'Ivy Invitee', 'Acme']} />,
+    );
+    await waitFor(
+      () =>
+        expect(liveRegion(container)!.textContent).to.equal(
+          'Too easy to guess: it contains your own details',
+        ),
+      LOADED,
+    );
+  });
+
+  it('speaks the page’s language', async () => {
+    const { view, container } = await renderWithElement(<StrengthMeter password="password" />, {
+      language: 'fr',
+    });
+    await view.findByText('Robustesse du mot de passe');
+    await waitFor(
+      () =>
+        expect(liveRegion(container)!.textContent).to.equal(
+          'Trop facile à deviner : c’est l’un des dix mots de passe les plus utilisés',
+        ),
+      LOADED,
+    );
+  });
+
+  it('sits under the new-password field, and typing goes on while it works', async () => {
+    const { view, container } = await renderWithElement(<Fields />, { language: 'de' });
+    const input = view.getByLabelText('Neues Passwort') as HTMLInputElement;
+    await view.findByText('Passwortstärke');
+    for (const value of ['p', 'pa', 'pas', 'pass', 'passw', 'passwo', 'passwor', 'password']) {
+      fireEvent.change(input, { target: { value } });
+      // Each keystroke shows at once: the estimate waits for a pause, never the field.
+      expect(input.value).to.equal(value);
+    }
+    await waitFor(
+      () => expect(liveRegion(container)!.textContent).to.match(/^Viel zu leicht zu erraten: /),
+      LOADED,
+    );
+    fireEvent.change(input, { target: { value: '' } });
+    expect(liveRegion(container)!.textContent).to.equal('');
+  });
+});
