@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addUser, api, callers, expectError, type Callers } from '../support/team-admin';
+import { login } from '../support/two-step';
 import { createTestApp, type TestApp } from '../support/test-server';
 
 let t: TestApp;
@@ -38,8 +39,7 @@ const audit = async (query = '', token = who.owner): Promise<AuditJson> => {
   assert.equal(response.statusCode, 200, response.body);
   return response.json() as AuditJson;
 };
-const signIn = (email: string, password: string) =>
-  api(t, 'POST', '/account/login', undefined, { teamName: 'acme', email, password });
+const signIn = (email: string, password: string) => login(t, email, password);
 
 describe('a locked member, and unlocking them', () => {
   it('shows a lock by failed sign-ins with its end; an admin lifts it, audited, and sign-in works', async () => {

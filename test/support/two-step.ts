@@ -4,6 +4,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { tokenFor, type TestApp, type TestServer } from './test-server';
+import { proofFor } from './proof';
+import type { Proof } from '../../src/contract/schemas/challenge';
 
 /** A new member of a seeded team with the demo password, made directly in the database. */
 export async function makeUser(
@@ -48,13 +50,21 @@ export function cookiesFrom(response: LightMyRequestResponse): { cookie: string;
   };
 }
 
-export function login(t: TestApp, email: string, password = DEMO_PASSWORD, team = 'acme') {
-  return t.app.inject({
-    method: 'POST',
-    url: '/account/login',
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ teamName: team, email, password }),
-  });
+/**
+ * A password sign-in as the screen makes it: once the account or the address shows failures the server
+ * asks for a solved proof-of-work challenge, and the screen solves one and sends again.
+ */
+export async function login(t: TestApp, email: string, password = DEMO_PASSWORD, team = 'acme') {
+  const send = (proof?: Proof) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/account/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ teamName: team, email, password, ...(proof ? { proof } : {}) }),
+    });
+  const first = await send();
+  if (first.statusCode !== 403 || first.json<{ code?: string }>().code !== 'challengeRequired') return first;
+  return send(await proofFor(t.app));
 }
 
 /** A JSON call with a bearer token. */
