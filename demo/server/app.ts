@@ -39,6 +39,7 @@ import { invitationRoutes } from './routes/invitations';
 import { joinRequestRoutes } from './routes/join-requests';
 import { loginRoutes } from './routes/login';
 import { emailCodeRoutes } from './routes/email-code';
+import { signUpRoutes } from './routes/sign-up';
 import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
 import { groupRoutes } from './routes/groups';
 import { teamAppRoutes } from './routes/team-apps';
@@ -232,6 +233,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(passkeyRoutes);
   await app.register(passwordResetRoutes);
   await app.register(emailCodeRoutes);
+  await app.register(signUpRoutes);
   await app.register(userRoutes);
   await app.register(sessionRoutes);
   await app.register(accountLifecycleRoutes);
