@@ -3,6 +3,7 @@ import { after, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { failedResource, screenshot, useE2E } from '../support/browser';
 import { TestSmtp } from '../support/smtp';
+import { addVirtualAuthenticator } from '../support/virtual-authenticator';
 
 let smtp: TestSmtp | undefined;
 // The server's settings name the SMTP server, so it starts first, in the same hook (sign-up is open in
@@ -99,6 +100,31 @@ describe('starting a team', () => {
       },
       [failedResource(400)],
     );
+  });
+
+  it('makes the team with a passkey instead of a password', async () => {
+    const { email, address } = fresh();
+    await e2e.withPage(async ({ page }) => {
+      const authenticator = await addVirtualAuthenticator(page);
+      await startTeam(page, email, address);
+      const { code } = await mailFor(email);
+      await page.getByLabel('Code', { exact: true }).fill(code);
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
+      await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+      await page.waitForURL(`${e2e.server.url}/manage/team`);
+      await page.getByRole('region', { name: 'Get your team started' }).waitFor();
+      const held = await authenticator.credentials();
+      assert.equal(held.length, 1);
+      const { kysely } = e2e.server.server.db;
+      const stored = await kysely
+        .selectFrom('passkeys')
+        .innerJoin('users', 'users.id', 'passkeys.user_id')
+        .select(['users.password_hash'])
+        .where('users.email', '=', email)
+        .execute();
+      assert.deepEqual(stored, [{ password_hash: null }], 'one passkey, no password');
+    });
   });
 
   it('verifies with the mail’s link, in another browser too', async () => {

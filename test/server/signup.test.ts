@@ -244,6 +244,25 @@ describe('starting a team', () => {
     assert.equal(smtp.received.filter((m) => m.to.includes('names')).length, 0, 'no mail sent');
   });
 
+  it('makes the team with no password for a passkey to follow, signed in', async () => {
+    const { email, address } = fresh('pk');
+    const ticket = await ticketFor(email, address);
+    const done = await post('/account/signup/complete', {
+      ticket,
+      teamName: 'Rocket Science',
+      address,
+      method: 'passkey',
+    });
+    assert.equal(done.statusCode, 200, done.body);
+    assert.ok(session(done));
+    const user = await t.db.kysely
+      .selectFrom('users')
+      .select(['password_hash'])
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    assert.equal(user.password_hash, null);
+  });
+
   it('refuses a breached or mismatched password at its field, and the ticket still works', async () => {
     const { email, address } = fresh('pw');
     const ticket = await ticketFor(email, address);

@@ -19,6 +19,7 @@ import {
   type TeamAddressProblem,
 } from '../../contract/sign-up';
 import { WithTextPart } from '../../i18n/parts';
+import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { BusyForm } from '../../ui/busy-form';
 import { Card, LoadingCard } from '../../ui/card';
@@ -269,25 +270,23 @@ function SignUp() {
     setBusy(false);
   }
 
-  async function create(event: FormEvent, verified: SignUpVerified) {
+  /** Make the team: with the new password, or (`passkey`) with none, a passkey registered next. */
+  async function create(event: FormEvent, verified: SignUpVerified, method: 'password' | 'passkey') {
     event.preventDefault();
     setFailure(null);
     const found: FieldErrors = {
-      ...newPasswordErrors(t, password, confirm),
+      ...(method === 'password' ? newPasswordErrors(t, password, confirm) : {}),
       address:
         retakeAddress && teamAddressProblem(address) ? problemText(teamAddressProblem(address)!) : undefined,
     };
     if (refuse(found)) return;
     setBusy(true);
     try {
-      await completeSignUp(ctx, {
-        ticket: verified.ticket,
-        teamName,
-        address,
-        method: 'password',
-        password,
-        confirmPassword: confirm,
-      });
+      const team = { ticket: verified.ticket, teamName, address };
+      await completeSignUp(
+        ctx,
+        method === 'password' ? { ...team, method, password, confirmPassword: confirm } : { ...team, method },
+      );
     } catch (error) {
       setBusy(false);
       const { status, field, message } = refusalOf(error);
@@ -302,7 +301,25 @@ function SignUp() {
     }
     await beginSession(completing, setBusy);
     emit('acct-signed-in', { team: address, email: verified.email });
+    if (method === 'passkey' && !(await addFirstPasskey())) {
+      // The team and the session stand: the owner adds a passkey or sets a password there.
+      noticesStore.getState().show(t('signup.passkeyFailed'), 'Failure');
+      router.navigate('/manage/security', { replace: true });
+      return;
+    }
     router.navigate(AFTER_SIGN_UP, { replace: true });
+  }
+
+  /** The browser's prompt for the owner's first passkey; whether one was added. */
+  async function addFirstPasskey(): Promise<boolean> {
+    const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date());
+    try {
+      const { registerFirstPasskey } = await import('./signup-passkey');
+      await registerFirstPasskey(t('signup.passkeyName', { date }), language);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   const signInLink = (
@@ -419,7 +436,7 @@ function SignUp() {
           busy={busy}
           busyLabel={t('signup.creating')}
           submitLabel={t('signup.create')}
-          onSubmit={(event) => void create(event, verified)}
+          onSubmit={(event) => void create(event, verified, 'password')}
         >
           {/* For password managers: which account the new password belongs to. */}
           <input type="text" name="username" autoComplete="username" value={verified.email} readOnly hidden />
@@ -430,6 +447,22 @@ function SignUp() {
             userInputs={[verified.email, verified.name, teamName, address]}
           />
         </BusyForm>
+        {typeof PublicKeyCredential === 'undefined' ? null : (
+          <>
+            <div className="divider" role="separator">
+              <span>{t('login.or')}</span>
+            </div>
+            <button
+              type="button"
+              className="button secondary block"
+              part="button"
+              disabled={busy}
+              onClick={(event) => void create(event, verified, 'passkey')}
+            >
+              {t('signup.passkey')}
+            </button>
+          </>
+        )}
       </Card>
     );
   }
