@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { screenshot, sweepTab, useE2E } from '../support/browser';
 import { TEXTS } from '../../demo/server/mail/texts';
 import { visitProviderPages } from '../support/provider-pages-sweep';
-import { expectedErrors, holdTransient, SHOTS, transientGone } from '../support/screens';
+import { expectedErrors, holdTransient, SHOTS, SHOTS_ENV, transientGone } from '../support/screens';
 import { timed } from '../support/timing';
 import { PSEUDO_CLOSE, PSEUDO_OPEN, pseudoLocale, readLocale, translator } from '../support/texts';
 
@@ -113,7 +113,7 @@ async function untranslated(page: Page, plain = false): Promise<string[]> {
   return page.evaluate(`(${FIND_UNTRANSLATED})(${JSON.stringify(args)})`) as Promise<string[]>;
 }
 
-const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
+const e2e = useE2E(SHOTS_ENV);
 
 describe('pseudo-locale', () => {
   it('shows no text that bypasses the locale files, on any screen', async () => {

@@ -4,6 +4,7 @@
  * that sets one, padding never taken for a breach, and the check failing open — with a log line and a
  * security-log entry — when the service is down, slow or answers badly.
  */
+import { proofFor } from '../support/proof';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -138,8 +139,13 @@ describe('a breached password', () => {
     const { email, token } = await member();
     assert.equal((await setPassword(token, CLEAN)).statusCode, 200);
     assert.equal(
-      (await api(t, 'POST', '/api/user/password/request', undefined, { teamName: 'acme', userName: email }))
-        .statusCode,
+      (
+        await api(t, 'POST', '/api/user/password/request', undefined, {
+          teamName: 'acme',
+          userName: email,
+          proof: await proofFor(t.app),
+        })
+      ).statusCode,
       200,
     );
     const link = new URL((await smtp.next(email, /reset/i)).link!);

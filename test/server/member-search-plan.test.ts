@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import { sqliteHandleOf } from '../../demo/server/db/connect';
 import { decodeCursor, membersRepository } from '../../demo/server/db/members';
+import { scimRepository, type UserCondition } from '../../demo/server/db/scim';
 import { memberTerms, sortKey } from '../../demo/server/db/member-terms';
 import type { Database } from '../../demo/server/db/schema';
 import { createTestApp, type TestApp } from '../support/test-server';
@@ -201,5 +202,39 @@ describe(`member list and search at ${MEMBERS.toLocaleString('en')} members: ind
     const word = await plansOf('1999');
     assert.ok(word.page.members.some((m) => m.name.endsWith(' 1999')));
     assertRanges(word.plans);
+  });
+});
+
+describe(`a directory's SCIM filters at ${MEMBERS.toLocaleString('en')} members: index lookups only`, () => {
+  /** The team's whole index walked for one member (SQLite): a range on the team alone. */
+  const TEAM_RANGE = /USING (COVERING )?INDEX \S+ \(team_id=\?\)$/;
+
+  it('finds one member by userName, by e-mail or by both, without walking the team', async () => {
+    const filters: UserCondition[][] = [
+      [{ attribute: 'userName', value: 'member4321@bulk.test' }],
+      [{ attribute: 'email', value: 'member4321@bulk.test' }],
+      [
+        { attribute: 'userName', value: 'member4321@bulk.test' },
+        { attribute: 'email', value: 'member4321@bulk.test' },
+      ],
+    ];
+    for (const conditions of filters) {
+      statements = [];
+      const page = await scimRepository(recording, t.db.dialect).listUsers(teamId, conditions, 0, 100);
+      assert.deepEqual(
+        page.rows.map((row) => row.email),
+        ['member4321@bulk.test'],
+      );
+      for (const { sql, parameters } of statements) {
+        const text = (await explain(sql, parameters)).join('\n');
+        assert.doesNotMatch(text, FULL_SCAN, `a full scan in\n${sql}\n${text}`);
+        if (sqliteHandleOf(t.db.kysely))
+          assert.doesNotMatch(
+            text,
+            new RegExp(TEAM_RANGE.source, 'm'),
+            `the team walked in\n${sql}\n${text}`,
+          );
+      }
+    }
   });
 });

@@ -8,6 +8,7 @@
  * off. Requiring single sign-on turns password and passkey sign-in off for the domain's members, the
  * owners excepted, without telling a stranger anything.
  */
+import { proofFor } from '../support/proof';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -441,12 +442,12 @@ describe('requiring single sign-on for a domain', () => {
   });
 
   it('mails no reset link to a member who must use it, with the same answer; owners still get one', async () => {
-    const ask = (email: string) =>
+    const ask = async (email: string) =>
       t.app.inject({
         method: 'POST',
         url: '/api/user/password/request',
         headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify({ teamName: 'acme', userName: email }),
+        payload: JSON.stringify({ teamName: 'acme', userName: email, proof: await proofFor(t.app) }),
       });
     const issued = async (email: string) =>
       (

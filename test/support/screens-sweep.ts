@@ -6,7 +6,7 @@ import { BRANDS } from '../../src/brands';
 import { axeViolations } from './axe';
 import { screenshot, sweepTab, useE2E, type BrowserHandle, type ServerHandle } from './browser';
 import { sweepProviderPages } from './provider-pages-sweep';
-import { expectedErrors, holdTransient, SHOTS, transientGone } from './screens';
+import { expectedErrors, holdTransient, SHOTS, SHOTS_ENV, transientGone } from './screens';
 import { readLocale, translator } from './texts';
 import { timed } from './timing';
 
@@ -73,7 +73,7 @@ async function smallScreens(page: Page, name: string): Promise<string[]> {
  * of the sweep's time. One server and one browser per file, also for the file's other tests (returned).
  */
 export function sweepScreens(brand: BrandName): BrowserHandle & ServerHandle {
-  const e2e = useE2E({ BRAND: brand, LOGIN_ADDRESS_LIMIT: '10000' });
+  const e2e = useE2E({ BRAND: brand, ...SHOTS_ENV });
   // A brand without a dark theme ignores darkMode: its dark screens would be its light ones again.
   const themes: Theme[] = BRANDS[brand].darkTheme ? ['light', 'dark'] : ['light'];
   describe(`screens, brand ${brand}`, () => {

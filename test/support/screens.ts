@@ -12,6 +12,7 @@ import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { sha256 } from '../../demo/server/lib/crypto';
 import { failedResource, signInContext } from './browser';
 import { CODE_MEMBER, CODE_TEAM, codeTeam } from './email-code';
+import { proofAt } from './proof';
 import { TestIdp } from './saml-idp';
 import { sessionFor, tokenFor, type TestServer } from './test-server';
 import type { T } from './texts';
@@ -78,11 +79,11 @@ async function signIn(page: Page, t: T, email: string, password: string) {
  * has just replaced.
  */
 async function outboxLink(server: TestServer, team: string, email: string): Promise<string> {
-  return mailedLink(server, email, () =>
+  return mailedLink(server, email, async () =>
     fetch(`${server.url}/api/user/password/request`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ teamName: team, userName: email }),
+      body: JSON.stringify({ teamName: team, userName: email, proof: await proofAt(server.url) }),
     }),
   );
 }
@@ -118,6 +119,12 @@ async function invitationLink(server: TestServer, email: string): Promise<string
 }
 
 /** The link of the first outbox mail to `email` written after `send` was called. */
+/**
+ * The server the shots need: every shot signs in from one address, wrong passwords included, so neither
+ * the address's limit nor its proof-of-work threshold is what a shot meets (each has shots of its own).
+ */
+export const SHOTS_ENV = { LOGIN_ADDRESS_LIMIT: '10000', CHALLENGE_ADDRESS_FAILURES: '10000' };
+
 async function mailedLink(server: TestServer, email: string, send: () => Promise<unknown>): Promise<string> {
   const outbox = join(server.dir, 'outbox');
   const notes = () =>
@@ -730,11 +737,11 @@ const ALL_SHOTS: Shot[] = [
     expectedStatuses: [409],
     async show(page, server, t) {
       await codeTeam(appOf(server));
-      const link = await mailedLink(server, CODE_MEMBER, () =>
+      const link = await mailedLink(server, CODE_MEMBER, async () =>
         fetch(`${server.url}/account/email-code`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ teamName: CODE_TEAM, email: CODE_MEMBER }),
+          body: JSON.stringify({ teamName: CODE_TEAM, email: CODE_MEMBER, proof: await proofAt(server.url) }),
         }),
       );
       await page.goto(link);
@@ -764,6 +771,22 @@ const ALL_SHOTS: Shot[] = [
       await page.getByLabel(t('login.email')).fill('nobody@acme.test');
       await page.getByRole('button', { name: t('login.forgot.submit') }).click();
       await page.getByRole('heading', { name: t('login.forgot.sentTitle') }).waitFor();
+    },
+  },
+  {
+    name: 'forgot-challenge-failed',
+    expectedStatuses: [503],
+    async show(page, server, t) {
+      // The proof-of-work challenge cannot be had (once): the check says so and offers to try again.
+      await page.route(
+        (url) => url.pathname === '/account/challenge',
+        (route) => route.fulfill({ status: 503, json: { message: 'unavailable' } }),
+        { times: 1 },
+      );
+      await page.goto(`${server.url}/login/acme/forgotPassword`);
+      await page.getByLabel(t('login.email')).fill('nobody@acme.test');
+      await page.getByRole('button', { name: t('login.forgot.submit') }).click();
+      await page.getByRole('button', { name: t('proof.retry') }).waitFor();
     },
   },
   {

@@ -131,24 +131,34 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
       if (attribute === 'id') query = query.where('users.id', '=', value);
       else if (attribute === 'email') query = query.where('users.email', '=', value);
       else if (attribute === 'userName')
-        // The userName the directory set (its own index), else the address of a member it did not name.
+        // The member the directory named so, else the one at that address it did not name otherwise
+        // (a userName is unique per team either way): one id, so the member is read by it. An `or` of
+        // the two sent SQLite along the team's whole index.
         query = query.where((eb) =>
-          eb.or([
-            eb('users.id', 'in', scimUserId('user_name_key', value)),
-            eb.and([
-              eb('users.email', '=', value),
-              eb.not(
-                eb.exists(
-                  eb
-                    .selectFrom('scim_users as named')
-                    .select('named.user_id')
-                    .whereRef('named.user_id', '=', 'users.id')
-                    .where('named.user_name_key', 'is not', null)
-                    .where('named.user_name_key', '!=', value),
+          eb(
+            'users.id',
+            '=',
+            eb.fn.coalesce(
+              scimUserId('user_name_key', value),
+              db
+                .selectFrom('users as unnamed')
+                .select('unnamed.id')
+                .where('unnamed.team_id', '=', teamId)
+                .where('unnamed.email', '=', value)
+                .where((inner) =>
+                  inner.not(
+                    inner.exists(
+                      inner
+                        .selectFrom('scim_users as named')
+                        .select('named.user_id')
+                        .whereRef('named.user_id', '=', 'unnamed.id')
+                        .where('named.user_name_key', 'is not', null)
+                        .where('named.user_name_key', '!=', value),
+                    ),
+                  ),
                 ),
-              ),
-            ]),
-          ]),
+            ),
+          ),
         );
       else if (attribute === 'externalId')
         query = query.where('users.id', '=', scimUserId('external_id', value));
