@@ -37,7 +37,13 @@ async function startTeam(page: Page, email: string, address: string) {
   await page.getByLabel('Your name').fill('Nia Newcomer');
   await page.getByLabel('Work email').fill(email);
   await screenshot(page, 'e2e/sign-up', 'details');
+  // The request carries the challenge the page solved in its worker while the details were typed.
+  const asked = page.waitForRequest(
+    (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/account/signup',
+  );
   await page.getByRole('button', { name: 'Send code' }).click();
+  const body = (await asked).postDataJSON() as { proof?: { solution?: unknown } };
+  assert.ok(body.proof?.solution, 'a solved proof-of-work challenge');
   await page.getByRole('heading', { name: 'Check your email' }).waitFor();
 }
 

@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { LOCKOUT_THRESHOLD } from '../../demo/server/lib/lockout';
 import { SIGN_UP_CODE_MS, SIGN_UP_PENDING_MS } from '../../demo/server/routes/sign-up';
+import { proofFor } from '../support/proof';
 import { TestSmtp } from '../support/smtp';
 import { api, callers, expectError, type Callers } from '../support/team-admin';
 import { createTestApp, exchangeSession, type TestApp } from '../support/test-server';
@@ -56,8 +57,16 @@ function post(url: string, body: unknown) {
   });
 }
 
-const start = (email: string, address: string, extra: Record<string, string> = {}) =>
-  post('/account/signup', { teamName: 'Rocket Science', address, name: 'Nia Newcomer', email, ...extra });
+const details = (email: string, address: string, extra: Record<string, string> = {}) => ({
+  teamName: 'Rocket Science',
+  address,
+  name: 'Nia Newcomer',
+  email,
+  ...extra,
+});
+/** Ask for the mail as the screen does: with a solved proof-of-work challenge. */
+const start = async (email: string, address: string, extra: Record<string, string> = {}) =>
+  post('/account/signup', { ...details(email, address, extra), proof: await proofFor(t.app) });
 const verify = (signUpId: string, code: string) => post('/account/signup/verify', { signUpId, code });
 const link = (signUpId: string, token: string) => post('/account/signup/link', { signUpId, token });
 const complete = (ticket: string, address: string, password = PASSWORD, confirm = password) =>
@@ -311,6 +320,15 @@ describe('starting a team', () => {
     const [x, y] = await Promise.all([complete(ticket, address), complete(ticket, address)]);
     assert.deepEqual([x.statusCode, y.statusCode].sort(), [200, 410]);
     assert.equal(await teamCount(address), 1);
+  });
+
+  it('wants a solved proof-of-work challenge, each accepted once', async () => {
+    const { email, address } = fresh('proof');
+    expectError(await post('/account/signup', details(email, address)), 403, 'challengeRequired');
+    const body = { ...details(email, address), proof: await proofFor(t.app) };
+    assert.equal((await post('/account/signup', body)).statusCode, 202);
+    expectError(await post('/account/signup', body), 403, 'challengeUsed');
+    await smtp.next(email, /code to start/);
   });
 
   it('answers the same whether or not the address is a member somewhere already', async () => {

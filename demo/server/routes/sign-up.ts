@@ -9,6 +9,7 @@ import { cleanName } from '../lib/names';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
 import { sendInBackground } from '../lib/notify';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
+import { requireProof } from '../lib/proof-of-work';
 import { checkNewPassword, checkPassword, type NewPasswordProblem } from '../lib/password-policy';
 import { beginSession } from '../lib/session';
 import { addressProblem, isOffensive } from '../lib/team-addresses';
@@ -74,7 +75,8 @@ const verified = (row: SignUpsTable, ticket: string): SignUpVerified => ({
  * Starting a team without an operator (docs/decisions/sign-up.md), when SIGN_UP=open: the team's name
  * and address, the person's name and work address; one mail with a six-digit code and a one-click link
  * (ten minutes, single use, wrong codes counted by the lockout) verifies the address before anything is
- * made; then a password (the policy and the breach check) or a passkey, and the team is made with the
+ * made (the request carries a solved proof-of-work challenge); then a password (the policy and the
+ * breach check) or a passkey, and the team is made with the
  * person as its owner, signed in. Nothing here depends on whether the address is anyone's already.
  */
 export const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -107,7 +109,12 @@ export const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/account/signup',
-    { config: { body: 'json', auth: 'none', invalid: { email: 'invalidEmail' } }, schema: signUpStartSchema },
+    {
+      config: { body: 'json', auth: 'none', invalid: { email: 'invalidEmail' } },
+      schema: signUpStartSchema,
+      // As forgot password: no mail leaves without a solved challenge (lib/proof-of-work.ts).
+      preHandler: requireProof(),
+    },
     async (request, reply) => {
       if (await limited(request, reply, 'ip')) return reply;
       const teamName = cleanName(request.body.teamName);

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits';
 import { SIGN_UP_CODE_DIGITS } from '../sign-up';
+import { ProofField } from './challenge';
 import { errors, NoBody, type RouteSchema } from './common';
 import { SignedIn } from './two-step';
 
@@ -37,7 +38,8 @@ export const signUpTeamSchema = {
  * with a six-digit code and a one-click link goes to the address. 202 with the sign-up's id, the same
  * for every address (one unfinished sign-up per address: asking again mails again, for the same id).
  * 400 at `address` (`invalid`, `reserved`, `offensive`, `taken`), `teamName` or `name` (`invalidName`),
- * `email` (`invalidEmail`); 404 when sign-up is off; 429.
+ * `email` (`invalidEmail`); 403 without a good proof-of-work solution (its refusal's code); 404 when
+ * sign-up is off; 429.
  */
 export const SignUpStartBody = Type.Object(
   {
@@ -45,6 +47,8 @@ export const SignUpStartBody = Type.Object(
     address: Address,
     name: Type.String({ maxLength: LIMITS.nameInput }),
     email: Type.String({ minLength: 1, maxLength: LIMITS.email }),
+    /** A solved proof-of-work challenge (schemas/challenge.ts): required; 403 with its code otherwise. */
+    proof: Type.Optional(ProofField),
   },
   closed,
 );

@@ -10,6 +10,7 @@ import {
   type SignUpVerified,
 } from '../../api/sign-up';
 import { charCount, LIMITS } from '../../contract/limits';
+import type { Proof } from '../../contract/schemas/challenge';
 import {
   SIGN_UP_CODE_DIGITS,
   suggestTeamAddress,
@@ -26,6 +27,7 @@ import { Card, LoadingCard } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { useFocusAfterRender } from '../../ui/focus';
 import { NewPasswordFields, newPasswordErrors, useNewPassword } from '../../ui/new-password-fields';
+import { ProofOfWork } from '../../ui/proof-of-work';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { TextField } from '../../ui/text-field';
 import { beginSession } from './sign-in-steps';
@@ -139,6 +141,13 @@ function SignUp() {
     password: passwordRef,
     confirm: confirmRef,
   };
+  // The mail is asked for with a solved proof-of-work challenge, as forgot password does: solved while
+  // the person types (from their first key), so sending rarely waits; `round` starts a new one after
+  // each use (a solution is accepted once), which a resend then has ready.
+  const [challenge, setChallenge] = useState<{ round: number; proof: Proof | null } | null>(null);
+  // A send that waits for the challenge to be solved.
+  const waiting = useRef(false);
+  const startChallenge = () => setChallenge((now) => now ?? { round: 0, proof: null });
   const failureAlert = useRef<HTMLDivElement>(null);
   const focusLater = useFocusAfterRender();
   const availability = useAvailability(address);
@@ -236,18 +245,39 @@ function SignUp() {
     };
     if (step.kind === 'details' && refuse(found)) return;
     setBusy(true);
+    if (challenge?.proof) return post(challenge.proof);
+    // Not solved yet (or not started, for details filled in by the browser): sent when it is.
+    waiting.current = true;
+    startChallenge();
+  }
+
+  /** Ask for the mail with a solved challenge. */
+  async function post(proof: Proof) {
+    waiting.current = false;
+    setChallenge((now) => ({ round: (now?.round ?? 0) + 1, proof: null }));
     try {
-      const { signUpId } = await startSignUp(ctx, { teamName, address, name, email });
+      const { signUpId } = await startSignUp(ctx, { teamName, address, name, email, proof });
       if (step.kind === 'code') setNotice(t('signup.resent'));
       setCode('');
       setErrors({});
       setStep({ kind: 'code', signUpId });
     } catch (error) {
+      const { status, code: reason } = refusalOf(error);
+      // The solution ran out or was spent meanwhile: the next one is on its way, and sends this.
+      if (status === 403 && reason?.startsWith('challenge') && reason !== 'challengeInvalid') {
+        waiting.current = true;
+        return;
+      }
       // A refusal at a field of the first step sends the person back there.
       if (refusalOf(error).field) setStep({ kind: 'details' });
       fail(error);
     }
     setBusy(false);
+  }
+
+  function solved(proof: Proof) {
+    if (waiting.current) void post(proof);
+    else setChallenge((now) => ({ round: now?.round ?? 0, proof }));
   }
 
   async function confirmCode(event: FormEvent, signUpId: string) {
@@ -360,6 +390,10 @@ function SignUp() {
     />
   );
 
+  const proofView = challenge ? (
+    <ProofOfWork key={challenge.round} onSolved={solved} onFailed={() => setBusy(false)} />
+  ) : null;
+
   if (step.kind === 'link') return <LoadingCard />;
   if (step.kind === 'gone') {
     return (
@@ -406,6 +440,7 @@ function SignUp() {
             inputRef={refs.code}
           />
         </BusyForm>
+        {proofView}
         <button type="button" className="link" disabled={busy} onClick={() => void send()}>
           {t('signup.resend')}
         </button>
@@ -485,6 +520,7 @@ function SignUp() {
           limit={LIMITS.name}
           value={teamName}
           onChange={(event) => {
+            startChallenge();
             setTeamName(event.target.value);
             if (!addressTyped) setAddress(suggestTeamAddress(event.target.value));
           }}
@@ -509,12 +545,16 @@ function SignUp() {
           autoComplete="email"
           maxLength={LIMITS.email}
           value={email}
-          onChange={(event) => setEmail(event.target.value)}
+          onChange={(event) => {
+            startChallenge();
+            setEmail(event.target.value);
+          }}
           error={errors.email}
           hint={t('signup.emailHint')}
           inputRef={refs.email}
         />
       </BusyForm>
+      {proofView}
       {signInLink}
     </Card>
   );
