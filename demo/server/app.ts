@@ -41,6 +41,7 @@ import { joinRequestRoutes } from './routes/join-requests';
 import { loginRoutes } from './routes/login';
 import { challengeRoutes } from './routes/challenge';
 import { emailCodeRoutes } from './routes/email-code';
+import { signUpRoutes } from './routes/sign-up';
 import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
 import { groupRoutes } from './routes/groups';
 import { teamAppRoutes } from './routes/team-apps';
@@ -236,6 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(passkeyRoutes);
   await app.register(passwordResetRoutes);
   await app.register(emailCodeRoutes);
+  await app.register(signUpRoutes);
   await app.register(userRoutes);
   await app.register(sessionRoutes);
   await app.register(accountLifecycleRoutes);

@@ -45,8 +45,13 @@ export interface Config {
   logLevel: string;
   /** The suite dashboard address given by /api/switcher, if any. */
   dashboardUrl: string | null;
-  /** The sign-up address offered on the team screen, if any. */
+  /** The sign-up address offered on the team screen, if any (it wins over the portal's own). */
   signUpUrl: string | null;
+  /**
+   * The portal's own sign-up (`/signup`, SIGN_UP=open; on by default in demo mode): anyone may start a
+   * team. Off: its calls answer 404 and the Register button shows only for SIGN_UP_URL.
+   */
+  signUpOpen: boolean;
   /** The fixed client id of the portal's session → token exchange. */
   portalClientId: string;
   /** The client id of the mobile app that exchanges QR device codes. */
@@ -361,6 +366,9 @@ export function loadConfig(env: Env = process.env): Config {
 
   const pwnedPasswordsUrl = rangeApiUrl(value('PWNED_PASSWORDS_URL'), problems);
 
+  const signUp = (value('SIGN_UP') ?? (demo ? 'open' : 'off')).toLowerCase();
+  if (signUp !== 'open' && signUp !== 'off') problems.push(`SIGN_UP must be open or off (got "${signUp}")`);
+
   const brand = (value('BRAND') ?? 'intoware').toLowerCase();
   if (!(BRAND_NAMES as readonly string[]).includes(brand)) {
     problems.push(`BRAND must be one of ${BRAND_NAMES.join(', ')} (got "${brand}")`);
@@ -464,6 +472,7 @@ export function loadConfig(env: Env = process.env): Config {
       demo && partnerPort ? `http://localhost:${partnerPort}/suite-app.html` : null,
     ),
     signUpUrl: url('SIGN_UP_URL', null),
+    signUpOpen: signUp === 'open',
     portalClientId: value('PORTAL_CLIENT_ID') ?? 'acct-portal',
     deviceClientId: value('DEVICE_CLIENT_ID') ?? 'acct-mobile',
     accessTokenAudience: value('ACCESS_TOKEN_AUDIENCE') ?? 'acct-api',

@@ -20,6 +20,7 @@ const SearchPage = lazyScreen(() => import('./search-screen'));
 const EmailLinkPage = lazyScreen(() => import('../features/account/email-link'));
 const ConsentPage = lazyScreen(() => import('../features/account/consent-page'));
 const SetupPage = lazyScreen(() => import('../features/team/setup-page'));
+const SignUpPage = lazyScreen(() => import('../features/login/signup-screen'));
 
 /**
  * What the portal's first screen needs, for `elementClass` to wait for: the route's chunks (the manage
@@ -35,6 +36,7 @@ export function portalFirstData(element: HTMLElement): Promise<unknown> | undefi
   if (view.kind === 'emailLink') return EmailLinkPage.preload();
   if (view.kind === 'consent') return ConsentPage.preload();
   if (view.kind === 'setup') return SetupPage.preload();
+  if (view.kind === 'signup') return SignUpPage.preload();
   if (view.kind === 'manage') {
     const section = view.section ? MANAGE_SECTIONS[view.section] : undefined;
     return Promise.all([ManageArea.preload(), section?.preload()]);
@@ -64,6 +66,7 @@ function Screen() {
   if (view.kind === 'emailLink') return <EmailLinkPage />;
   if (view.kind === 'consent') return <ConsentPage />;
   if (view.kind === 'setup') return <SetupPage />;
+  if (view.kind === 'signup') return <SignUpPage />;
   return <ManageArea standalone={false} sections={MANAGE_SECTIONS} />;
 }
 

@@ -13,6 +13,8 @@ export type PortalView =
   | { kind: 'consent' }
   /** A setup link a team owner mailed to their IT contact (`/setup/:token`): answered without a session. */
   | { kind: 'setup' }
+  /** Starting a team (`/signup`, and its mailed link `/signup?id=…&token=…`). */
+  | { kind: 'signup' }
   | { kind: 'manage'; section: ManageSection }
   | { kind: 'redirect'; to: string };
 
@@ -21,7 +23,7 @@ const MANAGE_SECTIONS: readonly ManageSection[] = ['', ...MANAGE_PATHS];
 /**
  * The route table: `/login/{team, {teamName}, {teamName}/forgotPassword|resetPassword|error|invite|emailCode}` (anything
  * else under /login redirects to `/login/team`, keeping the query such as ReturnUrl), `/search`,
- * `/manage/{'', …the manage area's sections}`, `/consent/:uid`, `/setup/:token`, `home/token` → `manage/dev/success` (the
+ * `/manage/{'', …the manage area's sections}`, `/consent/:uid`, `/setup/:token`, `/signup`, `home/token` → `manage/dev/success` (the
  * fragment kept), and anything else → `manage`. A mailed e-mail-change link (`/manage/email?change=…`)
  * opens outside the manage area: it needs no session.
  */
@@ -38,6 +40,7 @@ export function matchRoute(path: string, hash = '', search = ''): PortalView {
   if (trimmed === '/search') return { kind: 'search' };
   if (/^\/consent\/[^/]+$/.test(trimmed)) return { kind: 'consent' };
   if (/^\/setup\/[^/]+$/.test(trimmed)) return { kind: 'setup' };
+  if (trimmed === '/signup') return { kind: 'signup' };
   if (trimmed === '/home/token') return { kind: 'redirect', to: `/manage/dev/success${hash}` };
   if (trimmed === '/manage/email' && new URLSearchParams(search).has('change')) return { kind: 'emailLink' };
   if (trimmed === '/manage' || trimmed.startsWith('/manage/')) {

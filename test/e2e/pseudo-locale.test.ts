@@ -33,6 +33,7 @@ const DATA = [
   /^workflow$/, // the search query typed in the test
   /^(Operations|Platform Engineering)$/, // groups' names (team data)
   /^Kim Lee$/, // a join request's name (the asker's data)
+  /^(Nia Newcomer|Rocket Science)$/, // a new team's owner and name (sign-up data)
   /^Pixel 8$/, // a passkey's name (user data)
   /^Partner Board \(demo\)$/, // an app's name (its client metadata)
   /^Acme (dashboard|intranet|storage reporter)$/, // a team's apps' names (team data)

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { DEMO_PARTNER_CLIENT_ID } from '../../demo/server/config';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
+import { sha256 } from '../../demo/server/lib/crypto';
 import { failedResource, signInContext } from './browser';
 import { CODE_MEMBER, CODE_TEAM, codeTeam } from './email-code';
 import { proofAt } from './proof';
@@ -142,6 +143,47 @@ async function mailedLink(server: TestServer, email: string, send: () => Promise
     if (Date.now() - started > 10_000) throw new Error(`no outbox mail for ${email}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+let signUps = 0;
+/** A new team's owner and address, unique per shot (a shot may be shown again). */
+function newOwner() {
+  signUps++;
+  const stamp = `${Date.now().toString(36)}${signUps}`;
+  return { email: `owner-${stamp}@startup.test`, address: `shot-${stamp}` };
+}
+
+/** A sign-up waiting for its address, as if mailed (its link), or made into a team already. */
+async function signUpOf(server: TestServer, email: string, address: string) {
+  const { repos, clock } = server.server.app.services;
+  const token = randomUUID();
+  const now = clock.now();
+  const fields = { team_name: 'Rocket Science', address, name: 'Nia Newcomer', language: 'en' };
+  const id = await repos.signUps.begin({
+    email,
+    ...fields,
+    code_hash: 'shot',
+    link_hash: sha256(token),
+    code_expires_at: now + 10 * 60_000,
+    created_at: now,
+    expires_at: now + 24 * 3600_000,
+  });
+  return {
+    link: `${server.url}/signup?${new URLSearchParams({ id, token })}`,
+    /** The team made with the owner, as the sign-up's last step makes it. */
+    async team() {
+      const ticket = randomUUID();
+      await repos.signUps.verify(id, 'shot', sha256(ticket), now);
+      const made = await repos.signUps.complete({
+        ticketHash: sha256(ticket),
+        teamName: fields.team_name,
+        address,
+        passwordHash: null,
+        now,
+      });
+      if (!made.ok) throw new Error(`no team made: ${made.reason}`);
+    },
+  };
 }
 
 async function signInAs(page: Page, server: TestServer, email: string) {
@@ -1111,6 +1153,65 @@ const ALL_SHOTS: Shot[] = [
       link.searchParams.set('token', 'not-the-token');
       await page.goto(link.href);
       await page.getByText(t('invite.gone.invalid')).waitFor();
+    },
+  },
+  {
+    name: 'signup',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/signup`);
+      await page.getByLabel(t('signup.teamName')).fill('Rocket Science');
+      await page.getByText(t('signup.available', { url: `${server.url}/login/rocket-science` })).waitFor();
+    },
+  },
+  {
+    name: 'signup-taken',
+    async show(page, server, t) {
+      await page.goto(`${server.url}/signup`);
+      await page.getByLabel(t('signup.teamName')).fill('Acme');
+      await page.getByText(t('signup.problem.taken')).waitFor();
+    },
+  },
+  {
+    name: 'signup-code',
+    async show(page, server, t) {
+      const { email, address } = newOwner();
+      await page.goto(`${server.url}/signup`);
+      await page.getByLabel(t('signup.teamName')).fill('Rocket Science');
+      await page.getByLabel(t('signup.address')).fill(address);
+      await page.getByLabel(t('invite.name')).fill('Nia Newcomer');
+      await page.getByLabel(t('signup.email')).fill(email);
+      await page.getByRole('button', { name: t('signup.send') }).click();
+      await page.getByRole('heading', { level: 1, name: t('signup.codeTitle') }).waitFor();
+    },
+  },
+  {
+    name: 'signup-password',
+    async show(page, server, t) {
+      const { email, address } = newOwner();
+      await page.goto((await signUpOf(server, email, address)).link);
+      await page.getByRole('heading', { level: 1, name: t('signup.passwordTitle') }).waitFor();
+    },
+  },
+  {
+    name: 'signup-gone',
+    expectedStatuses: [410],
+    async show(page, server, t) {
+      const { email, address } = newOwner();
+      const link = new URL((await signUpOf(server, email, address)).link);
+      link.searchParams.set('token', 'not-the-token');
+      await page.goto(link.href);
+      await page.getByRole('heading', { level: 1, name: t('signup.goneTitle') }).waitFor();
+    },
+  },
+  {
+    // The team a sign-up just made, as its owner first sees it: the first-steps checklist.
+    name: 'manage-team-checklist',
+    async show(page, server, t) {
+      const { email, address } = newOwner();
+      await (await signUpOf(server, email, address)).team();
+      await signInContext(page.context(), (await sessionFor(server.server.app, email, address)).token);
+      await page.goto(`${server.url}/manage/team`);
+      await page.getByRole('heading', { level: 2, name: t('team.checklist.title') }).waitFor();
     },
   },
   {

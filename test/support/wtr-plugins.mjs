@@ -7,7 +7,9 @@
  *   through a same-origin proxy (so cookies and the anti-forgery header behave as on the portal page),
  *   plus harness-only addresses: `/__test/session?email=…`, that signs a seeded user in, and
  *   `/__test/setup-link?email=…`, a setup link from acme's owner (its token, as the mail would carry it),
- *   and `/__test/email-code-team`, a team that offers sign-in with an e-mail code.
+ *   `/__test/email-code-team`, a team that offers sign-in with an e-mail code, and
+ *   `/__test/signup-link?email=…&address=…`, a sign-up's mailed link (its id and token, as the mail
+ *   would carry them).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -118,6 +120,28 @@ export function identityServer() {
       });
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { token };
+      return;
+    }
+    // A sign-up waiting for its address to be verified, as if mailed: the link's id and token.
+    if (ctx.path === '/__test/signup-link') {
+      const { app } = await testApp(ctx.origin);
+      const token = randomBytes(32).toString('base64url');
+      const now = app.clock.now();
+      const id = await app.app.services.repos.signUps.begin({
+        email: String(ctx.query.email),
+        name: 'Nia Newcomer',
+        team_name: 'Rocket Science',
+        address: String(ctx.query.address),
+        language: 'en',
+        // No code works: the link is what is tested.
+        code_hash: randomBytes(32).toString('base64url'),
+        link_hash: createHash('sha256').update(token).digest('base64url'),
+        code_expires_at: now + 10 * 60_000,
+        created_at: now,
+        expires_at: now + 24 * 3600_000,
+      });
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { id, token };
       return;
     }
     // A team that offers sign-in with an e-mail code (test/support/email-code.ts), made once.

@@ -1063,6 +1063,36 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '030-sign-ups': {
+    async up(db: AnyDb) {
+      // Starting a team (routes/sign-up.ts): one unfinished sign-up per address (asking again mails
+      // again for the same row), the mailed code's keyed hash and the link token's SHA-256 (ten
+      // minutes), then, once the address is verified, the SHA-256 of the ticket that finishes it. The
+      // row goes when the team is made, or a day after it began.
+      await db.schema
+        .createTable('sign_ups')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('team_name', 'text', (c) => c.notNull())
+        .addColumn('address', 'text', (c) => c.notNull())
+        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('code_hash', 'text', (c) => c.notNull())
+        .addColumn('link_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('code_expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('ticket_hash', 'text', (c) => c.unique())
+        .addColumn('verified_at', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sign_ups_expiry').on('sign_ups').column('expires_at').execute();
+      // A team a sign-up made shows its owner a first-steps checklist until they put it away.
+      await db.schema
+        .alterTable('teams')
+        .addColumn('checklist', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

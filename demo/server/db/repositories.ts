@@ -26,6 +26,7 @@ import { setupLinksRepository } from './setup-links';
 import { ssoMembersRepository } from './sso-members';
 import { teamAppsRepository } from './team-apps';
 import { signingKeysRepository } from './signing-keys';
+import { signUpsRepository } from './sign-ups';
 import { teamsRepository } from './teams';
 import { twoStepRepository } from './two-step';
 import { usersRepository } from './users';
@@ -44,6 +45,7 @@ export function createRepositories(db: Db) {
     oauthFlows: oauthFlowsRepository(kysely),
     passwordResets: passwordResetsRepository(kysely),
     emailCodes: emailCodesRepository(kysely),
+    signUps: signUpsRepository(kysely),
     deviceCodes: deviceCodesRepository(kysely),
     policies: policiesRepository(kysely),
     loginFailures: loginFailuresRepository(kysely),

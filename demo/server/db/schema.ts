@@ -40,6 +40,8 @@ export interface TeamsTable {
   passkeys_enabled: Generated<number>;
   /** Members may sign in with a code mailed to them (routes/email-code.ts). */
   email_code_enabled: Generated<number>;
+  /** Made by a sign-up: its owner sees the first-steps checklist until they put it away (1). */
+  checklist: Generated<number>;
 }
 
 export interface UsersTable {
@@ -648,6 +650,31 @@ export interface ScimGroupsTable {
   updated_at: number;
 }
 
+/** A team being started (routes/sign-up.ts): one per address until the team is made or a day passes. */
+export interface SignUpsTable {
+  id: string;
+  /** Normalised: trimmed and lower-cased. */
+  email: string;
+  name: string;
+  team_name: string;
+  /** The team's address (`/login/{address}`) as last asked for. */
+  address: string;
+  /** The language of the mail and of the new member. */
+  language: string;
+  /** HMAC of the six-digit code, bound to the row. */
+  code_hash: string;
+  /** SHA-256 of the link's token. */
+  link_hash: string;
+  /** The code and link work until then; 0 once one was used (single use). */
+  code_expires_at: number;
+  /** SHA-256 of the ticket the verified address got; null until verified. */
+  ticket_hash: string | null;
+  verified_at: number | null;
+  created_at: number;
+  /** The whole sign-up is forgotten then. */
+  expires_at: number;
+}
+
 export interface Database {
   teams: TeamsTable;
   users: UsersTable;
@@ -659,6 +686,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   password_resets: PasswordResetsTable;
   email_codes: EmailCodesTable;
+  sign_ups: SignUpsTable;
   team_providers: TeamProvidersTable;
   oauth_flows: OauthFlowsTable;
   device_codes: DeviceCodesTable;

@@ -85,6 +85,11 @@ export function teamsRepository(db: Kysely<Database>, dialect: Dialect) {
       return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
+    /** Put the first-steps checklist of a team a sign-up made away, for good. */
+    async dismissChecklist(teamId: string): Promise<void> {
+      await db.updateTable('teams').set({ checklist: 0 }).where('id', '=', teamId).execute();
+    },
+
     /** The team a public address names: by its (normalised) name or by its id. */
     findByNameOrId(name: string, id: string): Promise<Team | undefined> {
       return db

@@ -90,28 +90,45 @@ export interface EmailCodeMailInput {
   link: string;
 }
 
+/** The notes under the button of a mail that carries a code and its link (each a text of the kind). */
+type CodeMailKind =
+  | { kind: 'emailCode'; notes: ['expiry', 'browser', 'ignore'] }
+  | { kind: 'signUp'; notes: ['expiry', 'ignore'] };
+
+/**
+ * A mail with a six-digit code and its one-click link: the greeting, the sentence that introduces the
+ * code, the code (large, and first in the subject), the button, then the notes.
+ */
+function codeMail({ kind, notes }: CodeMailKind, input: EmailCodeMailInput) {
+  const { language, brand, name, team, code, link } = input;
+  const t = (key: TextKey) => serverText(language, key, { brand: brand.name, name, team, code });
+  const [greeting, body, action] = [t(`${kind}.greeting`), t(`${kind}.body`), t(`${kind}.action`)];
+  const lines = notes.map((note) => t(`${kind}.${note}` as TextKey));
+  const codeHtml = `<p style="margin:0 0 16px;font-size:28px;font-weight:700;letter-spacing:6px;font-family:ui-monospace,Menlo,Consolas,monospace">${code}</p>`;
+  const page = html(language, brand, [greeting, body], { label: action, href: link }, lines);
+  return {
+    subject: t(`${kind}.subject`),
+    text: `${greeting}\n\n${body}\n\n    ${code}\n\n${action}:\n${link}\n\n${lines.join('\n')}\n\n-- \n${t('footer')}\n`,
+    // The code goes right after the paragraph that introduces it (digits only: nothing to escape).
+    html: page.replace(`${escape(body)}</p>`, `${escape(body)}</p>${codeHtml}`),
+    link,
+  };
+}
+
 /**
  * The sign-in code mail: the code, then the one-click link (which signs in only in the browser that
  * asked), when both expire, and what to do if it was not asked for.
  */
-export function emailCodeMail({ language, brand, name, team, code, link }: EmailCodeMailInput) {
-  const t = (key: TextKey) => serverText(language, key, { brand: brand.name, name, team, code });
-  const [greeting, body, action, expiry, browser, ignore] = (
-    ['greeting', 'body', 'action', 'expiry', 'browser', 'ignore'] as const
-  ).map((key) => t(`emailCode.${key}`));
-  const codeHtml = `<p style="margin:0 0 16px;font-size:28px;font-weight:700;letter-spacing:6px;font-family:ui-monospace,Menlo,Consolas,monospace">${code}</p>`;
-  const page = html(language, brand, [greeting!, body!], { label: action!, href: link }, [
-    expiry!,
-    browser!,
-    ignore!,
-  ]);
-  return {
-    subject: t('emailCode.subject'),
-    text: `${greeting}\n\n${body}\n\n    ${code}\n\n${action}:\n${link}\n\n${expiry}\n${browser}\n${ignore}\n\n-- \n${t('footer')}\n`,
-    // The code goes right after the paragraph that introduces it (digits only: nothing to escape).
-    html: page.replace(`${escape(body!)}</p>`, `${escape(body!)}</p>${codeHtml}`),
-    link,
-  };
+export function emailCodeMail(input: EmailCodeMailInput) {
+  return codeMail({ kind: 'emailCode', notes: ['expiry', 'browser', 'ignore'] }, input);
+}
+
+/**
+ * The mail that verifies a new team's owner's address (routes/sign-up.ts): the code, the one-click
+ * link, when both expire, and what to do if nobody asked. `team` is the new team's name.
+ */
+export function signUpMail(input: EmailCodeMailInput) {
+  return codeMail({ kind: 'signUp', notes: ['expiry', 'ignore'] }, input);
 }
 
 export interface ChangedMailInput {

@@ -27,6 +27,15 @@ export interface ServerTexts {
     browser: string;
     ignore: string;
   };
+  /** Starting a team: the code and its one-click link that verify the address (routes/sign-up.ts). */
+  signUp: {
+    subject: string;
+    greeting: string;
+    body: string;
+    action: string;
+    expiry: string;
+    ignore: string;
+  };
   changed: {
     subject: string;
     greeting: string;
@@ -180,6 +189,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       browser:
         'The button signs you in only in the browser where you asked for the code; in another browser, type the code instead.',
       ignore: 'If you did not ask to sign in, ignore this email: nobody can sign in without this code.',
+    },
+    signUp: {
+      subject: '{{code}} is your code to start {{team}} on {{brand}}',
+      greeting: 'Hello {{name}},',
+      body: 'Enter this code to confirm your email address and start the team {{team}}:',
+      action: 'Confirm and continue',
+      expiry: 'The code and the button work once and expire in ten minutes.',
+      ignore: 'If you did not ask to start a team, ignore this email: nothing is created without this code.',
     },
     changed: {
       subject: 'Your {{brand}} password was changed',
@@ -346,6 +363,15 @@ export const TEXTS: Record<Language, ServerTexts> = {
         'Le bouton ne vous connecte que dans le navigateur où vous avez demandé le code ; dans un autre navigateur, saisissez plutôt le code.',
       ignore:
         'Si vous n’avez pas demandé à vous connecter, ignorez cet e-mail : personne ne peut se connecter sans ce code.',
+    },
+    signUp: {
+      subject: '{{code}} est votre code pour créer {{team}} sur {{brand}}',
+      greeting: 'Bonjour {{name}},',
+      body: 'Saisissez ce code pour confirmer votre adresse e-mail et créer l’équipe {{team}} :',
+      action: 'Confirmer et continuer',
+      expiry: 'Le code et le bouton ne servent qu’une fois et expirent dans dix minutes.',
+      ignore:
+        'Si vous n’avez pas demandé à créer une équipe, ignorez cet e-mail : rien n’est créé sans ce code.',
     },
     changed: {
       subject: 'Votre mot de passe {{brand}} a été modifié',
@@ -514,6 +540,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
         'El botón solo inicia sesión en el navegador donde pediste el código; en otro navegador, escribe el código.',
       ignore: 'Si no pediste iniciar sesión, ignora este correo: nadie puede entrar sin este código.',
     },
+    signUp: {
+      subject: '{{code}} es tu código para crear {{team}} en {{brand}}',
+      greeting: 'Hola, {{name}}:',
+      body: 'Introduce este código para confirmar tu dirección de correo y crear el equipo {{team}}:',
+      action: 'Confirmar y continuar',
+      expiry: 'El código y el botón solo sirven una vez y caducan en diez minutos.',
+      ignore: 'Si no has pedido crear un equipo, ignora este correo: sin este código no se crea nada.',
+    },
     changed: {
       subject: 'Se ha cambiado tu contraseña de {{brand}}',
       greeting: 'Hola, {{name}}:',
@@ -678,6 +712,14 @@ export const TEXTS: Record<Language, ServerTexts> = {
       browser:
         'O botão só faz login no navegador em que você pediu o código; em outro navegador, digite o código.',
       ignore: 'Se você não pediu para entrar, ignore este e-mail: ninguém entra sem este código.',
+    },
+    signUp: {
+      subject: '{{code}} é o seu código para criar {{team}} no {{brand}}',
+      greeting: 'Olá, {{name}},',
+      body: 'Digite este código para confirmar seu endereço de e-mail e criar a equipe {{team}}:',
+      action: 'Confirmar e continuar',
+      expiry: 'O código e o botão funcionam uma única vez e expiram em dez minutos.',
+      ignore: 'Se você não pediu para criar uma equipe, ignore este e-mail: nada é criado sem este código.',
     },
     changed: {
       subject: 'Sua senha da {{brand}} foi alterada',
@@ -845,6 +887,15 @@ export const TEXTS: Record<Language, ServerTexts> = {
         'Die Schaltfläche meldet Sie nur in dem Browser an, in dem Sie den Code angefordert haben; geben Sie in einem anderen Browser stattdessen den Code ein.',
       ignore:
         'Wenn Sie sich nicht anmelden wollten, ignorieren Sie diese E-Mail: Ohne diesen Code kann sich niemand anmelden.',
+    },
+    signUp: {
+      subject: '{{code}} ist Ihr Code, um {{team}} bei {{brand}} anzulegen',
+      greeting: 'Hallo {{name}},',
+      body: 'Geben Sie diesen Code ein, um Ihre E-Mail-Adresse zu bestätigen und das Team {{team}} anzulegen:',
+      action: 'Bestätigen und weiter',
+      expiry: 'Code und Schaltfläche funktionieren einmal und laufen in zehn Minuten ab.',
+      ignore:
+        'Wenn Sie kein Team anlegen wollten, ignorieren Sie diese E-Mail: Ohne diesen Code wird nichts angelegt.',
     },
     changed: {
       subject: 'Ihr {{brand}}-Passwort wurde geändert',
@@ -1015,6 +1066,15 @@ export const TEXTS: Record<Language, ServerTexts> = {
       ignore:
         'サインインを要求していない場合は、このメールを無視してください。このコードがなければ誰もサインインできません。',
     },
+    signUp: {
+      subject: '{{brand}} でチーム {{team}} を作成するためのコード: {{code}}',
+      greeting: '{{name}} 様',
+      body: '次のコードを入力してメールアドレスを確認し、チーム {{team}} を作成してください。',
+      action: '確認して続行',
+      expiry: 'コードとボタンは 1 回だけ使用でき、10 分で有効期限が切れます。',
+      ignore:
+        'チームの作成を依頼していない場合は、このメールを無視してください。このコードがなければ何も作成されません。',
+    },
     changed: {
       subject: '{{brand}} のパスワードが変更されました',
       greeting: '{{name}} 様',
@@ -1183,6 +1243,15 @@ export const TEXTS: Record<Language, ServerTexts> = {
         'Knappen logger kun ind i den browser, hvor du bad om koden; i en anden browser skal du i stedet skrive koden.',
       ignore:
         'Hvis du ikke bad om at logge ind, kan du se bort fra denne e-mail: ingen kan logge ind uden denne kode.',
+    },
+    signUp: {
+      subject: '{{code}} er din kode til at oprette {{team}} på {{brand}}',
+      greeting: 'Hej {{name}}',
+      body: 'Indtast denne kode for at bekræfte din e-mailadresse og oprette teamet {{team}}:',
+      action: 'Bekræft og fortsæt',
+      expiry: 'Koden og knappen virker én gang og udløber om ti minutter.',
+      ignore:
+        'Hvis du ikke har bedt om at oprette et team, kan du se bort fra denne e-mail: intet oprettes uden denne kode.',
     },
     changed: {
       subject: 'Din adgangskode til {{brand}} er ændret',

@@ -12,12 +12,20 @@ import {
 import { issueXsrfCookie } from '../lib/session';
 
 /** Paths of the portal's own routes: the portal page is served at each so any address opens directly. */
-export const PORTAL_PREFIXES = ['/login', '/manage', '/search', '/home/token', '/consent', '/setup'];
+export const PORTAL_PREFIXES = [
+  '/login',
+  '/manage',
+  '/search',
+  '/home/token',
+  '/consent',
+  '/setup',
+  '/signup',
+];
 /**
  * The pages that show freshly issued tokens, or hold one in their address (a setup link), served with
- * `Referrer-Policy: no-referrer`.
+ * `Referrer-Policy: no-referrer` (a sign-up's mailed link holds its token too).
  */
-export const TOKEN_PAGES = ['/manage/dev/success', '/home/token', '/setup'];
+export const TOKEN_PAGES = ['/manage/dev/success', '/home/token', '/setup', '/signup'];
 /** Prefixes that are never the portal page (unknown addresses there are JSON 404s). */
 const API_PREFIXES = ['/api/', '/account/', '/connect/', '/.well-known/', '/dist/', '/demo/', '/healthz'];
 
@@ -81,7 +89,12 @@ export const pageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config } = app.services;
   const env = {
     brand: config.brand,
-    ...(config.signUpUrl ? { signUpUrl: config.signUpUrl } : {}),
+    // The operator's own sign-up address wins; else the portal's, when it is open.
+    ...(config.signUpUrl
+      ? { signUpUrl: config.signUpUrl }
+      : config.signUpOpen
+        ? { signUpUrl: '/signup' }
+        : {}),
   };
   const portalTemplate = readFileSync(join(config.demoDir, 'index.html'), 'utf8');
   const portalPage = renderPage(portalTemplate, env, config.publicUrl);

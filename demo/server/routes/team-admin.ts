@@ -5,6 +5,7 @@ import type { ProviderKind } from '../db/schema';
 import { auth0DisplayName } from '../lib/external';
 import { adminOf, clientOf } from '../plugins/auth';
 import { errors } from '../../../src/contract/schemas/common';
+import { dismissChecklistSchema } from '../../../src/contract/schemas/sign-up';
 import {
   AuditList,
   AuditQuery,
@@ -74,6 +75,7 @@ export function teamAdminView(
     support: { name: team.manager_name, email: team.manager_email, phone: team.manager_phone },
     callerIsOwner,
     membersWithoutTwoStep: withoutTwoStep,
+    ...(team.checklist === 1 ? { checklist: true as const } : {}),
   };
 }
 
@@ -99,6 +101,15 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { caller, actor } = adminOf(request);
       return view(caller.user.team_id, actor.owner);
+    },
+  );
+
+  app.delete(
+    '/api/team/checklist',
+    { config: { auth: 'bearer', role: 'admin' }, schema: dismissChecklistSchema },
+    async (request, reply) => {
+      await repos.teams.dismissChecklist(adminOf(request).caller.user.team_id);
+      return reply.code(204).send();
     },
   );
 

@@ -110,6 +110,8 @@ export const TeamAdmin = Type.Object({
   callerIsOwner: Type.Boolean(),
   /** Members (not disabled) without two-step sign-in: those who must set it up if the team requires it. */
   membersWithoutTwoStep: Type.Integer(),
+  /** Present for a team a sign-up made, until its admins put the first-steps checklist away. */
+  checklist: Type.Optional(Type.Literal(true)),
 });
 export type TeamAdmin = Static<typeof TeamAdmin>;
 

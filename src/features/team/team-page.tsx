@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getInvitations, getTeam, setLoginOptions, type AuditKind, type TeamAdmin } from '../../api/team';
 import type { ApiContext } from '../../api/client';
@@ -21,6 +21,7 @@ import { timeAgo, useNow } from '../../ui/time';
 import { useCall } from '../../ui/use-call';
 import { InvitationList } from './invitation-list';
 import { JoinRequestList } from './join-request-list';
+import { Checklist } from './checklist';
 import { InviteDialog } from './invite-dialog';
 import { SeatLimitDialog } from './seat-limit-dialog';
 
@@ -95,7 +96,16 @@ const METHODS: Method[] = ['local', 'google', 'azure', 'apple', 'auth0'];
  * every member must sign in in two steps; saved on each change. Each method has the name the sign-in
  * page's buttons give it.
  */
-function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAdmin): void }) {
+function LoginOptions({
+  team,
+  onSaved,
+  headingRef,
+}: {
+  team: TeamAdmin;
+  onSaved(team: TeamAdmin): void;
+  /** Where the checklist's "choose how members sign in" takes focus. */
+  headingRef?: Ref<HTMLHeadingElement>;
+}) {
   const { t } = useTranslation();
   const call = useCall();
   // The switch shows the change at once; it goes back if the server refuses it.
@@ -129,7 +139,7 @@ function LoginOptions({ team, onSaved }: { team: TeamAdmin; onSaved(team: TeamAd
 
   return (
     <section className="panel" part="card" aria-labelledby="options-title">
-      <h2 className="panel-title" id="options-title">
+      <h2 className="panel-title" id="options-title" ref={headingRef} tabIndex={-1}>
         {t('team.loginOptions')}
       </h2>
       <div className="toggles">
@@ -283,6 +293,7 @@ function TeamScreen() {
   // The users screen links to /manage/team?invite=1: open the invitation at once.
   const [inviting, setInviting] = useState(useSearchParam('invite') === '1');
   const inviteButton = useRef<HTMLButtonElement>(null);
+  const optionsHeading = useRef<HTMLHeadingElement>(null);
 
   // Something changed: the seats, the invitations and the audit trail follow.
   const changed = useCallback(() => {
@@ -312,6 +323,19 @@ function TeamScreen() {
   const ownerHint = 'owner-only-hint';
   return (
     <>
+      {team.checklist ? (
+        <Checklist
+          onInvite={() => setInviting(true)}
+          onMethods={() => {
+            optionsHeading.current?.scrollIntoView({ block: 'start' });
+            optionsHeading.current?.focus();
+          }}
+          onDismissed={() => {
+            const { checklist: _dismissed, ...rest } = team;
+            setTeam(rest);
+          }}
+        />
+      ) : null}
       <section className="panel" part="card" aria-labelledby="team-title">
         <h2 className="panel-title" id="team-title">
           {t('team.title')}
@@ -410,6 +434,7 @@ function TeamScreen() {
       </section>
       <LoginOptions
         team={team}
+        headingRef={optionsHeading}
         onSaved={(saved) => {
           setTeam(saved);
           reloadAudit();

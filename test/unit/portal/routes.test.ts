@@ -15,6 +15,9 @@ describe('portal route table (spec §2)', () => {
     expect(matchRoute('/consent')).to.deep.equal({ kind: 'redirect', to: '/manage' });
     expect(matchRoute('/setup/Xy_9-token')).to.deep.equal({ kind: 'setup' });
     expect(matchRoute('/setup')).to.deep.equal({ kind: 'redirect', to: '/manage' });
+    expect(matchRoute('/signup')).to.deep.equal({ kind: 'signup' });
+    expect(matchRoute('/signup/')).to.deep.equal({ kind: 'signup' });
+    expect(matchRoute('/signup/x')).to.deep.equal({ kind: 'redirect', to: '/manage' });
     expect(matchRoute('/manage/email', '', '?change=c&undo=u')).to.deep.equal({ kind: 'emailLink' });
     expect(matchRoute('/manage/email')).to.deep.equal({ kind: 'manage', section: 'email' });
     for (const section of ['', 'user', 'team', 'group', 'dev', 'dev/success', 'qr']) {
