@@ -9,6 +9,19 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   de: 'Deutsch',
   ja: '日本語',
   da: 'Dansk',
+  it: 'Italiano',
+  nl: 'Nederlands',
+  pl: 'Polski',
+  sv: 'Svenska',
+  nb: 'Norsk bokmål',
+  fi: 'Suomi',
+  cs: 'Čeština',
+  tr: 'Türkçe',
+  uk: 'Українська',
+  'zh-Hans': '简体中文',
+  ko: '한국어',
+  ar: 'العربية',
+  he: 'עברית',
 };
 
 /** A team's sign-in methods: the password, passkeys and each provider. */

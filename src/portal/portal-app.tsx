@@ -1,4 +1,5 @@
 import { Suspense, useCallback, useEffect, useRef, type MouseEvent } from 'react';
+import { directionOf } from '../contract/languages';
 import { Footer } from '../features/header/footer';
 import { HeaderBar } from '../features/header/header-bar';
 import { InviteScreen, LoginFlow, ResetScreen } from '../features/login/login-flow';
@@ -108,10 +109,12 @@ function Shell() {
   useEffect(() => {
     document.title = brand.name;
   }, [brand]);
-  // The portal owns its page: the page's language is the portal's, so screen readers read it in the
-  // right voice (the other elements mark only their own root).
+  // The portal owns its page: the page's language and direction are the portal's, so screen readers
+  // read it in the right voice and the page's scroll bar and overflow follow (the other elements mark
+  // only their own root).
   useEffect(() => {
     document.documentElement.lang = language;
+    document.documentElement.dir = directionOf(language);
   }, [language]);
   useEffect(() => {
     document.body.classList.toggle('dark-theme', theme === 'dark');

@@ -124,7 +124,7 @@ export const LAZY_PARTS = {
     /^src\/features\/login\/(passkey|second-step)\.tsx?$|^node_modules\/@simplewebauthn\/browser\/|^src\/api\/(passkeys|two-step)\.ts$|^src\/ui\/(totp-key|recovery-codes)\.tsx$/,
 } as const;
 
-export const LANGUAGES = ['en', 'fr', 'es', 'pt', 'de', 'ja', 'da'] as const;
+export { LANGUAGES } from '../../src/contract/languages';
 
 /** The chunk of one language: `chunks/<code>-<hash>.js` (the JSON plugin writes no source map to go by). */
 export function languageChunks(code: string): string[] {

@@ -10,13 +10,19 @@ import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { screenshot, sweepTab, useE2E } from '../support/browser';
 import { TEXTS } from '../../demo/server/mail/texts';
+import { LANGUAGE_NAMES } from '../../src/i18n/names';
 import { visitProviderPages } from '../support/provider-pages-sweep';
 import { expectedErrors, holdTransient, SHOTS, transientGone } from '../support/screens';
 import { timed } from '../support/timing';
-import { PSEUDO_CLOSE, PSEUDO_OPEN, pseudoLocale, readLocale, translator } from '../support/texts';
+import { englishAs, PSEUDO_CLOSE, PSEUDO_OPEN, pseudoLocale, readLocale, translator } from '../support/texts';
 
 const pseudo = pseudoLocale(readLocale('en'));
-const t = translator(pseudo);
+/** The right-to-left run's: English in Arabic's plural forms, served as Arabic's chunks. */
+const pseudoAr = pseudoLocale(englishAs('ar'));
+const TEXTS_OF = {
+  en: { texts: pseudo, t: translator(pseudo) },
+  ar: { texts: pseudoAr, t: translator(pseudoAr, 'ar') },
+};
 
 /** Text that is data, not interface: allowed without the marker. */
 const DATA = [
@@ -27,7 +33,7 @@ const DATA = [
   /^(Ada Lovelace|Carol Diaz|Bob Stone|Dan Okafor|Lee Locke|Jordan Avery|Priya Natarajan|Tomás Ortega|Kim Lund|Noel Ward)$/,
   /^[A-Z]{1,2}$/, // initials
   /^[A-Z][a-z]+_[A-Z][a-z]+$/, // policy names (server data)
-  /^(English|Français|Español|Português|Deutsch|日本語|Dansk)$/, // the language menu's endonyms
+  new RegExp(`^(${Object.values(LANGUAGE_NAMES).join('|')})$`), // the language menu's endonyms
   /^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, // tokens
   /^https?:\/\//, // addresses
   /^workflow$/, // the search query typed in the test
@@ -113,37 +119,69 @@ async function untranslated(page: Page, plain = false): Promise<string[]> {
 
 const e2e = useE2E({ LOGIN_ADDRESS_LIMIT: '10000' });
 
-describe('pseudo-locale', () => {
-  it('shows no text that bypasses the locale files, on any screen', async () => {
-    const found: string[] = [];
-    const context = await e2e.browser.newContext({ locale: 'en-US' });
-    try {
-      // Swap the English chunk and the English text parts (on every origin the bundle is served from)
-      // for the pseudo-locale: each gets every text, as a part's texts are merged into the language's.
-      await context.route(/\/dist\/chunks\/(?:admin-|invite-)?en-[\w-]+\.js$/, (route) =>
+/**
+ * Walk every screen with a language's chunks (its main one and its text parts) swapped for the
+ * pseudo-locale, the browser speaking that language: what shows without the marker, and (right to
+ * left) any element root that is not mirrored.
+ */
+async function sweepPseudo(language: 'en' | 'ar'): Promise<string[]> {
+  const { texts, t } = TEXTS_OF[language];
+  const found: string[] = [];
+  const context = await e2e.browser.newContext({ locale: language === 'en' ? 'en-US' : language });
+  const folder = language === 'en' ? 'pseudo-locale' : `pseudo-locale-${language}`;
+  try {
+    // Swap the language's chunk and text parts (on every origin the bundle is served from) for the
+    // pseudo-locale: each gets every text, as a part's texts are merged into the language's.
+    await context.route(
+      new RegExp(`/dist/chunks/(?:admin-|invite-|account-|security-)?${language}-[\\w-]+\\.js$`),
+      (route) =>
         route.fulfill({
           contentType: 'text/javascript',
-          body: `export default ${JSON.stringify(pseudo)};`,
+          body: `export default ${JSON.stringify(texts)};`,
           headers: { 'access-control-allow-origin': '*' },
         }),
-      );
-      const tab = await sweepTab(context);
-      for (const shot of SHOTS) {
-        const n = shot.name;
-        const watch = await timed('tab.next', n, () => tab.next(expectedErrors(shot)));
-        await timed('shot.show', n, () => shot.show(watch.page, e2e.server, t));
-        await timed('hold', n, () => holdTransient(shot, watch.page, t));
-        await timed('screenshot', n, () => screenshot(watch.page, 'pseudo-locale', shot.name));
-        for (const text of await timed('untranslated', n, () => untranslated(watch.page)))
-          found.push(`${shot.name}: ${text}`);
-        if (await transientGone(shot, watch.page, t))
-          found.push(`${shot.name}: the state was gone before the walk finished`);
-        assert.deepEqual(await watch.problems(), [], shot.name);
-      }
-    } finally {
-      await context.close();
+    );
+    const tab = await sweepTab(context);
+    for (const shot of SHOTS) {
+      const n = shot.name;
+      const watch = await timed('tab.next', n, () => tab.next(expectedErrors(shot)));
+      await timed('shot.show', n, () => shot.show(watch.page, e2e.server, t));
+      await timed('hold', n, () => holdTransient(shot, watch.page, t));
+      await timed('screenshot', n, () => screenshot(watch.page, folder, shot.name));
+      for (const text of await timed('untranslated', n, () => untranslated(watch.page)))
+        found.push(`${shot.name}: ${text}`);
+      if (language !== 'en')
+        for (const root of await unmirrored(watch.page))
+          found.push(`${shot.name}: ${root} is not right to left`);
+      if (await transientGone(shot, watch.page, t))
+        found.push(`${shot.name}: the state was gone before the walk finished`);
+      assert.deepEqual(await watch.problems(), [], shot.name);
     }
-    assert.deepEqual(found, []);
+  } finally {
+    await context.close();
+  }
+  return found;
+}
+
+/** The elements whose root is not right to left (with no `lang` of their own, they take the page's). */
+function unmirrored(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('acct-portal, acct-header, acct-login, acct-manage, acct-token')]
+      .filter((element) => !element.hasAttribute('lang'))
+      .filter((element) => element.shadowRoot?.querySelector('.acct-root')?.getAttribute('dir') !== 'rtl')
+      .map((element) => element.tagName.toLowerCase()),
+  );
+}
+
+describe('pseudo-locale', () => {
+  it('shows no text that bypasses the locale files, on any screen', async () => {
+    assert.deepEqual(await sweepPseudo('en'), []);
+  });
+
+  // The same walk right to left: the pseudo-locale served as Arabic's chunks, to a browser speaking
+  // Arabic — every screen mirrored, and still nothing that bypasses the locale files.
+  it('right to left: every screen mirrored, no text that bypasses the locale files', async () => {
+    assert.deepEqual(await sweepPseudo('ar'), []);
   });
 });
 

@@ -198,6 +198,8 @@ export function CopyField({ label, value, copy }: { label: string; value: string
       <input
         id={id}
         className="app-secret"
+        // A secret or an address: left to right in every language.
+        dir="ltr"
         readOnly
         value={value}
         spellCheck={false}
