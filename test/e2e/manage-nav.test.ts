@@ -61,6 +61,7 @@ describe('manage navigation', () => {
         t('manage.nav.teamDomains'),
         t('manage.nav.teamConnections'),
         t('manage.nav.teamDirectories'),
+        t('manage.nav.teamEvents'),
         t('manage.nav.teamStreaming'),
       ]);
       assert.equal(

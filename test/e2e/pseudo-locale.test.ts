@@ -37,7 +37,8 @@ const DATA = [
   /^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, // tokens
   /^https?:\/\//, // addresses
   /^workflow$/, // the search query typed in the test
-  /^Operations$/, // a group's name (team data)
+  /^(Operations|Platform Engineering)$/, // groups' names (team data)
+  /^Kim Lee$/, // a join request's name (the asker's data)
   /^Pixel 8$/, // a passkey's name (user data)
   /^Partner Board \(demo\)$/, // an app's name (its client metadata)
   /^Acme (dashboard|intranet|storage reporter)$/, // a team's apps' names (team data)

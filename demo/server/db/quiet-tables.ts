@@ -11,6 +11,7 @@ export const QUIET_TABLES: Record<string, string> = {
   rate_limits: 'counted in the database on each call, never kept',
   password_resets: 'single-use tokens: read and spent in one statement',
   email_codes: 'single-use sign-in codes: read and spent in one statement',
+  join_requests: 'requests to join a team: read on each call of the asker or an admin, never kept',
   team_providers: 'read on each provider sign-in, never kept',
   oauth_flows: 'single-use provider flows: read and spent in one statement',
   device_codes: 'single-use QR codes: read and spent in one statement',

@@ -32,6 +32,7 @@ describe('team screens (component)', () => {
       'Apple',
       'Acme SSO',
       'Passkeys',
+      'Sign-in with an email code',
       'Require two-step sign-in',
     ]);
     expect(view.getByRole('switch', { name: 'Google' }).getAttribute('aria-checked')).to.equal('true');
