@@ -991,7 +991,9 @@ const ALL_SHOTS: Shot[] = [
     async show(page, server, t) {
       // The newer screens are found by the words people use for them, not only by their titles.
       await signInAs(page, server, 'ada@acme.test');
-      const q = t('manage.words.security').split(/[,、]/)[1]!.trim();
+      const q = t('manage.words.security')
+        .split(/[,、，،]/)[1]!
+        .trim();
       await page.goto(`${server.url}/search?${new URLSearchParams({ q })}`);
       await page.getByRole('link', { name: t('manage.nav.security') }).waitFor();
       await page.locator('acct-portal main .spinner').waitFor({ state: 'detached' });
