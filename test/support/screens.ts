@@ -1138,7 +1138,7 @@ const ALL_SHOTS: Shot[] = [
       await manage(page, server, t, '/manage/team');
       await page.getByRole('button', { name: t('team.invite'), exact: true }).click();
       await page.getByLabel(t('team.inviteDialog.email'), { exact: true }).fill('bob@acme.test');
-      await page.getByRole('button', { name: t('team.inviteDialog.submit') }).click();
+      await page.getByRole('button', { name: t('team.inviteDialog.submit'), exact: true }).click();
       await page.getByText(t('team.inviteDialog.errors.alreadyMember')).waitFor();
     },
   },

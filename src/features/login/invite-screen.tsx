@@ -324,7 +324,7 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
               t={t}
               i18nKey="invite.signedInAs"
               values={{ email: signedInAs }}
-              components={{ email: <strong /> }}
+              components={{ email: <strong dir="ltr" /> }}
             />
           </Alert>
         ) : null}
@@ -364,7 +364,8 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
           t={t}
           i18nKey="invite.invitedAs"
           values={{ email: invitation.email }}
-          components={{ email: <strong /> }}
+          // An address reads left to right in any sentence, also where it wraps.
+          components={{ email: <strong dir="ltr" /> }}
         />
       </p>
       <ProvidersThenForm
