@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { screenshot, sweepTab, useE2E, useServer, type ServerHandle } from '../support/browser';
 import { TEXTS } from '../../demo/server/mail/texts';
-import { LANGUAGE_NAMES } from '../../src/i18n/names';
+import { LANGUAGE_NAMES } from '../../src/i18n/language-names';
 import { visitProviderPages } from '../support/provider-pages-sweep';
 import { expectedErrors, holdTransient, SHOTS, transientGone } from '../support/screens';
 import { timed } from '../support/timing';
