@@ -7,6 +7,7 @@ import typescript from '@rollup/plugin-typescript';
 import { fileURLToPath } from 'node:url';
 import { cssText } from './scripts/css-text.mjs';
 import { precompress } from './scripts/precompress.mjs';
+import { workerUrl } from './scripts/worker-url.mjs';
 
 const LAZY_CLIENT = fileURLToPath(new URL('./scripts/react-dom-client-lazy.cjs', import.meta.url));
 
@@ -63,14 +64,9 @@ export function onwarn(warning) {
   throw new Error(`rollup warning (${warning.code ?? 'unknown'}): ${warning.message}`);
 }
 
-export function plugins(tsconfig = './tsconfig.build.json') {
+/** TypeScript compiled to JavaScript only (the declarations come from tsc), then minified. */
+function compileAndMinify(tsconfig) {
   return [
-    lazyReactDomClient(),
-    replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
-    nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
-    commonjs(),
-    json({ preferConst: true, compact: true }),
-    cssText(),
     typescript({
       tsconfig,
       compilerOptions: {
@@ -81,6 +77,25 @@ export function plugins(tsconfig = './tsconfig.build.json') {
       },
     }),
     terser({ format: { comments: false }, compress: { passes: 2 } }),
+  ];
+}
+
+/** What a worker script needs of the bundle's plugins: its own modules compiled and minified, no more. */
+function workerPlugins(tsconfig) {
+  return [nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts'] }), ...compileAndMinify(tsconfig)];
+}
+
+export function plugins(tsconfig = './tsconfig.build.json') {
+  return [
+    // A worker (`?worker-url`) is built on its own, with the same compiler settings.
+    workerUrl(() => workerPlugins(tsconfig)),
+    lazyReactDomClient(),
+    replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
+    nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx', '.json'] }),
+    commonjs(),
+    json({ preferConst: true, compact: true }),
+    cssText(),
+    ...compileAndMinify(tsconfig),
     // `.br` and `.gz` beside every written `.js`, which the server sends by `Accept-Encoding`.
     precompress(),
   ];

@@ -17,6 +17,7 @@ import { Lockout } from './lib/lockout';
 import { createMailer, type Mailer } from './lib/mailer';
 import { PasswordHasher, scryptParams } from './lib/password';
 import { RateLimiter } from './lib/rate-limit';
+import { ProofOfWork } from './lib/proof-of-work';
 import { SessionService } from './lib/session';
 import { TokenService } from './lib/tokens';
 import { TwoStepService } from './lib/two-step';
@@ -38,6 +39,7 @@ import type { StandIn } from './standin/providers';
 import { invitationRoutes } from './routes/invitations';
 import { joinRequestRoutes } from './routes/join-requests';
 import { loginRoutes } from './routes/login';
+import { challengeRoutes } from './routes/challenge';
 import { emailCodeRoutes } from './routes/email-code';
 import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
 import { groupRoutes } from './routes/groups';
@@ -144,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     xsrf: new XsrfService(keys.hmacSecret),
     lockout: new Lockout(repos.loginFailures, clock),
     limiter: new RateLimiter(repos.rateLimits, clock),
+    proofOfWork: new ProofOfWork(keys.hmacSecret, repos.usedChallenges, clock),
     twoStep: new TwoStepService(repos.twoStep, clock, keys.sealer, mailBrand(config.brand).name),
     passkeys: new PasskeyService(
       repos.passkeys,
@@ -207,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenIdProvider(app);
 
   await app.register(discoveryRoutes);
+  await app.register(challengeRoutes);
   await app.register(userinfoRoutes);
   await app.register(teamRoutes);
   await app.register(teamAdminRoutes);

@@ -63,6 +63,8 @@ export interface Config {
   hashCost: number;
   /** Sign-in attempts allowed per client address per 5 minutes. */
   loginAddressLimit: number;
+  /** Failed sign-ins from one client address per 15 minutes after which each try needs a solved challenge. */
+  challengeAddressFailures: number;
   /** Keep and show the address each session signed in from (the sessions screen, the security log). */
   sessionAddresses: boolean;
   /**
@@ -469,6 +471,7 @@ export function loadConfig(env: Env = process.env): Config {
     hashQueue: int('HASH_QUEUE', 64, 0, 10000),
     hashCost: int('HASH_COST', SCRYPT_PARAMS.ln, SCRYPT_LN_MIN, SCRYPT_LN_MAX),
     loginAddressLimit: int('LOGIN_ADDRESS_LIMIT', 100, 1, 1_000_000),
+    challengeAddressFailures: int('CHALLENGE_ADDRESS_FAILURES', 10, 1, 1_000_000),
     sessionAddresses: bool('SESSION_ADDRESSES', false),
     oidcClients,
     dnsServers,

@@ -18,6 +18,7 @@ import type { DomainWatch } from './lib/domain-watch';
 import type { StreamDelivery } from './lib/event-streams';
 import type { SamlService } from './lib/saml';
 import type { OidcConnectionService } from './lib/oidc-connections';
+import type { ProofOfWork } from './lib/proof-of-work';
 import type { BreachCheck } from './lib/pwned-passwords';
 
 /** Everything a route needs, built once at start and reachable as `app.services`. */
@@ -49,6 +50,8 @@ export interface Services {
   /** The service provider side of the teams' SAML connections. */
   saml: SamlService;
   oidcConnections: OidcConnectionService;
+  /** Proof-of-work challenges, each solution accepted once (lib/proof-of-work.ts). */
+  proofOfWork: ProofOfWork;
   /** Whether a new password is in a known breach (the Pwned Passwords range API, k-anonymity). */
   breachCheck: BreachCheck;
 }

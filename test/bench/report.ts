@@ -10,6 +10,7 @@ import type { members } from './parts/members';
 import type { oidc } from './parts/oidc';
 import type { scim } from './parts/scim';
 import type { profile } from './parts/profile';
+import type { proof } from './parts/proof';
 import type { server } from './parts/server';
 import type { streams } from './parts/streams';
 import type { time } from './parts/time';
@@ -25,6 +26,7 @@ export const PARTS = [
   'server',
   'oidc',
   'login',
+  'proof',
   'growth',
   'members',
   'scim',
@@ -50,6 +52,7 @@ export type Report = Record<string, unknown> & {
   profile?: Awaited<ReturnType<typeof profile>>;
   server?: Awaited<ReturnType<typeof server>>;
   login?: Awaited<ReturnType<typeof login>>;
+  proof?: Awaited<ReturnType<typeof proof>>;
   growth?: Awaited<ReturnType<typeof growth>>;
   ab?: Awaited<ReturnType<typeof ab>>;
   members?: Awaited<ReturnType<typeof members>>;

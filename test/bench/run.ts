@@ -5,8 +5,8 @@
  * run — because this machine is noisy. Nothing here fails a build: the budgets of design.md §5 are
  * reported (within / OVER), not enforced.
  *
- * `npm run bench -- <part>…` runs some parts: bytes, pages, time, profile, server, oidc, login, growth, members, scim, streams, and
- * `ab` and `cluster` (only when named; parts/). `BENCH_QUICK=1` (or `--quick`) runs every part with short windows and
+ * `npm run bench -- <part>…` runs some parts: bytes, pages, time, profile, server, oidc, login, proof, growth, members, scim,
+ * streams, and `ab` and `cluster` (only when named; parts/). `BENCH_QUICK=1` (or `--quick`) runs every part with short windows and
  * 2 page loads, for development; its figures are noisy and marked so.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ import { members } from './parts/members';
 import { oidc } from './parts/oidc';
 import { benchPages, pages } from './parts/pages';
 import { profile } from './parts/profile';
+import { proof } from './parts/proof';
 import { scim } from './parts/scim';
 import { server } from './parts/server';
 import { streams } from './parts/streams';
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
   // The parts that load the bench pages in Chromium (they need the floors that `bytes` builds).
   const inBrowser = wants('pages') || wants('time') || wants('profile') || wants('ab');
   if (wants('bytes') || inBrowser) report.bytes = bytes();
-  if (inBrowser || wants('server') || wants('login')) {
+  if (inBrowser || wants('server') || wants('login') || wants('proof')) {
     // The bench pages are another origin (like a partner site), allowed by the server's CORS list.
     const pagePort = await freePort();
     const identity = await startServerProcess({
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
       }
       if (wants('server')) report.server = await server(identity.url, session);
       if (wants('login')) report.login = await login(identity);
+      if (wants('proof')) report.proof = await proof(identity);
     } finally {
       await identity.stop();
     }

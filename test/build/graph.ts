@@ -122,6 +122,8 @@ export const LAZY_PARTS = {
   'password strength meter': /^src\/ui\/strength\/[\w-]+\.tsx?$|^node_modules\/@zxcvbn-ts\//,
   'passkey ceremony and second step at sign-in':
     /^src\/features\/login\/(passkey|second-step)\.tsx?$|^node_modules\/@simplewebauthn\/browser\/|^src\/api\/(passkeys|two-step)\.ts$|^src\/ui\/(totp-key|recovery-codes)\.tsx$/,
+  // Its worker (ui/proof/worker.ts, a script of its own started by `new Worker`) is not a chunk.
+  'proof-of-work check': /^src\/ui\/proof\/(proof|solve)\.tsx?$|^src\/api\/challenge\.ts$/,
 } as const;
 
 export { LANGUAGES } from '../../src/contract/languages';

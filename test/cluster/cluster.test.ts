@@ -25,6 +25,8 @@ import { offlineCodeRequest } from '../support/oidc-request';
 import { TestSmtp } from '../support/smtp';
 import { TEST_HASH_COST } from '../support/test-server';
 import { Cluster, emptyDatabase, type AppNode } from './support';
+import { proofAt } from '../support/proof';
+import type { Proof } from '../../src/contract/schemas/challenge';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 /** The OpenID Provider's client in the cluster: a public suite app. */
@@ -91,9 +93,11 @@ class Client {
 }
 
 /** Signs in through `base` and exchanges the session for an access token. */
-async function signIn(base: string, email: string, team = 'acme', password = DEMO_PASSWORD) {
+async function signIn(base: string, email: string, team = 'acme', password = DEMO_PASSWORD, proof?: Proof) {
   const client = new Client();
-  const login = await client.call(base, '/account/login', { json: { teamName: team, email, password } });
+  const login = await client.call(base, '/account/login', {
+    json: { teamName: team, email, password, proof },
+  });
   if (login.status !== 200) return { client, status: login.status, accessToken: '', publicId: '' };
   const check = await client.call(base, '/account/check', { method: 'POST' });
   const publicId = String(check.json().session);
@@ -321,8 +325,22 @@ describe('a cluster of three nodes behind haproxy on one PostgreSQL', { skip, ti
     // One failure per node in turn, straight to the nodes.
     for (let i = 0; i < LOCKOUT_THRESHOLD; i++) {
       const node = nodes[i % nodes.length]!;
-      const { status } = await signIn(node.url, email, 'globex', 'not the password');
+      // From the third failure on a solved challenge comes first, issued by the node before this one:
+      // every node checks what any node signed.
+      const proof = i >= 2 ? await proofAt(nodes[(i + 1) % nodes.length]!.url) : undefined;
+      const { status } = await signIn(node.url, email, 'globex', 'not the password', proof);
       assert.equal(status, i === LOCKOUT_THRESHOLD - 1 ? 403 : 401, `failure ${i + 1} on ${node.name}`);
+      // A solution spent on one node is refused on every other.
+      if (proof) {
+        const again = await signIn(
+          nodes[(i + 1) % nodes.length]!.url,
+          email,
+          'globex',
+          'not the password',
+          proof,
+        );
+        assert.equal(again.status, 403, `a replay after failure ${i + 1}`);
+      }
     }
     for (const node of nodes) {
       const { status } = await signIn(node.url, email, 'globex');
@@ -334,7 +352,7 @@ describe('a cluster of three nodes behind haproxy on one PostgreSQL', { skip, ti
     // Carol, locked out by the journey before: a reset also ends the lockout.
     const email = 'carol@globex.test';
     const request = await new Client().call(cluster.url, '/api/user/password/request', {
-      json: { teamName: 'globex', userName: email },
+      json: { teamName: 'globex', userName: email, proof: await proofAt(cluster.url) },
     });
     assert.equal(request.status, 200, request.text);
     const link = new URL((await smtp.next(email, /password/i)).link!);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TestSmtp } from '../support/smtp';
 import { createTestApp, sessionFor, tokenFor, type TestApp } from '../support/test-server';
+import { proofFor } from '../support/proof';
 
 let smtp: TestSmtp;
 let t: TestApp;
@@ -46,7 +47,13 @@ async function userOf(email: string) {
 }
 
 async function resetPassword(email: string, team: string, password: string) {
-  const request = await json('POST', '/api/user/password/request', {}, { teamName: team, userName: email });
+  const proof = await proofFor(t.app);
+  const request = await json(
+    'POST',
+    '/api/user/password/request',
+    {},
+    { teamName: team, userName: email, proof },
+  );
   assert.equal(request.statusCode, 200);
   const link = new URL((await smtp.next(email, /password/i)).link!);
   const reset = await json(

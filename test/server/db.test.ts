@@ -21,6 +21,7 @@ import { signingPair } from '../../demo/server/standin/saml';
 import { OffsetClock } from '../../demo/server/lib/clock';
 import { PasswordHasher, scryptParams } from '../../demo/server/lib/password';
 import { TEST_HASH_COST } from '../support/test-server';
+import { growTeam } from '../bench/seed';
 
 const dir = mkdtempSync(join(tmpdir(), 'acct-db-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,6 +78,50 @@ describe('database', () => {
       assert.equal(await read('busy_timeout'), 5000);
       assert.equal(await read('synchronous'), 2);
       assert.equal(await read('locking_mode'), 'exclusive');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('gathers table statistics at open: a filter among many members reads indexes, not the team', async () => {
+    const file = join(dir, 'statistics.db');
+    const made = await openDatabase(file);
+    try {
+      await migrate(made.kysely);
+      await seedDemo(
+        made.kysely,
+        new PasswordHasher(4, 100, scryptParams(Number(TEST_HASH_COST))),
+        new OffsetClock(),
+      );
+    } finally {
+      await made.close();
+    }
+    growTeam(file, 5000);
+    const db = await openDatabase(file);
+    try {
+      const { sql } = await import('kysely');
+      const stats = await sql<{ tbl: string }>`select tbl from sqlite_stat1`.execute(db.kysely);
+      assert.ok(
+        stats.rows.some((row) => row.tbl === 'users'),
+        'statistics of users',
+      );
+      // The query a directory's `userName eq` filter makes: by the directory's name or the address.
+      const team = await db.kysely
+        .selectFrom('teams')
+        .select('id')
+        .where('name', '=', 'acme')
+        .executeTakeFirstOrThrow();
+      const value = 'user2500@acme.test';
+      const plan = await sql<{ detail: string }>`explain query plan
+        select users.id from users where users.team_id = ${team.id} and (
+          users.id in (select user_id from scim_users where team_id = ${team.id} and user_name_key = ${value})
+          or users.email = ${value})
+        order by users.email, users.id limit 100`.execute(db.kysely);
+      const steps = plan.rows.map((row) => row.detail);
+      assert.ok(
+        !steps.some((step) => /USING (COVERING )?INDEX \S+ \(team_id=\?\)$/.test(step)),
+        steps.join('\n'),
+      );
     } finally {
       await db.close();
     }

@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { LOCKOUT_THRESHOLD } from '../../demo/server/lib/lockout';
 import { EMAIL_CODE_MS } from '../../demo/server/routes/email-code';
+import { proofFor } from '../support/proof';
 import { TestSmtp } from '../support/smtp';
 import { api, callers, expectError, type Callers } from '../support/team-admin';
 import { createTestApp, type TestApp } from '../support/test-server';
@@ -51,7 +52,9 @@ function post(url: string, body: unknown, cookies?: { cookie: string; xsrf: stri
   });
 }
 
-const ask = (email: string, team = 'acme') => post('/account/email-code', { teamName: team, email });
+/** Ask for a mail as the screen does: with a solved proof-of-work challenge. */
+const ask = async (email: string, team = 'acme') =>
+  post('/account/email-code', { teamName: team, email, proof: await proofFor(t.app) });
 const verify = (email: string, code: string, team = 'acme') =>
   post('/account/email-code/verify', { teamName: team, email, code });
 
@@ -109,6 +112,17 @@ describe('POST /account/email-code', () => {
     expectError(await ask('carol@globex.test', 'globex'), 403, 'notOffered');
     expectError(await verify('carol@globex.test', '123456', 'globex'), 403, 'notOffered');
     expectError(await ask('someone@nowhere.test', 'no-such-team'), 403, 'notOffered');
+  });
+
+  it('wants a solved proof-of-work challenge, each accepted once', async () => {
+    const email = await member();
+    const without = await post('/account/email-code', { teamName: 'acme', email });
+    expectError(without, 403, 'challengeRequired');
+    const proof = await proofFor(t.app);
+    const body = { teamName: 'acme', email, proof };
+    assert.equal((await post('/account/email-code', body)).statusCode, 200);
+    expectError(await post('/account/email-code', body), 403, 'challengeUsed');
+    await smtp.next(email, /sign-in code/);
   });
 
   it('is rate limited per account like forgot-password', async () => {
@@ -183,9 +197,13 @@ describe('signing in with the code', () => {
 
   it('wrong passwords count too: the code is refused once the password locked the account', async () => {
     const email = await member();
-    for (let i = 0; i < LOCKOUT_THRESHOLD; i++)
-      await post('/account/login', { teamName: 'acme', email, password: 'not-the-password' });
+    // After the first failures each try needs a solved challenge, as a browser's would carry.
+    for (let i = 0; i < LOCKOUT_THRESHOLD; i++) {
+      const body = { teamName: 'acme', email, password: 'not-the-password', proof: await proofFor(t.app) };
+      await post('/account/login', body);
+    }
     expectError(await ask(email), 403);
+    assert.equal((await ask(email)).json<{ message: string }>().message, 'account locked');
   });
 
   it('still asks for the second step of a member with two-step sign-in', async () => {

@@ -4,6 +4,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { LOCKOUT_MS } from '../../demo/server/lib/lockout';
 import { makeUser } from '../support/two-step';
+import { proofFor } from '../support/proof';
+import type { Proof } from '../../src/contract/schemas/challenge';
 import { PasswordHasher, scryptParams } from '../../demo/server/lib/password';
 import {
   createTestApp,
@@ -15,7 +17,8 @@ import {
 
 let t: TestApp;
 before(async () => {
-  t = await createTestApp({ LOGIN_ADDRESS_LIMIT: '1000' });
+  // Failures from this one address: the per-address challenge has its own test (proof-of-work.test.ts).
+  t = await createTestApp({ LOGIN_ADDRESS_LIMIT: '1000', CHALLENGE_ADDRESS_FAILURES: '1000' });
 });
 after(() => t.close());
 beforeEach(async () => {
@@ -30,13 +33,19 @@ function login(
   password: string,
   headers: Record<string, string> = {},
   on: TestApp = t,
+  proof?: Proof,
 ) {
   return on.app.inject({
     method: 'POST',
     url: '/account/login',
     headers: { 'content-type': 'application/json', ...headers },
-    payload: JSON.stringify({ teamName, email, password }),
+    payload: JSON.stringify({ teamName, email, password, proof }),
   });
+}
+
+/** A sign-in with a solved challenge: after two failures of an account, every try needs one. */
+async function loginProved(teamName: string, email: string, password: string) {
+  return login(teamName, email, password, {}, t, await proofFor(t.app));
 }
 
 const cookie = (response: LightMyRequestResponse, name: string) =>
@@ -71,10 +80,21 @@ describe('POST /account/login', () => {
   });
 
   it('locks (team, e-mail) for 15 minutes after 5 consecutive failures', async () => {
-    for (let attempt = 1; attempt <= 4; attempt++) {
+    for (let attempt = 1; attempt <= 2; attempt++) {
       assert.equal((await login('acme', 'ada@acme.test', 'wrong')).statusCode, 401, `attempt ${attempt}`);
     }
-    const fifth = await login('acme', 'ada@acme.test', 'wrong');
+    // From the third try on, a solved challenge comes first.
+    const unproved = await login('acme', 'ada@acme.test', 'wrong');
+    assert.equal(unproved.statusCode, 403);
+    assert.equal(unproved.json().code, 'challengeRequired');
+    for (let attempt = 3; attempt <= 4; attempt++) {
+      assert.equal(
+        (await loginProved('acme', 'ada@acme.test', 'wrong')).statusCode,
+        401,
+        `attempt ${attempt}`,
+      );
+    }
+    const fifth = await loginProved('acme', 'ada@acme.test', 'wrong');
     // The lock runs from here: the sign-ins below hash passwords, which on a loaded machine takes
     // seconds of the clock this test moves.
     const lockedAt = t.clock.now();
@@ -86,19 +106,20 @@ describe('POST /account/login', () => {
     t.clock.advance(lockedAt + LOCKOUT_MS - 1000 - t.clock.now());
     assert.equal((await login('acme', 'ada@acme.test', DEMO_PASSWORD)).statusCode, 403);
     t.clock.advance(lockedAt + LOCKOUT_MS + 1000 - t.clock.now());
+    // A lock that has run out starts the count again: no challenge for the next try.
     assert.equal((await login('acme', 'ada@acme.test', DEMO_PASSWORD)).statusCode, 200);
   });
 
   it('resets the count after a success', async () => {
-    for (let attempt = 0; attempt < 4; attempt++) await login('acme', 'ada@acme.test', 'wrong');
-    assert.equal((await login('acme', 'ada@acme.test', DEMO_PASSWORD)).statusCode, 200);
-    for (let attempt = 0; attempt < 4; attempt++) {
+    for (let attempt = 0; attempt < 4; attempt++) await loginProved('acme', 'ada@acme.test', 'wrong');
+    assert.equal((await loginProved('acme', 'ada@acme.test', DEMO_PASSWORD)).statusCode, 200);
+    for (let attempt = 0; attempt < 2; attempt++) {
       assert.equal((await login('acme', 'ada@acme.test', 'wrong')).statusCode, 401);
     }
   });
 
   it('counts failures for unknown e-mails too (a lock reveals nothing)', async () => {
-    for (let attempt = 0; attempt < 5; attempt++) await login('acme', 'ghost@acme.test', 'whatever');
+    for (let attempt = 0; attempt < 5; attempt++) await loginProved('acme', 'ghost@acme.test', 'whatever');
     assert.equal((await login('acme', 'ghost@acme.test', 'whatever')).statusCode, 403);
     const row = await t.db.kysely
       .selectFrom('login_failures')
@@ -203,12 +224,14 @@ describe('per-address rate limit', () => {
   it('answers 429 with Retry-After past the limit, and lets the next window in', async () => {
     const limited = await createTestApp({ LOGIN_ADDRESS_LIMIT: '3' });
     try {
+      // A new address each time: an account's third failure would ask for a challenge first.
+      let n = 0;
       const attempt = () =>
         limited.app.inject({
           method: 'POST',
           url: '/account/login',
           headers: { 'content-type': 'application/json' },
-          payload: JSON.stringify({ teamName: 'acme', email: 'x@acme.test', password: 'wrong' }),
+          payload: JSON.stringify({ teamName: 'acme', email: `x${++n}@acme.test`, password: 'wrong' }),
         });
       for (let i = 0; i < 3; i++) assert.equal((await attempt()).statusCode, 401);
       const refused = await attempt();

@@ -17,6 +17,7 @@ import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { offlineCodeRequest } from '../support/oidc-request';
 import { TestSmtp } from '../support/smtp';
 import { createTestApp, sessionFor, tokenFor, type TestApp } from '../support/test-server';
+import { proofFor } from '../support/proof';
 
 const ISSUER = 'http://localhost:8080';
 const REDIRECT = 'https://app.example.test/callback';
@@ -375,7 +376,12 @@ describe('back-channel logout when a portal session ends', () => {
     const { signIns } = await signedInEverywhere('ada@acme.test');
     const post = (url: string, body: unknown) =>
       inject('POST', url, { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-    const asked = await post('/api/user/password/request', { teamName: 'acme', userName: 'ada@acme.test' });
+    const proof = await proofFor(t.app);
+    const asked = await post('/api/user/password/request', {
+      teamName: 'acme',
+      userName: 'ada@acme.test',
+      proof,
+    });
     assert.equal(asked.statusCode, 200);
     const link = new URL((await smtp.next('ada@acme.test', /password/i)).link!);
     const reset = await post('/api/user/password/reset', {

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import { OutboxMailer } from '../../demo/server/lib/mailer';
 import { createTestApp, type TestApp } from '../support/test-server';
+import { proofFor } from '../support/proof';
 
 /**
  * The demo outbox lists live reset links, so it must never be readable by anyone but the person
@@ -50,7 +51,11 @@ describe('/demo/outbox', () => {
         method: 'POST',
         url: '/api/user/password/request',
         headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify({ teamName: 'acme', userName: 'ada@acme.test' }),
+        payload: JSON.stringify({
+          teamName: 'acme',
+          userName: 'ada@acme.test',
+          proof: await proofFor(t.app),
+        }),
       });
       for (const remoteAddress of ['10.1.2.3', '192.168.0.7', '2001:db8::1', '127.0.0.2']) {
         const response = await outbox(t, { remoteAddress });

@@ -7,6 +7,7 @@ import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { RESET_TOKEN_MS } from '../../demo/server/routes/password-reset';
 import { TestSmtp } from '../support/smtp';
 import { createTestApp, sessionFor, type TestApp } from '../support/test-server';
+import { proofFor } from '../support/proof';
 
 let smtp: TestSmtp;
 let t: TestApp;
@@ -32,8 +33,8 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}) 
   });
 }
 
-const request = (teamName: string, userName: string, headers?: Record<string, string>) =>
-  post('/api/user/password/request', { teamName, userName }, headers);
+const request = async (teamName: string, userName: string, headers?: Record<string, string>) =>
+  post('/api/user/password/request', { teamName, userName, proof: await proofFor(t.app) }, headers);
 
 async function linkFor(email: string, team = 'acme') {
   const response = await request(team, email);
@@ -131,6 +132,7 @@ describe('POST /api/user/password/request', () => {
         teamName: 'acme',
         userName: 'ada@acme.test',
         returnUrl,
+        proof: await proofFor(t.app),
       });
       assert.equal(answer.statusCode, 200);
       const mail = await smtp.next('ada@acme.test', /password/i);
@@ -165,13 +167,17 @@ describe('POST /api/user/password/request', () => {
   });
 
   it('limits requests per client address (429 with Retry-After), whatever the account', async () => {
-    const from = (address: string, i: number) =>
+    const from = async (address: string, i: number) =>
       t.app.inject({
         method: 'POST',
         url: '/api/user/password/request',
         remoteAddress: address,
         headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify({ teamName: 'acme', userName: `someone-${i}@acme.test` }),
+        payload: JSON.stringify({
+          teamName: 'acme',
+          userName: `someone-${i}@acme.test`,
+          proof: await proofFor(t.app),
+        }),
       });
     const statuses = [];
     for (let i = 0; i < 20; i++) statuses.push((await from('198.51.100.7', i)).statusCode);
@@ -314,6 +320,7 @@ describe('the outbox (no SMTP)', () => {
       // The mail is written in the background, its note for the outbox page last: watch for the note.
       const outbox = join(local.dir, 'outbox');
       mkdirSync(outbox, { recursive: true });
+      const proof = await proofFor(local.app);
       const noted = (async () => {
         try {
           for await (const { filename } of watch(outbox, { signal: AbortSignal.timeout(10_000) })) {
@@ -327,7 +334,7 @@ describe('the outbox (no SMTP)', () => {
         method: 'POST',
         url: '/api/user/password/request',
         headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify({ teamName: 'acme', userName: 'ada@acme.test' }),
+        payload: JSON.stringify({ teamName: 'acme', userName: 'ada@acme.test', proof }),
       });
       await noted;
       const page = (await local.app.inject({ method: 'GET', url: '/demo/outbox' })).body;

@@ -725,6 +725,22 @@ const ALL_SHOTS: Shot[] = [
     },
   },
   {
+    name: 'forgot-challenge-failed',
+    expectedStatuses: [503],
+    async show(page, server, t) {
+      // The proof-of-work challenge cannot be had (once): the check says so and offers to try again.
+      await page.route(
+        (url) => url.pathname === '/account/challenge',
+        (route) => route.fulfill({ status: 503, json: { message: 'unavailable' } }),
+        { times: 1 },
+      );
+      await page.goto(`${server.url}/login/acme/forgotPassword`);
+      await page.getByLabel(t('login.email')).fill('nobody@acme.test');
+      await page.getByRole('button', { name: t('login.forgot.submit') }).click();
+      await page.getByRole('button', { name: t('proof.retry') }).waitFor();
+    },
+  },
+  {
     name: 'forgot-provider-only',
     async show(page, server, t) {
       await page.goto(`${server.url}/login/umbrella/forgotPassword`);

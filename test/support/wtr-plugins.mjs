@@ -2,7 +2,7 @@
  * web-test-runner plugins (run with tsx loaded, see package.json):
  * - `bundleTests`: each test file is bundled with esbuild (React and the other CommonJS packages
  *   included), `process.env.NODE_ENV` defined, CSS imported as text — web-test-runner cannot use rollup's
- *   commonjs plugin.
+ *   commonjs plugin. A worker's address resolves to one that serves nothing (see `noWorkerUrl`).
  * - `identityServer`: the real reference server, in-process on a free port, reached by the test page
  *   through a same-origin proxy (so cookies and the anti-forgery header behave as on the portal page),
  *   plus harness-only addresses: `/__test/session?email=…`, that signs a seeded user in, and
@@ -14,6 +14,21 @@ import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/**
+ * A worker's address (`import url from './worker?worker-url'`, built by the bundle's rollup plugin): the
+ * unit tests start no worker (they give the screens their own solver), so an address that serves nothing.
+ */
+const noWorkerUrl = {
+  name: 'no-worker-url',
+  setup(build) {
+    build.onResolve({ filter: /\?worker-url$/ }, (args) => ({ path: args.path, namespace: 'worker-url' }));
+    build.onLoad({ filter: /.*/, namespace: 'worker-url' }, () => ({
+      contents: "export default '/__test/no-worker.js';",
+      loader: 'js',
+    }));
+  },
+};
 
 export function bundleTests() {
   return {
@@ -31,6 +46,7 @@ export function bundleTests() {
         loader: { '.css': 'text' },
         define: { 'process.env.NODE_ENV': '"development"' },
         external: ['/__web-dev-server__web-socket.js'],
+        plugins: [noWorkerUrl],
         logLevel: 'silent',
       });
       return { body: result.outputFiles[0].text, type: 'js' };

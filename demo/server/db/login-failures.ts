@@ -19,17 +19,24 @@ export async function clearLoginFailures(
 
 /** Failed sign-ins per (team name, normalised e-mail); lib/lockout.ts decides what they mean. */
 export function loginFailuresRepository(db: Kysely<Database>) {
+  /** The failures counted for (team, e-mail) and when its lock ends or ended; undefined when none. */
+  const standing = (
+    teamName: string,
+    email: string,
+  ): Promise<{ failures: number; locked_until: number | null } | undefined> =>
+    db
+      .selectFrom('login_failures')
+      .select(['failures', 'locked_until'])
+      .where('team_name', '=', teamName)
+      .where('email', '=', email)
+      .executeTakeFirst();
   return {
     /** When the lock on (team, e-mail) ends or ended; null or undefined when there is none. */
     async lockedUntil(teamName: string, email: string): Promise<number | null | undefined> {
-      const row = await db
-        .selectFrom('login_failures')
-        .select('locked_until')
-        .where('team_name', '=', teamName)
-        .where('email', '=', email)
-        .executeTakeFirst();
-      return row?.locked_until;
+      return (await standing(teamName, email))?.locked_until;
     },
+
+    standing,
 
     /**
      * Count a failure in one atomic upsert: a lock that has run out starts a fresh count; the failure

@@ -1008,6 +1008,22 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '028-challenges': {
+    async up(db: AnyDb) {
+      // Proof-of-work solutions already accepted: the SHA-256 of the challenge's signature, kept until
+      // the challenge expires, so a solution is accepted once on every node (one conditional insert).
+      await db.schema
+        .createTable('used_challenges')
+        .addColumn('signature_hash', 'text', (c) => c.primaryKey())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('used_challenges_expires')
+        .on('used_challenges')
+        .column('expires_at')
+        .execute();
+    },
+  },
   '029-join-requests': {
     async up(db: AnyDb) {
       // Asking to join a team from an address at one of its verified domains (db/join-requests.ts): the

@@ -25,6 +25,7 @@ export const QUIET_TABLES: Record<string, string> = {
   setup_links: "setup links: read on each of the IT contact's calls, never kept",
   saml_requests: 'sent SAML requests: spent by their answer in one statement',
   saml_assertions: 'used SAML assertions: kept only until they expire, against replay',
+  used_challenges: 'used proof-of-work challenges: kept only until they expire, against replay',
   totp_secrets: 'read on each second step, never kept',
   totp_used_steps: 'single-use TOTP steps: checked and spent in one statement',
   recovery_codes: 'single-use codes: checked and spent in one statement',

@@ -22,6 +22,17 @@ export function rateLimitsRepository(db: Kysely<Database>) {
         .returning(['hits', 'window_start'])
         .executeTakeFirstOrThrow();
     },
+
+    /** The hits on `bucket` in its current window (0 when it has none or it ended), counting none. */
+    async hits(bucket: string, now: number, windowMs: number): Promise<number> {
+      const row = await db
+        .selectFrom('rate_limits')
+        .select('hits')
+        .where('bucket', '=', bucket)
+        .where('window_start', '>', now - windowMs)
+        .executeTakeFirst();
+      return Number(row?.hits ?? 0);
+    },
   };
 }
 

@@ -16,6 +16,7 @@ import { membersRepository } from './members';
 import { oauthFlowsRepository } from './oauth-flows';
 import { oidcModelsRepository } from './oidc-models';
 import { passkeysRepository } from './passkeys';
+import { usedChallengesRepository } from './used-challenges';
 import { passwordResetsRepository } from './password-resets';
 import { policiesRepository } from './policies';
 import { rateLimitsRepository } from './rate-limits';
@@ -47,6 +48,7 @@ export function createRepositories(db: Db) {
     policies: policiesRepository(kysely),
     loginFailures: loginFailuresRepository(kysely),
     rateLimits: rateLimitsRepository(kysely),
+    usedChallenges: usedChallengesRepository(kysely),
     members: membersRepository(kysely, db.dialect),
     invitations: invitationsRepository(kysely, db.dialect),
     joinRequests: joinRequestsRepository(kysely, db.dialect),

@@ -490,6 +490,13 @@ export interface PasskeysTable {
   last_used_at: number | null;
 }
 
+/** A proof-of-work solution already accepted (lib/proof-of-work.ts); dropped once its challenge expires. */
+export interface UsedChallengesTable {
+  /** SHA-256 of the challenge's HMAC signature (base64url). */
+  signature_hash: string;
+  expires_at: number;
+}
+
 export interface WebauthnChallengesTable {
   /** SHA-256 of the challenge (base64url, as the client data carries it). */
   challenge_hash: string;
@@ -673,6 +680,7 @@ export interface Database {
   pending_sign_ins: PendingSignInsTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
+  used_challenges: UsedChallengesTable;
   signing_keys: SigningKeysTable;
   server_secrets: ServerSecretsTable;
   activity_events: ActivityEventsTable;

@@ -16,8 +16,22 @@ export class Lockout {
   ) {}
 
   async isLocked(teamName: string, email: string): Promise<boolean> {
-    const lockedUntil = await this.failures.lockedUntil(teamName, email);
-    return !!lockedUntil && lockedUntil > this.clock.now();
+    return (await this.standing(teamName, email)).locked;
+  }
+
+  /**
+   * Whether (team, e-mail) is locked, and the failures that count towards the next lock (none once a
+   * lock has run out: the next failure starts again at 1).
+   */
+  async standing(teamName: string, email: string): Promise<{ locked: boolean; failures: number }> {
+    const row = await this.failures.standing(teamName, email);
+    if (!row) return { locked: false, failures: 0 };
+    const lockedUntil = row.locked_until === null ? null : Number(row.locked_until);
+    if (lockedUntil !== null)
+      return lockedUntil > this.clock.now()
+        ? { locked: true, failures: row.failures }
+        : { locked: false, failures: 0 };
+    return { locked: false, failures: Number(row.failures) };
   }
 
   /** Count a failure atomically; returns the count and whether this failure locked the account. */

@@ -26,6 +26,11 @@ export class RateLimiter {
     return { allowed: row.hits <= limit.max, retryAfter };
   }
 
+  /** The hits on `bucket` in its current window, without counting one. */
+  count(bucket: string, limit: Limit): Promise<number> {
+    return this.counters.hits(bucket, this.clock.now(), limit.windowMs);
+  }
+
   /** Count a hit; past the limit answer 429 with `Retry-After` (and return true: the route is done). */
   async refuse(reply: FastifyReply, bucket: string, limit: Limit): Promise<boolean> {
     const { allowed, retryAfter } = await this.hit(bucket, limit);

@@ -7,6 +7,7 @@ import { cookiesOf } from '../lib/cookies';
 import { hmac, randomToken, safeEqual, sha256 } from '../lib/crypto';
 import { answerLanguage, requestLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
+import { requireProof } from '../lib/proof-of-work';
 import { sendInBackground } from '../lib/notify';
 import type { Limit } from '../lib/rate-limit';
 import { beginSecondStep, beginSession, cookieOptions, issueXsrfCookie } from '../lib/session';
@@ -84,7 +85,9 @@ export const emailCodeRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/account/email-code',
-    { config: { body: 'json', auth: 'none' }, schema: emailCodeRequestSchema },
+    // Each mail costs a solved proof-of-work challenge, as a reset link does: mails are what a script
+    // would ask for by the thousand.
+    { config: { body: 'json', auth: 'none' }, schema: emailCodeRequestSchema, preHandler: requireProof() },
     async (request, reply) => {
       const teamName = normaliseTeam(request.body.teamName);
       const email = normaliseEmail(request.body.email);

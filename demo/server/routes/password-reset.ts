@@ -5,6 +5,7 @@ import { randomToken, safeEqual, sha256 } from '../lib/crypto';
 import { answerLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
+import { requireProof } from '../lib/proof-of-work';
 import type { Limit } from '../lib/rate-limit';
 import { checkNewPassword } from '../lib/password-policy';
 import { notifyPasswordChanged, sendInBackground } from '../lib/notify';
@@ -31,13 +32,14 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const limited = (reply: FastifyReply, bucket: string, limit: Limit) => limiter.refuse(reply, bucket, limit);
 
   /**
-   * POST /api/user/password/request: always the same 200. For an existing account of a team with
+   * POST /api/user/password/request: always the same 200 — once a solved proof-of-work challenge
+   * comes with it (403 with the refusal's code otherwise, lib/proof-of-work.ts). For an existing account of a team with
    * password sign-in a new token (256 bits,
    * stored hashed, one hour) supersedes older ones and the link goes out by mail.
    */
   app.post(
     '/api/user/password/request',
-    { config: { body: 'json', auth: 'none' }, schema: resetRequestSchema },
+    { config: { body: 'json', auth: 'none' }, schema: resetRequestSchema, preHandler: requireProof() },
     async (request, reply) => {
       const teamName = normaliseTeam(request.body.teamName);
       const email = normaliseEmail(request.body.userName);

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { LIMITS } from '../limits';
 import { errors, NoBody, type RouteSchema } from './common';
+import { ProofField } from './challenge';
 import { TwoStepNeeded } from './two-step';
 
 /**
@@ -22,6 +23,8 @@ export const LoginBody = Type.Object(
     email: Type.String({ minLength: 1, maxLength: LIMITS.email }),
     // Long enough for any real password; beyond it, no hashing of megabytes.
     password: Type.String({ minLength: 1, maxLength: LIMITS.password }),
+    /** A solved proof-of-work challenge: asked for (403 `challengeRequired`) once the address shows failures. */
+    proof: Type.Optional(ProofField),
   },
   { additionalProperties: false },
 );

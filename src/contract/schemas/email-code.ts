@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS } from '../limits';
+import { ProofField } from './challenge';
 import { errors, type RouteSchema } from './common';
 import { SignedIn, TwoStepNeeded } from './two-step';
 
@@ -12,7 +13,8 @@ const Token = Type.String({ minLength: 1, maxLength: 200 });
 
 /**
  * `POST /account/email-code`: mail a code and a link to the member. The same 200 whether or not the
- * address is a member's; 403 `notOffered` when the team does not offer it; 429 past the limits.
+ * address is a member's; 403 `notOffered` when the team does not offer it, or with the proof-of-work
+ * refusal's code (`challengeRequired`…); 429 past the limits.
  */
 export const EmailCodeRequestBody = Type.Object(
   {
@@ -20,6 +22,8 @@ export const EmailCodeRequestBody = Type.Object(
     email: Email,
     /** Where the link's sign-in should lead (a path on the portal, by its ReturnUrl rule). */
     returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
+    /** A solved proof-of-work challenge (schemas/challenge.ts): required; 403 with its code otherwise. */
+    proof: Type.Optional(ProofField),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { LIMITS } from '../limits';
+import { ProofField } from './challenge';
 import { errors, MessageReply, type RouteSchema } from './common';
 
 /**
@@ -12,6 +13,8 @@ export const ResetRequestBody = Type.Object(
     userName: Type.String({ minLength: 1, maxLength: LIMITS.email }),
     /** Where the sign-in after the reset should lead (a path on the portal, by its ReturnUrl rule). */
     returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
+    /** A solved proof-of-work challenge (schemas/challenge.ts): required; 403 with its code otherwise. */
+    proof: Type.Optional(ProofField),
   },
   { additionalProperties: false },
 );

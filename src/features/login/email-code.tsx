@@ -10,11 +10,13 @@ import {
 } from '../../api/email-code';
 import { refusalOf } from '../../api/refusal';
 import { EMAIL_CODE_DIGITS } from '../../contract/email-code';
+import type { Proof } from '../../contract/schemas/challenge';
 import type { TwoStepNeeded } from '../../contract/schemas/two-step';
 import { Alert } from '../../ui/alert';
 import { Card } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { useFocusAfterRender } from '../../ui/focus';
+import { ProofOfWork } from '../../ui/proof-of-work';
 import { Spinner } from '../../ui/spinner';
 import { CodeEntry, useCodeForm, WithSecurityTexts, type Problem } from './code-form';
 
@@ -96,6 +98,11 @@ function CodeScreen({
   const problemAlert = useRef<HTMLDivElement>(null);
   // The mail is asked for, or the link opened, once per screen (a second call would use the link up).
   const started = useRef(false);
+  // Each mail asked for carries a solved proof-of-work challenge (spent by the server): a new round per
+  // request, and another when the server found the solution spent or expired meanwhile.
+  const [challenge, setChallenge] = useState<{ round: number; resend: boolean } | null>(null);
+  const rounds = useRef(0);
+  const challengeAgain = (resend: boolean) => setChallenge({ round: ++rounds.current, resend });
 
   const finish = (answer: EmailCodeSignedIn) =>
     'twoStep' in answer ? onTwoStep(answer.twoStep) : onSignedIn();
@@ -119,12 +126,7 @@ function CodeScreen({
         if (refusalOf(caught).code === 'otherBrowser') setPhase('code');
         else stop(caught);
       });
-    } else if (email) {
-      requestEmailCode(ctx, { teamName: team, email, ...(returnUrl ? { returnUrl } : {}) }).then((answer) => {
-        sent(answer);
-        setPhase('code');
-      }, stop);
-    }
+    } else if (email) challengeAgain(false);
     // Once per screen: the screen is keyed by its team, and a new address starts a new screen.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -163,21 +165,47 @@ function CodeScreen({
     if (taken && answer) finish(answer);
   }
 
-  async function resend() {
+  function resend() {
     if (!email) return;
     setResent(false);
     setBusy(true);
-    try {
-      sent(await requestEmailCode(ctx, { teamName: team, email, ...(returnUrl ? { returnUrl } : {}) }));
-      setBusy(false);
-      setCode('');
-      setResent(true);
-      focusLater(input);
-    } catch (caught) {
-      const failed = emailCodeFailure(caught);
-      fail(failed === 'wrongCode' ? { message: 'common.failed' } : failed);
-    }
+    challengeAgain(true);
   }
+
+  /** The challenge is solved: ask for the mail (the first, or another). */
+  async function mail(proof: Proof, resending: boolean) {
+    setChallenge(null);
+    try {
+      sent(
+        await requestEmailCode(ctx, {
+          teamName: team,
+          email: email ?? '',
+          proof,
+          ...(returnUrl ? { returnUrl } : {}),
+        }),
+      );
+    } catch (caught) {
+      const { status, code } = refusalOf(caught);
+      if (status === 403 && code?.startsWith('challenge') && code !== 'challengeInvalid') {
+        return challengeAgain(resending);
+      }
+      if (!resending) return stop(caught);
+      const failed = emailCodeFailure(caught);
+      return fail(failed === 'wrongCode' ? { message: 'common.failed' } : failed);
+    }
+    if (!resending) return setPhase('code');
+    setBusy(false);
+    setCode('');
+    setResent(true);
+    focusLater(input);
+  }
+  const proofOfWork = challenge ? (
+    <ProofOfWork
+      key={challenge.round}
+      onSolved={(proof) => void mail(proof, challenge.resend)}
+      onFailed={() => setBusy(false)}
+    />
+  ) : null;
 
   if (phase === 'starting') {
     // Sending the mail says so; opening the link is the sign-in's own wait.
@@ -187,6 +215,7 @@ function CodeScreen({
           <Spinner />
           <span>{t(email ? 'emailCode.sending' : 'login.signingIn')}</span>
         </div>
+        {proofOfWork}
       </Card>
     );
   }
@@ -225,10 +254,11 @@ function CodeScreen({
         clean={codeDigits}
       />
       {email ? (
-        <button type="button" className="link" disabled={busy || wait > 0} onClick={() => void resend()}>
+        <button type="button" className="link" disabled={busy || wait > 0} onClick={resend}>
           {wait > 0 ? t('emailCode.resendIn', { time: clock(wait) }) : t('emailCode.resend')}
         </button>
       ) : null}
+      {proofOfWork}
       {another}
     </Card>
   );

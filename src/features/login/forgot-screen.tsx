@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/client';
 import { requestPasswordReset } from '../../api/endpoints';
+import { refusalOf } from '../../api/refusal';
+import type { Proof } from '../../contract/schemas/challenge';
 import { LIMITS } from '../../contract/limits';
 import { Alert } from '../../ui/alert';
 import { Card, LoadingCard } from '../../ui/card';
@@ -9,6 +10,7 @@ import { useElement } from '../../ui/element-context';
 import { BusyForm } from '../../ui/busy-form';
 import { useFocusAfterRender } from '../../ui/focus';
 import { Link, useSearchParam } from '../../ui/router';
+import { ProofOfWork } from '../../ui/proof-of-work';
 import { TextField } from '../../ui/text-field';
 import { isValidEmail } from './email';
 import { ProviderOnlyNotice, providerOnly } from './provider-only';
@@ -17,7 +19,8 @@ import { useTeam } from './use-team';
 
 /**
  * Forgot password (spec §2, §5): a required, valid e-mail; after submit the same "a link is on its way"
- * message whether or not the account exists. A team that signs in only with its provider has no
+ * message whether or not the account exists. The request carries a solved proof-of-work challenge,
+ * solved in the background from the first key typed. A team that signs in only with its provider has no
  * password to recover: the screen says so instead.
  */
 export function ForgotScreen({ team }: { team: string }) {
@@ -32,6 +35,11 @@ export function ForgotScreen({ team }: { team: string }) {
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
+  // The request needs a solved proof-of-work challenge: solved while the person types (from their first
+  // key), so that sending rarely waits. `round` starts a new one when the server refuses one.
+  const [challenge, setChallenge] = useState<{ round: number; proof: Proof | null } | null>(null);
+  // The address waiting to be sent once the challenge is solved.
+  const waiting = useRef<string | null>(null);
 
   const showsForm = teamState.status !== 'loading';
   useEffect(() => {
@@ -48,14 +56,29 @@ export function ForgotScreen({ team }: { team: string }) {
     }
     setError(null);
     setBusy(true);
+    if (challenge?.proof) return send(email.trim(), challenge.proof);
+    // Not solved yet (or not started, for an address pasted or filled in): sent when it is.
+    waiting.current = email.trim();
+    if (!challenge) setChallenge({ round: 0, proof: null });
+  }
+
+  async function send(address: string, proof: Proof) {
+    waiting.current = null;
+    // A solution is accepted once: whatever the answer, the next request needs a new one.
+    setChallenge((now) => ({ round: (now?.round ?? 0) + 1, proof: null }));
     try {
       await requestPasswordReset(
         { issuer, language },
-        { teamName: team, userName: email.trim(), returnUrl: returnUrl ?? undefined },
+        { teamName: team, userName: address, returnUrl: returnUrl ?? undefined, proof },
       );
-      setSentTo(email.trim());
+      setSentTo(address);
     } catch (caught) {
-      const status = caught instanceof ApiError ? caught.status : 0;
+      const { status, code } = refusalOf(caught);
+      // The solution ran out or was spent meanwhile: the next one is on its way, and sends this.
+      if (status === 403 && code?.startsWith('challenge') && code !== 'challengeInvalid') {
+        waiting.current = address;
+        return;
+      }
       // The server refuses an address it cannot hold (400): that is about the field.
       if (status === 400) {
         setError(t('login.forgot.invalidEmail'));
@@ -63,6 +86,13 @@ export function ForgotScreen({ team }: { team: string }) {
       } else setFailure(status === 429 ? t('login.forgot.tooMany') : t('common.failed'));
     }
     setBusy(false);
+  }
+
+  function solved(proof: Proof) {
+    if (waiting.current !== null) {
+      setBusy(true);
+      void send(waiting.current, proof);
+    } else setChallenge((now) => ({ round: now?.round ?? 0, proof }));
   }
 
   if (teamState.status === 'loading') return <LoadingCard />;
@@ -102,11 +132,17 @@ export function ForgotScreen({ team }: { team: string }) {
           spellCheck={false}
           maxLength={LIMITS.email}
           value={email}
-          onChange={(event) => setEmail(event.target.value)}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            setChallenge((now) => now ?? { round: 0, proof: null });
+          }}
           error={error}
           inputRef={input}
         />
       </BusyForm>
+      {challenge ? (
+        <ProofOfWork key={challenge.round} onSolved={solved} onFailed={() => setBusy(false)} />
+      ) : null}
       <Link to={withReturnUrl('../', returnUrl)} className="link" disabled={busy}>
         {t('login.backToSignIn')}
       </Link>

@@ -21,6 +21,8 @@ import { lazyScreen } from '../../ui/lazy-screen';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { useFocusAfterRender } from '../../ui/focus';
 import { TextField } from '../../ui/text-field';
+import { ProofOfWork } from '../../ui/proof-of-work';
+import type { Proof } from '../../contract/schemas/challenge';
 import { ProvidersThenForm } from './provider-buttons';
 import { safeReturnUrl } from '../../contract/return-url';
 import { withReturnUrl } from './routes';
@@ -105,6 +107,8 @@ export function SignInScreen({
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The server asked for a solved proof-of-work challenge before it looks at the password.
+  const [challenged, setChallenged] = useState(false);
   // At a domain that signs in through the team's single sign-on, the password is asked only on request.
   const [usePassword, setUsePassword] = useState(false);
   // A provider sign-in that stopped at the second step comes back with `TwoStep=verify|enrol`.
@@ -200,18 +204,32 @@ export function SignInScreen({
     }
     stopAutofill();
     setBusy(true);
+    await sendPassword();
+  }
+
+  /**
+   * Send the password (with a solved challenge once the server asks for one: the challenge element
+   * solves it and sends again, nothing for the person to do).
+   */
+  async function sendPassword(proof?: Proof) {
+    setChallenged(false);
     completing.current = true;
     let answer;
     try {
       // The page's first session check may still wait for a connection: sent once the sign-in has
       // changed the anti-forgery cookie, it would carry the old token and be refused.
       await sessionStore.getState().settled();
-      answer = await login({ issuer }, { teamName: team, email: email.trim(), password });
+      answer = await login({ issuer }, { teamName: team, email: email.trim(), password, proof });
     } catch (error) {
       completing.current = false;
-      setBusy(false);
       const status = error instanceof ApiError ? error.status : 0;
       const { code } = refusalOf(error);
+      // Asked for a solved challenge (or the one sent was spent or ran out): solve one and send again.
+      if (status === 403 && code?.startsWith('challenge') && !(proof && code === 'challengeInvalid')) {
+        setChallenged(true);
+        return;
+      }
+      setBusy(false);
       if (status === 403)
         setFailure(
           t(
@@ -505,6 +523,15 @@ export function SignInScreen({
                   />
                 )}
               </BusyForm>
+              {challenged ? (
+                <ProofOfWork
+                  onSolved={(proof) => {
+                    setBusy(true);
+                    void sendPassword(proof);
+                  }}
+                  onFailed={() => setBusy(false)}
+                />
+              ) : null}
               {codeOffered && details.localOptions ? (
                 <button
                   type="button"
