@@ -2,7 +2,8 @@ import { Suspense, useCallback, useEffect, useRef, type MouseEvent } from 'react
 import { directionOf } from '../contract/languages';
 import { Footer } from '../features/header/footer';
 import { HeaderBar } from '../features/header/header-bar';
-import { InviteScreen, LoginFlow, ResetScreen } from '../features/login/login-flow';
+import { LoginFlow } from '../features/login/login-flow';
+import { ForgotScreen, InviteScreen, ResetScreen, TeamScreen } from '../features/login/lazy-screens';
 import { teamFirstData } from '../features/login/prefetch';
 import { parseLoginPath } from '../features/login/routes';
 import { sessionStore } from '../state/session';
@@ -45,7 +46,10 @@ export function portalFirstData(element: HTMLElement): Promise<unknown> | undefi
   if (login?.screen === 'invite') return InviteScreen.preload();
   if (login?.screen === 'resetPassword' && login.team)
     return Promise.all([ResetScreen.preload(), teamFirstData(element, login.team)]);
-  return login?.team ? teamFirstData(element, login.team) : undefined;
+  if (login?.screen === 'forgotPassword' && login.team)
+    return Promise.all([ForgotScreen.preload(), teamFirstData(element, login.team)]);
+  if (login?.team) return teamFirstData(element, login.team);
+  return login ? TeamScreen.preload() : undefined;
 }
 
 function Redirect({ to }: { to: string }) {

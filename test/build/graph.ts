@@ -116,6 +116,7 @@ export const LAZY_PARTS = {
   'QR code': /^src\/features\/qr\/qr-section\.tsx$|^node_modules\/qrcode\.react\//,
   'manage area': /^src\/features\/manage\/[\w-]+\.tsx$/,
   'password reset screen': /^src\/features\/login\/reset-screen\.tsx$/,
+  'forgot-password and team screens': /^src\/features\/login\/(forgot|team)-screen\.tsx$/,
   'invitation screen': /^src\/features\/login\/invite-screen\.tsx$|^src\/api\/invitation\.ts$/,
   'search page': /^src\/features\/search\/search-page\.tsx$|^src\/api\/search\.ts$/,
   'passkeys and two-step screen': /^src\/features\/security\/[\w-]+\.tsx?$/,
