@@ -103,7 +103,7 @@ export function plugins(tsconfig = './tsconfig.build.json') {
 
 /** A text part's language chunk is named after its part (`admin-en-…`), not only its language (`en-…`). */
 function chunkFileName(chunk) {
-  const part = /\/locales\/(\w+)\/\w+\.json$/.exec(chunk.facadeModuleId ?? '')?.[1];
+  const part = /\/locales\/(\w+)\/[\w-]+\.json$/.exec(chunk.facadeModuleId ?? '')?.[1];
   return part ? `chunks/${part}-[name]-[hash].js` : 'chunks/[name]-[hash].js';
 }
 

@@ -1,3 +1,4 @@
+import { TeamScreen } from '../features/login/lazy-screens';
 import { LoginElement } from '../features/login/login-element';
 import { loginFirstData } from '../features/login/prefetch';
 import { define, elementClass } from './define';
@@ -17,7 +18,8 @@ import { define, elementClass } from './define';
 export class AcctLoginElement extends elementClass(
   LoginElement,
   { team: 'string', returnUrl: 'string', redirect: 'boolean' },
-  loginFirstData,
+  // Without a team the first screen is the team screen, a chunk of its own.
+  (element) => loginFirstData(element) ?? TeamScreen.preload(),
 ) {}
 
 define('acct-login', AcctLoginElement);

@@ -12,6 +12,19 @@ const loaders: Record<Language, () => Promise<{ default: Resources }>> = {
   de: () => import('./locales/de.json'),
   ja: () => import('./locales/ja.json'),
   da: () => import('./locales/da.json'),
+  ar: () => import('./locales/ar.json'),
+  it: () => import('./locales/it.json'),
+  nl: () => import('./locales/nl.json'),
+  pl: () => import('./locales/pl.json'),
+  sv: () => import('./locales/sv.json'),
+  nb: () => import('./locales/nb.json'),
+  fi: () => import('./locales/fi.json'),
+  cs: () => import('./locales/cs.json'),
+  tr: () => import('./locales/tr.json'),
+  uk: () => import('./locales/uk.json'),
+  'zh-Hans': () => import('./locales/zh-Hans.json'),
+  ko: () => import('./locales/ko.json'),
+  he: () => import('./locales/he.json'),
 };
 
 const requested = new Map<Language, Promise<Resources>>();

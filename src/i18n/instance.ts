@@ -1,6 +1,7 @@
 import i18next, { type i18n, type InitOptions } from 'i18next';
 import { loadChunk, type Resources } from './chunks';
-import type { Language } from '../contract/languages';
+import { directionOf, type Language } from '../contract/languages';
+import { isolateValues } from './bidi';
 
 /**
  * The elements' own i18next (design §1): one instance made with `createInstance()`, module state of the
@@ -36,23 +37,29 @@ let base: i18n | undefined;
  */
 function instanceFor(language: Language, resources: Resources): i18n {
   if (!base) {
-    base = requireKey(i18next.createInstance());
+    base = wrapT(i18next.createInstance());
     void base.init({ ...OPTIONS, lng: language, resources: { [language]: { translation: resources } } });
     return base;
   }
   base.addResourceBundle(language, 'translation', resources);
-  return requireKey(base.cloneInstance({ lng: language }));
+  return wrapT(base.cloneInstance({ lng: language }));
 }
 
 /**
- * Spec §5: a lookup needs a key. i18next answers `t('')` with an empty string; this instance's `t`
- * throws instead. react-i18next's `t` and `<Trans>` call the instance's `t`, so they throw too.
+ * The instance's `t`, which react-i18next's `t` and `<Trans>` call too, made stricter in two ways:
+ * - spec §5: a lookup needs a key. i18next answers `t('')` with an empty string; this one throws.
+ * - the values filled into a sentence (names, teams, addresses) are bidi-isolated where their
+ *   direction may differ from the sentence's (bidi.ts).
  */
-function requireKey(instance: i18n): i18n {
+function wrapT(instance: i18n): i18n {
   const translate = instance.t;
   instance.t = ((...args: Parameters<i18n['t']>) => {
     if (!args[0]) throw new Error('Parameter "key" required');
-    return translate(...args);
+    const [key, options, ...rest] = args as unknown as [unknown, unknown, ...unknown[]];
+    if (!options || typeof options !== 'object') return translate(...args);
+    const language = (options as { lng?: string }).lng ?? instance.language;
+    const isolated = isolateValues(options as Record<string, unknown>, directionOf(language ?? ''));
+    return (translate as unknown as (...all: unknown[]) => unknown)(key, isolated, ...rest);
   }) as i18n['t'];
   return instance;
 }

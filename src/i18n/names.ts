@@ -1,16 +1,3 @@
-import type { Language } from '../contract/languages';
-
-/** Each language by its own name (the language menu shows them the same in every language). */
-export const LANGUAGE_NAMES: Record<Language, string> = {
-  en: 'English',
-  fr: 'Français',
-  es: 'Español',
-  pt: 'Português',
-  de: 'Deutsch',
-  ja: '日本語',
-  da: 'Dansk',
-};
-
 /** A team's sign-in methods: the password, passkeys and each provider. */
 export type SignInMethodKey = 'local' | 'passkeys' | 'google' | 'azure' | 'auth0' | 'apple';
 

@@ -1,7 +1,9 @@
 import { Suspense, useCallback, useEffect, useRef, type MouseEvent } from 'react';
+import { directionOf } from '../contract/languages';
 import { Footer } from '../features/header/footer';
 import { HeaderBar } from '../features/header/header-bar';
-import { InviteScreen, LoginFlow, ResetScreen } from '../features/login/login-flow';
+import { LoginFlow } from '../features/login/login-flow';
+import { ForgotScreen, InviteScreen, ResetScreen, TeamScreen } from '../features/login/lazy-screens';
 import { teamFirstData } from '../features/login/prefetch';
 import { parseLoginPath } from '../features/login/routes';
 import { sessionStore } from '../state/session';
@@ -46,7 +48,10 @@ export function portalFirstData(element: HTMLElement): Promise<unknown> | undefi
   if (login?.screen === 'invite') return InviteScreen.preload();
   if (login?.screen === 'resetPassword' && login.team)
     return Promise.all([ResetScreen.preload(), teamFirstData(element, login.team)]);
-  return login?.team ? teamFirstData(element, login.team) : undefined;
+  if (login?.screen === 'forgotPassword' && login.team)
+    return Promise.all([ForgotScreen.preload(), teamFirstData(element, login.team)]);
+  if (login?.team) return teamFirstData(element, login.team);
+  return login ? TeamScreen.preload() : undefined;
 }
 
 function Redirect({ to }: { to: string }) {
@@ -111,10 +116,12 @@ function Shell() {
   useEffect(() => {
     document.title = brand.name;
   }, [brand]);
-  // The portal owns its page: the page's language is the portal's, so screen readers read it in the
-  // right voice (the other elements mark only their own root).
+  // The portal owns its page: the page's language and direction are the portal's, so screen readers
+  // read it in the right voice and the page's scroll bar and overflow follow (the other elements mark
+  // only their own root).
   useEffect(() => {
     document.documentElement.lang = language;
+    document.documentElement.dir = directionOf(language);
   }, [language]);
   useEffect(() => {
     document.body.classList.toggle('dark-theme', theme === 'dark');

@@ -7,6 +7,7 @@ import { useElementI18n } from '../i18n/use-element-i18n';
 import { preferencesStore } from '../state/preferences';
 import { sessionStore } from '../state/session';
 import { issuerOf, readRuntimeSettings } from '../state/settings';
+import { directionOf } from '../contract/languages';
 import { ElementContext, type ElementContextValue } from './element-context';
 import { ElementFrame } from './element-frame';
 import { emit } from './events';
@@ -41,7 +42,7 @@ export function normalizeBasePath(value: string | undefined): string {
 }
 
 /**
- * The themed root (`part="root"`, with the element's `lang`, brand and theme) and what the screens read
+ * The themed root (`part="root"`, with the element's `lang` and `dir`, brand and theme) and what the screens read
  * from it: the element context and the language's i18next instance for `useTranslation()`. Until the
  * instance is there (the language chunk is loading) it shows a spinner. `ElementRoot` resolves both from
  * the element; component tests give their own.
@@ -60,6 +61,9 @@ export function ElementShell({
       className="acct-root"
       part="root"
       lang={context.language}
+      // The element's own direction, whatever the host page's: an Arabic element on an English page
+      // mirrors, an English one on an Arabic page does not.
+      dir={directionOf(context.language)}
       data-brand={context.brand.id}
       data-theme={context.theme}
       aria-busy={!i18n}

@@ -30,6 +30,23 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   limit?: number;
 }
 
+/**
+ * Fields whose values read left to right in every language (addresses, passwords, codes, numbers): they
+ * stay left-to-right inside right-to-left screens, so that "user@example.com" does not become
+ * "example.com@user" as it is typed.
+ */
+export function leftToRight({
+  type,
+  inputMode,
+  autoComplete,
+}: InputHTMLAttributes<HTMLInputElement>): boolean {
+  return (
+    ['email', 'url', 'password', 'tel'].includes(type ?? 'text') ||
+    ['email', 'url', 'numeric', 'decimal', 'tel'].includes(inputMode ?? '') ||
+    autoComplete === 'one-time-code'
+  );
+}
+
 /** The share of a field's limit from which its counter shows. */
 const COUNT_FROM = 0.8;
 
@@ -63,6 +80,7 @@ export function TextField({
       <label htmlFor={id}>{label}</label>
       <input
         {...input}
+        dir={input.dir ?? (leftToRight({ ...input, type }) ? 'ltr' : undefined)}
         ref={inputRef}
         id={id}
         type={type}

@@ -49,10 +49,11 @@ export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 /** What a lazy chunk is for, from its name (rollup names a chunk after its module). */
 export function chunkKind(file: string): string {
   const name = file.replace(/^.*\//, '').replace(/-[A-Za-z0-9_-]{8}\.js$/, '');
-  if (/^[a-z]{2}$/.test(name)) return `language (${name})`;
-  const words = /^words-([a-z]{2})$/.exec(name);
+  // A language's tag: two letters, or with a script (zh-Hans).
+  if (/^[a-z]{2}(-[A-Z][a-z]{3})?$/.test(name)) return `language (${name})`;
+  const words = /^words-([a-z]{2}(?:-[A-Z][a-z]{3})?)$/.exec(name);
   if (words) return `dictionaries (${words[1]})`;
-  const part = /^(\w+)-([a-z]{2})$/.exec(name);
+  const part = /^(\w+)-([a-z]{2}(?:-[A-Z][a-z]{3})?)$/.exec(name);
   if (part) return `texts: ${part[1]} (${part[2]})`;
   if (/^(strength-meter|password-strength)$/.test(name)) return 'password strength meter';
   if (/^invite-screen$/.test(name)) return 'login: invitation';

@@ -14,11 +14,13 @@ export interface BenchPage {
   floor?: string;
   /** Another floor it is also compared with, for reference only (no budget reads it). */
   reference?: string;
+  /** The visitor's browser language, where not the browser's default (English). */
+  locale?: string;
 }
 
 /** A fresh browser context: no cache, no cookies, except the page's own session cookie. */
 export async function pageContext(browser: Browser, page: BenchPage): Promise<BrowserContext> {
-  const context = await browser.newContext();
+  const context = await browser.newContext(page.locale ? { locale: page.locale } : {});
   if (page.session) await signInContext(context, page.session);
   return context;
 }

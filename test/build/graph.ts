@@ -116,6 +116,7 @@ export const LAZY_PARTS = {
   'QR code': /^src\/features\/qr\/qr-section\.tsx$|^node_modules\/qrcode\.react\//,
   'manage area': /^src\/features\/manage\/[\w-]+\.tsx$/,
   'password reset screen': /^src\/features\/login\/reset-screen\.tsx$/,
+  'forgot-password and team screens': /^src\/features\/login\/(forgot|team)-screen\.tsx$/,
   'invitation screen': /^src\/features\/login\/invite-screen\.tsx$|^src\/api\/invitation\.ts$/,
   'search page': /^src\/features\/search\/search-page\.tsx$|^src\/api\/search\.ts$/,
   'passkeys and two-step screen': /^src\/features\/security\/[\w-]+\.tsx?$/,
@@ -126,7 +127,7 @@ export const LAZY_PARTS = {
   'proof-of-work check': /^src\/ui\/proof\/(proof|solve)\.tsx?$|^src\/api\/challenge\.ts$/,
 } as const;
 
-export const LANGUAGES = ['en', 'fr', 'es', 'pt', 'de', 'ja', 'da'] as const;
+export { LANGUAGES } from '../../src/contract/languages';
 
 /** The chunk of one language: `chunks/<code>-<hash>.js` (the JSON plugin writes no source map to go by). */
 export function languageChunks(code: string): string[] {

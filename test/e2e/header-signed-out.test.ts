@@ -9,6 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { screenshot, signInContext, useE2E } from '../support/browser';
 import { sessionFor } from '../support/test-server';
+import { LANGUAGES } from '../../src/contract/languages';
 import { readLocale, translator } from '../support/texts';
 
 const e2e = useE2E();
@@ -42,8 +43,6 @@ interface RowLayout {
   row: number;
   controls: Array<{ label: string; left: number; right: number; middle: number; clipped: boolean }>;
 }
-
-const LANGUAGES = ['en', 'fr', 'es', 'pt', 'de', 'ja', 'da'] as const;
 
 /** The signed-out bar's controls, each by its role and name in English. */
 function signedOutControls(element: Locator) {

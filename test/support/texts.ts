@@ -1,6 +1,8 @@
 import i18next from 'i18next';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { directionOf } from '../../src/contract/languages';
+import { isolateValues } from '../../src/i18n/bidi';
 
 export type Texts = Record<string, unknown>;
 /** The text a screen shows for a key, as the elements render it (`{{name}}` placeholders, plurals). */
@@ -21,8 +23,28 @@ export function readLocale(language: string): Texts {
 }
 
 /**
+ * English's texts in another language's shape: each of its plural forms (Arabic's zero … many) holding
+ * English's text of that count (`_one`, else `_other`). A pseudo-locale made of them can stand in for
+ * that language's chunks, plural rules and all.
+ */
+export function englishAs(language: string): Texts {
+  const english = readLocale('en');
+  const shaped = (target: Texts, source: Texts): Texts =>
+    Object.fromEntries(
+      Object.entries(target).map(([key, value]) => {
+        if (value && typeof value === 'object') return [key, shaped(value as Texts, source[key] as Texts)];
+        const base = key.replace(/_(zero|one|two|few|many|other)$/, '');
+        const text = source[key] ?? (base !== key ? (source[`${base}_other`] ?? source[base]) : undefined);
+        return [key, text ?? value];
+      }),
+    );
+  return shaped(readLocale(language), english);
+}
+
+/**
  * A translator over a locale object, with i18next as the elements use it (their options in
- * src/i18n/instance.ts): `{{name}}` and `{{n, number}}` placeholders, plurals by the language's rules.
+ * src/i18n/instance.ts): `{{name}}` and `{{n, number}}` placeholders, plurals by the language's rules,
+ * values bidi-isolated.
  * A key the texts lack throws, so a test never looks for a text that no screen can show.
  */
 export function translator(texts: Texts, language = 'en'): T {
@@ -35,9 +57,11 @@ export function translator(texts: Texts, language = 'en'): T {
     nsSeparator: false,
     interpolation: { escapeValue: false },
   });
+  const direction = directionOf(language);
   return (key, values) => {
     if (!i18n.exists(key, values)) throw new Error(`no text for ${key}`);
-    return i18n.t(key, values);
+    // The values isolated as the elements' own instance isolates them (src/i18n/bidi.ts).
+    return i18n.t(key, values && isolateValues(values, direction));
   };
 }
 

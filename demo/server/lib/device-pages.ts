@@ -50,7 +50,7 @@ export function deviceCodePage(
   return page(
     language,
     text(language, 'title'),
-    `<p>${text(language, 'enter')}</p><form method="post" action="${escapeHtml(form.action)}">${hidden('xsrf', form.xsrf)}<p><label for="user_code">${text(language, 'code')}</label> <input id="user_code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="32" required autofocus${value}${described}></p>${problem}<p><button type="submit">${text(language, 'continue')}</button></p></form>`,
+    `<p>${text(language, 'enter')}</p><form method="post" action="${escapeHtml(form.action)}">${hidden('xsrf', form.xsrf)}<p><label for="user_code">${text(language, 'code')}</label> <input id="user_code" name="user_code" type="text" dir="ltr" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="32" required autofocus${value}${described}></p>${problem}<p><button type="submit">${text(language, 'continue')}</button></p></form>`,
   );
 }
 

@@ -1,4 +1,4 @@
-import type { Language } from '../../../src/contract/languages';
+import { directionOf, type Language } from '../../../src/contract/languages';
 import type { BrandId } from '../../../src/contract/brand-names';
 import { PALETTES, type Palette } from '../../../src/contract/tokens';
 
@@ -12,7 +12,7 @@ export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&
 
 /** A plain page: a title and what the body says (already escaped), in the brand's colours. */
 export function plainPage(language: Language, title: string, body: string): string {
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><link rel="stylesheet" href="${PLAIN_PAGE_STYLESHEET}"></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+  return `<!doctype html><html lang="${language}" dir="${directionOf(language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><link rel="stylesheet" href="${PLAIN_PAGE_STYLESHEET}"></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 }
 
 const variables = (palette: Palette) =>
@@ -38,7 +38,7 @@ export function plainPageCss(brand: BrandId): string {
     'input[aria-invalid=true]{border-color:var(--danger)}',
     '[role=alert]{color:var(--danger)}',
     'strong{font-size:1.5rem;letter-spacing:.1em}',
-    'button{font:inherit;min-height:2.75rem;padding:.5rem 1rem;margin:0 .5rem .5rem 0;border:1px solid var(--primary);border-radius:.25rem;background:var(--primary);color:var(--on-primary);cursor:pointer}',
+    'button{font:inherit;min-height:2.75rem;padding:.5rem 1rem;margin:0 0 .5rem;margin-inline-end:.5rem;border:1px solid var(--primary);border-radius:.25rem;background:var(--primary);color:var(--on-primary);cursor:pointer}',
     'button.secondary{background:var(--surface);color:var(--primary)}',
     ':focus-visible{outline:3px solid var(--focus);outline-offset:2px}',
     '@media (max-width:32rem){main{margin:0;border-width:0 0 1px;border-radius:0}}',

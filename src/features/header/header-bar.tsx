@@ -6,7 +6,7 @@ import { themeOf } from '../../brands';
 import { useElement } from '../../ui/element-context';
 import { MenuButton, type MenuItem } from '../../ui/menu';
 import { LANGUAGES } from '../../contract/languages';
-import { LANGUAGE_NAMES } from '../../i18n/names';
+import { LANGUAGE_NAMES } from '../../i18n/language-names';
 import {
   AccountIcon,
   DashboardIcon,

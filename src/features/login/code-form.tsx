@@ -110,6 +110,7 @@ function CodeField({
       name={recovery ? 'recoveryCode' : 'code'}
       inputMode={recovery ? 'text' : 'numeric'}
       autoComplete={recovery ? 'off' : 'one-time-code'}
+      dir="ltr"
       autoCapitalize="none"
       spellCheck={false}
       maxLength={recovery ? 40 : 10}

@@ -149,3 +149,5 @@ export function ForgotScreen({ team }: { team: string }) {
     </Card>
   );
 }
+
+export default ForgotScreen;

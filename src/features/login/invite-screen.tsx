@@ -324,7 +324,7 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
               t={t}
               i18nKey="invite.signedInAs"
               values={{ email: signedInAs }}
-              components={{ email: <strong /> }}
+              components={{ email: <strong dir="ltr" style={{ display: 'inline-block' }} /> }}
             />
           </Alert>
         ) : null}
@@ -364,7 +364,9 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
           t={t}
           i18nKey="invite.invitedAs"
           values={{ email: invitation.email }}
-          components={{ email: <strong /> }}
+          // An address reads left to right in any sentence. As one box: Chromium splits a left-to-right
+          // isolate over two lines of a right-to-left sentence with its hyphen on the wrong side.
+          components={{ email: <strong dir="ltr" style={{ display: 'inline-block' }} /> }}
         />
       </p>
       <ProvidersThenForm

@@ -25,6 +25,7 @@ import { ProofOfWork } from '../../ui/proof-of-work';
 import type { Proof } from '../../contract/schemas/challenge';
 import { ProvidersThenForm } from './provider-buttons';
 import { safeReturnUrl } from '../../contract/return-url';
+import { ForgotScreen, TeamScreen } from './lazy-screens';
 import { withReturnUrl } from './routes';
 import { beginSession } from './sign-in-steps';
 import { useTeam } from './use-team';
@@ -63,6 +64,9 @@ function ssoRouteOf(routes: ReadonlyArray<{ domain: string; required: boolean }>
 const SecondStep = lazyScreen(() => import('./second-step'));
 /** Sign-in with a mailed code: its own chunk, loaded when asked for (or when the mail's link opens). */
 const EmailCode = lazyScreen(() => import('./email-code'));
+/** Screens of their own chunks, asked for on the way to the click on a link to them. */
+const preloadForgot = () => void ForgotScreen.preload().catch(() => undefined);
+const preloadTeam = () => void TeamScreen.preload().catch(() => undefined);
 /** When the page has nothing more urgent to do (Safari has no idle callback: the next task). */
 const whenIdle = () => new Promise((resolve) => (self.requestIdleCallback ?? setTimeout)(resolve));
 
@@ -405,7 +409,12 @@ export function SignInScreen({
     return (
       <Card>
         <Alert tone="error">{message}</Alert>
-        <Link to={withReturnUrl('/login/team', returnUrl, { loginHint, maxAge })} className="link">
+        <Link
+          to={withReturnUrl('/login/team', returnUrl, { loginHint, maxAge })}
+          className="link"
+          onPointerEnter={preloadTeam}
+          onFocus={preloadTeam}
+        >
           {t('login.changeTeam')}
         </Link>
       </Card>
@@ -557,7 +566,13 @@ export function SignInScreen({
                 </button>
               ) : null}
               {details.localOptions ? (
-                <Link to={withReturnUrl('forgotPassword', returnUrl)} className="link" disabled={busy}>
+                <Link
+                  to={withReturnUrl('forgotPassword', returnUrl)}
+                  className="link"
+                  disabled={busy}
+                  onPointerEnter={preloadForgot}
+                  onFocus={preloadForgot}
+                >
                   {t('login.forgotPassword')}
                 </Link>
               ) : null}
@@ -569,6 +584,8 @@ export function SignInScreen({
         to={withReturnUrl('/login/team', returnUrl, { loginHint, maxAge })}
         className="link"
         disabled={busy}
+        onPointerEnter={preloadTeam}
+        onFocus={preloadTeam}
       >
         {t('login.changeTeam')}
       </Link>

@@ -173,3 +173,5 @@ export function TeamScreen() {
     </Card>
   );
 }
+
+export default TeamScreen;

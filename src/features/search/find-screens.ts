@@ -25,8 +25,8 @@ export function fold(text: string): string {
     .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
-/** The list separators a language's words are written with (Latin and Japanese commas). */
-const SEPARATORS = /[,、，]/;
+/** The list separators a language's words are written with (Latin, CJK and Arabic commas). */
+const SEPARATORS = /[,、，،]/;
 
 /**
  * The screens a query finds, in the table's order: those whose heading, navigation label or one of

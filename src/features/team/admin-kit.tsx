@@ -89,10 +89,18 @@ const ICONS = {
     'M12 17a2 2 0 1 0 0-4 2 2 0 0 0 0 4zm6-9h-1V6a5 5 0 0 0-9.9-1l1.9.6A3 3 0 0 1 15 6v2H6a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V10a2 2 0 0 0-2-2zm0 12H6V10h12z',
 } as const;
 export type IconName = keyof typeof ICONS;
+/** The icons that point (the paper plane flies toward the line's end): mirrored right to left (base.css). */
+const POINTING: ReadonlySet<IconName> = new Set(['send']);
 
 export function Icon({ name }: { name: IconName }) {
   return (
-    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      width="22"
+      height="22"
+      aria-hidden="true"
+      className={POINTING.has(name) ? 'flip-rtl' : undefined}
+    >
       <path fill="currentColor" d={ICONS[name]} />
     </svg>
   );
@@ -198,6 +206,8 @@ export function CopyField({ label, value, copy }: { label: string; value: string
       <input
         id={id}
         className="app-secret"
+        // A secret or an address: left to right in every language.
+        dir="ltr"
         readOnly
         value={value}
         spellCheck={false}

@@ -221,7 +221,10 @@ function Support({ support }: { support: TeamAdmin['support'] }) {
           <dt>{t('team.phone')}</dt>
           <dd>
             {support.phone ? (
-              <a href={`tel:${support.phone.replace(/[^\d+]/g, '')}`}>{support.phone}</a>
+              <a href={`tel:${support.phone.replace(/[^\d+]/g, '')}`} dir="ltr">
+                {/* A phone number reads left to right, also in Arabic ("+44 20…", not "…20 44+"). */}
+                {support.phone}
+              </a>
             ) : (
               none
             )}

@@ -43,6 +43,7 @@ function TokenBox({
       <div className="token-text">
         <textarea
           id={id}
+          dir="ltr"
           readOnly
           value={value}
           rows={5}

@@ -15,7 +15,10 @@ import type { Language } from '../../contract/languages';
 
 type Dictionaries = Record<string, string[]>;
 
-/** Each language's words and names, a chunk of their own; Danish has no pack. */
+/**
+ * Each language's words and names, a chunk of their own. The languages without a pack in use here
+ * (Danish, and the thirteen added later) get the common lists only, as zxcvbn does without a language.
+ */
 const PACKS: Record<Language, () => Promise<Dictionaries>> = {
   en: async () => (await import('./words-en')).words,
   fr: async () => (await import('./words-fr')).words,
@@ -24,6 +27,19 @@ const PACKS: Record<Language, () => Promise<Dictionaries>> = {
   de: async () => (await import('./words-de')).words,
   ja: async () => (await import('./words-ja')).words,
   da: async () => ({}),
+  it: async () => ({}),
+  nl: async () => ({}),
+  pl: async () => ({}),
+  sv: async () => ({}),
+  nb: async () => ({}),
+  fi: async () => ({}),
+  cs: async () => ({}),
+  tr: async () => ({}),
+  uk: async () => ({}),
+  'zh-Hans': async () => ({}),
+  ko: async () => ({}),
+  ar: async () => ({}),
+  he: async () => ({}),
 };
 
 /** zxcvbn's warnings the meter has words for (`pwned` is zxcvbn's own online check, not used). */

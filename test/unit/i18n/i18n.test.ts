@@ -5,7 +5,7 @@ import { createElement, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import '../../../src/index';
 import { loadLanguage } from '../../../src/i18n/instance';
-import { detectLanguage, LANGUAGES, matchLanguage } from '../../../src/contract/languages';
+import { detectLanguage, LANGUAGES, matchLanguage, matchTag } from '../../../src/contract/languages';
 import { mount, rendered } from '../support';
 
 /**
@@ -47,6 +47,41 @@ describe('i18n: detection (design §3)', () => {
     expect(matchLanguage('DA-dk')).to.equal('da');
     expect(matchLanguage('fr_CA')).to.equal('fr');
     expect(matchLanguage('')).to.equal(null);
+  });
+
+  it('reads Chinese as Simplified unless the tag says Traditional, and any Norwegian as Bokmål', () => {
+    // The twenty languages the product is being translated into, registered or not yet.
+    const twenty = [
+      'en',
+      'fr',
+      'es',
+      'pt',
+      'de',
+      'ja',
+      'da',
+      'it',
+      'nl',
+      'pl',
+      'sv',
+      'nb',
+      'fi',
+      'cs',
+      'tr',
+      'uk',
+      'zh-Hans',
+      'ko',
+      'ar',
+      'he',
+    ];
+    const match = (tag: string) => matchTag(tag, twenty);
+    for (const tag of ['zh', 'zh-CN', 'zh-SG', 'zh-Hans', 'zh-hans', 'zh-Hans-CN', 'zh_CN'])
+      expect(match(tag), tag).to.equal('zh-Hans');
+    for (const tag of ['zh-TW', 'zh-HK', 'zh-MO', 'zh-Hant', 'zh-Hant-TW'])
+      expect(match(tag), tag).to.equal(null);
+    for (const tag of ['no', 'nb', 'nb-NO', 'nn', 'nn-NO', 'no-NO']) expect(match(tag), tag).to.equal('nb');
+    expect(match('he-IL')).to.equal('he');
+    expect(match('ar-EG')).to.equal('ar');
+    expect(detectLanguage({ browser: ['zh-TW', 'ja'] })).to.equal('ja');
   });
 });
 

@@ -25,7 +25,7 @@ describe('search: the manage screens it finds', () => {
           );
         }
         // Every word listed for it finds it, and there are some.
-        const words = t(screen.words).split(/[,、]/);
+        const words = t(screen.words).split(/[,、，،]/);
         expect(words.length, `${language} ${screen.words}`).to.be.greaterThan(1);
         for (const word of words)
           expect(paths(findScreens(MANAGE_SCREENS, word, t, true)), `${language} ${word}`).to.include(
