@@ -340,7 +340,7 @@ describe('the OpenID Provider', () => {
         String(response.headers['content-security-policy']),
         /^default-src 'none'; style-src 'self'; form-action 'self'/,
       );
-      assert.match(response.body, /<html lang="de">/);
+      assert.match(response.body, /<html lang="de" dir="ltr">/);
       assert.match(response.body, /Möchten Sie sich abmelden\?/);
       assert.match(response.body, /<button type="submit" name="logout" value="yes">Abmelden<\/button>/);
       assert.match(response.body, /Angemeldet bleiben/);
@@ -475,7 +475,7 @@ describe('the OpenID Provider', () => {
     assert.equal(response.headers.location, undefined);
     assert.match(String(response.headers['content-type']), /^text\/html/);
     assert.equal(response.headers['content-security-policy'], "default-src 'none'; style-src 'self'");
-    assert.match(response.body, /<html lang="de">/);
+    assert.match(response.body, /<html lang="de" dir="ltr">/);
     assert.match(response.body, /Kehren Sie zur App zurück/);
     assert.match(response.body, /Fehlercode: invalid_request/);
   });
@@ -494,7 +494,7 @@ describe('the OpenID Provider', () => {
     assert.equal(refused.statusCode, 400);
     assert.equal(refused.headers.location, undefined);
     assert.equal(refused.headers['content-security-policy'], "default-src 'none'; style-src 'self'");
-    assert.match(refused.body, /<html lang="fr">/);
+    assert.match(refused.body, /<html lang="fr" dir="ltr">/);
     assert.match(refused.body, /Revenez à l’application/);
     assert.match(refused.body, /Code d’erreur : invalid_redirect_uri/);
     // Without ui_locales, the browser's language.
@@ -502,7 +502,7 @@ describe('the OpenID Provider', () => {
       authorize({ code_challenge: challenge, code_challenge_method: 'S256', client_id: 'no-such-client' }),
       { 'accept-language': 'ja' },
     );
-    assert.match(japanese.body, /<html lang="ja">/);
+    assert.match(japanese.body, /<html lang="ja" dir="ltr">/);
     assert.match(japanese.body, /エラーコード: invalid_client/);
   });
 
