@@ -25,6 +25,18 @@ let recording: Kysely<Database>;
 let statements: Array<{ sql: string; parameters: readonly unknown[] }> = [];
 let explain: (sql: string, parameters: readonly unknown[]) => Promise<string[]>;
 
+/** A member's row as the bulk inserts write it: no password, no language. */
+const userRow = (u: { id: string; email: string; name: string }, now: number) => ({
+  ...u,
+  team_id: teamId,
+  name_key: sortKey(u.name),
+  password_hash: null,
+  password_changed_at: null,
+  locked: 0,
+  language: null,
+  created_at: now,
+});
+
 before(async () => {
   t = await createTestApp();
   const db = t.db.kysely;
@@ -39,20 +51,7 @@ before(async () => {
     });
     await db
       .insertInto('users')
-      .values(
-        users.map((u) => ({
-          id: u.id,
-          team_id: teamId,
-          email: u.email,
-          name: u.name,
-          name_key: sortKey(u.name),
-          password_hash: null,
-          password_changed_at: null,
-          locked: 0,
-          language: null,
-          created_at: now,
-        })),
-      )
+      .values(users.map((u) => userRow(u, now)))
       .execute();
     await db
       .insertInto('member_terms')
@@ -236,5 +235,71 @@ describe(`a directory's SCIM filters at ${MEMBERS.toLocaleString('en')} members:
           );
       }
     }
+  });
+});
+
+describe(`a directory's list far into ${MEMBERS.toLocaleString('en')} members`, () => {
+  /** The page at `offset` as a plain offset reads it: what every other answer must equal. */
+  const truth = async (offset: number) =>
+    (
+      await t.db.kysely
+        .selectFrom('users')
+        .select('email')
+        .where('team_id', '=', teamId)
+        .orderBy('email')
+        .limit(100)
+        .offset(offset)
+        .execute()
+    ).map((row) => row.email);
+
+  it('starts from a kept address, skips fewer than a thousand, and follows every change', async () => {
+    const scim = scimRepository(recording, t.db.dialect);
+    const page = async (offset: number) => {
+      statements = [];
+      const { rows, total } = await scim.listUsers(teamId, [], offset, 100);
+      return { emails: rows.map((row) => row.email), total, statements };
+    };
+    const offsets = [0, 999, 1000, 10_050, 15_999, MEMBERS - 50];
+    const check = async (label: string) => {
+      const count = (
+        await t.db.kysely
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('team_id', '=', teamId)
+          .executeTakeFirstOrThrow()
+      ).n;
+      // The first read after a change pages by offset; the next reads the kept addresses again.
+      for (let round = 0; round < 3; round++)
+        for (const offset of offsets) {
+          const { emails, total } = await page(offset);
+          assert.deepEqual(emails, await truth(offset), `${label}, offset ${offset}, round ${round}`);
+          assert.equal(total, Number(count), `${label}: total`);
+        }
+      const far = await page(10_050);
+      const offsetsRun = far.statements.flatMap(({ sql, parameters }) =>
+        /\boffset\b/i.test(sql) ? [Number(parameters.at(-1))] : [],
+      );
+      assert.deepEqual(offsetsRun, [50], `${label}: ${JSON.stringify(far.statements)}`);
+      assert.deepEqual((await page(MEMBERS + 5000)).emails, [], `${label}: past the end`);
+    };
+
+    await check('as grown');
+    // A member whose address sorts first moves every later one a place on; one leaving moves them back.
+    const now = t.clock.now();
+    const early = randomUUID();
+    await t.db.kysely
+      .insertInto('users')
+      .values(userRow({ id: early, email: 'aaa-first@bulk.test', name: 'First' }, now))
+      .execute();
+    await check('after a member came first');
+    await t.db.kysely
+      .updateTable('users')
+      .set({ email: 'zzz-last@bulk.test' })
+      .where('id', '=', early)
+      .execute();
+    await check('after their address moved them last');
+    await t.db.kysely.deleteFrom('users').where('email', '=', 'member10@bulk.test').execute();
+    await check('after a member left');
+    await t.db.kysely.deleteFrom('users').where('id', '=', early).execute();
   });
 });

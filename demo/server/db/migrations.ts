@@ -1093,6 +1093,53 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '031-roster-version': {
+    async up(db: AnyDb) {
+      // A number that moves whenever the team's members or their order by address change, so a
+      // reader may keep where each thousandth member stands until it moves (db/scim.ts). Kept by the
+      // same triggers as the member count, plus one on a changed address.
+      const postgres = onPostgres(db);
+      await db.schema
+        .alterTable('teams')
+        .addColumn('roster_version', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      if (postgres) {
+        await sql`create or replace function team_member_count() returns trigger language plpgsql as $$
+          begin
+            if tg_op = 'INSERT' then
+              update teams set member_count = member_count + 1, roster_version = roster_version + 1
+                where id = new.team_id;
+            else
+              update teams set member_count = member_count - 1, roster_version = roster_version + 1
+                where id = old.team_id;
+            end if;
+            return null;
+          end $$`.execute(db);
+        await sql`create function team_roster_reordered() returns trigger language plpgsql as $$
+          begin
+            update teams set roster_version = roster_version + 1 where id in (old.team_id, new.team_id);
+            return null;
+          end $$`.execute(db);
+        await sql`create trigger users_roster_reordered after update of email, team_id on users
+          for each row when (old.email is distinct from new.email or old.team_id is distinct from new.team_id)
+          execute function team_roster_reordered()`.execute(db);
+      } else {
+        await sql`drop trigger users_member_count_insert`.execute(db);
+        await sql`drop trigger users_member_count_delete`.execute(db);
+        await sql`create trigger users_member_count_insert after insert on users begin
+          update teams set member_count = member_count + 1, roster_version = roster_version + 1
+            where id = new.team_id; end`.execute(db);
+        await sql`create trigger users_member_count_delete after delete on users begin
+          update teams set member_count = member_count - 1, roster_version = roster_version + 1
+            where id = old.team_id; end`.execute(db);
+        await sql`create trigger users_roster_reordered after update of email, team_id on users
+          when old.email is not new.email or old.team_id is not new.team_id begin
+          update teams set roster_version = roster_version + 1 where id in (old.team_id, new.team_id); end`.execute(
+          db,
+        );
+      }
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

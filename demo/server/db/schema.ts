@@ -26,6 +26,8 @@ export interface TeamsTable {
   seat_limit: Generated<number>;
   /** How many users the team has: kept by triggers on users (migration 006). */
   member_count: Generated<number>;
+  /** Moves whenever a member comes, goes or changes address (triggers, migration 031). */
+  roster_version: Generated<number>;
   /** Reported by the suite's apps (`PUT /api/team/storage`). */
   storage_used_bytes: Generated<number>;
   storage_limit_bytes: Generated<number>;

@@ -12,6 +12,7 @@ import {
   setMemberDisabled,
   writeTerms,
 } from './members';
+import { rosterAnchors } from './roster-anchors';
 import type { Database } from './schema';
 import { lockTeam, seatsOf } from './teams';
 
@@ -89,11 +90,13 @@ type Page<T> = { total: number; rows: T[] };
 /**
  * Members and groups as a team's directory (SCIM 2.0) reads and writes them. Lists are filtered by
  * equality on the indexed columns and paged by offset in a stable order (members by address, groups
- * by name). Every change runs in one transaction with the team's row held, by the team's rules: a
- * member is made only when a seat is free, never half; the team keeps an active owner; disabling
- * ends the member's sessions (members.ts, the admins' own path).
+ * by name; far into a long member list, from a kept address: db/roster-anchors.ts). Every change
+ * runs in one transaction with the team's row held, by the team's rules: a member is made only when
+ * a seat is free, never half; the team keeps an active owner; disabling ends the member's sessions
+ * (members.ts, the admins' own path).
  */
 export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
+  const anchors = rosterAnchors(db);
   const users = (executor: Kysely<Database>, teamId: string) =>
     executor
       .selectFrom('users')
@@ -368,19 +371,32 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
       offset: number,
       limit: number,
     ): Promise<Page<ScimUserRow>> {
+      const team =
+        conditions.length === 0
+          ? await db
+              .selectFrom('teams')
+              .select(['member_count', 'roster_version'])
+              .where('id', '=', teamId)
+              .executeTakeFirstOrThrow()
+          : undefined;
+      const start =
+        team && limit > 0 ? await anchors.startOf(teamId, team.roster_version, offset) : undefined;
       // The page's ids are found first in the (team, address) index alone, then only they are read
       // whole: an offset far into the list steps over index entries, not over joined rows.
-      const page = whereUser(
+      let page = whereUser(
         db.selectFrom('users').select('users.id').where('users.team_id', '=', teamId),
         teamId,
         conditions,
       )
         .orderBy('users.email')
         .orderBy('users.id')
-        .limit(limit)
-        .offset(offset);
+        .limit(limit);
+      page =
+        start && 'from' in start
+          ? page.where('users.email', '>=', start.from).offset(start.skip)
+          : page.offset(offset);
       const rows =
-        limit === 0
+        limit === 0 || (start && 'empty' in start)
           ? []
           : await db
               .selectFrom('users')
@@ -391,19 +407,16 @@ export function scimRepository(db: Kysely<Database>, dialect: Dialect) {
               .orderBy('users.email')
               .orderBy('users.id')
               .execute();
-      const counted =
-        conditions.length === 0
-          ? await db
-              .selectFrom('teams')
-              .select('member_count as n')
-              .where('id', '=', teamId)
-              .executeTakeFirstOrThrow()
-          : await whereUser(
+      const total = team
+        ? team.member_count
+        : (
+            await whereUser(
               users(db, teamId).select((eb) => eb.fn.countAll<number>().as('n')),
               teamId,
               conditions,
-            ).executeTakeFirstOrThrow();
-      return { total: Number(counted.n), rows };
+            ).executeTakeFirstOrThrow()
+          ).n;
+      return { total: Number(total), rows };
     },
 
     findUser(teamId: string, userId: string): Promise<ScimUserRow | undefined> {
