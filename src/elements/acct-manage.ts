@@ -1,5 +1,9 @@
-import { ComposedManageElement } from '../portal/manage-sections';
+import { lazyScreen } from '../ui/lazy-screen';
 import { define, elementClass } from './define';
+
+// The manage area and each of its sections are lazily loaded chunks:
+// the element's own chunk is loaded before it first shows.
+const ComposedManageElement = lazyScreen(() => import('../portal/manage-composed'));
 
 /**
  * The manage area: personal info, password, third-party accounts, QR login, and the team screens.
@@ -12,7 +16,6 @@ import { define, elementClass } from './define';
  * @csspart dialog - The change-name and change-password dialogs.
  * @csspart snackbar - A notice.
  */
-// The manage area and each of its sections are lazily loaded chunks.
 export class AcctManageElement extends elementClass(ComposedManageElement) {}
 
 define('acct-manage', AcctManageElement);

@@ -6,18 +6,64 @@ import type { Resources } from './chunks';
 import { matchLanguage, type Language } from '../contract/languages';
 
 /**
- * Texts that only some screens need, kept out of the language chunk every page loads: the team
- * administration screens ('admin'), the invitation screen ('invite'), the user's own sessions, security
+ * Texts that only some screens need, kept out of the language chunk every page loads: the manage
+ * area's navigation, headings and own panels ('manage'; the search page's index shows them too), the
+ * team administration screens ('admin'), asking to join a team from the team step ('join'), the
+ * invitation screen ('invite'), the user's own sessions, security
  * activity, QR code login and developer tools ('account'), passkeys and two-step sign-in ('security':
  * the manage area's screen and the second step at sign-in), and the password strength meter under every
  * new-password field ('strength'). Each part is one lazily loaded chunk per language, merged into the
  * element's i18next store when a screen that needs it first renders.
  */
-export type TextPart = 'admin' | 'invite' | 'account' | 'security' | 'strength';
+export type TextPart = 'manage' | 'join' | 'admin' | 'invite' | 'account' | 'security' | 'strength';
 
 type Loader = () => Promise<{ default: Resources }>;
 
 const loaders: Record<TextPart, Record<Language, Loader>> = {
+  join: {
+    en: () => import('./locales/join/en.json'),
+    fr: () => import('./locales/join/fr.json'),
+    es: () => import('./locales/join/es.json'),
+    pt: () => import('./locales/join/pt.json'),
+    de: () => import('./locales/join/de.json'),
+    ja: () => import('./locales/join/ja.json'),
+    da: () => import('./locales/join/da.json'),
+    ar: () => import('./locales/join/ar.json'),
+    it: () => import('./locales/join/it.json'),
+    nl: () => import('./locales/join/nl.json'),
+    pl: () => import('./locales/join/pl.json'),
+    sv: () => import('./locales/join/sv.json'),
+    nb: () => import('./locales/join/nb.json'),
+    fi: () => import('./locales/join/fi.json'),
+    cs: () => import('./locales/join/cs.json'),
+    tr: () => import('./locales/join/tr.json'),
+    uk: () => import('./locales/join/uk.json'),
+    'zh-Hans': () => import('./locales/join/zh-Hans.json'),
+    ko: () => import('./locales/join/ko.json'),
+    he: () => import('./locales/join/he.json'),
+  },
+  manage: {
+    en: () => import('./locales/manage/en.json'),
+    fr: () => import('./locales/manage/fr.json'),
+    es: () => import('./locales/manage/es.json'),
+    pt: () => import('./locales/manage/pt.json'),
+    de: () => import('./locales/manage/de.json'),
+    ja: () => import('./locales/manage/ja.json'),
+    da: () => import('./locales/manage/da.json'),
+    ar: () => import('./locales/manage/ar.json'),
+    it: () => import('./locales/manage/it.json'),
+    nl: () => import('./locales/manage/nl.json'),
+    pl: () => import('./locales/manage/pl.json'),
+    sv: () => import('./locales/manage/sv.json'),
+    nb: () => import('./locales/manage/nb.json'),
+    fi: () => import('./locales/manage/fi.json'),
+    cs: () => import('./locales/manage/cs.json'),
+    tr: () => import('./locales/manage/tr.json'),
+    uk: () => import('./locales/manage/uk.json'),
+    'zh-Hans': () => import('./locales/manage/zh-Hans.json'),
+    ko: () => import('./locales/manage/ko.json'),
+    he: () => import('./locales/manage/he.json'),
+  },
   admin: {
     en: () => import('./locales/admin/en.json'),
     fr: () => import('./locales/admin/fr.json'),

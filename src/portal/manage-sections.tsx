@@ -3,7 +3,8 @@ import { lazyScreen, type LazyScreen } from '../ui/lazy-screen';
 
 /**
  * The manage area's sections owned by other features, each a lazily loaded chunk: a page that never
- * opens the developer tools or the QR code does not download them.
+ * opens the developer tools or the QR code does not download them. The table itself is in the portal's
+ * and the manage element's chunks, not in the entry.
  */
 export const MANAGE_SECTIONS = {
   dev: lazyScreen(() => import('../features/token/token-form')),
@@ -25,13 +26,3 @@ export const MANAGE_SECTIONS = {
   email: lazyScreen(() => import('../features/account/email-page')),
   leave: lazyScreen(() => import('../features/account/leave-page')),
 } satisfies ManageSections & Record<string, LazyScreen<object>>;
-
-const ManageElement = lazyScreen(() => import('../features/manage/manage-element'));
-
-/** `<acct-manage>`: the standalone manage area with every section; its chunk loads before it shows. */
-export const ComposedManageElement = Object.assign(
-  function ComposedManageElement() {
-    return <ManageElement sections={MANAGE_SECTIONS} />;
-  },
-  { preload: () => ManageElement.preload() },
-);

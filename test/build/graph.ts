@@ -115,6 +115,8 @@ export const LAZY_PARTS = {
   'developer tools': /^src\/features\/token\/token-(form|success|element)\.tsx$/,
   'QR code': /^src\/features\/qr\/qr-section\.tsx$|^node_modules\/qrcode\.react\//,
   'manage area': /^src\/features\/manage\/[\w-]+\.tsx$/,
+  "manage area's table of sections": /^src\/portal\/manage-(sections|composed)\.tsx$/,
+  'join request at the team step': /^src\/features\/login\/join-request\.tsx$/,
   'password reset screen': /^src\/features\/login\/reset-screen\.tsx$/,
   'forgot-password and team screens': /^src\/features\/login\/(forgot|team)-screen\.tsx$/,
   'invitation screen': /^src\/features\/login\/invite-screen\.tsx$|^src\/api\/invitation\.ts$/,

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { PARTS } from './locale-files';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const SRC = join(ROOT, 'src');
@@ -22,8 +23,7 @@ const sources = readdirSync(SRC, { recursive: true })
   .filter((name) => /\.(ts|tsx)$/.test(name))
   .map((name) => readFileSync(join(SRC, name), 'utf8'));
 const code = sources.join('\n');
-// The language chunk every page loads and the text parts only some screens load (src/i18n/parts.tsx).
-const english = ['', 'admin', 'invite', 'account', 'security', 'strength'].flatMap((part) =>
+const english = PARTS.flatMap((part) =>
   flatten(JSON.parse(readFileSync(join(SRC, 'i18n/locales', part, 'en.json'), 'utf8'))),
 );
 const PLURAL = /_(zero|one|two|few|many|other)$/;

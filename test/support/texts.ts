@@ -10,16 +10,28 @@ export type T = (key: string, values?: Record<string, string | number>) => strin
 
 const LOCALES = resolve(import.meta.dirname, '..', '..', 'src', 'i18n', 'locales');
 
-/** Each part's top-level keys are its own (src/i18n/parts.tsx), so the parts merge side by side. */
-const PARTS = ['admin', 'invite', 'account', 'security', 'strength'];
+/** The text parts some screens load (src/i18n/parts.tsx), beside the chunk every page loads. */
+export const TEXT_PARTS = ['manage', 'join', 'admin', 'invite', 'account', 'security', 'strength'];
+
+/** `from`'s texts into `into`, key by key, as i18next adds a part to the store (deeply). */
+function merge(into: Texts, from: Texts): Texts {
+  for (const [key, value] of Object.entries(from)) {
+    const there = into[key];
+    into[key] =
+      value && typeof value === 'object' && there && typeof there === 'object'
+        ? merge(there as Texts, value as Texts)
+        : value;
+  }
+  return into;
+}
 
 /** A language's texts: the chunk every page loads and the text parts some screens load, together. */
 export function readLocale(language: string): Texts {
   const read = (path: string) => JSON.parse(readFileSync(join(LOCALES, path), 'utf8')) as Texts;
-  return Object.assign(
+  return TEXT_PARTS.reduce(
+    (texts, part) => merge(texts, read(join(part, `${language}.json`))),
     read(`${language}.json`),
-    ...PARTS.map((part) => read(join(part, `${language}.json`))),
-  ) as Texts;
+  );
 }
 
 /**

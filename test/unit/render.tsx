@@ -4,6 +4,7 @@ import { render, within, type RenderOptions, type RenderResult } from '@testing-
 import type { ReactElement, ReactNode } from 'react';
 import { BRANDS, themeOf, type BrandId } from '../../src/brands';
 import { loadLanguage } from '../../src/i18n/instance';
+import { addTextPart } from '../../src/i18n/parts';
 import type { Language } from '../../src/contract/languages';
 import type { RuntimeSettings } from '../../src/state/settings';
 import { sharedSheet } from '../../src/styles/sheet';
@@ -15,6 +16,16 @@ import { MemoryRouter } from '../../src/ui/router';
 import { AXE_TAGS } from '../support/wcag';
 // testing-library's settings for these tests (its wait, its error messages).
 import './support';
+
+/**
+ * A language's i18next instance with the manage area's texts in: its panels and the team screens
+ * render inside the area, which waits for them.
+ */
+export async function withManageTexts(language: Language) {
+  const i18n = await loadLanguage(language);
+  await addTextPart(i18n, 'manage');
+  return i18n;
+}
 
 export interface ElementOptions {
   language?: Language;
@@ -60,7 +71,7 @@ export async function renderWithElement(
   }: ElementOptions = {},
   options: Omit<RenderOptions, 'container' | 'baseElement' | 'wrapper'> = {},
 ): Promise<ElementRender> {
-  const i18n = await loadLanguage(language);
+  const i18n = await withManageTexts(language);
   const host = document.createElement('div');
   document.body.append(host);
   hosts.add(host);

@@ -1,29 +1,8 @@
-import { useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { WithTextPart } from '../../i18n/parts';
-import { Alert } from '../../ui/alert';
 import { BusyForm } from '../../ui/busy-form';
-import { Card, LoadingCard } from '../../ui/card';
 import { useFocusAfterRender } from '../../ui/focus';
 import { TextField } from '../../ui/text-field';
-
-/** A code screen of the sign-in (the second step, the mailed code): shown once its 'security' texts are in. */
-export function WithSecurityTexts({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
-  return (
-    <WithTextPart
-      part="security"
-      waiting={<LoadingCard />}
-      failed={
-        <Card>
-          <Alert tone="error">{t('common.failed')}</Alert>
-        </Card>
-      }
-    >
-      {children}
-    </WithTextPart>
-  );
-}
 
 /** A failure a code screen shows above its form (the key of its text). */
 export type Problem = { message: string };

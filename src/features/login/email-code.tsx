@@ -18,7 +18,8 @@ import { useElement } from '../../ui/element-context';
 import { useFocusAfterRender } from '../../ui/focus';
 import { ProofOfWork } from '../../ui/proof-of-work';
 import { Spinner } from '../../ui/spinner';
-import { CodeEntry, useCodeForm, WithSecurityTexts, type Problem } from './code-form';
+import { CodeEntry, useCodeForm, type Problem } from './code-form';
+import { WithTexts } from './with-texts';
 
 export interface EmailCodeProps {
   team: string;
@@ -66,9 +67,9 @@ const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds
  */
 export default function EmailCode(props: EmailCodeProps) {
   return (
-    <WithSecurityTexts>
+    <WithTexts part="security">
       <CodeScreen {...props} />
-    </WithSecurityTexts>
+    </WithTexts>
   );
 }
 

@@ -12,7 +12,6 @@ import {
   type InvitationGone,
 } from '../../api/invitation';
 import { charCount, LIMITS } from '../../contract/limits';
-import { WithTextPart } from '../../i18n/parts';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
 import { BusyForm } from '../../ui/busy-form';
@@ -28,6 +27,7 @@ import { safeReturnUrl } from '../../contract/return-url';
 import { signInPath } from './routes';
 import { beginSession } from './sign-in-steps';
 import type { AfterSignIn } from './signin-screen';
+import { WithTexts } from './with-texts';
 
 /** The second step a team may require: its own chunk, as on the sign-in screen. */
 const SecondStep = lazyScreen(() => import('./second-step'));
@@ -45,19 +45,10 @@ type FieldErrors = { name?: string; password?: string; confirm?: string };
  * 'invite' part, so the sign-in page pays for none of it.
  */
 export default function InviteScreen(props: { team: string; afterSignIn: AfterSignIn }) {
-  const { t } = useTranslation();
   return (
-    <WithTextPart
-      part="invite"
-      waiting={<LoadingCard />}
-      failed={
-        <Card>
-          <Alert tone="error">{t('common.failed')}</Alert>
-        </Card>
-      }
-    >
+    <WithTexts part="invite">
       <Invite {...props} />
-    </WithTextPart>
+    </WithTexts>
   );
 }
 

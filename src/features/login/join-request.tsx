@@ -10,6 +10,7 @@ import { Card } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { useFocusAfterRender } from '../../ui/focus';
 import { TextField } from '../../ui/text-field';
+import { WithTexts } from './with-texts';
 
 type Step = { kind: 'name' } | { kind: 'code'; requestId: string } | { kind: 'done' };
 
@@ -18,7 +19,7 @@ type Step = { kind: 'name' } | { kind: 'code'; requestId: string } | { kind: 'do
  * the person's name, then the code mailed to the work address, then one neutral sentence — the same
  * for every address, whatever the team then does (docs/decisions/join-by-domain.md).
  */
-export default function JoinRequest({
+function JoinRequest({
   team,
   email,
   onBack,
@@ -158,5 +159,14 @@ export default function JoinRequest({
       )}
       {back}
     </Card>
+  );
+}
+
+/** Its texts are a part of their own ('join'), asked for as the team step offers joining. */
+export default function JoinRequestScreen(props: Parameters<typeof JoinRequest>[0]) {
+  return (
+    <WithTexts part="join">
+      <JoinRequest {...props} />
+    </WithTexts>
   );
 }

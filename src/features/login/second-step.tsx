@@ -14,7 +14,8 @@ import { Card, LoadingCard } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { RecoveryCodes } from '../../ui/recovery-codes';
 import { TotpKey } from '../../ui/totp-key';
-import { CodeEntry, useCodeForm, WithSecurityTexts, type Problem } from './code-form';
+import { CodeEntry, useCodeForm, type Problem } from './code-form';
+import { WithTexts } from './with-texts';
 import { passkeyMessage, passkeySignIn } from './passkey';
 
 export interface SecondStepProps {
@@ -49,7 +50,7 @@ function failureOf(error: unknown): 'wrongCode' | Problem {
  * (five minutes); this screen only finishes it. Its own chunk, with the 'security' texts.
  */
 export default function SecondStep(props: SecondStepProps) {
-  return <WithSecurityTexts>{props.enrol ? <Enrol {...props} /> : <Verify {...props} />}</WithSecurityTexts>;
+  return <WithTexts part="security">{props.enrol ? <Enrol {...props} /> : <Verify {...props} />}</WithTexts>;
 }
 
 function useContext(): ApiContext {

@@ -19,7 +19,6 @@ import {
   teamAddressProblem,
   type TeamAddressProblem,
 } from '../../contract/sign-up';
-import { WithTextPart } from '../../i18n/parts';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { BusyForm } from '../../ui/busy-form';
@@ -31,6 +30,7 @@ import { ProofOfWork } from '../../ui/proof-of-work';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { TextField } from '../../ui/text-field';
 import { beginSession } from './sign-in-steps';
+import { WithTexts } from './with-texts';
 
 /** Where the new owner lands: the team area, with its first-steps checklist. */
 export const AFTER_SIGN_UP = '/manage/team';
@@ -55,19 +55,10 @@ type FieldErrors = Partial<Record<Fields, string>>;
  * in the 'invite' part, so the sign-in page pays for none of it.
  */
 export default function SignUpScreen() {
-  const { t } = useTranslation();
   return (
-    <WithTextPart
-      part="invite"
-      waiting={<LoadingCard />}
-      failed={
-        <Card>
-          <Alert tone="error">{t('common.failed')}</Alert>
-        </Card>
-      }
-    >
+    <WithTexts part="invite">
       <SignUp />
-    </WithTextPart>
+    </WithTexts>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { addTextPart } from '../../i18n/parts';
 import { useStore } from 'zustand';
 import { ApiError } from '../../api/client';
 import { findJoinTeam, findSsoTeam, getTeamPublic } from '../../api/endpoints';
@@ -32,7 +33,7 @@ interface Joinable {
  * up, and on success remembered and the sign-in screen opened with ReturnUrl (login_hint, max_age) kept.
  */
 export function TeamScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { issuer, settings } = useElement();
   const router = useRouter();
   const returnUrl = useSearchParam('ReturnUrl');
@@ -103,6 +104,7 @@ export function TeamScreen() {
     try {
       const found = await findJoinTeam({ issuer }, domain);
       void JoinRequest.preload().catch(() => undefined);
+      void addTextPart(i18n, 'join').catch(() => undefined);
       setJoinable({ ...found, email });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) setFieldError(t('login.team.noSsoTeam'));

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useId, useState, type ComponentType } from 'react';
 import { useStore } from 'zustand';
 import { useTranslation } from 'react-i18next';
+import { useTextPart } from '../../i18n/parts';
 import { sessionStore } from '../../state/session';
 import { Link, useRouter } from '../../ui/router';
 import { Alert } from '../../ui/alert';
@@ -167,9 +168,12 @@ export default function ManageArea({
   const section = manageSection(location.path);
   const titleId = useId();
   const permissions = usePermissions();
+  // Asked for at once, while the session is still being checked.
+  const texts = useTextPart('manage');
 
-  if (status === 'unknown') return <ScreenLoading />;
   if (status === 'loggedOut') return <SignedOut standalone={standalone} />;
+  if (status === 'unknown' || texts === 'loading') return <ScreenLoading />;
+  if (texts === 'failed') return <Failed />;
 
   return (
     <div className="manage">

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useTextPart } from '../../i18n/parts';
 import { useStore } from 'zustand';
 import { getPermissions } from '../../api/endpoints';
 import { searchMembers, type FoundMember } from '../../api/search';
@@ -36,6 +37,8 @@ export default function SearchPage({ screens: index = [] }: { screens?: readonly
   const [members, setMembers] = useState<Members | null>(null);
   const [attempt, setAttempt] = useState(0);
   const signedIn = status === 'loggedIn';
+  // The screens' titles and words are the manage area's texts.
+  const texts = useTextPart('manage');
 
   useEffect(() => {
     input.current?.focus();
@@ -78,14 +81,16 @@ export default function SearchPage({ screens: index = [] }: { screens?: readonly
     };
   }, [signedIn, trimmed, attempt, i18n.language, admin]);
 
-  const screens = trimmed && admin !== null ? findScreens(index, trimmed, t, admin) : [];
+  const screens = trimmed && admin !== null && texts === 'ready' ? findScreens(index, trimmed, t, admin) : [];
   // Only the answer for the query on screen counts: an older one is not shown under a newer query.
   const current: Members | { status: 'loading' } =
-    admin === false
-      ? { key: '', status: 'ready', members: [] }
-      : signedIn && admin && members?.key === `${attempt}:${trimmed}`
-        ? members
-        : { status: 'loading' };
+    texts === 'loading'
+      ? { status: 'loading' }
+      : admin === false
+        ? { key: '', status: 'ready', members: [] }
+        : signedIn && admin && members?.key === `${attempt}:${trimmed}`
+          ? members
+          : { status: 'loading' };
   const found = current.status === 'ready' ? current.members : [];
 
   return (

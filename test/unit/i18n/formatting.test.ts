@@ -7,10 +7,10 @@ import { loadTextPart } from '../../../src/i18n/parts';
 import { sessionStore } from '../../../src/state/session';
 import { logoutEverywhere, mount, screenOf } from '../support';
 
-/** A language's `t`, from the elements' i18next instance, with the 'admin' and 'account' parts' texts. */
+/** A language's `t`, from the elements' i18next instance, with the manage, admin and account parts' texts. */
 async function translator(language: Language) {
   const instance = await loadLanguage(language);
-  for (const part of ['admin', 'account'] as const)
+  for (const part of ['manage', 'admin', 'account'] as const)
     instance.addResourceBundle(language, 'translation', await loadTextPart(part, language), true, false);
   return instance.t;
 }

@@ -5,7 +5,7 @@ import { readCookie } from '../../../../src/api/client';
 import { generateDeviceCode, saveName } from '../../../../src/api/endpoints';
 import { developerToolsSupported } from '../../../../src/features/manage/routes';
 import { permissionText } from '../../../../src/features/manage/permissions';
-import { loadLanguage } from '../../../../src/i18n/instance';
+import { withManageTexts } from '../../render';
 import { noticesStore } from '../../../../src/state/notices';
 import { sessionStore } from '../../../../src/state/session';
 import { logoutEverywhere, mount, serverReady, screenOf, signInAs, watchFor } from '../../support';
@@ -107,7 +107,7 @@ describe('<acct-manage> personal info', () => {
 
 describe('permission text (spec §2: comma-joined, or "No Permissions Defined")', () => {
   it('joins the granted labels, in order, and leaves out the refused ones', async () => {
-    const en = (await loadLanguage('en')).t;
+    const en = (await withManageTexts('en')).t;
     expect(permissionText({ OWNER: true, ADMIN: false, EDITOR: true }, en, 'en')).to.equal('Owner, Editor');
     expect(permissionText({ CUSTOM_FLAG: true }, en, 'en'), 'an unknown name shows as it is').to.equal(
       'CUSTOM_FLAG',
@@ -115,19 +115,19 @@ describe('permission text (spec §2: comma-joined, or "No Permissions Defined")'
   });
 
   it('says "No Permissions Defined" when none is granted', async () => {
-    const en = (await loadLanguage('en')).t;
+    const en = (await withManageTexts('en')).t;
     expect(permissionText({}, en, 'en')).to.equal('No Permissions Defined');
     expect(permissionText({ OWNER: false, SPOKE: false }, en, 'en')).to.equal('No Permissions Defined');
   });
 
   it('translates the labels and the list (de)', async () => {
-    const de = (await loadLanguage('de')).t;
+    const de = (await withManageTexts('de')).t;
     expect(permissionText({ OWNER: true, EDITOR: true }, de, 'de')).to.equal('Inhaber und Bearbeiter');
     expect(permissionText({}, de, 'de')).to.not.equal('No Permissions Defined');
   });
 
   it('joins Japanese labels with “、”, not a bare space', async () => {
-    const ja = (await loadLanguage('ja')).t;
+    const ja = (await withManageTexts('ja')).t;
     expect(permissionText({ ADMIN: true, EDITOR: true }, ja, 'ja')).to.equal('管理者、編集者');
   });
 });

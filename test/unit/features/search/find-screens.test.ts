@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ADMIN_SECTIONS, MANAGE_PATHS, MANAGE_SCREENS } from '../../../../src/features/manage/routes';
 import { findScreens, fold } from '../../../../src/features/search/find-screens';
-import { loadLanguage } from '../../../../src/i18n/instance';
+import { withManageTexts } from '../../render';
 import { LANGUAGES } from '../../../../src/contract/languages';
 
 const paths = (found: ReadonlyArray<{ path: string }>) => found.map((screen) => screen.path);
@@ -17,7 +17,7 @@ describe('search: the manage screens it finds', () => {
 
   for (const language of LANGUAGES) {
     it(`finds every manage screen by its heading and its navigation label (${language})`, async () => {
-      const { t } = await loadLanguage(language);
+      const { t } = await withManageTexts(language);
       for (const screen of MANAGE_SCREENS) {
         for (const key of [screen.heading, screen.nav]) {
           expect(paths(findScreens(MANAGE_SCREENS, t(key), t, true)), `${language} ${key}`).to.include(
@@ -36,7 +36,7 @@ describe('search: the manage screens it finds', () => {
   }
 
   it('finds the newer screens by the words people search for', async () => {
-    const { t } = await loadLanguage('en');
+    const { t } = await withManageTexts('en');
     const find = (q: string, admin = false) => paths(findScreens(MANAGE_SCREENS, q, t, admin));
     expect(find('passkeys')).to.include('/manage/security');
     expect(find('password')).to.include('/manage');
@@ -51,7 +51,7 @@ describe('search: the manage screens it finds', () => {
   });
 
   it('offers the team screens to team admins only', async () => {
-    const { t } = await loadLanguage('en');
+    const { t } = await withManageTexts('en');
     expect(paths(findScreens(MANAGE_SCREENS, 'groups', t, false))).to.deep.equal([]);
     expect(paths(findScreens(MANAGE_SCREENS, '', t, true))).to.deep.equal([]);
   });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import i18next, { type TFunction } from 'i18next';
 import type { AuditEvent, Invitation } from '../../../../src/api/team';
 import { auditSentence, invitationStatus, storageText } from '../../../../src/features/team/format';
-import enMain from '../../../../src/i18n/locales/en.json';
+import enManage from '../../../../src/i18n/locales/manage/en.json';
 import { relativeTime, timeAgo } from '../../../../src/ui/time';
 import de from '../../../../src/i18n/locales/admin/de.json';
 import en from '../../../../src/i18n/locales/admin/en.json';
@@ -118,8 +118,8 @@ describe('storage and times, the language’s way', () => {
 });
 
 describe('an admin action as a sentence: actor, target and change', () => {
-  // The permission names live in the main chunk; the sentences in the admin part.
-  const t = translator('en', { ...enMain, ...en, team: en.team });
+  // The permission names are the manage area's texts; the sentences are in the admin part.
+  const t = translator('en', { ...enManage, ...en });
   const ada = { id: 'a', name: 'Ada Lovelace', email: 'ada@acme.test' };
   const event = (
     action: AuditEvent['action'],
