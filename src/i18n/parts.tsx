@@ -207,26 +207,32 @@ export async function addTextPart(i18n: I18n, part: TextPart): Promise<void> {
 
 export type TextPartState = 'loading' | 'ready' | 'failed';
 
-/** Whether a part's texts are in the element's i18next store, loading them if not. */
-export function useTextPart(part: TextPart): TextPartState {
+/**
+ * Whether a part's texts — or each of several parts', asked for together — are in the element's
+ * i18next store, loading them if not.
+ */
+export function useTextPart(part: TextPart | readonly TextPart[]): TextPartState {
   const { i18n } = useTranslation();
   const language = matchLanguage(i18n.language) ?? 'en';
-  const key = `${part}/${language}`;
+  const parts: readonly TextPart[] = typeof part === 'string' ? [part] : part;
+  const keys = parts.map((name) => `${name}/${language}`);
+  const key = keys.join(' ');
   const [state, setState] = useState<{ key: string; value: TextPartState } | null>(null);
 
   useEffect(() => {
-    if (added.has(key)) return;
+    const missing = key.split(' ').filter((one) => !added.has(one));
+    if (missing.length === 0) return;
     let live = true;
-    addTextPart(i18n, part).then(
+    Promise.all(missing.map((one) => addTextPart(i18n, one.split('/')[0] as TextPart))).then(
       () => live && setState({ key, value: 'ready' }),
       () => live && setState({ key, value: 'failed' }),
     );
     return () => {
       live = false;
     };
-  }, [i18n, part, language, key]);
+  }, [i18n, key]);
 
-  if (added.has(key)) return 'ready';
+  if (keys.every((one) => added.has(one))) return 'ready';
   return state?.key === key ? state.value : 'loading';
 }
 
@@ -237,7 +243,7 @@ export function WithTextPart({
   failed,
   children,
 }: {
-  part: TextPart;
+  part: TextPart | readonly TextPart[];
   waiting: ReactNode;
   failed: ReactNode;
   children: ReactNode;

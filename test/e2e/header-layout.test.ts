@@ -14,6 +14,8 @@ const e2e = useE2E();
 const t = translator(readLocale('en'));
 
 const WIDTHS = [320, 768, 1280] as const;
+/** The window's height: a laptop's, browser bars taken away. */
+const HEIGHT = 640;
 
 /** Long names: what the server takes (at most 50 characters) and one only a database write can give. */
 const NAMES = {
@@ -152,7 +154,7 @@ async function popupBox(element: Locator): Promise<Box> {
 }
 
 async function signedInContext(width: number): Promise<BrowserContext> {
-  const context = await e2e.browser.newContext({ viewport: { width, height: 640 } });
+  const context = await e2e.browser.newContext({ viewport: { width, height: HEIGHT } });
   await signInContext(context, (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
   return context;
 }
@@ -209,6 +211,17 @@ describe('the header with a long name', () => {
               problems.push(
                 `${where}: the language menu is off the screen (${languages.left}–${languages.right})`,
               );
+            // Twenty languages are taller than the window: the list scrolls within it, to its last one.
+            if (languages.bottom > HEIGHT)
+              problems.push(`${where}: the language menu runs below the window (${languages.bottom})`);
+            await page.keyboard.press('End');
+            await screenshot(page, 'e2e/header', `${target.name}-${key}-${width}-languages`);
+            const last = await element.locator('[part="menu"]:not([hidden]) :focus').evaluate((el) => {
+              const r = el.getBoundingClientRect();
+              return { top: r.top, bottom: r.bottom, text: el.textContent };
+            });
+            if (last.top < languages.top || last.bottom > Math.min(languages.bottom, HEIGHT))
+              problems.push(`${where}: the last language (${last.text}) is out of sight once focused`);
             await page.keyboard.press('Escape');
           }
         } finally {

@@ -7,7 +7,7 @@ import { axeViolations } from './axe';
 import { screenshot, sweepTab, useE2E, type BrowserHandle, type ServerHandle } from './browser';
 import { sweepProviderPages } from './provider-pages-sweep';
 import { expectedErrors, holdTransient, SHOTS, SHOTS_ENV, transientGone } from './screens';
-import { readLocale, translator } from './texts';
+import { keysOf, readLocale, translator } from './texts';
 import { timed } from './timing';
 
 type Theme = 'light' | 'dark';
@@ -28,6 +28,33 @@ async function showTheme(page: Page, theme: Theme): Promise<void> {
       .filter((root) => root != null);
     return roots.every((root) => root.getAttribute('data-theme') === theme);
   }, theme);
+}
+
+/** The page's words shaped like a key (kept as source: run in the page, where tsx's helpers are not). */
+const RAW_WORDS = `(() => {
+  const found = [];
+  const walk = (root) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let node = walker.currentNode; node; node = walker.nextNode()) {
+      if (node.nodeType === Node.TEXT_NODE) found.push(...(node.textContent ?? '').split(/\\s+/));
+      else if (node.nodeType === Node.ELEMENT_NODE) {
+        for (const name of ['aria-label', 'placeholder', 'title'])
+          found.push(...(node.getAttribute(name) ?? '').split(/\\s+/));
+        if (node.shadowRoot) walk(node.shadowRoot);
+      }
+    }
+  };
+  walk(document.body);
+  return found.filter((word) => /^[a-z]\\w*(\\.\\w+)+$/.test(word));
+})()`;
+
+/**
+ * Keys shown instead of their texts: i18next shows the key of a text it does not have, as on a screen
+ * whose text part was never loaded. Text and the names and hints in attributes, through open shadow roots.
+ */
+async function rawKeys(page: Page, keys: ReadonlySet<string>): Promise<string[]> {
+  const words = (await page.evaluate(RAW_WORDS)) as string[];
+  return [...new Set(words.filter((word) => keys.has(word)))];
 }
 
 /** The brand whose sweep also looks at every screen on small screens (one is enough: a layout's width). */
@@ -76,6 +103,7 @@ export function sweepScreens(
 ): BrowserHandle & ServerHandle {
   const e2e = useE2E({ BRAND: brand, ...SHOTS_ENV });
   const t = translator(readLocale(language), language);
+  const keys = keysOf(readLocale('en'));
   // Another language is a sample of the screens' texts and directions: its shots are named after it,
   // and reflow and the provider's pages are the English sweeps' to check.
   const english = language === 'en';
@@ -97,6 +125,8 @@ export function sweepScreens(
           const watch = await timed('tab.next', n, () => tab.next(expectedErrors(shot)));
           await timed('shot.show', n, () => shot.show(watch.page, e2e.server, t));
           await timed('hold', n, () => holdTransient(shot, watch.page, t));
+          for (const key of await timed('raw keys', n, () => rawKeys(watch.page, keys)))
+            failures.push(`${shot.name}: shows the key ${key}, not its text`);
           for (const theme of themes) {
             if (theme !== 'light') await timed('showTheme', n, () => showTheme(watch.page, theme));
             await timed(`screenshot ${theme}`, n, () =>

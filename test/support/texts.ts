@@ -35,6 +35,23 @@ export function readLocale(language: string): Texts {
 }
 
 /**
+ * Every key of the texts as i18next shows a missing one — the key itself — with plural keys also by
+ * their base (`team.users` for `team.users_one`).
+ */
+export function keysOf(texts: Texts, prefix = ''): Set<string> {
+  const keys = new Set<string>();
+  for (const [key, value] of Object.entries(texts)) {
+    if (value && typeof value === 'object')
+      for (const inner of keysOf(value as Texts, `${prefix}${key}.`)) keys.add(inner);
+    else {
+      keys.add(`${prefix}${key}`);
+      keys.add(`${prefix}${key.replace(/_(zero|one|two|few|many|other)$/, '')}`);
+    }
+  }
+  return keys;
+}
+
+/**
  * English's texts in another language's shape: each of its plural forms (Arabic's zero … many) holding
  * English's text of that count (`_one`, else `_other`). A pseudo-locale made of them can stand in for
  * that language's chunks, plural rules and all.

@@ -26,12 +26,19 @@ export { useCall };
 // What the users and groups screens share: their text part, the signed-in call, refusals as text, the
 // spec's icons and the confirmation before something that cannot be undone.
 
-/** A screen of team administration: its texts are the lazily loaded 'admin' part. */
+/**
+ * The texts of team administration: the lazily loaded 'admin' part, and the manage area's part for the
+ * words they share (the permissions' names) — also where a screen shows outside the area (the single
+ * sign-on set-up link's page).
+ */
+export const ADMIN_TEXTS = ['manage', 'admin'] as const;
+
+/** A screen of team administration, shown once its texts are in. */
 export function AdminPart({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
     <WithTextPart
-      part="admin"
+      part={ADMIN_TEXTS}
       waiting={<ScreenLoading />}
       failed={<Alert tone="error">{t('common.failed')}</Alert>}
     >

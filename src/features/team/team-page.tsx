@@ -12,7 +12,7 @@ import { LimitBar } from '../../ui/limit-bar';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { Failed } from '../../ui/failed';
-import { Confirm } from './admin-kit';
+import { ADMIN_TEXTS, Confirm } from './admin-kit';
 import { AuditEvents, useAuditPages } from './audit-pages';
 import { storageText } from './format';
 import { refusalOf } from '../../api/refusal';
@@ -477,7 +477,7 @@ function TeamScreen() {
  */
 export default function TeamPage() {
   return (
-    <WithTextPart part="admin" waiting={<ScreenLoading />} failed={<Failed />}>
+    <WithTextPart part={ADMIN_TEXTS} waiting={<ScreenLoading />} failed={<Failed />}>
       <TeamScreen />
     </WithTextPart>
   );
