@@ -8,6 +8,9 @@ export type MenuItem =
   | { kind: 'checkbox'; label: string; checked: boolean; onSelect(): void; icon?: ReactNode }
   | { kind: 'radio'; label: string; checked: boolean; onSelect(): void; lang?: string; icon?: ReactNode };
 
+/** More items than this are laid out in two columns. */
+const LONG_MENU = 10;
+
 /**
  * A menu button (WAI-ARIA menu-button pattern): the button opens a popup of menu items; the first item
  * gets focus; Arrow keys, Home and End move between items; Escape closes and returns focus to the
@@ -125,7 +128,13 @@ export function MenuButton({
       >
         {buttonContent}
       </button>
-      <div className="menu-popup" id={id} hidden={!open} part="menu" ref={popup}>
+      <div
+        className={items.length > LONG_MENU ? 'menu-popup long' : 'menu-popup'}
+        id={id}
+        hidden={!open}
+        part="menu"
+        ref={popup}
+      >
         {header}
         <ul role="menu" aria-label={label} ref={list} onKeyDown={onKeyDown}>
           {items.map((item) => (

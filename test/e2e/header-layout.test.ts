@@ -211,7 +211,7 @@ describe('the header with a long name', () => {
               problems.push(
                 `${where}: the language menu is off the screen (${languages.left}–${languages.right})`,
               );
-            // Twenty languages are taller than the window: the list scrolls within it, to its last one.
+            // Twenty languages fit in the window (in two columns), the last one too once focused.
             if (languages.bottom > HEIGHT)
               problems.push(`${where}: the language menu runs below the window (${languages.bottom})`);
             await page.keyboard.press('End');
