@@ -146,7 +146,9 @@ async function sweepPseudo(language: 'en' | 'ar', { server }: ServerHandle = e2e
     // Swap the language's chunk and text parts (on every origin the bundle is served from) for the
     // pseudo-locale: each gets every text, as a part's texts are merged into the language's.
     await context.route(
-      new RegExp(`/dist/chunks/(?:manage-|join-|admin-|invite-|account-|security-)?${language}-[\\w-]+\\.js$`),
+      new RegExp(
+        `/dist/chunks/(?:manage-|join-|admin-|invite-|account-|security-)?${language}-[\\w-]+\\.js$`,
+      ),
       (route) =>
         route.fulfill({
           contentType: 'text/javascript',
