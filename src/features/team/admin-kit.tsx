@@ -17,14 +17,19 @@ import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Dialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
+import { lastTime } from './format';
 
 import { useCall } from '../../ui/use-call';
 
 export { useCall };
 
-// What the users and groups screens share: their text part, the signed-in call, refusals as text, the
-// spec's icons and the confirmation before something that cannot be undone.
+// What the team administration screens share: their text part, the signed-in call, refusals as text,
+// the spec's icons and the confirmation before something that cannot be undone; and for the screens of
+// one of the team's lists (apps, directories, event streams, connections, domains, setup links): the
+// list's panel, the question a row's button asks, acting on an item, what is shown once, and the
+// dialog and in-place forms' saving.
 
 /**
  * The texts of team administration: the lazily loaded 'admin' part, and the manage area's part for the
@@ -323,6 +328,20 @@ export function ShownOnceDialog({
       </div>
     </Dialog>
   );
+}
+
+/** What a screen's ShownOnceDialog of its own is given: the answer shown once, and its close. */
+export interface ShownOnceProps<T> {
+  shown: T;
+  onClose(): void;
+  returnFocus(): HTMLElement | null;
+}
+
+/** When something last happened (an app's or a directory's use, a delivery), or that it never did. */
+export function LastTime({ iso }: { iso: string | null }) {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  return iso ? <time dateTime={iso}>{lastTime(iso, language, t)}</time> : t('users.never');
 }
 
 /** A refusal that means the thing acted on is gone (removed meanwhile, e.g. in another tab). */

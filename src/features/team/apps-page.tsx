@@ -22,7 +22,6 @@ import {
 import { charCount, LIMITS } from '../../contract/limits';
 import { Alert } from '../../ui/alert';
 import { FormDialog } from '../../ui/dialog';
-import { useElement } from '../../ui/element-context';
 import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
 import {
@@ -38,6 +37,8 @@ import {
   type InDialogProps,
   notify,
   ShownOnceDialog,
+  type ShownOnceProps,
+  LastTime,
   TeamListPanel,
   useAsked,
   useDialogCall,
@@ -45,7 +46,7 @@ import {
   useShownOnce,
   useTeamList,
 } from './admin-kit';
-import { lastTime, refusalOf } from './format';
+import { refusalOf } from './format';
 
 /**
  * The team's own OpenID Connect applications (routes/team-apps.ts): register one, change its name,
@@ -66,7 +67,6 @@ const byName = (a: TeamApp, b: TeamApp) => a.name.localeCompare(b.name);
 
 function Apps() {
   const { t } = useTranslation();
-  const { language } = useElement();
   const apps = useTeamList(listTeamApps, (app) => app.clientId, byName);
   const { asked, open, ask, close } = useAsked<Asked>();
   const [registering, setRegistering] = useState(false);
@@ -119,11 +119,7 @@ function Apps() {
             <div>
               <dt>{t('teamApps.columns.lastUsed')}</dt>
               <dd>
-                {app.lastUsedAt ? (
-                  <time dateTime={app.lastUsedAt}>{lastTime(app.lastUsedAt, language, t)}</time>
-                ) : (
-                  t('users.never')
-                )}
+                <LastTime iso={app.lastUsedAt} />
               </dd>
             </div>
           </dl>
@@ -250,15 +246,7 @@ function Apps() {
  * The app just registered or given a new secret: its client id and, once only, its secret. A public
  * app has none (it proves itself with PKCE), and says so.
  */
-function SecretDialog({
-  shown,
-  onClose,
-  returnFocus,
-}: {
-  shown: TeamAppWithSecret;
-  onClose(): void;
-  returnFocus(): HTMLElement | null;
-}) {
+function SecretDialog({ shown, onClose, returnFocus }: ShownOnceProps<TeamAppWithSecret>) {
   const { t } = useTranslation();
   const { app, clientSecret } = shown;
   return (

@@ -12,7 +12,6 @@ import { DIRECTORY_SIGN_IN, type DirectorySignIn } from '../../contract/director
 import { charCount, LIMITS } from '../../contract/limits';
 import { Alert } from '../../ui/alert';
 import { DialogForm, FormDialog } from '../../ui/dialog';
-import { useElement } from '../../ui/element-context';
 import { TextField } from '../../ui/text-field';
 import {
   AdminPart,
@@ -24,6 +23,8 @@ import {
   type InDialogProps,
   notify,
   ShownOnceDialog,
+  type ShownOnceProps,
+  LastTime,
   TeamListPanel,
   useAsked,
   useDialogCall,
@@ -31,7 +32,7 @@ import {
   useShownOnce,
   useTeamList,
 } from './admin-kit';
-import { lastTime, refusalOf } from './format';
+import { refusalOf } from './format';
 
 /**
  * Directory sync (routes/directories.ts): the team's directories — Okta, Microsoft Entra ID or another
@@ -53,7 +54,6 @@ const byName = (a: Directory, b: Directory) => a.name.localeCompare(b.name);
 
 function Directories() {
   const { t } = useTranslation();
-  const { language } = useElement();
   const directories = useTeamList(
     async (ctx, signal) => (await listDirectories(ctx, signal)).directories,
     (directory) => directory.id,
@@ -93,11 +93,7 @@ function Directories() {
             <div>
               <dt>{t('directories.columns.lastUsed')}</dt>
               <dd>
-                {directory.lastUsedAt ? (
-                  <time dateTime={directory.lastUsedAt}>{lastTime(directory.lastUsedAt, language, t)}</time>
-                ) : (
-                  t('users.never')
-                )}
+                <LastTime iso={directory.lastUsedAt} />
               </dd>
             </div>
           </dl>
@@ -224,15 +220,7 @@ function AddForm(props: InDialogProps & { onAdded(shown: DirectoryWithToken): vo
 }
 
 /** The directory just connected or given a new token: the SCIM address and, once only, the token. */
-function TokenDialog({
-  shown,
-  onClose,
-  returnFocus,
-}: {
-  shown: DirectoryWithToken;
-  onClose(): void;
-  returnFocus(): HTMLElement | null;
-}) {
+function TokenDialog({ shown, onClose, returnFocus }: ShownOnceProps<DirectoryWithToken>) {
   const { t } = useTranslation();
   return (
     <ShownOnceDialog

@@ -15,7 +15,6 @@ import {
 import { STREAM_URL_LENGTH } from '../../contract/event-streams';
 import { Alert } from '../../ui/alert';
 import { DialogForm, FormDialog } from '../../ui/dialog';
-import { useElement } from '../../ui/element-context';
 import { TextField } from '../../ui/text-field';
 import {
   AdminPart,
@@ -26,6 +25,8 @@ import {
   type InDialogProps,
   notify,
   ShownOnceDialog,
+  type ShownOnceProps,
+  LastTime,
   TeamListPanel,
   useAsked,
   useDialogCall,
@@ -33,7 +34,7 @@ import {
   useShownOnce,
   useTeamList,
 } from './admin-kit';
-import { lastTime, refusalOf } from './format';
+import { refusalOf } from './format';
 
 /**
  * Event streaming (routes/event-streams.ts): the HTTPS endpoints that receive each of the team's events,
@@ -192,9 +193,7 @@ function StreamItem({
   onRemove(): void;
 }) {
   const { t } = useTranslation();
-  const { language } = useElement();
   const endpoint = shown(stream);
-  const when = (iso: string) => <time dateTime={iso}>{lastTime(iso, language, t)}</time>;
   return (
     <li className="member">
       <div className="member-who">
@@ -215,12 +214,16 @@ function StreamItem({
         </div>
         <div>
           <dt>{t('streaming.columns.lastDelivery')}</dt>
-          <dd>{stream.lastDeliveryAt ? when(stream.lastDeliveryAt) : t('users.never')}</dd>
+          <dd>
+            <LastTime iso={stream.lastDeliveryAt} />
+          </dd>
         </div>
         {stream.failingSince ? (
           <div>
             <dt>{t('streaming.columns.failingSince')}</dt>
-            <dd>{when(stream.failingSince)}</dd>
+            <dd>
+              <LastTime iso={stream.failingSince} />
+            </dd>
           </div>
         ) : null}
         {stream.lastProblem ? (
@@ -304,15 +307,7 @@ function AddForm(props: InDialogProps & { onAdded(answer: EventStreamWithSecret)
 }
 
 /** The endpoint just added or given a new secret: the secret, once only. */
-function SecretDialog({
-  shown: answer,
-  onClose,
-  returnFocus,
-}: {
-  shown: EventStreamWithSecret;
-  onClose(): void;
-  returnFocus(): HTMLElement | null;
-}) {
+function SecretDialog({ shown: answer, onClose, returnFocus }: ShownOnceProps<EventStreamWithSecret>) {
   const { t } = useTranslation();
   return (
     <ShownOnceDialog
