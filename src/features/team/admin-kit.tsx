@@ -17,14 +17,19 @@ import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Dialog } from '../../ui/dialog';
+import { useElement } from '../../ui/element-context';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
+import { lastTime } from './format';
 
 import { useCall } from '../../ui/use-call';
 
 export { useCall };
 
-// What the users and groups screens share: their text part, the signed-in call, refusals as text, the
-// spec's icons and the confirmation before something that cannot be undone.
+// What the team administration screens share: their text part, the signed-in call, refusals as text,
+// the spec's icons and the confirmation before something that cannot be undone; and for the screens of
+// one of the team's lists (apps, directories, event streams, connections, domains, setup links): the
+// list's panel, the question a row's button asks, acting on an item, what is shown once, and the
+// dialog and in-place forms' saving.
 
 /**
  * The texts of team administration: the lazily loaded 'admin' part, and the manage area's part for the
@@ -231,6 +236,7 @@ export function CopyField({ label, value, copy }: { label: string; value: string
  */
 export function Choices<Choice extends string>({
   legend,
+  hint,
   name,
   choices,
   value,
@@ -239,6 +245,8 @@ export function Choices<Choice extends string>({
   text,
 }: {
   legend: string;
+  /** What the choice is about, under the legend. */
+  hint?: string;
   name: string;
   choices: readonly Choice[];
   value: Choice;
@@ -248,8 +256,13 @@ export function Choices<Choice extends string>({
 }) {
   const id = useId();
   return (
-    <fieldset className="stack tight">
+    <fieldset className="stack tight" aria-describedby={hint ? `${id}-hint` : undefined}>
       <legend className="check-name">{legend}</legend>
+      {hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
       {choices.map((choice) => (
         <label key={choice} className="check">
           <input
@@ -315,6 +328,20 @@ export function ShownOnceDialog({
       </div>
     </Dialog>
   );
+}
+
+/** What a screen's ShownOnceDialog of its own is given: the answer shown once, and its close. */
+export interface ShownOnceProps<T> {
+  shown: T;
+  onClose(): void;
+  returnFocus(): HTMLElement | null;
+}
+
+/** When something last happened (an app's or a directory's use, a delivery), or that it never did. */
+export function LastTime({ iso }: { iso: string | null }) {
+  const { t } = useTranslation();
+  const { language } = useElement();
+  return iso ? <time dateTime={iso}>{lastTime(iso, language, t)}</time> : t('users.never');
 }
 
 /** A refusal that means the thing acted on is gone (removed meanwhile, e.g. in another tab). */
@@ -504,5 +531,273 @@ export function TeamListHeading({
       </div>
       <p className="hint">{intro}</p>
     </>
+  );
+}
+
+/** What a form in a FormDialog (ui/dialog.tsx) is given: the dialog's busy state, and its close. */
+export interface InDialogProps {
+  busy: boolean;
+  setBusy(busy: boolean): void;
+  onClose(): void;
+}
+
+/**
+ * A dialog's form sending what was typed: busy meanwhile; answered, `then` takes the answer (the list
+ * gets it, a notice says so) and the dialog closes; refused, `refused` says why at the form, which
+ * stays open with what was typed.
+ */
+export function useDialogCall({ setBusy, onClose }: InDialogProps) {
+  const call = useCall();
+  return async <R,>(
+    request: (ctx: ApiContext) => Promise<R>,
+    then: (answer: R) => void,
+    refused: (error: unknown) => void,
+  ) => {
+    setBusy(true);
+    try {
+      then(await call(request));
+      setBusy(false);
+      onClose();
+    } catch (error) {
+      setBusy(false);
+      refused(error);
+    }
+  };
+}
+
+/** A notice of what was done, or (`ok` false) of why it was not. */
+export function notify(text: string, ok = true) {
+  noticesStore.getState().show(text, ok ? 'Success' : 'Failure');
+}
+
+/**
+ * What a row's button asked about (`ask`), for the dialog that asks back (a confirmation, a form).
+ * It stays after `close`, so the dialog keeps its content through its exit animation; the next
+ * question replaces it.
+ */
+export function useAsked<T>() {
+  const [asked, setAsked] = useState<T | null>(null);
+  const [open, setOpen] = useState(false);
+  return {
+    asked,
+    open,
+    ask(what: T) {
+      setAsked(what);
+      setOpen(true);
+    },
+    close: () => setOpen(false),
+  };
+}
+
+/**
+ * What the server answers once (an app's secret, a directory's token), for its ShownOnceDialog:
+ * `reveal` opens it once the dialog that asked for it has gone (`DIALOG_GONE_MS`) and given the focus
+ * back to its opener, so that closing, this one returns the focus as that one did.
+ */
+export function useShownOnce<T>() {
+  const [shown, setShown] = useState<T | null>(null);
+  return {
+    shown,
+    reveal: (value: T) => void setTimeout(() => setShown(value), DIALOG_GONE_MS),
+    dismiss: () => setShown(null),
+  };
+}
+
+/**
+ * Acting on a team list's items with the signed-in call (see {@link followGone}). `act`: the call, then
+ * what its answer changes; a refusal meaning the item is gone reloads the list and is passed on, for
+ * the confirmation that asked to show. `actNow`: the same for a row's button that asks nothing, its
+ * refusal told as a notice (`say`: in the screen's own words where it has some). What most answers
+ * change: `putting` the changed item in the list, `dropping` the removed one, each with its notice.
+ */
+export function useListActions<T>(list: TeamList<T>) {
+  const { t } = useTranslation();
+  const call = useCall();
+  const { reloadIfGone, watched } = followGone(list.reload);
+  const act = <R,>(request: (ctx: ApiContext) => Promise<R>, then: (answer: R) => void) =>
+    watched(call(request).then(then));
+  const actNow = <R,>(
+    request: (ctx: ApiContext) => Promise<R>,
+    then: (answer: R) => void,
+    say: (problem: unknown) => string = (problem) => failure(t, problem),
+  ) => void act(request, then).catch((problem: unknown) => notify(say(problem), false));
+  const putting = (done: (saved: T) => string) => (saved: T) => {
+    list.put(saved);
+    notify(done(saved));
+  };
+  const dropping = (item: T, done: string) => () => {
+    list.drop(item);
+    notify(done);
+  };
+  return { call, act, actNow, putting, dropping, reloadIfGone };
+}
+
+/**
+ * A team list's panel: its heading with the button that adds to it, and its body (see
+ * {@link TeamListHeading}, {@link TeamListBody}) whose items are `row`s of a list labelled by the
+ * heading; `children`: the panel's dialogs.
+ */
+export function TeamListPanel<T>({
+  name,
+  list,
+  title,
+  intro,
+  empty,
+  actionLabel,
+  onAction,
+  buttonRef,
+  listClass = 'members',
+  listRef,
+  row,
+  children,
+}: {
+  /** Names the heading's id (`${name}-title`). */
+  name: string;
+  list: TeamList<T>;
+  title: string;
+  intro: string;
+  empty: string;
+  actionLabel: string;
+  onAction(): void;
+  buttonRef?: Ref<HTMLButtonElement>;
+  listClass?: string;
+  listRef?: Ref<HTMLUListElement>;
+  /** An item's row: a keyed `<li>`. */
+  row(item: T): ReactNode;
+  children?: ReactNode;
+}) {
+  const titleId = `${name}-title`;
+  return (
+    <section className="panel" part="card" aria-labelledby={titleId}>
+      <TeamListHeading
+        titleId={titleId}
+        title={title}
+        intro={intro}
+        actionLabel={actionLabel}
+        onAction={onAction}
+        buttonRef={buttonRef}
+        list={list}
+      />
+      <TeamListBody list={list} empty={empty}>
+        {(items) => (
+          <ul className={listClass} aria-labelledby={titleId} ref={listRef}>
+            {items.map(row)}
+          </ul>
+        )}
+      </TeamListBody>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * A checkbox named by `label` and described by `hint`. `busy`: it stays focusable but does nothing
+ * (aria-disabled) while what it set is saved.
+ */
+export function Check({
+  label,
+  hint,
+  name,
+  checked,
+  disabled,
+  busy,
+  onChange,
+}: {
+  label: string;
+  hint: string;
+  name?: string;
+  checked: boolean;
+  disabled?: boolean;
+  busy?: boolean;
+  onChange(checked: boolean): void;
+}) {
+  const id = useId();
+  return (
+    <label className="check">
+      <input
+        type="checkbox"
+        name={name}
+        checked={checked}
+        disabled={disabled}
+        aria-disabled={busy || undefined}
+        aria-labelledby={`${id}-name`}
+        aria-describedby={`${id}-hint`}
+        onChange={(event) => {
+          if (!busy) onChange(event.target.checked);
+        }}
+      />
+      <span>
+        <span className="check-name" id={`${id}-name`}>
+          {label}
+        </span>
+        <span className="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      </span>
+    </label>
+  );
+}
+
+/**
+ * A small form saved in place, in a list's row (a domain's sign-in, a connection's options):
+ * `saveChange` runs one change at a time, busy meanwhile, its refusal kept in words (`error`) for
+ * {@link SaveProblem} to say.
+ */
+export function useSaveInPlace() {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function saveChange(change: () => Promise<void>) {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await change();
+    } catch (problem) {
+      setError(failure(t, problem));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, error, saveChange };
+}
+
+/** The refusal of a form saved in place, said at once. */
+export function SaveProblem({ error }: { error: string | null }) {
+  return error ? (
+    <p className="field-error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+/**
+ * A form saved in place's button (`label`: its name, which says what it saves): it does nothing while
+ * nothing changed or it saves.
+ */
+export function SaveButton({
+  busy,
+  changed,
+  label,
+  text,
+}: {
+  busy: boolean;
+  changed: boolean;
+  label: string;
+  text: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <button
+        type="submit"
+        className="button secondary small"
+        part="button"
+        aria-label={label}
+        aria-disabled={busy || !changed || undefined}
+      >
+        {busy ? t('common.saving') : text}
+      </button>
+    </div>
   );
 }

@@ -20,29 +20,33 @@ import {
   REDIRECT_KINDS,
 } from '../../contract/app-uris';
 import { charCount, LIMITS } from '../../contract/limits';
-import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { FormDialog } from '../../ui/dialog';
-import { useElement } from '../../ui/element-context';
 import { LoadingOverlay } from '../../ui/loading-overlay';
 import { TextField } from '../../ui/text-field';
 import {
   AdminPart,
+  Check,
+  Choices,
   Confirm,
   CopyButton,
   CopyField,
-  DIALOG_GONE_MS,
   failure,
-  followGone,
   gone,
   IconButton,
+  type InDialogProps,
+  notify,
   ShownOnceDialog,
-  TeamListBody,
-  TeamListHeading,
-  useCall,
+  type ShownOnceProps,
+  LastTime,
+  TeamListPanel,
+  useAsked,
+  useDialogCall,
+  useListActions,
+  useShownOnce,
   useTeamList,
 } from './admin-kit';
-import { lastTime, refusalOf } from './format';
+import { refusalOf } from './format';
 
 /**
  * The team's own OpenID Connect applications (routes/team-apps.ts): register one, change its name,
@@ -63,122 +67,97 @@ const byName = (a: TeamApp, b: TeamApp) => a.name.localeCompare(b.name);
 
 function Apps() {
   const { t } = useTranslation();
-  const { language } = useElement();
-  const call = useCall();
   const apps = useTeamList(listTeamApps, (app) => app.clientId, byName);
-  const [asked, setAsked] = useState<Asked | null>(null);
-  const [open, setOpen] = useState(false);
+  const { asked, open, ask, close } = useAsked<Asked>();
   const [registering, setRegistering] = useState(false);
-  const [secret, setSecret] = useState<TeamAppWithSecret | null>(null);
-  // The secret's dialog opens once the dialog that asked for it has closed (its 75 ms exit) and given
-  // focus back to its opener (the row's button): closing, the secret's dialog returns focus there.
-  const reveal = (made: TeamAppWithSecret) => setTimeout(() => setSecret(made), DIALOG_GONE_MS);
+  const secret = useShownOnce<TeamAppWithSecret>();
   const registerButton = useRef<HTMLButtonElement>(null);
-
-  const { put, drop } = apps;
-  const ask = (kind: Asked['kind'], app: TeamApp) => {
-    setAsked({ kind, app });
-    setOpen(true);
-  };
-  const close = () => setOpen(false);
+  const { put } = apps;
   // What was acted on is gone (deleted in another tab): the list follows.
-  const { reloadIfGone, watched } = followGone(apps.reload);
+  const { act, actNow, putting, dropping } = useListActions(apps);
+  const showSecret = (made: TeamAppWithSecret) => {
+    put(made.app);
+    secret.reveal(made);
+  };
 
-  async function enable(app: TeamApp) {
-    try {
-      put(await call((ctx) => changeTeamApp(ctx, app.clientId, { disabled: false })));
-      noticesStore.getState().show(t('teamApps.enable.done', { app: app.name }), 'Success');
-    } catch (problem) {
-      reloadIfGone(problem);
-      noticesStore.getState().show(failure(t, problem), 'Failure');
-    }
-  }
+  const enable = (app: TeamApp) =>
+    actNow(
+      (ctx) => changeTeamApp(ctx, app.clientId, { disabled: false }),
+      putting(() => t('teamApps.enable.done', { app: app.name })),
+    );
 
   return (
-    <section className="panel" part="card" aria-labelledby="apps-title">
-      <TeamListHeading
-        titleId="apps-title"
-        title={t('teamApps.title')}
-        intro={t('teamApps.intro')}
-        actionLabel={t('teamApps.register.open')}
-        onAction={() => setRegistering(true)}
-        buttonRef={registerButton}
-        list={apps}
-      />
-      <TeamListBody list={apps} empty={t('teamApps.none')}>
-        {(items) => (
-          <ul className="members" aria-labelledby="apps-title">
-            {items.map((app) => (
-              <li key={app.clientId} className={app.disabled ? 'member disabled' : 'member'}>
-                <div className="member-who">
-                  <span className="member-name">{app.name}</span>
-                  <span className="member-email">{t(`teamApps.kinds.${app.kind}.name`)}</span>
-                </div>
-                <dl className="member-facts">
-                  <div>
-                    <dt>{t('teamApps.columns.clientId')}</dt>
-                    <dd className="app-client-id">
-                      <code>{app.clientId}</code>
-                      <CopyButton
-                        value={app.clientId}
-                        label={t('teamApps.copy.clientIdOf', { app: app.name })}
-                      />
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{t('teamApps.columns.status')}</dt>
-                    <dd className={app.disabled ? 'member-status-off' : undefined}>
-                      {t(app.disabled ? 'teamApps.status.disabled' : 'teamApps.status.enabled')}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{t('teamApps.columns.lastUsed')}</dt>
-                    <dd>
-                      {app.lastUsedAt ? (
-                        <time dateTime={app.lastUsedAt}>{lastTime(app.lastUsedAt, language, t)}</time>
-                      ) : (
-                        t('users.never')
-                      )}
-                    </dd>
-                  </div>
-                </dl>
-                <div className="member-actions">
-                  <IconButton
-                    icon="edit"
-                    label={t('teamApps.actions.edit', { app: app.name })}
-                    onClick={() => ask('edit', app)}
-                  />
-                  {app.hasSecret ? (
-                    <IconButton
-                      icon="key"
-                      label={t('teamApps.actions.rotate', { app: app.name })}
-                      onClick={() => ask('rotate', app)}
-                    />
-                  ) : null}
-                  {app.disabled ? (
-                    <IconButton
-                      icon="enable"
-                      label={t('teamApps.actions.enable', { app: app.name })}
-                      onClick={() => void enable(app)}
-                    />
-                  ) : (
-                    <IconButton
-                      icon="block"
-                      label={t('teamApps.actions.disable', { app: app.name })}
-                      onClick={() => ask('disable', app)}
-                    />
-                  )}
-                  <IconButton
-                    icon="delete"
-                    label={t('teamApps.actions.delete', { app: app.name })}
-                    onClick={() => ask('delete', app)}
-                  />
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
-      </TeamListBody>
+    <TeamListPanel
+      name="apps"
+      list={apps}
+      title={t('teamApps.title')}
+      intro={t('teamApps.intro')}
+      empty={t('teamApps.none')}
+      actionLabel={t('teamApps.register.open')}
+      onAction={() => setRegistering(true)}
+      buttonRef={registerButton}
+      row={(app) => (
+        <li key={app.clientId} className={app.disabled ? 'member disabled' : 'member'}>
+          <div className="member-who">
+            <span className="member-name">{app.name}</span>
+            <span className="member-email">{t(`teamApps.kinds.${app.kind}.name`)}</span>
+          </div>
+          <dl className="member-facts">
+            <div>
+              <dt>{t('teamApps.columns.clientId')}</dt>
+              <dd className="app-client-id">
+                <code>{app.clientId}</code>
+                <CopyButton value={app.clientId} label={t('teamApps.copy.clientIdOf', { app: app.name })} />
+              </dd>
+            </div>
+            <div>
+              <dt>{t('teamApps.columns.status')}</dt>
+              <dd className={app.disabled ? 'member-status-off' : undefined}>
+                {t(app.disabled ? 'teamApps.status.disabled' : 'teamApps.status.enabled')}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('teamApps.columns.lastUsed')}</dt>
+              <dd>
+                <LastTime iso={app.lastUsedAt} />
+              </dd>
+            </div>
+          </dl>
+          <div className="member-actions">
+            <IconButton
+              icon="edit"
+              label={t('teamApps.actions.edit', { app: app.name })}
+              onClick={() => ask({ kind: 'edit', app })}
+            />
+            {app.hasSecret ? (
+              <IconButton
+                icon="key"
+                label={t('teamApps.actions.rotate', { app: app.name })}
+                onClick={() => ask({ kind: 'rotate', app })}
+              />
+            ) : null}
+            {app.disabled ? (
+              <IconButton
+                icon="enable"
+                label={t('teamApps.actions.enable', { app: app.name })}
+                onClick={() => enable(app)}
+              />
+            ) : (
+              <IconButton
+                icon="block"
+                label={t('teamApps.actions.disable', { app: app.name })}
+                onClick={() => ask({ kind: 'disable', app })}
+              />
+            )}
+            <IconButton
+              icon="delete"
+              label={t('teamApps.actions.delete', { app: app.name })}
+              onClick={() => ask({ kind: 'delete', app })}
+            />
+          </div>
+        </li>
+      )}
+    >
       <FormDialog
         open={registering}
         title={t('teamApps.register.title')}
@@ -190,10 +169,7 @@ function Apps() {
             setBusy={setBusy}
             onClose={() => setRegistering(false)}
             onSaved={(made) => {
-              if ('app' in made) {
-                put(made.app);
-                reveal(made);
-              }
+              if ('app' in made) showSecret(made);
             }}
           />
         )}
@@ -220,14 +196,7 @@ function Apps() {
           title={t('teamApps.rotate.title', { app: asked.app.name })}
           text={t('teamApps.rotate.text', { app: asked.app.name })}
           action={t('teamApps.rotate.confirm')}
-          onConfirm={() =>
-            watched(
-              call((ctx) => rotateTeamAppSecret(ctx, asked.app.clientId)).then((made) => {
-                put(made.app);
-                reveal(made);
-              }),
-            )
-          }
+          onConfirm={() => act((ctx) => rotateTeamAppSecret(ctx, asked.app.clientId), showSecret)}
           onClose={close}
         />
       ) : null}
@@ -238,11 +207,9 @@ function Apps() {
           text={t('teamApps.disable.text', { app: asked.app.name })}
           action={t('teamApps.disable.confirm')}
           onConfirm={() =>
-            watched(
-              call((ctx) => changeTeamApp(ctx, asked.app.clientId, { disabled: true })).then((saved) => {
-                put(saved);
-                noticesStore.getState().show(t('teamApps.disable.done', { app: saved.name }), 'Success');
-              }),
+            act(
+              (ctx) => changeTeamApp(ctx, asked.app.clientId, { disabled: true }),
+              putting((saved) => t('teamApps.disable.done', { app: saved.name })),
             )
           }
           onClose={close}
@@ -255,25 +222,23 @@ function Apps() {
           text={t('teamApps.delete.text', { app: asked.app.name })}
           action={t('teamApps.delete.confirm')}
           onConfirm={() =>
-            watched(
-              call((ctx) => deleteTeamApp(ctx, asked.app.clientId)).then(() => {
-                drop(asked.app);
-                noticesStore.getState().show(t('teamApps.delete.done', { app: asked.app.name }), 'Success');
-              }),
+            act(
+              (ctx) => deleteTeamApp(ctx, asked.app.clientId),
+              dropping(asked.app, t('teamApps.delete.done', { app: asked.app.name })),
             )
           }
           onClose={close}
           returnFocus={() => registerButton.current}
         />
       ) : null}
-      {secret ? (
+      {secret.shown ? (
         <SecretDialog
-          shown={secret}
-          onClose={() => setSecret(null)}
+          shown={secret.shown}
+          onClose={secret.dismiss}
           returnFocus={() => registerButton.current}
         />
       ) : null}
-    </section>
+    </TeamListPanel>
   );
 }
 
@@ -281,15 +246,7 @@ function Apps() {
  * The app just registered or given a new secret: its client id and, once only, its secret. A public
  * app has none (it proves itself with PKCE), and says so.
  */
-function SecretDialog({
-  shown,
-  onClose,
-  returnFocus,
-}: {
-  shown: TeamAppWithSecret;
-  onClose(): void;
-  returnFocus(): HTMLElement | null;
-}) {
+function SecretDialog({ shown, onClose, returnFocus }: ShownOnceProps<TeamAppWithSecret>) {
   const { t } = useTranslation();
   const { app, clientSecret } = shown;
   return (
@@ -384,25 +341,17 @@ export function refusalProblems(error: unknown, t: TFunction): Problems {
  * takes and whether it asks for consent. What was typed stays on a refusal; focus goes to the first
  * field in error.
  */
-function AppForm({
-  app,
-  busy,
-  setBusy,
-  onSaved,
-  onClose,
-  onGone,
-}: {
-  app?: TeamApp;
-  busy: boolean;
-  setBusy(busy: boolean): void;
-  onSaved(result: TeamAppWithSecret | TeamApp): void;
-  onClose(): void;
-  onGone?(): void;
-}) {
+function AppForm(
+  props: InDialogProps & {
+    app?: TeamApp;
+    onSaved(result: TeamAppWithSecret | TeamApp): void;
+    onGone?(): void;
+  },
+) {
+  const { app, busy, onSaved, onClose, onGone } = props;
   const { t } = useTranslation();
-  const call = useCall();
+  const send = useDialogCall(props);
   const form = useRef<HTMLFormElement>(null);
-  const kindsId = useId();
   const [name, setName] = useState(app?.name ?? '');
   const [kind, setKind] = useState<TeamAppKind>(app?.kind ?? 'web');
   const [uris, setUris] = useState<Record<UriField, string[]>>({
@@ -433,28 +382,28 @@ function AppForm({
       backchannelLogoutUri: logout && logoutUri.trim() ? logoutUri : null,
     };
     const consent = kind === 'machine' ? false : thirdParty;
-    setBusy(true);
-    try {
-      if (app) {
-        const saved = await call((ctx) =>
-          changeTeamApp(ctx, app.clientId, { name: name.trim(), ...addresses, thirdParty: consent }),
-        );
-        onSaved(saved);
-        noticesStore.getState().show(t('teamApps.edit.done', { app: saved.name }), 'Success');
-      } else {
-        const made = await call((ctx) =>
-          registerTeamApp(ctx, { name: name.trim(), kind, ...addresses, thirdParty: consent }),
-        );
-        onSaved(made);
-        noticesStore.getState().show(t('teamApps.register.done', { app: made.app.name }), 'Success');
-      }
-      setBusy(false);
-      onClose();
-    } catch (error) {
-      setBusy(false);
+    const refused = (error: unknown) => {
       if (gone(error)) onGone?.();
       setProblems(refusalProblems(error, t));
-    }
+    };
+    if (app)
+      await send(
+        (ctx) => changeTeamApp(ctx, app.clientId, { name: name.trim(), ...addresses, thirdParty: consent }),
+        (saved) => {
+          onSaved(saved);
+          notify(t('teamApps.edit.done', { app: saved.name }));
+        },
+        refused,
+      );
+    else
+      await send(
+        (ctx) => registerTeamApp(ctx, { name: name.trim(), kind, ...addresses, thirdParty: consent }),
+        (made) => {
+          onSaved(made);
+          notify(t('teamApps.register.done', { app: made.app.name }));
+        },
+        refused,
+      );
   }
 
   const setUri = (field: UriField, index: number, value: string) =>
@@ -491,33 +440,18 @@ function AppForm({
         {app ? (
           <p>{t('teamApps.edit.kind', { kind: t(`teamApps.kinds.${app.kind}.name`) })}</p>
         ) : (
-          <fieldset className="stack tight" aria-describedby={`${kindsId}-hint`}>
-            <legend className="check-name">{t('teamApps.fields.kind')}</legend>
-            <p className="hint" id={`${kindsId}-hint`}>
-              {t('teamApps.fields.kindHint')}
-            </p>
-            {APP_KINDS.map((choice) => (
-              <label key={choice} className="check">
-                <input
-                  type="radio"
-                  name="kind"
-                  value={choice}
-                  checked={kind === choice}
-                  aria-labelledby={`${kindsId}-${choice}-name`}
-                  aria-describedby={`${kindsId}-${choice}`}
-                  onChange={() => setKind(choice)}
-                />
-                <span>
-                  <span className="check-name" id={`${kindsId}-${choice}-name`}>
-                    {t(`teamApps.kinds.${choice}.name`)}
-                  </span>
-                  <span className="hint" id={`${kindsId}-${choice}`}>
-                    {t(`teamApps.kinds.${choice}.hint`)}
-                  </span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
+          <Choices<TeamAppKind>
+            legend={t('teamApps.fields.kind')}
+            hint={t('teamApps.fields.kindHint')}
+            name="kind"
+            choices={APP_KINDS}
+            value={kind}
+            onChange={setKind}
+            text={(choice) => ({
+              name: t(`teamApps.kinds.${choice}.name`),
+              hint: t(`teamApps.kinds.${choice}.hint`),
+            })}
+          />
         )}
         {redirects
           ? URI_FIELDS.map((field) => (
@@ -548,24 +482,13 @@ function AppForm({
           />
         ) : null}
         {kind === 'machine' ? null : (
-          <label className="check">
-            <input
-              type="checkbox"
-              name="thirdParty"
-              checked={thirdParty}
-              aria-labelledby={`${kindsId}-third-name`}
-              aria-describedby={`${kindsId}-third`}
-              onChange={(event) => setThirdParty(event.target.checked)}
-            />
-            <span>
-              <span className="check-name" id={`${kindsId}-third-name`}>
-                {t('teamApps.fields.thirdParty')}
-              </span>
-              <span className="hint" id={`${kindsId}-third`}>
-                {t('teamApps.fields.thirdPartyHint')}
-              </span>
-            </span>
-          </label>
+          <Check
+            label={t('teamApps.fields.thirdParty')}
+            hint={t('teamApps.fields.thirdPartyHint')}
+            name="thirdParty"
+            checked={thirdParty}
+            onChange={setThirdParty}
+          />
         )}
         {!redirects && !app ? <p className="hint">{t(`teamApps.kinds.${kind}.noUris`)}</p> : null}
         {problems.form ? <Alert tone="error">{problems.form}</Alert> : null}

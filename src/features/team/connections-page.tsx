@@ -15,7 +15,7 @@ import { METADATA_MAX_BYTES, METADATA_PROBLEMS } from '../../contract/connection
 import { charCount, LIMITS } from '../../contract/limits';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
-import { DialogForm, FormDialog } from '../../ui/dialog';
+import { FormDialog } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
 import { useSearchParam } from '../../ui/router';
 import { TextField } from '../../ui/text-field';
@@ -25,23 +25,20 @@ import {
   Choices,
   CopyButton,
   failure,
-  followGone,
   IconButton,
-  TeamListBody,
-  TeamListHeading,
-  useCall,
+  type InDialogProps,
+  notify,
+  TeamListPanel,
+  useAsked,
+  useDialogCall,
+  useListActions,
   useTeamList,
 } from './admin-kit';
 import { dayText, refusalOf } from './format';
+import { FieldsForm, LITERAL, savedText, useSaveConnection, type DetailsFormProps } from './connection-form';
 import { ConnectionOptions } from './connection-options';
 import { MappingFacts, MappingForm } from './mapping-form';
-import {
-  LITERAL,
-  OidcDetailsForm,
-  OidcFacts,
-  useFocusFirstProblem,
-  type DetailsFormProps,
-} from './oidc-details';
+import { OidcDetailsForm, OidcFacts } from './oidc-details';
 import { OwnerSetupLinks } from './setup-links';
 
 /**
@@ -68,22 +65,16 @@ const byName = (a: TeamConnection, b: TeamConnection) => a.name.localeCompare(b.
 
 function Connections() {
   const { t } = useTranslation();
-  const call = useCall();
   const connections = useTeamList(listTeamConnections, (c) => c.id, byName);
   const [adding, setAdding] = useState(false);
-  const [asked, setAsked] = useState<{
+  const { asked, open, ask, close } = useAsked<{
     kind: 'details' | 'mapping' | 'remove';
     connection: TeamConnection;
-  } | null>(null);
-  const [open, setOpen] = useState(false);
-  const ask = (kind: 'details' | 'mapping' | 'remove', connection: TeamConnection) => {
-    setAsked({ kind, connection });
-    setOpen(true);
-  };
+  }>();
   const addButton = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
-  const { put, drop } = connections;
-  const { reloadIfGone, watched } = followGone(connections.reload);
+  const { put } = connections;
+  const { call, act, actNow, putting, dropping, reloadIfGone } = useListActions(connections);
   // Back from a test sign-in (the provider's answer came here): its result is read out once it shows.
   const tested = useSearchParam('test');
   const testedRow = connections.items?.find((c) => c.id === tested);
@@ -112,7 +103,7 @@ function Connections() {
       reloadIfGone(problem);
       // The provider's configuration could not be read: the row shows why, as a failed test.
       if (refusalOf(problem).code === 'discovery') connections.reload();
-      noticesStore.getState().show(failure(t, problem), 'Failure');
+      notify(failure(t, problem), false);
     }
   }
 
@@ -125,71 +116,55 @@ function Connections() {
         changeTeamConnection(ctx, connection.id, { metadataUrl: connection.metadataUrl! }),
       );
       put(saved);
-      noticesStore.getState().show(savedText(t, connection, saved, 'refreshed'), 'Success');
+      notify(savedText(t, connection, saved, 'connections.metadata.refreshed'));
     } catch (problem) {
       reloadIfGone(problem);
       const { code } = refusalOf(problem);
-      noticesStore
-        .getState()
-        .show(
-          isMetadataRefusal(code) ? t(`connections.metadata.problems.${code}`) : failure(t, problem),
-          'Failure',
-        );
+      notify(
+        isMetadataRefusal(code) ? t(`connections.metadata.problems.${code}`) : failure(t, problem),
+        false,
+      );
     } finally {
       setRefreshing(null);
     }
   }
 
-  async function turn(connection: TeamConnection, enabled: boolean) {
-    try {
-      const saved = await call((ctx) => changeTeamConnection(ctx, connection.id, { enabled }));
-      put(saved);
-      noticesStore
-        .getState()
-        .show(
-          t(enabled ? 'connections.enable.done' : 'connections.disable.done', { connection: saved.name }),
-          'Success',
-        );
-    } catch (problem) {
-      reloadIfGone(problem);
-      const untested = refusalOf(problem).code === 'notTested';
-      noticesStore
-        .getState()
-        .show(untested ? t('connections.enable.untested') : failure(t, problem), 'Failure');
-    }
-  }
+  const turn = (connection: TeamConnection, enabled: boolean) =>
+    actNow(
+      (ctx) => changeTeamConnection(ctx, connection.id, { enabled }),
+      putting((saved) =>
+        t(enabled ? 'connections.enable.done' : 'connections.disable.done', { connection: saved.name }),
+      ),
+      (problem) =>
+        refusalOf(problem).code === 'notTested' ? t('connections.enable.untested') : failure(t, problem),
+    );
 
   return (
-    <section className="panel" part="card" aria-labelledby="connections-title">
-      <TeamListHeading
-        titleId="connections-title"
-        title={t('connections.title')}
-        intro={t('connections.intro')}
-        actionLabel={t('connections.add.open')}
-        onAction={() => setAdding(true)}
-        buttonRef={addButton}
-        list={connections}
-      />
-      <TeamListBody list={connections} empty={t('connections.none')}>
-        {(items) => (
-          <ul className="members" aria-labelledby="connections-title" ref={list}>
-            {items.map((connection) => (
-              <ConnectionRow
-                key={connection.id}
-                connection={connection}
-                onTest={() => void test(connection)}
-                onTurn={(enabled) => void turn(connection, enabled)}
-                onSaved={put}
-                refreshing={refreshing === connection.id}
-                onRefresh={() => void refresh(connection)}
-                onDetails={() => ask('details', connection)}
-                onMapping={() => ask('mapping', connection)}
-                onRemove={() => ask('remove', connection)}
-              />
-            ))}
-          </ul>
-        )}
-      </TeamListBody>
+    <TeamListPanel
+      name="connections"
+      list={connections}
+      title={t('connections.title')}
+      intro={t('connections.intro')}
+      empty={t('connections.none')}
+      actionLabel={t('connections.add.open')}
+      onAction={() => setAdding(true)}
+      buttonRef={addButton}
+      listRef={list}
+      row={(connection) => (
+        <ConnectionRow
+          key={connection.id}
+          connection={connection}
+          onTest={() => void test(connection)}
+          onTurn={(enabled) => turn(connection, enabled)}
+          onSaved={put}
+          refreshing={refreshing === connection.id}
+          onRefresh={() => void refresh(connection)}
+          onDetails={() => ask({ kind: 'details', connection })}
+          onMapping={() => ask({ kind: 'mapping', connection })}
+          onRemove={() => ask({ kind: 'remove', connection })}
+        />
+      )}
+    >
       <FormDialog open={adding} title={t('connections.add.title')} onClose={() => setAdding(false)}>
         {(busy, setBusy) => (
           <AddForm busy={busy} setBusy={setBusy} onAdded={put} onClose={() => setAdding(false)} />
@@ -201,7 +176,7 @@ function Connections() {
           title={t(asked.kind === 'details' ? 'connections.details.title' : 'connections.mapping.title', {
             connection: asked.connection.name,
           })}
-          onClose={() => setOpen(false)}
+          onClose={close}
         >
           {(busy, setBusy) => {
             const Form =
@@ -216,7 +191,7 @@ function Connections() {
                 busy={busy}
                 setBusy={setBusy}
                 onSaved={put}
-                onClose={() => setOpen(false)}
+                onClose={close}
               />
             );
           }}
@@ -229,20 +204,16 @@ function Connections() {
           text={t('connections.remove.text', { connection: asked.connection.name })}
           action={t('connections.remove.confirm')}
           onConfirm={() =>
-            watched(
-              call((ctx) => removeTeamConnection(ctx, asked.connection.id)).then(() => {
-                drop(asked.connection);
-                noticesStore
-                  .getState()
-                  .show(t('connections.remove.done', { connection: asked.connection.name }), 'Success');
-              }),
+            act(
+              (ctx) => removeTeamConnection(ctx, asked.connection.id),
+              dropping(asked.connection, t('connections.remove.done', { connection: asked.connection.name })),
             )
           }
-          onClose={() => setOpen(false)}
+          onClose={close}
           returnFocus={() => addButton.current}
         />
       ) : null}
-    </section>
+    </TeamListPanel>
   );
 }
 
@@ -537,18 +508,6 @@ const isMetadataRefusal = (code: string | undefined): code is string =>
 type Source = 'url' | 'xml' | 'hand';
 const SOURCES: readonly Source[] = ['url', 'xml', 'hand'];
 
-/**
- * What a save of the provider's details says: done, or that the connection is off until a test passes
- * again (its metadata named another entity ID or sign-on URL).
- */
-function savedText(t: TFunction, before: TeamConnection, saved: TeamConnection, done: 'done' | 'refreshed') {
-  if (before.enabled && !saved.enabled)
-    return t('connections.metadata.turnedOff', { connection: saved.name });
-  return t(done === 'done' ? 'connections.details.done' : 'connections.metadata.refreshed', {
-    connection: saved.name,
-  });
-}
-
 /** A refusal of the server at the field it names (`certificates.1`: the next certificate's). */
 function refusalAt(error: unknown, t: TFunction): Partial<Record<Field | 'form', string>> {
   const { code, field } = refusalOf(error);
@@ -568,23 +527,13 @@ function refusalAt(error: unknown, t: TFunction): Partial<Record<Field | 'form',
  * Add a connection: which identity provider (with its steps) and a name. The provider asks for this
  * site's values first; its own details are entered next, on the connection.
  */
-function AddForm({
-  busy,
-  setBusy,
-  onAdded,
-  onClose,
-}: {
-  busy: boolean;
-  setBusy(busy: boolean): void;
-  onAdded(connection: TeamConnection): void;
-  onClose(): void;
-}) {
+function AddForm(props: InDialogProps & { onAdded(connection: TeamConnection): void }) {
+  const { busy, onAdded, onClose } = props;
   const { t } = useTranslation();
-  const call = useCall();
+  const send = useDialogCall(props);
   const [preset, setPreset] = useState<Preset>('okta');
   const [name, setName] = useState('');
   const [problems, setProblems] = useState<Partial<Record<Field | 'form', string>>>({});
-  const box = useFocusFirstProblem(problems);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -596,63 +545,60 @@ function AddForm({
         : null;
     setProblems(problem ? { name: problem } : {});
     if (problem) return;
-    setBusy(true);
-    try {
-      const added = await call((ctx) => addTeamConnection(ctx, { preset, name: text }));
-      onAdded(added);
-      noticesStore.getState().show(t('connections.add.done', { connection: added.name }), 'Success');
-      setBusy(false);
-      onClose();
-    } catch (error) {
-      setBusy(false);
-      setProblems(refusalAt(error, t));
-    }
+    await send(
+      (ctx) => addTeamConnection(ctx, { preset, name: text }),
+      (added) => {
+        onAdded(added);
+        notify(t('connections.add.done', { connection: added.name }));
+      },
+      (error) => setProblems(refusalAt(error, t)),
+    );
   }
 
   return (
-    <div ref={box}>
-      <DialogForm
-        busy={busy}
-        onSubmit={submit}
-        onClose={onClose}
-        submitLabel={t('connections.add.submit')}
-        error={problems.form}
-      >
-        <Choices<Preset>
-          legend={t('connections.add.provider')}
-          name="preset"
-          choices={PRESETS}
-          value={preset}
-          onChange={setPreset}
-          text={(choice) => ({
-            name: t(`connections.presets.${choice}.name`),
-            hint: t(`connections.presets.${choice}.steps`),
-          })}
-        />
-        <TextField
-          label={t('connections.fields.name')}
-          hint={t('connections.fields.nameHint')}
-          name="name"
-          autoComplete="off"
-          limit={LIMITS.name}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          error={problems.name}
-          autoFocus
-        />
-      </DialogForm>
-    </div>
+    <FieldsForm
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={t('connections.add.submit')}
+      problems={problems}
+    >
+      <Choices<Preset>
+        legend={t('connections.add.provider')}
+        name="preset"
+        choices={PRESETS}
+        value={preset}
+        onChange={setPreset}
+        text={(choice) => ({
+          name: t(`connections.presets.${choice}.name`),
+          hint: t(`connections.presets.${choice}.steps`),
+        })}
+      />
+      <TextField
+        label={t('connections.fields.name')}
+        hint={t('connections.fields.nameHint')}
+        name="name"
+        autoComplete="off"
+        limit={LIMITS.name}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        error={problems.name}
+        autoFocus
+      />
+    </FieldsForm>
   );
 }
+
 /**
  * The provider's details, given one of three ways: its metadata's address (the server reads it now,
  * and again on each refresh), its metadata pasted, or typed in the provider's own words — its entity
  * ID, its sign-on URL and the certificate it signs with, and the next one while it rotates. What was
  * typed stays on a refusal, in every way of giving them.
  */
-function DetailsForm({ connection, busy, setBusy, onSaved, onClose }: DetailsFormProps) {
+function DetailsForm(props: DetailsFormProps) {
+  const { connection, busy, onClose } = props;
   const { t } = useTranslation();
-  const call = useCall();
+  const save = useSaveConnection(props);
   const preset = connection.preset === 'oidc' ? 'saml' : connection.preset;
   const [source, setSource] = useState<Source>(connection.metadataUrl ? 'url' : 'hand');
   const [draft, setDraft] = useState<Record<Exclude<Field, 'name'>, string>>({
@@ -664,7 +610,6 @@ function DetailsForm({ connection, busy, setBusy, onSaved, onClose }: DetailsFor
     metadataXml: '',
   });
   const [problems, setProblems] = useState<Partial<Record<Field | 'form', string>>>({});
-  const box = useFocusFirstProblem(problems);
   const set = (field: keyof typeof draft, value: string) => setDraft((all) => ({ ...all, [field]: value }));
 
   async function submit(event: FormEvent) {
@@ -672,118 +617,106 @@ function DetailsForm({ connection, busy, setBusy, onSaved, onClose }: DetailsFor
     const found = checkDetails(draft, source, t);
     setProblems(found);
     if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      const change =
-        source === 'url'
-          ? { metadataUrl: draft.metadataUrl.trim() }
-          : source === 'xml'
-            ? { metadataXml: draft.metadataXml }
-            : {
-                idpEntityId: draft.idpEntityId.trim(),
-                ssoUrl: draft.ssoUrl.trim(),
-                certificates: [draft.certificate, draft.nextCertificate].filter((pem) => pem.trim()),
-              };
-      const saved = await call((ctx) => changeTeamConnection(ctx, connection.id, change));
-      onSaved(saved);
-      noticesStore.getState().show(savedText(t, connection, saved, 'done'), 'Success');
-      setBusy(false);
-      onClose();
-    } catch (error) {
-      setBusy(false);
-      setProblems(refusalAt(error, t));
-    }
+    const change =
+      source === 'url'
+        ? { metadataUrl: draft.metadataUrl.trim() }
+        : source === 'xml'
+          ? { metadataXml: draft.metadataXml }
+          : {
+              idpEntityId: draft.idpEntityId.trim(),
+              ssoUrl: draft.ssoUrl.trim(),
+              certificates: [draft.certificate, draft.nextCertificate].filter((pem) => pem.trim()),
+            };
+    await save(change, 'connections.details.done', (error) => setProblems(refusalAt(error, t)));
   }
 
   const label = (field: 'idpEntityId' | 'ssoUrl') => t(`connections.presets.${preset}.${field}`);
   const submitLabel = source === 'hand' ? t('connections.details.submit') : t('connections.metadata.read');
   return (
-    <div ref={box}>
-      <DialogForm
-        busy={busy}
-        onSubmit={submit}
-        onClose={onClose}
-        error={problems.form}
-        actions={
-          // The metadata is fetched and read when this is pressed: it says so while it works.
-          <button type="submit" className="button" part="button" aria-busy={busy ? true : undefined}>
-            {busy && source !== 'hand' ? t('connections.metadata.reading') : submitLabel}
-          </button>
-        }
-      >
-        <Choices<Source>
-          legend={t('connections.source.legend')}
-          name="source"
-          choices={SOURCES}
-          value={source}
-          autoFocus
-          onChange={(choice) => {
-            setSource(choice);
-            setProblems({});
-          }}
-          text={(choice) => ({
-            name: t(`connections.source.${choice}`),
-            hint: t(`connections.source.${choice}Hint`),
-          })}
+    <FieldsForm
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      problems={problems}
+      actions={
+        // The metadata is fetched and read when this is pressed: it says so while it works.
+        <button type="submit" className="button" part="button" aria-busy={busy ? true : undefined}>
+          {busy && source !== 'hand' ? t('connections.metadata.reading') : submitLabel}
+        </button>
+      }
+    >
+      <Choices<Source>
+        legend={t('connections.source.legend')}
+        name="source"
+        choices={SOURCES}
+        value={source}
+        autoFocus
+        onChange={(choice) => {
+          setSource(choice);
+          setProblems({});
+        }}
+        text={(choice) => ({
+          name: t(`connections.source.${choice}`),
+          hint: t(`connections.source.${choice}Hint`),
+        })}
+      />
+      {source === 'url' ? (
+        <TextField
+          label={t('connections.fields.metadataUrl')}
+          hint={t('connections.fields.metadataUrlHint')}
+          name="metadataUrl"
+          type="url"
+          {...LITERAL}
+          value={draft.metadataUrl}
+          onChange={(event) => set('metadataUrl', event.target.value)}
+          error={problems.metadataUrl}
         />
-        {source === 'url' ? (
+      ) : source === 'xml' ? (
+        <PastedField
+          label={t('connections.fields.metadataXml')}
+          hint={t('connections.fields.metadataXmlHint')}
+          rows={8}
+          value={draft.metadataXml}
+          error={problems.metadataXml}
+          onChange={(value) => set('metadataXml', value)}
+        />
+      ) : (
+        <>
+          <p className="hint">{t(`connections.presets.${preset}.details`)}</p>
           <TextField
-            label={t('connections.fields.metadataUrl')}
-            hint={t('connections.fields.metadataUrlHint')}
-            name="metadataUrl"
+            label={label('idpEntityId')}
+            name="idpEntityId"
+            {...LITERAL}
+            value={draft.idpEntityId}
+            onChange={(event) => set('idpEntityId', event.target.value)}
+            error={problems.idpEntityId}
+          />
+          <TextField
+            label={label('ssoUrl')}
+            name="ssoUrl"
             type="url"
             {...LITERAL}
-            value={draft.metadataUrl}
-            onChange={(event) => set('metadataUrl', event.target.value)}
-            error={problems.metadataUrl}
+            value={draft.ssoUrl}
+            onChange={(event) => set('ssoUrl', event.target.value)}
+            error={problems.ssoUrl}
           />
-        ) : source === 'xml' ? (
           <PastedField
-            label={t('connections.fields.metadataXml')}
-            hint={t('connections.fields.metadataXmlHint')}
-            rows={8}
-            value={draft.metadataXml}
-            error={problems.metadataXml}
-            onChange={(value) => set('metadataXml', value)}
+            label={t('connections.fields.certificate')}
+            hint={t('connections.fields.certificateHint')}
+            value={draft.certificate}
+            error={problems.certificate}
+            onChange={(value) => set('certificate', value)}
           />
-        ) : (
-          <>
-            <p className="hint">{t(`connections.presets.${preset}.details`)}</p>
-            <TextField
-              label={label('idpEntityId')}
-              name="idpEntityId"
-              {...LITERAL}
-              value={draft.idpEntityId}
-              onChange={(event) => set('idpEntityId', event.target.value)}
-              error={problems.idpEntityId}
-            />
-            <TextField
-              label={label('ssoUrl')}
-              name="ssoUrl"
-              type="url"
-              {...LITERAL}
-              value={draft.ssoUrl}
-              onChange={(event) => set('ssoUrl', event.target.value)}
-              error={problems.ssoUrl}
-            />
-            <PastedField
-              label={t('connections.fields.certificate')}
-              hint={t('connections.fields.certificateHint')}
-              value={draft.certificate}
-              error={problems.certificate}
-              onChange={(value) => set('certificate', value)}
-            />
-            <PastedField
-              label={t('connections.fields.nextCertificate')}
-              hint={t('connections.fields.nextCertificateHint')}
-              value={draft.nextCertificate}
-              error={problems.nextCertificate}
-              onChange={(value) => set('nextCertificate', value)}
-            />
-          </>
-        )}
-      </DialogForm>
-    </div>
+          <PastedField
+            label={t('connections.fields.nextCertificate')}
+            hint={t('connections.fields.nextCertificateHint')}
+            value={draft.nextCertificate}
+            error={problems.nextCertificate}
+            onChange={(value) => set('nextCertificate', value)}
+          />
+        </>
+      )}
+    </FieldsForm>
   );
 }
 

@@ -10,27 +10,29 @@ import {
 } from '../../api/directories';
 import { DIRECTORY_SIGN_IN, type DirectorySignIn } from '../../contract/directories';
 import { charCount, LIMITS } from '../../contract/limits';
-import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { DialogForm, FormDialog } from '../../ui/dialog';
-import { useElement } from '../../ui/element-context';
 import { TextField } from '../../ui/text-field';
 import {
   AdminPart,
   Choices,
   Confirm,
   CopyField,
-  DIALOG_GONE_MS,
   failure,
-  followGone,
   IconButton,
+  type InDialogProps,
+  notify,
   ShownOnceDialog,
-  TeamListBody,
-  TeamListHeading,
-  useCall,
+  type ShownOnceProps,
+  LastTime,
+  TeamListPanel,
+  useAsked,
+  useDialogCall,
+  useListActions,
+  useShownOnce,
   useTeamList,
 } from './admin-kit';
-import { lastTime, refusalOf } from './format';
+import { refusalOf } from './format';
 
 /**
  * Directory sync (routes/directories.ts): the team's directories — Okta, Microsoft Entra ID or another
@@ -52,93 +54,67 @@ const byName = (a: Directory, b: Directory) => a.name.localeCompare(b.name);
 
 function Directories() {
   const { t } = useTranslation();
-  const { language } = useElement();
-  const call = useCall();
   const directories = useTeamList(
     async (ctx, signal) => (await listDirectories(ctx, signal)).directories,
     (directory) => directory.id,
     byName,
   );
-  const [asked, setAsked] = useState<Asked | null>(null);
-  const [open, setOpen] = useState(false);
+  const { asked, open, ask, close } = useAsked<Asked>();
   const [adding, setAdding] = useState(false);
-  const [made, setMade] = useState<DirectoryWithToken | null>(null);
-  // The token's dialog opens once the dialog that asked for it has closed and given focus back.
-  const reveal = (shown: DirectoryWithToken) => setTimeout(() => setMade(shown), DIALOG_GONE_MS);
+  const token = useShownOnce<DirectoryWithToken>();
   const addButton = useRef<HTMLButtonElement>(null);
-  const { put, drop } = directories;
-  const ask = (kind: Asked['kind'], directory: Directory) => {
-    setAsked({ kind, directory });
-    setOpen(true);
+  const { put } = directories;
+  const { act, dropping } = useListActions(directories);
+  const showToken = (shown: DirectoryWithToken) => {
+    put(shown.directory);
+    token.reveal(shown);
   };
-  const close = () => setOpen(false);
-  const { watched } = followGone(directories.reload);
 
   return (
-    <section className="panel" part="card" aria-labelledby="directories-title">
-      <TeamListHeading
-        titleId="directories-title"
-        title={t('directories.title')}
-        intro={t('directories.intro')}
-        actionLabel={t('directories.add.open')}
-        onAction={() => setAdding(true)}
-        buttonRef={addButton}
-        list={directories}
-      />
-      <TeamListBody list={directories} empty={t('directories.none')}>
-        {(items) => (
-          <ul className="members" aria-labelledby="directories-title">
-            {items.map((directory) => (
-              <li key={directory.id} className="member">
-                <div className="member-who">
-                  <span className="member-name">{directory.name}</span>
-                </div>
-                <dl className="member-facts">
-                  <div>
-                    <dt>{t('directories.columns.signIn')}</dt>
-                    <dd>{t(`directories.signIn.${directory.signIn}.name`)}</dd>
-                  </div>
-                  <div>
-                    <dt>{t('directories.columns.lastUsed')}</dt>
-                    <dd>
-                      {directory.lastUsedAt ? (
-                        <time dateTime={directory.lastUsedAt}>
-                          {lastTime(directory.lastUsedAt, language, t)}
-                        </time>
-                      ) : (
-                        t('users.never')
-                      )}
-                    </dd>
-                  </div>
-                </dl>
-                <div className="member-actions">
-                  <IconButton
-                    icon="key"
-                    label={t('directories.actions.rotate', { directory: directory.name })}
-                    onClick={() => ask('rotate', directory)}
-                  />
-                  <IconButton
-                    icon="delete"
-                    label={t('directories.actions.revoke', { directory: directory.name })}
-                    onClick={() => ask('revoke', directory)}
-                  />
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
-      </TeamListBody>
+    <TeamListPanel
+      name="directories"
+      list={directories}
+      title={t('directories.title')}
+      intro={t('directories.intro')}
+      empty={t('directories.none')}
+      actionLabel={t('directories.add.open')}
+      onAction={() => setAdding(true)}
+      buttonRef={addButton}
+      row={(directory) => (
+        <li key={directory.id} className="member">
+          <div className="member-who">
+            <span className="member-name">{directory.name}</span>
+          </div>
+          <dl className="member-facts">
+            <div>
+              <dt>{t('directories.columns.signIn')}</dt>
+              <dd>{t(`directories.signIn.${directory.signIn}.name`)}</dd>
+            </div>
+            <div>
+              <dt>{t('directories.columns.lastUsed')}</dt>
+              <dd>
+                <LastTime iso={directory.lastUsedAt} />
+              </dd>
+            </div>
+          </dl>
+          <div className="member-actions">
+            <IconButton
+              icon="key"
+              label={t('directories.actions.rotate', { directory: directory.name })}
+              onClick={() => ask({ kind: 'rotate', directory })}
+            />
+            <IconButton
+              icon="delete"
+              label={t('directories.actions.revoke', { directory: directory.name })}
+              onClick={() => ask({ kind: 'revoke', directory })}
+            />
+          </div>
+        </li>
+      )}
+    >
       <FormDialog open={adding} title={t('directories.add.title')} onClose={() => setAdding(false)}>
         {(busy, setBusy) => (
-          <AddForm
-            busy={busy}
-            setBusy={setBusy}
-            onClose={() => setAdding(false)}
-            onAdded={(shown) => {
-              put(shown.directory);
-              reveal(shown);
-            }}
-          />
+          <AddForm busy={busy} setBusy={setBusy} onClose={() => setAdding(false)} onAdded={showToken} />
         )}
       </FormDialog>
       {asked?.kind === 'rotate' ? (
@@ -147,14 +123,7 @@ function Directories() {
           title={t('directories.rotate.title', { directory: asked.directory.name })}
           text={t('directories.rotate.text', { directory: asked.directory.name })}
           action={t('directories.rotate.confirm')}
-          onConfirm={() =>
-            watched(
-              call((ctx) => rotateDirectoryToken(ctx, asked.directory.id)).then((shown) => {
-                put(shown.directory);
-                reveal(shown);
-              }),
-            )
-          }
+          onConfirm={() => act((ctx) => rotateDirectoryToken(ctx, asked.directory.id), showToken)}
           onClose={close}
         />
       ) : null}
@@ -165,40 +134,27 @@ function Directories() {
           text={t('directories.revoke.text', { directory: asked.directory.name })}
           action={t('directories.revoke.confirm')}
           onConfirm={() =>
-            watched(
-              call((ctx) => revokeDirectory(ctx, asked.directory.id)).then(() => {
-                drop(asked.directory);
-                noticesStore
-                  .getState()
-                  .show(t('directories.revoke.done', { directory: asked.directory.name }), 'Success');
-              }),
+            act(
+              (ctx) => revokeDirectory(ctx, asked.directory.id),
+              dropping(asked.directory, t('directories.revoke.done', { directory: asked.directory.name })),
             )
           }
           onClose={close}
           returnFocus={() => addButton.current}
         />
       ) : null}
-      {made ? (
-        <TokenDialog shown={made} onClose={() => setMade(null)} returnFocus={() => addButton.current} />
+      {token.shown ? (
+        <TokenDialog shown={token.shown} onClose={token.dismiss} returnFocus={() => addButton.current} />
       ) : null}
-    </section>
+    </TeamListPanel>
   );
 }
 
 /** A directory's name and how the members it adds sign in; what was typed stays on a refusal. */
-function AddForm({
-  busy,
-  setBusy,
-  onAdded,
-  onClose,
-}: {
-  busy: boolean;
-  setBusy(busy: boolean): void;
-  onAdded(shown: DirectoryWithToken): void;
-  onClose(): void;
-}) {
+function AddForm(props: InDialogProps & { onAdded(shown: DirectoryWithToken): void }) {
+  const { busy, onAdded, onClose } = props;
   const { t } = useTranslation();
-  const call = useCall();
+  const send = useDialogCall(props);
   const [name, setName] = useState('');
   const [signIn, setSignIn] = useState<DirectorySignIn>('sso');
   const [problems, setProblems] = useState<{ name?: string; form?: string }>({});
@@ -210,22 +166,21 @@ function AddForm({
     if (charCount(trimmed) > LIMITS.name)
       return setProblems({ name: t('directories.errors.nameTooLong', { n: LIMITS.name }) });
     setProblems({});
-    setBusy(true);
-    try {
-      const shown = await call((ctx) => addDirectory(ctx, { name: trimmed, signIn }));
-      setBusy(false);
-      onAdded(shown);
-      noticesStore.getState().show(t('directories.add.done', { directory: shown.directory.name }), 'Success');
-      onClose();
-    } catch (error) {
-      setBusy(false);
-      const { code, field } = refusalOf(error);
-      setProblems(
-        code === 'invalidName' && field === 'name'
-          ? { name: t('directories.errors.invalidName') }
-          : { form: failure(t, error) },
-      );
-    }
+    await send(
+      (ctx) => addDirectory(ctx, { name: trimmed, signIn }),
+      (shown) => {
+        onAdded(shown);
+        notify(t('directories.add.done', { directory: shown.directory.name }));
+      },
+      (error) => {
+        const { code, field } = refusalOf(error);
+        setProblems(
+          code === 'invalidName' && field === 'name'
+            ? { name: t('directories.errors.invalidName') }
+            : { form: failure(t, error) },
+        );
+      },
+    );
   }
 
   return (
@@ -265,15 +220,7 @@ function AddForm({
 }
 
 /** The directory just connected or given a new token: the SCIM address and, once only, the token. */
-function TokenDialog({
-  shown,
-  onClose,
-  returnFocus,
-}: {
-  shown: DirectoryWithToken;
-  onClose(): void;
-  returnFocus(): HTMLElement | null;
-}) {
+function TokenDialog({ shown, onClose, returnFocus }: ShownOnceProps<DirectoryWithToken>) {
   const { t } = useTranslation();
   return (
     <ShownOnceDialog

@@ -12,21 +12,27 @@ import {
 } from '../../api/domains';
 import { listTeamConnections, type TeamConnection } from '../../api/connections';
 import { DOMAIN_GRACE_MS, normalDomain } from '../../contract/domains';
-import { noticesStore } from '../../state/notices';
 import { DialogForm, FormDialog } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
 import { TextField } from '../../ui/text-field';
 import {
   AdminPart,
+  Check,
   Confirm,
   CopyButton,
   failure,
-  followGone,
   IconButton,
-  TeamListBody,
-  TeamListHeading,
+  type InDialogProps,
+  notify,
+  SaveButton,
+  SaveProblem,
+  TeamListPanel,
+  useAsked,
   useCall,
+  useDialogCall,
   useFieldProblem,
+  useListActions,
+  useSaveInPlace,
   useTeamList,
 } from './admin-kit';
 import { dayText, lastTime, refusalOf } from './format';
@@ -54,15 +60,15 @@ const checkable = (domain: TeamDomain) => domain.state !== 'verified' || domain.
 
 function Domains() {
   const { t } = useTranslation();
-  const call = useCall();
   const domains = useTeamList(listTeamDomains, (d) => d.domain, byName);
   const [adding, setAdding] = useState(false);
-  const [removing, setRemoving] = useState<TeamDomain | null>(null);
-  const [open, setOpen] = useState(false);
+  const { asked: removing, open, ask, close } = useAsked<TeamDomain>();
   const [checking, setChecking] = useState<ReadonlySet<string>>(new Set());
   const addButton = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
-  const { put, drop } = domains;
+  const { put } = domains;
+  // What was acted on is gone (removed in another tab): the list follows.
+  const { call, act, dropping, reloadIfGone } = useListActions(domains);
   // The connections a verified domain may sign in through (none yet: the row says where to add one).
   const [connections, setConnections] = useState<TeamConnection[] | null>(null);
   useEffect(() => {
@@ -72,8 +78,6 @@ function Domains() {
     });
     return () => stop.abort();
   }, [call]);
-  // What was acted on is gone (removed in another tab): the list follows.
-  const { reloadIfGone, watched } = followGone(domains.reload);
 
   async function verify(domain: TeamDomain) {
     setChecking((all) => new Set(all).add(domain.domain));
@@ -81,12 +85,7 @@ function Domains() {
       const now = await call((ctx) => verifyTeamDomain(ctx, domain.domain));
       put(now);
       const proven = !checkable(now);
-      noticesStore
-        .getState()
-        .show(
-          t(proven ? 'domains.verify.done' : 'domains.verify.notYet', { domain: now.domain }),
-          proven ? 'Success' : 'Failure',
-        );
+      notify(t(proven ? 'domains.verify.done' : 'domains.verify.notYet', { domain: now.domain }), proven);
       // The Verify button is gone: focus stays in the row, on its name.
       if (proven)
         setTimeout(() =>
@@ -95,9 +94,7 @@ function Domains() {
     } catch (problem) {
       reloadIfGone(problem);
       const taken = refusalOf(problem).code === 'domainTaken';
-      noticesStore
-        .getState()
-        .show(taken ? t('domains.verify.taken', { domain: domain.domain }) : failure(t, problem), 'Failure');
+      notify(taken ? t('domains.verify.taken', { domain: domain.domain }) : failure(t, problem), false);
     } finally {
       setChecking((all) => {
         const left = new Set(all);
@@ -108,36 +105,28 @@ function Domains() {
   }
 
   return (
-    <section className="panel" part="card" aria-labelledby="domains-title">
-      <TeamListHeading
-        titleId="domains-title"
-        title={t('domains.title')}
-        intro={t('domains.intro')}
-        actionLabel={t('domains.add.open')}
-        onAction={() => setAdding(true)}
-        buttonRef={addButton}
-        list={domains}
-      />
-      <TeamListBody list={domains} empty={t('domains.none')}>
-        {(items) => (
-          <ul className="members" aria-labelledby="domains-title" ref={list}>
-            {items.map((domain) => (
-              <DomainRow
-                key={domain.domain}
-                domain={domain}
-                checking={checking.has(domain.domain)}
-                connections={connections}
-                onSaved={put}
-                onVerify={() => void verify(domain)}
-                onRemove={() => {
-                  setRemoving(domain);
-                  setOpen(true);
-                }}
-              />
-            ))}
-          </ul>
-        )}
-      </TeamListBody>
+    <TeamListPanel
+      name="domains"
+      list={domains}
+      title={t('domains.title')}
+      intro={t('domains.intro')}
+      empty={t('domains.none')}
+      actionLabel={t('domains.add.open')}
+      onAction={() => setAdding(true)}
+      buttonRef={addButton}
+      listRef={list}
+      row={(domain) => (
+        <DomainRow
+          key={domain.domain}
+          domain={domain}
+          checking={checking.has(domain.domain)}
+          connections={connections}
+          onSaved={put}
+          onVerify={() => void verify(domain)}
+          onRemove={() => ask(domain)}
+        />
+      )}
+    >
       <FormDialog open={adding} title={t('domains.add.title')} onClose={() => setAdding(false)}>
         {(busy, setBusy) => (
           <AddForm
@@ -156,20 +145,16 @@ function Domains() {
           text={t('domains.remove.text', { domain: removing.domain })}
           action={t('domains.remove.confirm')}
           onConfirm={() =>
-            watched(
-              call((ctx) => removeTeamDomain(ctx, removing.domain)).then(() => {
-                drop(removing);
-                noticesStore
-                  .getState()
-                  .show(t('domains.remove.done', { domain: removing.domain }), 'Success');
-              }),
+            act(
+              (ctx) => removeTeamDomain(ctx, removing.domain),
+              dropping(removing, t('domains.remove.done', { domain: removing.domain })),
             )
           }
-          onClose={() => setOpen(false)}
+          onClose={close}
           returnFocus={() => addButton.current}
         />
       ) : null}
-    </section>
+    </TeamListPanel>
   );
 }
 
@@ -282,28 +267,21 @@ function DomainSignIn({
   const name = domain.domain;
   const [connectionId, setConnectionId] = useState(domain.connectionId ?? '');
   const [required, setRequired] = useState(domain.requireSso);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, saveChange } = useSaveInPlace();
   const chosen = connections.find((connection) => connection.id === connectionId);
   const changed =
     connectionId !== (domain.connectionId ?? '') || (!!chosen && required) !== domain.requireSso;
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    if (busy || !changed) return;
-    setBusy(true);
-    setError(null);
-    try {
+    if (!changed) return;
+    await saveChange(async () => {
       const saved = await call((ctx) =>
         setDomainSignIn(ctx, name, { connectionId: chosen?.id ?? null, requireSso: !!chosen && required }),
       );
       onSaved(saved);
-      noticesStore.getState().show(t('domains.signIn.done', { domain: name }), 'Success');
-    } catch (problem) {
-      setError(failure(t, problem));
-    } finally {
-      setBusy(false);
-    }
+      notify(t('domains.signIn.done', { domain: name }));
+    });
   }
 
   if (connections.length === 0) return <p className="hint">{t('domains.signIn.noConnections')}</p>;
@@ -330,40 +308,20 @@ function DomainSignIn({
         {chosen && !chosen.enabled ? (
           <p className="hint">{t('domains.signIn.inactive', { connection: chosen.name, domain: name })}</p>
         ) : null}
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={!!chosen && required}
-            disabled={!chosen}
-            aria-labelledby={`${id}-require-name`}
-            aria-describedby={`${id}-require`}
-            onChange={(event) => setRequired(event.target.checked)}
-          />
-          <span>
-            <span className="check-name" id={`${id}-require-name`}>
-              {t('domains.signIn.require')}
-            </span>
-            <span className="hint" id={`${id}-require`}>
-              {t('domains.signIn.requireHint', { domain: name })}
-            </span>
-          </span>
-        </label>
-        {error ? (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        <div>
-          <button
-            type="submit"
-            className="button secondary small"
-            part="button"
-            aria-label={t('domains.signIn.saveLabel', { domain: name })}
-            aria-disabled={busy || !changed || undefined}
-          >
-            {busy ? t('common.saving') : t('domains.signIn.save')}
-          </button>
-        </div>
+        <Check
+          label={t('domains.signIn.require')}
+          hint={t('domains.signIn.requireHint', { domain: name })}
+          checked={!!chosen && required}
+          disabled={!chosen}
+          onChange={setRequired}
+        />
+        <SaveProblem error={error} />
+        <SaveButton
+          busy={busy}
+          changed={changed}
+          label={t('domains.signIn.saveLabel', { domain: name })}
+          text={t('domains.signIn.save')}
+        />
       </fieldset>
     </form>
   );
@@ -377,53 +335,25 @@ function DomainSignIn({
 function DomainAutoJoin({ domain, onSaved }: { domain: TeamDomain; onSaved(domain: TeamDomain): void }) {
   const { t } = useTranslation();
   const call = useCall();
-  const id = useId();
   const name = domain.domain;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, saveChange } = useSaveInPlace();
 
-  async function toggle(autoJoin: boolean) {
-    setBusy(true);
-    setError(null);
-    try {
+  const toggle = (autoJoin: boolean) =>
+    saveChange(async () => {
       onSaved(await call((ctx) => setDomainAutoJoin(ctx, name, autoJoin)));
-      noticesStore
-        .getState()
-        .show(t(autoJoin ? 'domains.autoJoin.on' : 'domains.autoJoin.off', { domain: name }), 'Success');
-    } catch (problem) {
-      setError(failure(t, problem));
-    } finally {
-      setBusy(false);
-    }
-  }
+      notify(t(autoJoin ? 'domains.autoJoin.on' : 'domains.autoJoin.off', { domain: name }));
+    });
 
   return (
     <div className="stack tight">
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={domain.autoJoin}
-          aria-disabled={busy || undefined}
-          aria-labelledby={`${id}-name`}
-          aria-describedby={`${id}-hint`}
-          onChange={(event) => {
-            if (!busy) void toggle(event.target.checked);
-          }}
-        />
-        <span>
-          <span className="check-name" id={`${id}-name`}>
-            {t('domains.autoJoin.label')}
-          </span>
-          <span className="hint" id={`${id}-hint`}>
-            {t('domains.autoJoin.hint', { domain: name })}
-          </span>
-        </span>
-      </label>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Check
+        label={t('domains.autoJoin.label')}
+        hint={t('domains.autoJoin.hint', { domain: name })}
+        checked={domain.autoJoin}
+        busy={busy}
+        onChange={(autoJoin) => void toggle(autoJoin)}
+      />
+      <SaveProblem error={error} />
     </div>
   );
 }
@@ -447,21 +377,10 @@ function stateText(domain: TeamDomain, language: string, t: TFunction): string {
  * Add a domain: checked by the server's own rule first (contract/domains.ts), and one the team has
  * already is told without asking; the server's refusal shows at the field, what was typed kept.
  */
-function AddForm({
-  busy,
-  setBusy,
-  known,
-  onAdded,
-  onClose,
-}: {
-  busy: boolean;
-  setBusy(busy: boolean): void;
-  known: readonly TeamDomain[];
-  onAdded(domain: TeamDomain): void;
-  onClose(): void;
-}) {
+function AddForm(props: InDialogProps & { known: readonly TeamDomain[]; onAdded(domain: TeamDomain): void }) {
+  const { busy, known, onAdded, onClose } = props;
   const { t } = useTranslation();
-  const call = useCall();
+  const send = useDialogCall(props);
   const [text, setText] = useState('');
   const { problem, setProblem, field } = useFieldProblem();
   const [formError, setFormError] = useState<string | null>(null);
@@ -479,20 +398,19 @@ function AddForm({
           : null;
     setProblem(found && { text: t(`domains.errors.${found}`) });
     if (found) return;
-    setBusy(true);
-    try {
-      const added = await call((ctx) => addTeamDomain(ctx, text));
-      onAdded(added);
-      noticesStore.getState().show(t('domains.add.done', { domain: added.domain }), 'Success');
-      setBusy(false);
-      onClose();
-    } catch (error) {
-      setBusy(false);
-      const { code, field: at } = refusalOf(error);
-      if (at === 'domain' && code && ADD_REFUSALS.includes(code))
-        setProblem({ text: t(`domains.errors.${code}`) });
-      else setFormError(failure(t, error));
-    }
+    await send(
+      (ctx) => addTeamDomain(ctx, text),
+      (added) => {
+        onAdded(added);
+        notify(t('domains.add.done', { domain: added.domain }));
+      },
+      (error) => {
+        const { code, field: at } = refusalOf(error);
+        if (at === 'domain' && code && ADD_REFUSALS.includes(code))
+          setProblem({ text: t(`domains.errors.${code}`) });
+        else setFormError(failure(t, error));
+      },
+    );
   }
 
   return (

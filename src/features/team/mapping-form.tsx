@@ -1,13 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { changeTeamConnection, type TeamConnection } from '../../api/connections';
+import type { TeamConnection } from '../../api/connections';
 import { NAME_ID, type ConnectionMapping } from '../../contract/connections';
-import { noticesStore } from '../../state/notices';
-import { DialogForm } from '../../ui/dialog';
 import { TextField } from '../../ui/text-field';
-import { failure, useCall } from './admin-kit';
-import { LITERAL, useFocusFirstProblem, type DetailsFormProps } from './oidc-details';
+import { failure } from './admin-kit';
+import { FieldsForm, LITERAL, useSaveConnection, type DetailsFormProps } from './connection-form';
 
 const CLAIMS = ['email', 'id', 'givenName', 'familyName', 'groups'] as const;
 type Claim = (typeof CLAIMS)[number];
@@ -51,9 +49,10 @@ function hintOf(t: TFunction, connection: TeamConnection, claim: Claim) {
  * Which attribute (SAML) or claim (OpenID Connect) holds the e-mail, the stable id, the names and the
  * groups. A change is another provider's answer to read: the connection is off until a test passes.
  */
-export function MappingForm({ connection, busy, setBusy, onSaved, onClose }: DetailsFormProps) {
+export function MappingForm(props: DetailsFormProps) {
+  const { connection, busy, onClose } = props;
   const { t } = useTranslation();
-  const call = useCall();
+  const save = useSaveConnection(props);
   const intro = useId();
   const [draft, setDraft] = useState<Record<Claim, string>>(
     () =>
@@ -63,7 +62,6 @@ export function MappingForm({ connection, busy, setBusy, onSaved, onClose }: Det
       >,
   );
   const [problems, setProblems] = useState<Partial<Record<Claim | 'form', string>>>({});
-  const box = useFocusFirstProblem(problems);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -79,53 +77,34 @@ export function MappingForm({ connection, busy, setBusy, onSaved, onClose }: Det
       familyName: optional('familyName'),
       groups: optional('groups'),
     };
-    setBusy(true);
-    try {
-      const saved = await call((ctx) => changeTeamConnection(ctx, connection.id, { mapping }));
-      onSaved(saved);
-      noticesStore
-        .getState()
-        .show(
-          connection.enabled && !saved.enabled
-            ? t('connections.metadata.turnedOff', { connection: saved.name })
-            : t('connections.mapping.done', { connection: saved.name }),
-          'Success',
-        );
-      setBusy(false);
-      onClose();
-    } catch (error) {
-      setBusy(false);
-      setProblems({ form: failure(t, error) });
-    }
+    await save({ mapping }, 'connections.mapping.done', (error) => setProblems({ form: failure(t, error) }));
   }
 
   return (
-    <div ref={box}>
-      <DialogForm
-        busy={busy}
-        onSubmit={submit}
-        onClose={onClose}
-        submitLabel={t('connections.details.submit')}
-        error={problems.form}
-      >
-        <p className="hint" id={intro}>
-          {t('connections.mapping.intro')}
-        </p>
-        {CLAIMS.map((claim, index) => (
-          <TextField
-            key={claim}
-            label={t(`connections.mapping.${claim}`)}
-            hint={hintOf(t, connection, claim)}
-            name={claim}
-            {...LITERAL}
-            maxLength={300}
-            value={draft[claim]}
-            onChange={(event) => setDraft((all) => ({ ...all, [claim]: event.target.value }))}
-            error={problems[claim]}
-            autoFocus={index === 0}
-          />
-        ))}
-      </DialogForm>
-    </div>
+    <FieldsForm
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={t('connections.details.submit')}
+      problems={problems}
+    >
+      <p className="hint" id={intro}>
+        {t('connections.mapping.intro')}
+      </p>
+      {CLAIMS.map((claim, index) => (
+        <TextField
+          key={claim}
+          label={t(`connections.mapping.${claim}`)}
+          hint={hintOf(t, connection, claim)}
+          name={claim}
+          {...LITERAL}
+          maxLength={300}
+          value={draft[claim]}
+          onChange={(event) => setDraft((all) => ({ ...all, [claim]: event.target.value }))}
+          error={problems[claim]}
+          autoFocus={index === 0}
+        />
+      ))}
+    </FieldsForm>
   );
 }

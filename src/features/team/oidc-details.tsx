@@ -1,36 +1,14 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { changeTeamConnection, type TeamConnection } from '../../api/connections';
-import { noticesStore } from '../../state/notices';
-import { DialogForm } from '../../ui/dialog';
+import { type TeamConnection } from '../../api/connections';
 import { TextField } from '../../ui/text-field';
-import { failure, useCall } from './admin-kit';
+import { failure } from './admin-kit';
+import { FieldsForm, LITERAL, useSaveConnection, type DetailsFormProps } from './connection-form';
 import { refusalOf } from './format';
 
 type Field = 'issuer' | 'clientId' | 'clientSecret';
 /** The server's refusals the form says at their field. */
 const REFUSALS = ['invalidUri', 'insecureUri', 'fragmentUri'];
-
-/** A field for an address, an identifier or a secret: typed as is, left to right in any language. */
-export const LITERAL = { autoComplete: 'off', spellCheck: false, dir: 'ltr' } as const;
-
-/** What a dialog of a connection's provider details is given (SAML's and OpenID Connect's alike). */
-export interface DetailsFormProps {
-  connection: TeamConnection;
-  busy: boolean;
-  setBusy(busy: boolean): void;
-  onSaved(connection: TeamConnection): void;
-  onClose(): void;
-}
-
-/** The first field in error takes focus, once the errors are on screen and the form is enabled. */
-export function useFocusFirstProblem(problems: object) {
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    box.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [problems]);
-  return box;
-}
 
 /** An OpenID Connect connection's provider details as its row shows them; the secret only as set. */
 export function OidcFacts({ connection }: { connection: TeamConnection }) {
@@ -62,16 +40,16 @@ export function OidcFacts({ connection }: { connection: TeamConnection }) {
  * secret already saved is never shown; an empty field keeps it. Problems show at their field, the
  * text typed kept.
  */
-export function OidcDetailsForm({ connection, busy, setBusy, onSaved, onClose }: DetailsFormProps) {
+export function OidcDetailsForm(props: DetailsFormProps) {
+  const { connection, busy, onClose } = props;
   const { t } = useTranslation();
-  const call = useCall();
+  const save = useSaveConnection(props);
   const [draft, setDraft] = useState<Record<Field, string>>({
     issuer: connection.issuer ?? '',
     clientId: connection.clientId ?? '',
     clientSecret: '',
   });
   const [problems, setProblems] = useState<Partial<Record<Field | 'form', string>>>({});
-  const box = useFocusFirstProblem(problems);
   const set = (field: Field, value: string) => setDraft((all) => ({ ...all, [field]: value }));
 
   async function submit(event: FormEvent) {
@@ -83,78 +61,60 @@ export function OidcDetailsForm({ connection, busy, setBusy, onSaved, onClose }:
       missing.clientSecret = t('connections.errors.required');
     setProblems(missing);
     if (Object.keys(missing).length > 0) return;
-    setBusy(true);
-    try {
-      const saved = await call((ctx) =>
-        changeTeamConnection(ctx, connection.id, {
-          issuer: draft.issuer.trim(),
-          clientId: draft.clientId.trim(),
-          ...(draft.clientSecret.trim() ? { clientSecret: draft.clientSecret.trim() } : {}),
-        }),
-      );
-      onSaved(saved);
-      noticesStore
-        .getState()
-        .show(
-          connection.enabled && !saved.enabled
-            ? t('connections.metadata.turnedOff', { connection: saved.name })
-            : t('connections.details.done', { connection: saved.name }),
-          'Success',
-        );
-      setBusy(false);
-      onClose();
-    } catch (error) {
-      setBusy(false);
+    const change = {
+      issuer: draft.issuer.trim(),
+      clientId: draft.clientId.trim(),
+      ...(draft.clientSecret.trim() ? { clientSecret: draft.clientSecret.trim() } : {}),
+    };
+    await save(change, 'connections.details.done', (error) => {
       const { code, field } = refusalOf(error);
       setProblems(
         field === 'issuer' && code && REFUSALS.includes(code)
           ? { issuer: t(`connections.errors.${code}`) }
           : { form: failure(t, error) },
       );
-    }
+    });
   }
 
   return (
-    <div ref={box}>
-      <DialogForm
-        busy={busy}
-        onSubmit={submit}
-        onClose={onClose}
-        submitLabel={t('connections.details.submit')}
-        error={problems.form}
-      >
-        <p className="hint">{t('connections.presets.oidc.details')}</p>
-        <TextField
-          label={t('connections.oidc.issuer')}
-          hint={t('connections.oidc.issuerHint')}
-          name="issuer"
-          type="url"
-          {...LITERAL}
-          value={draft.issuer}
-          onChange={(event) => set('issuer', event.target.value)}
-          error={problems.issuer}
-          autoFocus
-        />
-        <TextField
-          label={t('connections.oidc.clientId')}
-          name="clientId"
-          {...LITERAL}
-          value={draft.clientId}
-          onChange={(event) => set('clientId', event.target.value)}
-          error={problems.clientId}
-        />
-        <TextField
-          label={t('connections.oidc.clientSecret')}
-          hint={connection.hasClientSecret ? t('connections.oidc.secretKept') : null}
-          name="clientSecret"
-          type="password"
-          autoComplete="off"
-          dir="ltr"
-          value={draft.clientSecret}
-          onChange={(event) => set('clientSecret', event.target.value)}
-          error={problems.clientSecret}
-        />
-      </DialogForm>
-    </div>
+    <FieldsForm
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={t('connections.details.submit')}
+      problems={problems}
+    >
+      <p className="hint">{t('connections.presets.oidc.details')}</p>
+      <TextField
+        label={t('connections.oidc.issuer')}
+        hint={t('connections.oidc.issuerHint')}
+        name="issuer"
+        type="url"
+        {...LITERAL}
+        value={draft.issuer}
+        onChange={(event) => set('issuer', event.target.value)}
+        error={problems.issuer}
+        autoFocus
+      />
+      <TextField
+        label={t('connections.oidc.clientId')}
+        name="clientId"
+        {...LITERAL}
+        value={draft.clientId}
+        onChange={(event) => set('clientId', event.target.value)}
+        error={problems.clientId}
+      />
+      <TextField
+        label={t('connections.oidc.clientSecret')}
+        hint={connection.hasClientSecret ? t('connections.oidc.secretKept') : null}
+        name="clientSecret"
+        type="password"
+        autoComplete="off"
+        dir="ltr"
+        value={draft.clientSecret}
+        onChange={(event) => set('clientSecret', event.target.value)}
+        error={problems.clientSecret}
+      />
+    </FieldsForm>
   );
 }

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { getPermissions } from '../../api/endpoints';
 import { listSetupLinks, revokeSetupLink, sendSetupLink, type SetupLink } from '../../api/setup-links';
 import { LIMITS } from '../../contract/limits';
-import { noticesStore } from '../../state/notices';
 import { DialogForm, FormDialog } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
 import { TextField } from '../../ui/text-field';
@@ -12,11 +11,14 @@ import { useSignedInCalls } from '../../ui/use-call';
 import {
   Confirm,
   failure,
-  followGone,
-  TeamListBody,
-  TeamListHeading,
+  notify,
+  type InDialogProps,
+  TeamListPanel,
+  useAsked,
   useCall,
+  useDialogCall,
   useFieldProblem,
+  useListActions,
   useTeamList,
 } from './admin-kit';
 import { dayText, refusalOf } from './format';
@@ -47,55 +49,45 @@ export function OwnerSetupLinks() {
 function SetupLinks() {
   const { t } = useTranslation();
   const { language } = useElement();
-  const call = useCall();
   const links = useTeamList(listSetupLinks, (link) => link.id, newestFirst);
   const [sending, setSending] = useState(false);
-  const [revoking, setRevoking] = useState<SetupLink | null>(null);
-  const [asking, setAsking] = useState(false);
+  const { asked: revoking, open, ask, close } = useAsked<SetupLink>();
   const sendButton = useRef<HTMLButtonElement>(null);
-  const { watched } = followGone(links.reload);
+  const { act } = useListActions(links);
 
   return (
-    <section className="panel" part="card" aria-labelledby="setup-links-title">
-      <TeamListHeading
-        titleId="setup-links-title"
-        title={t('setupLinks.title')}
-        intro={t('setupLinks.intro')}
-        actionLabel={t('setupLinks.send.open')}
-        onAction={() => setSending(true)}
-        buttonRef={sendButton}
-        list={links}
-      />
-      <TeamListBody list={links} empty={t('setupLinks.none')}>
-        {(items) => (
-          <ul className="invites" aria-labelledby="setup-links-title">
-            {items.map((link) => (
-              <li key={link.id}>
-                <span className="invite-email">{link.email}</span>
-                <span className={link.state === 'pending' || link.state === 'used' ? 'hint' : 'field-error'}>
-                  {stateText(link, language, t)}
-                </span>
-                <span className="invite-actions">
-                  {link.state === 'pending' || link.state === 'used' ? (
-                    <button
-                      type="button"
-                      className="button secondary small"
-                      part="button"
-                      aria-label={t('setupLinks.revoke.action', { email: link.email })}
-                      onClick={() => {
-                        setRevoking(link);
-                        setAsking(true);
-                      }}
-                    >
-                      {t('setupLinks.revoke.open')}
-                    </button>
-                  ) : null}
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </TeamListBody>
+    <TeamListPanel
+      name="setup-links"
+      list={links}
+      title={t('setupLinks.title')}
+      intro={t('setupLinks.intro')}
+      empty={t('setupLinks.none')}
+      actionLabel={t('setupLinks.send.open')}
+      onAction={() => setSending(true)}
+      buttonRef={sendButton}
+      listClass="invites"
+      row={(link) => (
+        <li key={link.id}>
+          <span className="invite-email">{link.email}</span>
+          <span className={link.state === 'pending' || link.state === 'used' ? 'hint' : 'field-error'}>
+            {stateText(link, language, t)}
+          </span>
+          <span className="invite-actions">
+            {link.state === 'pending' || link.state === 'used' ? (
+              <button
+                type="button"
+                className="button secondary small"
+                part="button"
+                aria-label={t('setupLinks.revoke.action', { email: link.email })}
+                onClick={() => ask(link)}
+              >
+                {t('setupLinks.revoke.open')}
+              </button>
+            ) : null}
+          </span>
+        </li>
+      )}
+    >
       <FormDialog open={sending} title={t('setupLinks.send.title')} onClose={() => setSending(false)}>
         {(busy, setBusy) => (
           <SendForm busy={busy} setBusy={setBusy} onSent={links.put} onClose={() => setSending(false)} />
@@ -103,25 +95,24 @@ function SetupLinks() {
       </FormDialog>
       {revoking ? (
         <Confirm
-          open={asking}
+          open={open}
           title={t('setupLinks.revoke.title')}
           text={t('setupLinks.revoke.text', { email: revoking.email })}
           action={t('setupLinks.revoke.confirm')}
           onConfirm={() =>
-            watched(
-              call((ctx) => revokeSetupLink(ctx, revoking.id)).then(() => {
+            act(
+              (ctx) => revokeSetupLink(ctx, revoking.id),
+              () => {
                 links.put({ ...revoking, state: 'revoked', revokedAt: new Date().toISOString() });
-                noticesStore
-                  .getState()
-                  .show(t('setupLinks.revoke.done', { email: revoking.email }), 'Success');
-              }),
+                notify(t('setupLinks.revoke.done', { email: revoking.email }));
+              },
             )
           }
-          onClose={() => setAsking(false)}
+          onClose={close}
           returnFocus={() => sendButton.current}
         />
       ) : null}
-    </section>
+    </TeamListPanel>
   );
 }
 
@@ -137,19 +128,10 @@ function stateText(link: SetupLink, language: string, t: TFunction): string {
 }
 
 /** The IT contact's address: checked as an address here, the server's refusal shown at the field. */
-function SendForm({
-  busy,
-  setBusy,
-  onSent,
-  onClose,
-}: {
-  busy: boolean;
-  setBusy(busy: boolean): void;
-  onSent(link: SetupLink): void;
-  onClose(): void;
-}) {
+function SendForm(props: InDialogProps & { onSent(link: SetupLink): void }) {
+  const { busy, onSent, onClose } = props;
   const { t } = useTranslation();
-  const call = useCall();
+  const send = useDialogCall(props);
   const [email, setEmail] = useState('');
   const { problem, setProblem, field } = useFieldProblem();
   const [formError, setFormError] = useState<string | null>(null);
@@ -165,18 +147,17 @@ function SendForm({
         : null;
     setProblem(found === null ? null : { text: found });
     if (found) return;
-    setBusy(true);
-    try {
-      const link = await call((ctx) => sendSetupLink(ctx, address));
-      onSent(link);
-      noticesStore.getState().show(t('setupLinks.send.done', { email: link.email }), 'Success');
-      setBusy(false);
-      onClose();
-    } catch (error) {
-      setBusy(false);
-      if (refusalOf(error).field === 'email') setProblem({ text: t('setupLinks.send.invalidEmail') });
-      else setFormError(failure(t, error));
-    }
+    await send(
+      (ctx) => sendSetupLink(ctx, address),
+      (link) => {
+        onSent(link);
+        notify(t('setupLinks.send.done', { email: link.email }));
+      },
+      (error) => {
+        if (refusalOf(error).field === 'email') setProblem({ text: t('setupLinks.send.invalidEmail') });
+        else setFormError(failure(t, error));
+      },
+    );
   }
 
   return (

@@ -13,26 +13,28 @@ import {
   type StreamTestResult,
 } from '../../api/event-streams';
 import { STREAM_URL_LENGTH } from '../../contract/event-streams';
-import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { DialogForm, FormDialog } from '../../ui/dialog';
-import { useElement } from '../../ui/element-context';
 import { TextField } from '../../ui/text-field';
 import {
   AdminPart,
   Confirm,
   CopyField,
-  DIALOG_GONE_MS,
   failure,
-  followGone,
   IconButton,
+  type InDialogProps,
+  notify,
   ShownOnceDialog,
-  TeamListBody,
-  TeamListHeading,
-  useCall,
+  type ShownOnceProps,
+  LastTime,
+  TeamListPanel,
+  useAsked,
+  useDialogCall,
+  useListActions,
+  useShownOnce,
   useTeamList,
 } from './admin-kit';
-import { lastTime, refusalOf } from './format';
+import { refusalOf } from './format';
 
 /**
  * Event streaming (routes/event-streams.ts): the HTTPS endpoints that receive each of the team's events,
@@ -63,36 +65,27 @@ function problemText(t: TFunction, problem: EventStream['lastProblem'], status: 
 
 function Streams() {
   const { t } = useTranslation();
-  const call = useCall();
   const streams = useTeamList(
     async (ctx, signal) => (await listStreams(ctx, signal)).streams,
     (stream) => stream.id,
     byCreation,
   );
-  const [asked, setAsked] = useState<Asked | null>(null);
-  const [open, setOpen] = useState(false);
+  const { asked, open, ask, close } = useAsked<Asked>();
   const [adding, setAdding] = useState(false);
-  const [made, setMade] = useState<EventStreamWithSecret | null>(null);
-  // The secret's dialog opens once the dialog that asked for it has closed and given focus back.
-  const reveal = (answer: EventStreamWithSecret) => setTimeout(() => setMade(answer), DIALOG_GONE_MS);
+  const secret = useShownOnce<EventStreamWithSecret>();
   const addButton = useRef<HTMLButtonElement>(null);
-  const { put, drop } = streams;
-  const ask = (kind: Asked['kind'], stream: EventStream) => {
-    setAsked({ kind, stream });
-    setOpen(true);
+  const { put } = streams;
+  const { call, act, actNow, putting, dropping } = useListActions(streams);
+  const showSecret = (answer: EventStreamWithSecret) => {
+    put(answer.stream);
+    secret.reveal(answer);
   };
-  const close = () => setOpen(false);
-  const { watched } = followGone(streams.reload);
-  const notify = (text: string, ok: boolean) =>
-    noticesStore.getState().show(text, ok ? 'Success' : 'Failure');
 
   const resume = (stream: EventStream) =>
-    void watched(
-      call((ctx) => setStreamPaused(ctx, stream.id, false)).then((row) => {
-        put(row);
-        notify(t('streaming.resume.done', { endpoint: shown(row) }), true);
-      }),
-    ).catch((error: unknown) => notify(failure(t, error), false));
+    actNow(
+      (ctx) => setStreamPaused(ctx, stream.id, false),
+      putting((row) => t('streaming.resume.done', { endpoint: shown(row) })),
+    );
 
   const test = (stream: EventStream) =>
     void call((ctx) => testStream(ctx, stream.id))
@@ -103,44 +96,30 @@ function Streams() {
       .catch((error: unknown) => notify(failure(t, error), false));
 
   return (
-    <section className="panel" part="card" aria-labelledby="streaming-title">
-      <TeamListHeading
-        titleId="streaming-title"
-        title={t('streaming.title')}
-        intro={t('streaming.intro')}
-        actionLabel={t('streaming.add.open')}
-        onAction={() => setAdding(true)}
-        buttonRef={addButton}
-        list={streams}
-      />
-      <TeamListBody list={streams} empty={t('streaming.none')}>
-        {(items) => (
-          <ul className="members" aria-labelledby="streaming-title">
-            {items.map((stream) => (
-              <StreamItem
-                key={stream.id}
-                stream={stream}
-                onTest={() => test(stream)}
-                onRotate={() => ask('rotate', stream)}
-                onPause={() => ask('pause', stream)}
-                onResume={() => resume(stream)}
-                onRemove={() => ask('remove', stream)}
-              />
-            ))}
-          </ul>
-        )}
-      </TeamListBody>
+    <TeamListPanel
+      name="streaming"
+      list={streams}
+      title={t('streaming.title')}
+      intro={t('streaming.intro')}
+      empty={t('streaming.none')}
+      actionLabel={t('streaming.add.open')}
+      onAction={() => setAdding(true)}
+      buttonRef={addButton}
+      row={(stream) => (
+        <StreamItem
+          key={stream.id}
+          stream={stream}
+          onTest={() => test(stream)}
+          onRotate={() => ask({ kind: 'rotate', stream })}
+          onPause={() => ask({ kind: 'pause', stream })}
+          onResume={() => resume(stream)}
+          onRemove={() => ask({ kind: 'remove', stream })}
+        />
+      )}
+    >
       <FormDialog open={adding} title={t('streaming.add.title')} onClose={() => setAdding(false)}>
         {(busy, setBusy) => (
-          <AddForm
-            busy={busy}
-            setBusy={setBusy}
-            onClose={() => setAdding(false)}
-            onAdded={(answer) => {
-              put(answer.stream);
-              reveal(answer);
-            }}
-          />
+          <AddForm busy={busy} setBusy={setBusy} onClose={() => setAdding(false)} onAdded={showSecret} />
         )}
       </FormDialog>
       {asked?.kind === 'rotate' ? (
@@ -149,14 +128,7 @@ function Streams() {
           title={t('streaming.rotate.title', { endpoint: shown(asked.stream) })}
           text={t('streaming.rotate.text')}
           action={t('streaming.rotate.confirm')}
-          onConfirm={() =>
-            watched(
-              call((ctx) => rotateStreamSecret(ctx, asked.stream.id)).then((answer) => {
-                put(answer.stream);
-                reveal(answer);
-              }),
-            )
-          }
+          onConfirm={() => act((ctx) => rotateStreamSecret(ctx, asked.stream.id), showSecret)}
           onClose={close}
         />
       ) : null}
@@ -167,11 +139,9 @@ function Streams() {
           text={t('streaming.pause.text')}
           action={t('streaming.pause.confirm')}
           onConfirm={() =>
-            watched(
-              call((ctx) => setStreamPaused(ctx, asked.stream.id, true)).then((row) => {
-                put(row);
-                notify(t('streaming.pause.done', { endpoint: shown(row) }), true);
-              }),
+            act(
+              (ctx) => setStreamPaused(ctx, asked.stream.id, true),
+              putting((row) => t('streaming.pause.done', { endpoint: shown(row) })),
             )
           }
           onClose={close}
@@ -184,21 +154,19 @@ function Streams() {
           text={t('streaming.remove.text')}
           action={t('streaming.remove.confirm')}
           onConfirm={() =>
-            watched(
-              call((ctx) => removeStream(ctx, asked.stream.id)).then(() => {
-                drop(asked.stream);
-                notify(t('streaming.remove.done', { endpoint: shown(asked.stream) }), true);
-              }),
+            act(
+              (ctx) => removeStream(ctx, asked.stream.id),
+              dropping(asked.stream, t('streaming.remove.done', { endpoint: shown(asked.stream) })),
             )
           }
           onClose={close}
           returnFocus={() => addButton.current}
         />
       ) : null}
-      {made ? (
-        <SecretDialog shown={made} onClose={() => setMade(null)} returnFocus={() => addButton.current} />
+      {secret.shown ? (
+        <SecretDialog shown={secret.shown} onClose={secret.dismiss} returnFocus={() => addButton.current} />
       ) : null}
-    </section>
+    </TeamListPanel>
   );
 }
 
@@ -225,9 +193,7 @@ function StreamItem({
   onRemove(): void;
 }) {
   const { t } = useTranslation();
-  const { language } = useElement();
   const endpoint = shown(stream);
-  const when = (iso: string) => <time dateTime={iso}>{lastTime(iso, language, t)}</time>;
   return (
     <li className="member">
       <div className="member-who">
@@ -248,12 +214,16 @@ function StreamItem({
         </div>
         <div>
           <dt>{t('streaming.columns.lastDelivery')}</dt>
-          <dd>{stream.lastDeliveryAt ? when(stream.lastDeliveryAt) : t('users.never')}</dd>
+          <dd>
+            <LastTime iso={stream.lastDeliveryAt} />
+          </dd>
         </div>
         {stream.failingSince ? (
           <div>
             <dt>{t('streaming.columns.failingSince')}</dt>
-            <dd>{when(stream.failingSince)}</dd>
+            <dd>
+              <LastTime iso={stream.failingSince} />
+            </dd>
           </div>
         ) : null}
         {stream.lastProblem ? (
@@ -282,19 +252,10 @@ function StreamItem({
 }
 
 /** The endpoint's address; what was typed stays on a refusal. */
-function AddForm({
-  busy,
-  setBusy,
-  onAdded,
-  onClose,
-}: {
-  busy: boolean;
-  setBusy(busy: boolean): void;
-  onAdded(answer: EventStreamWithSecret): void;
-  onClose(): void;
-}) {
+function AddForm(props: InDialogProps & { onAdded(answer: EventStreamWithSecret): void }) {
+  const { busy, onAdded, onClose } = props;
   const { t } = useTranslation();
-  const call = useCall();
+  const send = useDialogCall(props);
   const [url, setUrl] = useState('');
   const [problems, setProblems] = useState<{ url?: string; form?: string }>({});
 
@@ -303,21 +264,20 @@ function AddForm({
     const trimmed = url.trim();
     if (!trimmed) return setProblems({ url: t('streaming.errors.urlRequired') });
     setProblems({});
-    setBusy(true);
-    try {
-      const answer = await call((ctx) => addStream(ctx, { url: trimmed }));
-      setBusy(false);
-      onAdded(answer);
-      noticesStore.getState().show(t('streaming.add.done', { endpoint: shown(answer.stream) }), 'Success');
-      onClose();
-    } catch (error) {
-      setBusy(false);
-      const { code } = refusalOf(error);
-      if (code === 'invalidUrl' || code === 'insecureUrl')
-        setProblems({ url: t(`streaming.errors.${code}`) });
-      else if (code === 'tooManyStreams') setProblems({ form: t('streaming.errors.tooManyStreams') });
-      else setProblems({ form: failure(t, error) });
-    }
+    await send(
+      (ctx) => addStream(ctx, { url: trimmed }),
+      (answer) => {
+        onAdded(answer);
+        notify(t('streaming.add.done', { endpoint: shown(answer.stream) }));
+      },
+      (error) => {
+        const { code } = refusalOf(error);
+        if (code === 'invalidUrl' || code === 'insecureUrl')
+          setProblems({ url: t(`streaming.errors.${code}`) });
+        else if (code === 'tooManyStreams') setProblems({ form: t('streaming.errors.tooManyStreams') });
+        else setProblems({ form: failure(t, error) });
+      },
+    );
   }
 
   return (
@@ -347,15 +307,7 @@ function AddForm({
 }
 
 /** The endpoint just added or given a new secret: the secret, once only. */
-function SecretDialog({
-  shown: answer,
-  onClose,
-  returnFocus,
-}: {
-  shown: EventStreamWithSecret;
-  onClose(): void;
-  returnFocus(): HTMLElement | null;
-}) {
+function SecretDialog({ shown: answer, onClose, returnFocus }: ShownOnceProps<EventStreamWithSecret>) {
   const { t } = useTranslation();
   return (
     <ShownOnceDialog
