@@ -113,6 +113,15 @@ export function budgets(report: Report, wants: (part: Part) => boolean): BudgetL
       within: row.ratio <= BUDGETS.timeRatio,
     });
   }
+  if (wants('streams') && report.streams) {
+    const { eventShareOfSignIn: share } = report.streams;
+    lines.push({
+      budget: "a sign-in's team event (written with an endpoint) ÷ the sign-in at the password-hash bound",
+      value: `${fixed(share * 100, 2)} %`,
+      limit: `≤ ${BUDGETS.eventShareOfSignIn * 100} %`,
+      within: share <= BUDGETS.eventShareOfSignIn,
+    });
+  }
   const userinfo = wants('server') && report.server?.routes.find((r) => r.name === 'GET /connect/userinfo');
   if (userinfo) {
     lines.push({

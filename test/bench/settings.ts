@@ -62,4 +62,6 @@ export const BUDGETS = {
   growthDegradation: 0.2,
   /** Admin lists (member list and search) at 100,000 members: p99 in ms. */
   adminListP99: 50,
+  /** The team event a sign-in writes, as a share of what the sign-in costs: events add at most 5 %. */
+  eventShareOfSignIn: 0.05,
 };
