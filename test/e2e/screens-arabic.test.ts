@@ -5,4 +5,4 @@
  */
 import { sweepScreens } from '../support/screens-sweep';
 
-sweepScreens('intoware', { language: 'ar' });
+sweepScreens(['intoware'], { language: 'ar' });

@@ -4,13 +4,25 @@ import type { Page } from 'playwright-core';
 import type { BrandName } from '../../demo/server/config';
 import { BRANDS } from '../../src/brands';
 import { axeViolations } from './axe';
-import { screenshot, sweepTab, useE2E, type BrowserHandle, type ServerHandle } from './browser';
+import { screenshot, sweepTab, useE2E, useServer, type BrowserHandle, type ServerHandle } from './browser';
 import { sweepProviderPages } from './provider-pages-sweep';
 import { expectedErrors, holdTransient, SHOTS, SHOTS_ENV, transientGone } from './screens';
 import { keysOf, readLocale, translator } from './texts';
 import { timed } from './timing';
 
 type Theme = 'light' | 'dark';
+
+/** Wait until the root of every element of the page carries `value` in `attribute`. */
+async function everyRoot(page: Page, attribute: 'data-theme' | 'data-brand', value: string): Promise<void> {
+  await page.waitForFunction(
+    ([attribute, value]) =>
+      [...document.querySelectorAll('*')]
+        .filter((element) => element.tagName.startsWith('ACCT-'))
+        .map((element) => element.shadowRoot?.querySelector('.acct-root'))
+        .every((root) => root == null || root.getAttribute(attribute) === value),
+    [attribute, value] as const,
+  );
+}
 
 /**
  * Switch the elements of the page to `theme` where they stand, as another tab of the site would
@@ -22,12 +34,19 @@ async function showTheme(page: Page, theme: Theme): Promise<void> {
     else localStorage.removeItem('darkMode');
     window.dispatchEvent(new StorageEvent('storage', { key: 'darkMode' }));
   }, theme === 'dark');
-  await page.waitForFunction((theme) => {
-    const roots = [...document.querySelectorAll('*')]
-      .map((el) => (el.tagName.startsWith('ACCT-') ? el.shadowRoot?.querySelector('.acct-root') : null))
-      .filter((root) => root != null);
-    return roots.every((root) => root.getAttribute('data-theme') === theme);
-  }, theme);
+  await everyRoot(page, 'data-theme', theme);
+}
+
+/**
+ * Switch the elements of the page to `brand` where they stand (their `brand` attribute, which a host page
+ * sets), and wait until every element shows it.
+ */
+async function showBrand(page: Page, brand: BrandName): Promise<void> {
+  await page.evaluate((brand) => {
+    for (const element of document.querySelectorAll('*'))
+      if (element.tagName.startsWith('ACCT-')) element.setAttribute('brand', brand);
+  }, brand);
+  await everyRoot(page, 'data-brand', brand);
 }
 
 /** The page's words shaped like a key (kept as source: run in the page, where tsx's helpers are not). */
@@ -57,8 +76,6 @@ async function rawKeys(page: Page, keys: ReadonlySet<string>): Promise<string[]>
   return [...new Set(words.filter((word) => keys.has(word)))];
 }
 
-/** The brand whose sweep also looks at every screen on small screens (one is enough: a layout's width). */
-const SMALL_SCREENS_BRAND: BrandName = 'intoware';
 /** The host pages of the demo: their layout is the host's, not the elements'. */
 const HOST_PAGES = ['suite-app', 'suite-app-menu', 'partner'];
 /**
@@ -87,21 +104,25 @@ async function smallScreens(page: Page, name: string): Promise<string[]> {
 }
 
 /**
- * The screens sweep of one brand (test/e2e/screens-<brand>.test.ts): every screen (screens.ts) in light
- * and — where the brand has one — dark, written to test-results/screens/ for people to look at, checked
- * with axe-core (WCAG 2.2 AA, zero violations) in each theme, and watched for console errors and CSP
- * violations. A file per brand, so that the end-to-end run sweeps two at a time. One brand's sweep also
- * checks each screen's reflow on small screens (no sideways scrolling).
+ * The screens sweep (test/e2e/screens-brands.test.ts, screens-arabic.test.ts): every screen (screens.ts)
+ * in each brand, light and — where the brand has one — dark, written to test-results/screens/ for people
+ * to look at, checked with axe-core (WCAG 2.2 AA, zero violations) in each brand and theme, and watched
+ * for console errors and CSP violations. The English sweep also checks each screen's reflow on small
+ * screens (no sideways scrolling), in the first brand.
  *
- * Each state is brought about once and then shown in each theme where it stands (the theme switches
- * live, as it does from the header): replaying every state per theme, on a server per theme, was most
- * of the sweep's time. One server and one browser per file, also for the file's other tests (returned).
+ * Each state is brought about once, on a server of the first brand, and then shown in each brand and
+ * theme where it stands: the brand switches through the elements' `brand` attribute, as a host page sets
+ * it, and the theme live, as it does from the header. Bringing the states about was half a brand's sweep
+ * (docs/decisions/ci-time.md). The provider's own pages are the server's, in its brand: each other brand
+ * gets a server of its own for them. One browser per file, also for the file's other tests (returned with
+ * the first brand's server).
  */
 export function sweepScreens(
-  brand: BrandName,
+  brands: readonly [BrandName, ...BrandName[]],
   { language = 'en' }: { language?: string } = {},
 ): BrowserHandle & ServerHandle {
-  const e2e = useE2E({ BRAND: brand, ...SHOTS_ENV });
+  const [first] = brands;
+  const e2e = useE2E({ BRAND: first, ...SHOTS_ENV });
   const t = translator(readLocale(language), language);
   const keys = keysOf(readLocale('en'));
   // Another language is a sample of the screens' texts and directions: its shots are named after it,
@@ -109,9 +130,15 @@ export function sweepScreens(
   const english = language === 'en';
   const suffix = english ? '' : `-${language}`;
   // A brand without a dark theme ignores darkMode: its dark screens would be its light ones again.
-  const themes: Theme[] = BRANDS[brand].darkTheme ? ['light', 'dark'] : ['light'];
-  describe(`screens, brand ${brand}${english ? '' : `, in ${language}`}`, () => {
-    it(`captures every screen (${themes.join(', ')}) with no accessibility violations`, async () => {
+  const themesOf = (brand: BrandName): Theme[] => (BRANDS[brand].darkTheme ? ['light', 'dark'] : ['light']);
+  const providerPages = english
+    ? brands.map((brand) => ({
+        brand,
+        at: brand === first ? e2e : useServer({ BRAND: brand, ...SHOTS_ENV }),
+      }))
+    : [];
+  describe(`screens, ${brands.length > 1 ? 'brands' : 'brand'} ${brands.join(', ')}${english ? '' : `, in ${language}`}`, () => {
+    it('captures every screen in each brand and theme with no accessibility violations', async () => {
       const failures: string[] = [];
       const context = await e2e.browser.newContext({
         viewport: { width: 1024, height: 720 },
@@ -127,33 +154,44 @@ export function sweepScreens(
           await timed('hold', n, () => holdTransient(shot, watch.page, t));
           for (const key of await timed('raw keys', n, () => rawKeys(watch.page, keys)))
             failures.push(`${shot.name}: shows the key ${key}, not its text`);
-          for (const theme of themes) {
-            if (theme !== 'light') await timed('showTheme', n, () => showTheme(watch.page, theme));
-            await timed(`screenshot ${theme}`, n, () =>
-              screenshot(watch.page, 'screens', `${shot.name}-${brand}-${theme}${suffix}`),
-            );
-            // The dark theme changes colours only: the rest was checked in light, on this same document.
-            const only = theme === 'light' ? 'all' : 'colours';
-            for (const violation of await timed(`axe ${only}`, n, () => axeViolations(watch.page, only)))
-              failures.push(`${shot.name} (${theme}): ${violation}`);
+          let dark = false;
+          for (const brand of brands) {
+            if (dark) await timed('showTheme', n, () => showTheme(watch.page, 'light'));
+            if (brand !== first) await timed('showBrand', n, () => showBrand(watch.page, brand));
+            for (const theme of themesOf(brand)) {
+              if (theme !== 'light') await timed('showTheme', n, () => showTheme(watch.page, theme));
+              dark = theme === 'dark';
+              await timed(`screenshot ${theme}`, n, () =>
+                screenshot(watch.page, 'screens', `${shot.name}-${brand}-${theme}${suffix}`),
+              );
+              // The dark theme changes colours only: the rest was checked in light, on this same document.
+              const only = theme === 'light' ? 'all' : 'colours';
+              for (const violation of await timed(`axe ${only}`, n, () => axeViolations(watch.page, only)))
+                failures.push(`${shot.name} (${brand}, ${theme}): ${violation}`);
+            }
           }
           if (await transientGone(shot, watch.page, t))
             failures.push(`${shot.name}: the state was gone before axe finished`);
           // Last: a notice may go meanwhile, the screen under it is what has to fit.
-          if (english && brand === SMALL_SCREENS_BRAND && !HOST_PAGES.includes(shot.name)) {
-            if (themes.length > 1) await timed('showTheme', n, () => showTheme(watch.page, 'light'));
+          if (english && !HOST_PAGES.includes(shot.name)) {
+            if (dark) await timed('showTheme', n, () => showTheme(watch.page, 'light'));
+            if (brands.length > 1) await timed('showBrand', n, () => showBrand(watch.page, first));
             failures.push(...(await timed('small screens', n, () => smallScreens(watch.page, shot.name))));
           }
-          assert.deepEqual(await timed('problems', n, () => watch.problems()), [], `${shot.name} ${brand}`);
+          assert.deepEqual(await timed('problems', n, () => watch.problems()), [], shot.name);
         }
       } finally {
         await context.close();
       }
       assert.deepEqual(failures, []);
     });
-    if (english)
-      it('captures the OpenID Provider’s own pages (light, dark, 320 px) with no accessibility violations', () =>
-        sweepProviderPages(e2e, brand, themes.includes('dark')));
+    for (const { brand, at } of providerPages)
+      it(`captures the OpenID Provider’s own pages in ${brand} (light, dark, 320 px) with no accessibility violations`, () =>
+        sweepProviderPages(
+          { browser: e2e.browser, withPage: e2e.withPage, server: at.server },
+          brand,
+          themesOf(brand).includes('dark'),
+        ));
   });
   return e2e;
 }
