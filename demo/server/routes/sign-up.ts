@@ -214,14 +214,16 @@ export const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (await limited(request, reply, 'complete')) return reply;
       const { body } = request;
       const ticketHash = sha256(body.ticket);
+      const address = normaliseTeam(body.address);
+      // The address before the ticket: when a second completion of the same ticket races the first,
+      // the team the first made takes the address, and the spent ticket must still answer 410, not 409.
+      const problem = await addressProblem(repos, address);
       const row = await repos.signUps.byTicket(ticketHash, clock.now());
       if (!row) return reply.code(410).send(GONE);
       const teamName = cleanName(body.teamName);
       if (!('name' in teamName)) return field(reply, 400, 'teamName', 'invalidName', teamName.message);
       if (isOffensive(teamName.name))
         return field(reply, 400, 'teamName', 'offensive', 'choose another name for the team');
-      const address = normaliseTeam(body.address);
-      const problem = await addressProblem(repos, address);
       if (problem)
         return field(reply, problem === 'taken' ? 409 : 400, 'address', problem, ADDRESS_REFUSALS[problem]);
 
