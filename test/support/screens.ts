@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 import { DEMO_PARTNER_CLIENT_ID } from '../../demo/server/config';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { sha256 } from '../../demo/server/lib/crypto';
@@ -65,6 +65,29 @@ export async function holdTransient(shot: Shot, page: Page, t: T): Promise<void>
 /** Whether a shot's passing state went away after all before its checks were done. */
 export async function transientGone(shot: Shot, page: Page, t: T): Promise<boolean> {
   return shot.hold !== undefined && !(await shot.hold(page, t).isVisible());
+}
+
+/**
+ * Answer 503 to every request for `path` while `act` brings the screen about and until `shown` is on
+ * screen, then let requests reach the server again (the sweep's tab goes on to other screens). Every
+ * request, not only the first: a screen that asks again before its error shows (a remount, a second
+ * caller) would otherwise never show it.
+ */
+async function unavailable(
+  page: Page,
+  path: string,
+  act: () => Promise<void>,
+  shown: Locator,
+): Promise<void> {
+  const matches = (url: URL) => url.pathname === path;
+  const refuse = (route: Route) => route.fulfill({ status: 503, json: { message: 'unavailable' } });
+  await page.route(matches, refuse);
+  try {
+    await act();
+    await shown.waitFor();
+  } finally {
+    await page.unroute(matches, refuse);
+  }
 }
 
 async function signIn(page: Page, t: T, email: string, password: string) {
@@ -777,16 +800,17 @@ const ALL_SHOTS: Shot[] = [
     name: 'forgot-challenge-failed',
     expectedStatuses: [503],
     async show(page, server, t) {
-      // The proof-of-work challenge cannot be had (once): the check says so and offers to try again.
-      await page.route(
-        (url) => url.pathname === '/account/challenge',
-        (route) => route.fulfill({ status: 503, json: { message: 'unavailable' } }),
-        { times: 1 },
+      // The proof-of-work challenge cannot be had: the check says so and offers to try again.
+      await unavailable(
+        page,
+        '/account/challenge',
+        async () => {
+          await page.goto(`${server.url}/login/acme/forgotPassword`);
+          await page.getByLabel(t('login.email')).fill('nobody@acme.test');
+          await page.getByRole('button', { name: t('login.forgot.submit') }).click();
+        },
+        page.getByRole('button', { name: t('proof.retry') }),
       );
-      await page.goto(`${server.url}/login/acme/forgotPassword`);
-      await page.getByLabel(t('login.email')).fill('nobody@acme.test');
-      await page.getByRole('button', { name: t('login.forgot.submit') }).click();
-      await page.getByRole('button', { name: t('proof.retry') }).waitFor();
     },
   },
   {
@@ -951,15 +975,13 @@ const ALL_SHOTS: Shot[] = [
     name: 'manage-password-failed',
     expectedStatuses: [503],
     async show(page, server, t) {
-      // The sign-in options cannot be loaded: the server is unavailable for that one request (the
-      // route ends after it, so the next screens of the sweep's tab reach the server).
-      await page.route(
-        (url) => url.pathname === '/api/user/password',
-        (route) => route.fulfill({ status: 503, json: { message: 'unavailable' } }),
-        { times: 1 },
+      // The sign-in options cannot be loaded: the server is unavailable for them.
+      await unavailable(
+        page,
+        '/api/user/password',
+        () => manage(page, server, t),
+        page.getByRole('button', { name: t('common.retry') }),
       );
-      await manage(page, server, t);
-      await page.getByRole('button', { name: t('common.retry') }).waitFor();
     },
   },
   {
@@ -1095,15 +1117,14 @@ const ALL_SHOTS: Shot[] = [
     name: 'search-failed',
     expectedStatuses: [503],
     async show(page, server, t) {
-      // The member search is unavailable for that one request: the error, with a way to try again.
-      await page.route(
-        (url) => url.pathname === '/api/search',
-        (route) => route.fulfill({ status: 503, json: { message: 'unavailable' } }),
-        { times: 1 },
-      );
+      // The member search is unavailable: the error, with a way to try again.
       await signInAs(page, server, 'ada@acme.test');
-      await page.goto(`${server.url}/search?q=bo`);
-      await page.getByRole('button', { name: t('common.retry') }).waitFor();
+      await unavailable(
+        page,
+        '/api/search',
+        () => page.goto(`${server.url}/search?q=bo`).then(() => undefined),
+        page.getByRole('button', { name: t('common.retry') }),
+      );
     },
   },
   {
