@@ -16,6 +16,9 @@ export const OTHER_DIST = process.env.BENCH_AB_DIST ? resolve(process.env.BENCH_
 export const QUICK = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
 /** Cold loads per page in the `ab` part: more than `time`, since it is read for differences of a few %. */
 export const AB_RUNS = QUICK ? 2 : 11;
+/** The `time` part: rounds of cold loads per page; its ratios are the median of the rounds' ratios. */
+export const TIME_ROUNDS = QUICK ? 1 : 3;
+export const TIME_LOADS = QUICK ? 2 : 11;
 /** Windows and repetitions; the quick ones are for developing the bench, not for reading figures. */
 export const SETTINGS = QUICK
   ? {

@@ -67,31 +67,43 @@ export interface TimeResult {
   floor: string | null;
   reference: string | null;
   throttle: number;
+  /** Every load of every round. */
   ms: Spread;
+  /** Each round's median, in the order the rounds ran. */
+  roundMedians: number[];
   /** Median JS heap after load (bytes, after garbage collection). */
   heapBytes: number;
   runs: number;
 }
 
 /**
- * Navigation → usable: `runs` cold loads of each page (a fresh browser context each), plain and with the
- * CPU throttled, the pages interleaved so that drift in the machine's speed touches all of them alike.
+ * Navigation → usable: `rounds` rounds of `loads` cold loads of each page (a fresh browser context each),
+ * plain and with the CPU throttled. Within a round the pages are interleaved, in turn forward and backward,
+ * so that drift in the machine's speed touches all of them alike and no page always follows the same one:
+ * a load measured right after another page's runs a few percent slower or faster depending on that page.
  */
-export async function timeToUsable(pages: BenchPage[], runs = 7, throttles = [1, 4]): Promise<TimeResult[]> {
+export async function timeToUsable(
+  pages: BenchPage[],
+  loads = 7,
+  throttles = [1, 4],
+  rounds = 1,
+): Promise<TimeResult[]> {
   const browser = await launchBrowser();
-  const samples = new Map<string, { ms: number[]; heap: number[] }>();
+  const samples = new Map<string, { ms: number[][]; heap: number[] }>();
   try {
     for (const throttle of throttles) {
       // One warm-up load per page so the first measured run does not pay for the browser's own start.
       for (const page of pages) await once(browser, page, throttle);
-      for (let run = 0; run < runs; run++) {
-        for (const page of pages) {
-          const key = `${page.name}|${throttle}`;
-          const { ms, heap } = await once(browser, page, throttle);
-          const entry = samples.get(key) ?? { ms: [], heap: [] };
-          entry.ms.push(ms);
-          entry.heap.push(heap);
-          samples.set(key, entry);
+      for (let round = 0; round < rounds; round++) {
+        for (let load = 0; load < loads; load++) {
+          for (const page of load % 2 ? [...pages].reverse() : pages) {
+            const key = `${page.name}|${throttle}`;
+            const { ms, heap } = await once(browser, page, throttle);
+            const entry = samples.get(key) ?? { ms: [], heap: [] };
+            (entry.ms[round] ??= []).push(ms);
+            entry.heap.push(heap);
+            samples.set(key, entry);
+          }
         }
       }
     }
@@ -101,14 +113,16 @@ export async function timeToUsable(pages: BenchPage[], runs = 7, throttles = [1,
   return [...samples.entries()].map(([key, entry]) => {
     const [name, throttle] = key.split('|') as [string, string];
     const page = pages.find((p) => p.name === name);
+    const all = entry.ms.flat();
     return {
       page: name,
       floor: page?.floor ?? null,
       reference: page?.reference ?? null,
       throttle: Number(throttle),
-      ms: spread(entry.ms),
+      ms: spread(all),
+      roundMedians: entry.ms.map((round) => spread(round).median),
       heapBytes: spread(entry.heap).median,
-      runs: entry.ms.length,
+      runs: all.length,
     };
   });
 }

@@ -1,5 +1,6 @@
 import { fixed, heading, table } from '../output';
-import { AB_RUNS, OTHER_DIST } from '../settings';
+import { spread } from '../harness';
+import { AB_RUNS, OTHER_DIST, TIME_ROUNDS } from '../settings';
 import { timeToUsable, type BenchPage } from '../time-to-usable';
 
 /**
@@ -14,8 +15,13 @@ export async function ab(all: Record<string, BenchPage>) {
     name: `the other build (${OTHER_DIST})`,
     url: `${a.url}?build=b`,
   };
-  const results = await timeToUsable([a, b, all.loginFloor!], AB_RUNS);
-  heading(`A/B: time to the sign-in form, this build and another (${AB_RUNS} cold loads each, interleaved)`);
+  const results = await timeToUsable([a, b, all.loginFloor!], AB_RUNS, [1, 4], TIME_ROUNDS);
+  heading(
+    `A/B: time to the sign-in form, this build and another (${TIME_ROUNDS} rounds of ${AB_RUNS} cold loads each, interleaved)`,
+  );
+  // As in the time part: a ratio per round, then their median and range.
+  const ratio = (x: { roundMedians: number[] }, y: { roundMedians: number[] }) =>
+    spread(x.roundMedians.map((ms, round) => ms / y.roundMedians[round]!));
   const rows = [1, 4].map((throttle) => {
     const of = (page: BenchPage) => results.find((r) => r.page === page.name && r.throttle === throttle)!;
     const [mine, other, floor] = [of(a), of(b), of(all.loginFloor!)];
@@ -24,10 +30,13 @@ export async function ab(all: Record<string, BenchPage>) {
       thisBuild: mine.ms,
       otherBuild: other.ms,
       floor: floor.ms,
-      thisRatio: mine.ms.median / floor.ms.median,
-      otherRatio: other.ms.median / floor.ms.median,
+      thisRatio: ratio(mine, floor),
+      otherRatio: ratio(other, floor),
+      thisOther: ratio(mine, other),
     };
   });
+  const range = (s: { median: number; min: number; max: number }) =>
+    `${fixed(s.median, 2)} (${fixed(s.min, 2)}–${fixed(s.max, 2)})`;
   table(
     ['CPU', 'this build', 'other build', 'floor', 'this ÷ floor', 'other ÷ floor', 'this ÷ other'],
     rows.map((r) => [
@@ -35,10 +44,10 @@ export async function ab(all: Record<string, BenchPage>) {
       `${fixed(r.thisBuild.median)} (${fixed(r.thisBuild.min)}–${fixed(r.thisBuild.max)})`,
       `${fixed(r.otherBuild.median)} (${fixed(r.otherBuild.min)}–${fixed(r.otherBuild.max)})`,
       fixed(r.floor.median),
-      fixed(r.thisRatio, 2),
-      fixed(r.otherRatio, 2),
-      fixed(r.thisBuild.median / r.otherBuild.median, 2),
+      range(r.thisRatio),
+      range(r.otherRatio),
+      range(r.thisOther),
     ]),
   );
-  return { otherDist: OTHER_DIST, runs: AB_RUNS, rows };
+  return { otherDist: OTHER_DIST, runs: AB_RUNS, rounds: TIME_ROUNDS, rows };
 }
