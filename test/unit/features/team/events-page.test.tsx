@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { fireEvent, waitFor, within } from '@testing-library/react';
 import EventsPage, { dayRange } from '../../../../src/features/team/events-page';
+// The screens' rules, which the manage area adds as it loads.
+import '../../../../src/styles/screens-sheet';
 import { expectNoAxeViolations, renderWithElement } from '../../render';
 import { logoutEverywhere, serverReady, signInAs } from '../../support';
 
@@ -24,7 +26,7 @@ const DEMO_PASSWORD = 'portal-demo-pass';
  * Ada (an owner of acme) on the event log, its first page shown, after a real sign-in with her password
  * (without this browser's cookies: only its event in the team's log matters here).
  */
-async function eventLog(language: 'en' | 'ja' = 'en') {
+async function eventLog(language: 'en' | 'ja' = 'en', theme: 'light' | 'dark' = 'light') {
   const login = await fetch('/account/login', {
     method: 'POST',
     credentials: 'omit',
@@ -33,7 +35,7 @@ async function eventLog(language: 'en' | 'ja' = 'en') {
   });
   expect(login.status).to.equal(200);
   await signInAs('ada@acme.test');
-  const rendered = await renderWithElement(<EventsPage />, { route: ROUTE, language });
+  const rendered = await renderWithElement(<EventsPage />, { route: ROUTE, language, theme });
   return rendered;
 }
 
@@ -69,6 +71,17 @@ describe('the event log (component)', () => {
     fireEvent.click(view.getByRole('button', { name: 'Clear filters' }));
     await view.findByRole('list', { name: 'Team events' });
     expect((view.getByRole('combobox', { name: 'Type' }) as HTMLSelectElement).value).to.equal('');
+  });
+
+  it("draws the date fields' calendar button in the element's theme, not the system's", async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const { view } = await eventLog('en', theme);
+      await view.findByRole('list', { name: 'Team events' });
+      for (const label of ['From', 'To'])
+        expect(getComputedStyle(view.getByLabelText(label)).colorScheme, `${label}, ${theme}`).to.equal(
+          theme,
+        );
+    }
   });
 
   it('asks for a range before exporting, then downloads the CSV the server made', async () => {
