@@ -19,6 +19,35 @@ export interface Callers {
   ids: Record<string, string>;
 }
 
+/**
+ * A team of the tests' own (password sign-in, plus e-mail codes if asked), made once per database:
+ * false when it was already there.
+ */
+export async function addTeam(
+  t: Pick<TestApp, 'db' | 'clock'>,
+  team: { name: string; displayName: string; emailCode?: boolean },
+): Promise<boolean> {
+  const made = await t.db.kysely
+    .insertInto('teams')
+    .values({
+      id: randomUUID(),
+      name: team.name,
+      display_name: team.displayName,
+      disabled: 0,
+      local_enabled: 1,
+      google_enabled: 0,
+      azure_enabled: 0,
+      auth0_enabled: 0,
+      auth0_display_name: null,
+      brand: null,
+      created_at: t.clock.now(),
+      email_code_enabled: team.emailCode ? 1 : 0,
+    })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .executeTakeFirst();
+  return Number(made.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
 /** Add a user to a team directly in the database (as a migration or an import would), with a password-less account. */
 export async function addUser(
   t: Pick<TestApp, 'db' | 'clock'>,

@@ -7,7 +7,8 @@
  *   through a same-origin proxy (so cookies and the anti-forgery header behave as on the portal page),
  *   plus harness-only addresses: `/__test/session?email=…`, that signs a seeded user in, and
  *   `/__test/setup-link?email=…`, a setup link from acme's owner (its token, as the mail would carry it),
- *   `/__test/email-code-team`, a team that offers sign-in with an e-mail code, and
+ *   `/__test/email-code-team`, a team that offers sign-in with an e-mail code,
+ *   `/__test/big-team`, a team with more members than a screen lists at once, and
  *   `/__test/signup-link?email=…&address=…`, a sign-up's mailed link (its id and token, as the mail
  *   would carry them).
  */
@@ -151,6 +152,15 @@ export function identityServer() {
       await codeTeam(app);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { team: CODE_TEAM, email: CODE_MEMBER };
+      return;
+    }
+    // A team with more members than a screen lists at once (test/support/big-team.ts), made once.
+    if (ctx.path === '/__test/big-team') {
+      const { app } = await testApp(ctx.origin);
+      const { bigTeam, bigMember, BIG_OWNER, BIG_MEMBERS } = await import('./big-team.ts');
+      await bigTeam(app);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { owner: BIG_OWNER, last: bigMember(BIG_MEMBERS) };
       return;
     }
     if (ctx.path === '/__test/dns') {

@@ -19,6 +19,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Dialog } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
+import { TextField } from '../../ui/text-field';
 import { lastTime } from './format';
 
 import { useCall } from '../../ui/use-call';
@@ -381,6 +382,34 @@ export function useFieldProblem() {
 
 /** The wait before a search is sent: long enough not to ask at every keystroke. */
 export const SEARCH_DELAY_MS = 300;
+
+/**
+ * The field that finds a team's members by the start of a name or an address (the server's search):
+ * the group page's "add a member" and the event log's member filter.
+ */
+export function MemberSearchField({
+  value,
+  onChange,
+  autoFocus,
+}: {
+  value: string;
+  onChange(text: string): void;
+  autoFocus?: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <TextField
+      label={t('groups.add.label')}
+      hint={t('users.search.hint')}
+      type="search"
+      autoComplete="off"
+      maxLength={100}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      autoFocus={autoFocus}
+    />
+  );
+}
 
 /** A list that failed to load: why, and (unless the caller is no admin) a way to try again. */
 export function LoadFailed({ error, onRetry }: { error: unknown; onRetry(): void }) {

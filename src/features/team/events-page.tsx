@@ -6,12 +6,12 @@ import { AUDIT_KINDS, EVENT_EXPORT_MAX_DAYS } from '../../contract/team-rules';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { useElement } from '../../ui/element-context';
-import { AdminPart, useCall } from './admin-kit';
+import { AdminPart, MemberSearchField, SEARCH_DELAY_MS, useCall, useDebounced } from './admin-kit';
 import { AuditEvents, useAuditPages } from './audit-pages';
 
 /** The events a page of the log shows. */
 const EVENTS_PAGE = 25;
-/** The members the actor filter offers (by name); a bigger team's others are found through the users screen. */
+/** The members the actor filter lists at once (by name); in a bigger team a search finds the others. */
 const ACTORS_MAX = 100;
 const DAY_MS = 24 * 3600_000;
 
@@ -43,30 +43,16 @@ export function dayRange(from: string, to: string): { from: string | null; to: s
 function EventLog() {
   const { t } = useTranslation();
   const { language } = useElement();
-  const call = useCall();
   const id = useId();
   const [kind, setKind] = useState<AuditKind | ''>('');
   const [actor, setActor] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [members, setMembers] = useState<Member[]>([]);
   const range = dayRange(from, to);
   const filter: EventFilter | null =
     range === 'bad' ? null : { kind: kind || null, actor: actor || null, ...range };
   const pages = useAuditPages(filter, EVENTS_PAGE);
   const filtered = !!(kind || actor || from || to);
-
-  useEffect(() => {
-    let live = true;
-    // The actor filter offers the team's members; without them it offers everyone only.
-    call((ctx) => listMembers(ctx, { limit: ACTORS_MAX })).then(
-      (list) => live && setMembers(list.members),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [call]);
 
   const when = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -94,17 +80,7 @@ function EventLog() {
               ))}
             </select>
           </div>
-          <div className="field">
-            <label htmlFor={`${id}-actor`}>{t('events.actor')}</label>
-            <select id={`${id}-actor`} value={actor} onChange={(event) => setActor(event.target.value)}>
-              <option value="">{t('events.anyone')}</option>
-              {members.map((member) => (
-                <option key={member.id} value={member.id}>
-                  {member.name} ({member.email})
-                </option>
-              ))}
-            </select>
-          </div>
+          <ActorFilter id={`${id}-actor`} actor={actor} onChange={setActor} />
           {(
             [
               ['from', from, setFrom, { max: to || undefined }],
@@ -163,6 +139,77 @@ function EventLog() {
       </section>
       <ExportPanel range={range} from={from} to={to} />
     </div>
+  );
+}
+
+/**
+ * The member filter: a select of the team's members, the first ACTORS_MAX by name. When the team has
+ * more, a search field above it fills the select with the members it finds instead (by the start of a
+ * name or an address, as the users screen searches); the chosen member stays listed either way.
+ */
+function ActorFilter({ id, actor, onChange }: { id: string; actor: string; onChange(id: string): void }) {
+  const { t } = useTranslation();
+  const call = useCall();
+  const [first, setFirst] = useState<{ members: Member[]; more: boolean } | null>(null);
+  const [text, setText] = useState('');
+  const q = useDebounced(text.trim(), SEARCH_DELAY_MS);
+  const [found, setFound] = useState<{ q: string; members: Member[] } | null>(null);
+  const [chosen, setChosen] = useState<Member | null>(null);
+
+  useEffect(() => {
+    const stop = new AbortController();
+    // Without the list the filter offers everyone only.
+    call((ctx) => listMembers(ctx, { limit: ACTORS_MAX }, stop.signal)).then(
+      (list) => setFirst({ members: list.members, more: list.next !== null }),
+      () => undefined,
+    );
+    return () => stop.abort();
+  }, [call]);
+
+  useEffect(() => {
+    if (!q) return;
+    const stop = new AbortController();
+    call((ctx) => listMembers(ctx, { q, limit: ACTORS_MAX }, stop.signal)).then(
+      (list) => setFound({ q, members: list.members }),
+      () => undefined,
+    );
+    return () => stop.abort();
+  }, [call, q]);
+
+  const results = q && found?.q === q ? found.members : null;
+  const listed = (q ? results : first?.members) ?? [];
+  const current = actor && chosen?.id === actor ? chosen : null;
+  const options = current && !listed.some((m) => m.id === current.id) ? [current, ...listed] : listed;
+  return (
+    <>
+      {first?.more ? (
+        <div>
+          <MemberSearchField value={text} onChange={setText} />
+          {/* The select shows what was found; a search that finds nobody is said on screen too. */}
+          <p className={results?.length === 0 ? 'hint' : 'visually-hidden'} role="status">
+            {results ? (results.length ? t('groups.add.found', { q }) : t('users.noMatch', { q })) : null}
+          </p>
+        </div>
+      ) : null}
+      <div className="field">
+        <label htmlFor={id}>{t('events.actor')}</label>
+        <select
+          id={id}
+          value={actor}
+          onChange={(event) => {
+            setChosen(options.find((m) => m.id === event.target.value) ?? null);
+            onChange(event.target.value);
+          }}
+        >
+          <option value="">{t('events.anyone')}</option>
+          {options.map((member) => (
+            <option key={member.id} value={member.id}>
+              {member.name} ({member.email})
+            </option>
+          ))}
+        </select>
+      </div>
+    </>
   );
 }
 

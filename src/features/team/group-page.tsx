@@ -24,6 +24,7 @@ import {
   forbidden,
   IconButton,
   ListLoading,
+  MemberSearchField,
   SEARCH_DELAY_MS,
   TeamListBody,
   useCall,
@@ -349,16 +350,7 @@ function AddMember({
   const results = current?.members ?? null;
   return (
     <div className="stack">
-      <TextField
-        label={t('groups.add.label')}
-        hint={t('users.search.hint')}
-        type="search"
-        autoComplete="off"
-        maxLength={100}
-        value={text}
-        onChange={(event) => setText(event.target.value)}
-        autoFocus
-      />
+      <MemberSearchField value={text} onChange={setText} autoFocus />
       {q && !results && !error ? <ListLoading /> : null}
       {q && results ? (
         <>

@@ -51,6 +51,8 @@ describe('the event log (component)', () => {
     );
     expect(times.length).to.be.greaterThan(0);
     expect([...times].sort((a, b) => b - a)).to.deep.equal(times, 'newest first');
+    // A team this small is all in the member filter: no search for members.
+    expect(view.queryByRole('searchbox')).to.equal(null);
     await expectNoAxeViolations(container);
   });
 
@@ -71,6 +73,34 @@ describe('the event log (component)', () => {
     fireEvent.click(view.getByRole('button', { name: 'Clear filters' }));
     await view.findByRole('list', { name: 'Team events' });
     expect((view.getByRole('combobox', { name: 'Type' }) as HTMLSelectElement).value).to.equal('');
+  });
+
+  it('finds the members of a big team that the member filter does not list at first', async () => {
+    const made = await fetch('/__test/big-team');
+    const { owner, last } = (await made.json()) as { owner: string; last: { name: string; email: string } };
+    await signInAs(owner);
+    const { view } = await renderWithElement(<EventsPage />, { route: ROUTE });
+    const search = await view.findByRole('searchbox', { name: 'Find a member' });
+    const select = view.getByRole('combobox', { name: 'Member' });
+    const lastOption = `${last.name} (${last.email})`;
+    // Everyone, then the first hundred by name: the last member is not among them.
+    await waitFor(() => expect(within(select).getAllByRole('option')).to.have.length(101));
+    expect(within(select).queryByRole('option', { name: lastOption })).to.equal(null);
+
+    fireEvent.change(search, { target: { value: last.name } });
+    const option = await within(select).findByRole('option', { name: lastOption });
+    expect(view.getByText(`Members matching “${last.name}”:`).getAttribute('role')).to.equal('status');
+    fireEvent.change(select, { target: { value: (option as HTMLOptionElement).value } });
+    // The member has done nothing yet: the log says so for this filter.
+    await view.findByText('No events match these filters.');
+
+    // The chosen member stays listed when the search changes; a search that finds nobody says so.
+    fireEvent.change(search, { target: { value: 'nobody-here' } });
+    expect((await view.findByText('No members match “nobody-here”.')).getAttribute('role')).to.equal(
+      'status',
+    );
+    expect((select as HTMLSelectElement).selectedOptions[0]?.textContent).to.equal(lastOption);
+    await expectNoAxeViolations(view.getByRole('group', { name: 'Filter the events' }));
   });
 
   it("draws the date fields' calendar button in the element's theme, not the system's", async () => {
