@@ -46,6 +46,8 @@ function EventLog() {
   const id = useId();
   const [kind, setKind] = useState<AuditKind | ''>('');
   const [actor, setActor] = useState('');
+  // Each "Clear filters" starts the member filter afresh, its search for members included.
+  const [cleared, setCleared] = useState(0);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const range = dayRange(from, to);
@@ -80,7 +82,7 @@ function EventLog() {
               ))}
             </select>
           </div>
-          <ActorFilter id={`${id}-actor`} actor={actor} onChange={setActor} />
+          <ActorFilter key={cleared} id={`${id}-actor`} actor={actor} onChange={setActor} />
           {(
             [
               ['from', from, setFrom, { max: to || undefined }],
@@ -114,6 +116,7 @@ function EventLog() {
             onClick={() => {
               setKind('');
               setActor('');
+              setCleared((n) => n + 1);
               setFrom('');
               setTo('');
             }}

@@ -101,6 +101,14 @@ describe('the event log (component)', () => {
     );
     expect((select as HTMLSelectElement).selectedOptions[0]?.textContent).to.equal(lastOption);
     await expectNoAxeViolations(view.getByRole('group', { name: 'Filter the events' }));
+
+    // Clearing the filters empties the search too, and the first hundred are listed again.
+    fireEvent.click(view.getByRole('button', { name: 'Clear filters' }));
+    const fresh = await view.findByRole('searchbox', { name: 'Find a member' });
+    expect((fresh as HTMLInputElement).value).to.equal('');
+    const member = view.getByRole('combobox', { name: 'Member' }) as HTMLSelectElement;
+    expect(member.value).to.equal('');
+    await waitFor(() => expect(within(member).getAllByRole('option')).to.have.length(101));
   });
 
   it("draws the date fields' calendar button in the element's theme, not the system's", async () => {
