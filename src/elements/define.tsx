@@ -87,10 +87,21 @@ export function elementClass<P extends object>(
   const flags = types
     .filter(([, type]) => type === 'boolean')
     .map(([prop]) => ({ prop, attribute: attributeOf(prop) }));
-  const flagAttributes = flags.map((flag) => flag.attribute);
-  /** The flags as a string of 0s and 1s: a snapshot `useSyncExternalStore` can compare. */
-  const readFlags = (host: HTMLElement) =>
-    flagAttributes.map((attribute) => (isOn(host.getAttribute(attribute)) ? '1' : '0')).join('');
+  // r2wc parses a value attribute when it is set, and keeps the last value when it is removed or
+  // emptied: the tree reads whether each has a value, so a removed `lang` or `brand` means the default.
+  const valued = [
+    ...Object.keys(COMMON_PROPS),
+    ...types.filter(([, type]) => type !== 'boolean' && type !== 'method').map(([prop]) => prop),
+  ].map((prop) => ({ prop, attribute: attributeOf(prop) }));
+  const watched = [...flags, ...valued].map(({ attribute }) => attribute);
+  /** Each flag on or off, then each value attribute set or not, as 1s and 0s: a comparable snapshot. */
+  const readAttributes = (host: HTMLElement) =>
+    [
+      ...flags.map(({ attribute }) => isOn(host.getAttribute(attribute))),
+      ...valued.map(({ attribute }) => Boolean(host.getAttribute(attribute))),
+    ]
+      .map((bit) => (bit ? '1' : '0'))
+      .join('');
 
   function Rooted(elementProps: P & CommonProps) {
     const host = hostOf(elementProps.container);
@@ -106,21 +117,22 @@ export function elementClass<P extends object>(
         mounted = false;
       };
     }, [firstScreen, ready]);
-    const watchFlags = useCallback(
+    const watchAttributes = useCallback(
       (changed: () => void) => {
-        if (flagAttributes.length === 0) return () => undefined;
         const observer = new MutationObserver(changed);
-        observer.observe(host, { attributeFilter: flagAttributes });
+        observer.observe(host, { attributeFilter: watched });
         return () => observer.disconnect();
       },
       [host],
     );
-    const flagBits = useSyncExternalStore(watchFlags, () => readFlags(host));
+    const bits = useSyncExternalStore(watchAttributes, () => readAttributes(host));
     if (!ready) return null;
-    const flagProps = Object.fromEntries(flags.map(({ prop }, index) => [prop, flagBits[index] === '1']));
+    const flagProps = Object.fromEntries(flags.map(({ prop }, index) => [prop, bits[index] === '1']));
+    const removed = valued.filter((_, index) => bits[flags.length + index] === '0');
+    const props = { ...elementProps, ...Object.fromEntries(removed.map(({ prop }) => [prop, undefined])) };
     return (
-      <ElementRoot props={elementProps}>
-        <Screen {...elementProps} {...flagProps} />
+      <ElementRoot props={props}>
+        <Screen {...props} {...flagProps} />
       </ElementRoot>
     );
   }

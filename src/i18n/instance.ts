@@ -86,3 +86,26 @@ export function loadLanguage(language: Language): Promise<i18n> {
   }
   return pending;
 }
+
+/** What a language needs besides its chunk before an element already on screen switches to it. */
+type Preparation = (instance: i18n) => Promise<unknown>;
+const preparations = new Set<Preparation>();
+
+/**
+ * Register what an element switching language waits for besides the chunk (the text parts its screens
+ * use): registered by the modules that know, so that the entry does not carry them.
+ */
+export function beforeLanguageSwitch(prepare: Preparation): void {
+  preparations.add(prepare);
+}
+
+/**
+ * A language's instance with everything an element on screen needs to switch to it at once: until
+ * then the element keeps its language, and what its screen holds (fields, dialogs, messages) stays.
+ */
+export async function loadLanguageToSwitch(language: Language): Promise<i18n> {
+  const instance = await loadLanguage(language);
+  // A part that cannot load is the screen's to report once shown, as at a first load.
+  await Promise.all([...preparations].map((prepare) => prepare(instance).catch(() => undefined)));
+  return instance;
+}

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { afterEvaluation } from '../after-evaluation';
 import type { Resources } from './chunks';
 import { matchLanguage, type Language } from '../contract/languages';
+import { beforeLanguageSwitch } from './instance';
 
 /**
  * Texts that only some screens need, kept out of the language chunk every page loads: the manage
@@ -204,6 +205,13 @@ export async function addTextPart(i18n: I18n, part: TextPart): Promise<void> {
   i18n.addResourceBundle(language, 'translation', resources, true, false);
   added.add(key);
 }
+
+// An element switching language brings the parts in use on the page along, so its screen is not put
+// back to loading (and what it holds lost) while they arrive.
+beforeLanguageSwitch((i18n) => {
+  const inUse = new Set([...added].map((key) => key.split('/')[0] as TextPart));
+  return Promise.all([...inUse].map((part) => addTextPart(i18n, part)));
+});
 
 export type TextPartState = 'loading' | 'ready' | 'failed';
 

@@ -43,7 +43,7 @@ describe('elements', () => {
     expect(a.shadowRoot!.adoptedStyleSheets[0]).to.equal(b.shadowRoot!.adoptedStyleSheets[0]);
   });
 
-  it('follows the brand and lang attributes, and a later change of them', async () => {
+  it('follows the brand and lang attributes, a later change of them and their removal', async () => {
     const element = mount('<acct-login brand="onsight" lang="fr"></acct-login>');
     const root = await rendered(element);
     const themed = root.querySelector('[part="root"]')!;
@@ -56,6 +56,12 @@ describe('elements', () => {
     await waitFor(() => expect(themed.getAttribute('lang')).to.equal('ja'));
     expect(themed.getAttribute('data-brand')).to.equal('schenck');
     expect(await view.findByRole('heading', { name: 'チームにサインイン' })).to.exist;
+    // Removed, both go back to their defaults (r2wc alone keeps the last value of a removed attribute).
+    element.removeAttribute('lang');
+    element.removeAttribute('brand');
+    await waitFor(() => expect(themed.getAttribute('lang')).to.equal('en'));
+    expect(themed.getAttribute('data-brand')).to.equal('intoware');
+    expect(await view.findByRole('heading', { name: 'Sign in to your team' })).to.exist;
   });
 
   it("shows the loading frame (brand and a loading status) while the screen's lazy chunk loads", async () => {

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { within } from '@testing-library/dom';
-import { renderHook } from '@testing-library/react';
+import { renderHook, waitFor } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import '../../../src/index';
 import { loadLanguage } from '../../../src/i18n/instance';
+import { useElementI18n } from '../../../src/i18n/use-element-i18n';
 import { detectLanguage, LANGUAGES, matchLanguage, matchTag } from '../../../src/contract/languages';
 import { mount, rendered } from '../support';
 
@@ -27,6 +28,27 @@ const hostI18next = new Proxy(
 const globalsBefore = new Set(Object.keys(window));
 /** What the test harness adds: the runner, and @testing-library/react for `act()`. */
 const HARNESS_GLOBALS = ['__WTR_MOCHA_RUNNER__', 'IS_REACT_ACT_ENVIRONMENT'];
+
+// First in the file: Swedish must not be loaded yet, and later tests load every language.
+describe('i18n: a change of language on screen', () => {
+  it('keeps showing a language while the next one loads, so the screen is not replaced meanwhile', async () => {
+    await loadLanguage('en');
+    // What each render would show: a language, or nothing (a spinner in place of the screen).
+    const shown: Array<string | null> = [];
+    const { result, rerender } = renderHook(
+      ({ lang }: { lang: string }) => {
+        const value = useElementI18n(lang);
+        shown.push(value.i18n ? `${value.language}:${value.i18n.language}` : null);
+        return value;
+      },
+      { initialProps: { lang: 'en' } },
+    );
+    rerender({ lang: 'sv' }); // not loaded yet
+    await waitFor(() => expect(result.current.language).to.equal('sv'));
+    expect(shown).not.to.include(null);
+    expect(shown.at(-1)).to.equal('sv:sv');
+  });
+});
 
 describe('i18n: detection (design §3)', () => {
   it('prefers the element attribute, then the stored preference, then the browser', () => {
@@ -152,6 +174,11 @@ describe('i18n: translation with the private i18next instance (spec §5)', () =>
     expect(await shows(french, 'Bei Ihrem Team anmelden')).to.exist;
     expect(await shows(japanese, 'チームにサインイン')).to.exist;
     expect(await shows(english, 'Sign in to your team')).to.exist;
+    // Without its attribute, or with an empty one, the element is in the visitor's language again.
+    french.removeAttribute('lang');
+    expect(await shows(french, 'Sign in to your team')).to.exist;
+    japanese.setAttribute('lang', '');
+    expect(await shows(japanese, 'Sign in to your team')).to.exist;
   });
 
   it('does not touch the page: the host’s i18next unused and unchanged, no globals added', async () => {
