@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from 'zustand';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { ApiError } from '../../api/client';
 import {
   login,
@@ -93,6 +94,7 @@ export function SignInScreen({
   emailLink?: boolean;
 }) {
   const { t, i18n } = useTranslation();
+  const say = useSay();
   const { issuer, emit, language } = useElement();
   const router = useRouter();
   const returnUrl = useSearchParam('ReturnUrl');
@@ -108,8 +110,8 @@ export function SignInScreen({
 
   const [email, setEmail] = useState(() => (loginHint ?? '').slice(0, LIMITS.email));
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const [errors, setErrors] = useState<{ email?: Said; password?: Said }>({});
+  const [failure, setFailure] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
   // The server asked for a solved proof-of-work challenge before it looks at the password.
   const [challenged, setChallenged] = useState(false);
@@ -193,13 +195,13 @@ export function SignInScreen({
       return startEmailCode();
     // A team that signs in only through single sign-on: the address must be at one of its domains.
     if (teamState.status === 'ready' && !teamState.details.localOptions) {
-      setErrors({ email: t(email.trim() ? 'login.sso.noRoute' : 'login.emailRequired') });
+      setErrors({ email: [email.trim() ? 'login.sso.noRoute' : 'login.emailRequired'] });
       emailInput.current?.focus();
       return;
     }
     const missing = {
-      email: email.trim() ? undefined : t('login.emailRequired'),
-      password: password ? undefined : t('login.passwordRequired'),
+      email: email.trim() ? undefined : (['login.emailRequired'] as const),
+      password: password ? undefined : (['login.passwordRequired'] as const),
     };
     setErrors(missing);
     if (missing.email || missing.password) {
@@ -235,18 +237,16 @@ export function SignInScreen({
       }
       setBusy(false);
       if (status === 403)
-        setFailure(
-          t(
-            code === 'disabled'
-              ? 'login.disabled'
-              : code === 'ssoRequired'
-                ? 'login.ssoRequired'
-                : 'login.locked',
-          ),
-        );
-      else if (status === 429) setFailure(t('login.tooMany'));
-      else if (status >= 400 && status < 500) setFailure(t('login.invalidCredentials'));
-      else setFailure(t('common.failed'));
+        setFailure([
+          code === 'disabled'
+            ? 'login.disabled'
+            : code === 'ssoRequired'
+              ? 'login.ssoRequired'
+              : 'login.locked',
+        ]);
+      else if (status === 429) setFailure(['login.tooMany']);
+      else if (status >= 400 && status < 500) setFailure(['login.invalidCredentials']);
+      else setFailure(['common.failed']);
       // The address may sign in only through single sign-on, as the message says: the form goes back
       // to it (else only a reload would bring its button back).
       const ssoOnly = status === 403 && code === 'ssoRequired';
@@ -299,7 +299,7 @@ export function SignInScreen({
       // The chunk did not come (offline): the button says so; the autofill simply is not offered.
       if (!autofill) {
         setBusy(false);
-        setFailure(t('common.failed'));
+        setFailure(['common.failed']);
         focusLater(failureAlert);
       }
       return;
@@ -314,7 +314,7 @@ export function SignInScreen({
     if (!chosen || !live()) return;
     setBusy(false);
     const label = teamState.status === 'ready' ? teamState.details.displayName : team;
-    setFailure(t(await module.passkeyMessage(i18n, outcome), { team: label }));
+    setFailure([await module.passkeyMessage(i18n, outcome), { team: label }]);
     focusLater(failureAlert);
   }
 
@@ -344,7 +344,7 @@ export function SignInScreen({
       location.assign(start);
     } catch {
       setBusy(false);
-      setFailure(t('login.providerFailed', { provider: label }));
+      setFailure(['login.providerFailed', { provider: label }]);
       focusLater(failureAlert);
     }
   }
@@ -362,7 +362,7 @@ export function SignInScreen({
    */
   function leaveForm(): boolean {
     if (!email.trim()) {
-      setErrors({ email: t('login.emailRequired') });
+      setErrors({ email: ['login.emailRequired'] });
       emailInput.current?.focus();
       return false;
     }
@@ -383,7 +383,7 @@ export function SignInScreen({
       location.assign(start);
     } catch {
       setBusy(false);
-      setFailure(t('login.sso.failed'));
+      setFailure(['login.sso.failed']);
       focusLater(failureAlert);
     }
   }
@@ -465,7 +465,7 @@ export function SignInScreen({
       <h1 className="title">{t('login.signIn.title', { team: details.displayName ?? team })}</h1>
       {errorMessage ? <Alert tone="error">{errorMessage}</Alert> : null}
       <ProvidersThenForm
-        failure={failure}
+        failure={say(failure)}
         failureRef={failureAlert}
         details={details}
         disabled={busy}
@@ -513,7 +513,7 @@ export function SignInScreen({
                   maxLength={LIMITS.email}
                   value={email}
                   onChange={(event) => setEmail(event.target.value)}
-                  error={errors.email}
+                  error={say(errors.email) ?? undefined}
                   // Said once the address's domain is known; the button's name changes with it.
                   hint={sso ? t('login.sso.note', { domain: ssoRoute.domain }) : undefined}
                   inputRef={emailInput}
@@ -527,7 +527,7 @@ export function SignInScreen({
                     maxLength={LIMITS.password}
                     value={password}
                     onChange={(event) => setPassword(event.target.value)}
-                    error={errors.password}
+                    error={say(errors.password) ?? undefined}
                     inputRef={passwordInput}
                   />
                 )}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { addTextPart } from '../../i18n/parts';
 import { useStore } from 'zustand';
 import { ApiError } from '../../api/client';
@@ -34,6 +35,7 @@ interface Joinable {
  */
 export function TeamScreen() {
   const { t, i18n } = useTranslation();
+  const say = useSay();
   const { issuer, settings } = useElement();
   const router = useRouter();
   const returnUrl = useSearchParam('ReturnUrl');
@@ -41,8 +43,8 @@ export function TeamScreen() {
   // A session that ended elsewhere (or with the account) lands here: say so, and keep its team.
   const ended = useStore(sessionStore, (state) => state.ended);
   const [team, setTeam] = useState(() => sessionStore.getState().ended?.team ?? readDefaultTeam() ?? '');
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<Said | null>(null);
+  const [failure, setFailure] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const focusLater = useFocusAfterRender();
@@ -59,7 +61,7 @@ export function TeamScreen() {
     setFailure(null);
     setJoinable(null);
     if (!name) {
-      setFieldError(t('login.team.required'));
+      setFieldError(['login.team.required']);
       input.current?.focus();
       return;
     }
@@ -70,15 +72,15 @@ export function TeamScreen() {
     try {
       const details = await getTeamPublic({ issuer }, name);
       if (details.teamDisabled) {
-        setFieldError(t('login.team.disabled'));
+        setFieldError(['login.team.disabled']);
       } else {
         saveDefaultTeam(name);
         router.navigate(withReturnUrl(signInPath(name), returnUrl, request));
         return;
       }
     } catch (error) {
-      if (teamNotFound(error)) setFieldError(t('login.team.notFound'));
-      else setFailure(t('common.failed'));
+      if (teamNotFound(error)) setFieldError(['login.team.notFound']);
+      else setFailure(['common.failed']);
     }
     setBusy(false);
     focusLater(input);
@@ -93,7 +95,7 @@ export function TeamScreen() {
       return;
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) await offerJoining(email, domain);
-      else setFailure(t('common.failed'));
+      else setFailure(['common.failed']);
     }
     setBusy(false);
     focusLater(input);
@@ -107,8 +109,8 @@ export function TeamScreen() {
       void addTextPart(i18n, 'join').catch(() => undefined);
       setJoinable({ ...found, email });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) setFieldError(t('login.team.noSsoTeam'));
-      else setFailure(t('common.failed'));
+      if (error instanceof ApiError && error.status === 404) setFieldError(['login.team.noSsoTeam']);
+      else setFailure(['common.failed']);
     }
   }
 
@@ -128,7 +130,7 @@ export function TeamScreen() {
     <Card busy={busy}>
       <h1 className="title">{t('login.team.title')}</h1>
       {ended ? <Alert tone="info">{t('login.sessionEnded')}</Alert> : null}
-      {failure ? <Alert tone="error">{failure}</Alert> : null}
+      {failure ? <Alert tone="error">{say(failure)}</Alert> : null}
       <BusyForm
         busy={busy}
         busyLabel={t('common.loading')}
@@ -145,7 +147,7 @@ export function TeamScreen() {
           value={team}
           onChange={(event) => setTeam(event.target.value)}
           hint={t('login.team.hint')}
-          error={fieldError}
+          error={say(fieldError)}
           inputRef={input}
         />
       </BusyForm>

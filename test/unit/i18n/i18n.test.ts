@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { within } from '@testing-library/dom';
+import { fireEvent, within } from '@testing-library/dom';
 import { renderHook, waitFor } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
@@ -47,6 +47,16 @@ describe('i18n: a change of language on screen', () => {
     await waitFor(() => expect(result.current.language).to.equal('sv'));
     expect(shown).not.to.include(null);
     expect(shown.at(-1)).to.equal('sv:sv');
+  });
+
+  it('says a message already on screen in the new language', async () => {
+    const element = mount('<acct-login></acct-login>');
+    const view = within((await rendered(element)) as unknown as HTMLElement);
+    fireEvent.click(await view.findByRole('button', { name: 'Continue' }));
+    expect(await view.findByText('Enter your team name.')).to.exist;
+    element.setAttribute('lang', 'nl');
+    expect(await view.findByText('Voer de naam van je team in.')).to.exist;
+    expect(view.getByRole('textbox', { name: 'Teamnaam' })).to.exist;
   });
 });
 
