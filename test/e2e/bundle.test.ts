@@ -243,9 +243,13 @@ const FRAME_RECORDER = `
       if (root.querySelector('.spinner')) {
         frames.spinner = true;
         if (!frames.form) frames.spinnerBeforeForm = true;
+        frames.spinnerAt ??= performance.now();
       }
       if (root.querySelector('input[type="password"]')) frames.form = true;
-      else if (!frames.form && root.childNodes.length > 0) frames.contentBeforeForm = true;
+      else if (!frames.form && root.childNodes.length > 0) {
+        frames.contentBeforeForm = true;
+        frames.contentAt ??= performance.now();
+      }
     }).observe(root, { childList: true, subtree: true });
     return root;
   };
@@ -254,8 +258,34 @@ type Frames = { spinner: boolean; spinnerBeforeForm: boolean; contentBeforeForm:
 
 /** What FRAME_RECORDER saw, once the sign-in form is on screen. */
 async function framesUntilForm(page: Page): Promise<Frames> {
+  return (await timedFramesUntilForm(page)).frames;
+}
+
+/** The same, with when (ms after the navigation began) a spinner and other content first showed. */
+async function timedFramesUntilForm(
+  page: Page,
+): Promise<{ frames: Frames; spinnerAt?: number; contentAt?: number }> {
   await page.getByLabel('Password').waitFor();
-  return page.evaluate(() => (window as unknown as { __frames: Frames }).__frames);
+  const { spinnerAt, contentAt, ...frames } = await page.evaluate(
+    () => (window as unknown as { __frames: Frames & { spinnerAt?: number; contentAt?: number } }).__frames,
+  );
+  return { frames, spinnerAt, contentAt };
+}
+
+/**
+ * The frames before the form that break the first screen's promise: those shown before its wait for
+ * its data could have ended (FIRST_SCREEN_WAIT_MS in src/elements/define.tsx, one second). On a busy
+ * machine the data can take longer, and the screen then shows as designed: that is not a defect.
+ */
+async function earlyFramesUntilForm(page: Page): Promise<Frames> {
+  const { frames, spinnerAt, contentAt } = await timedFramesUntilForm(page);
+  const early = (at: number | undefined) => at !== undefined && at < 1000;
+  return {
+    ...frames,
+    spinner: frames.spinner && early(spinnerAt),
+    spinnerBeforeForm: frames.spinnerBeforeForm && early(spinnerAt),
+    contentBeforeForm: frames.contentBeforeForm && early(contentAt),
+  };
 }
 
 describe('the first screen', () => {
@@ -263,7 +293,7 @@ describe('the first screen', () => {
     await withPage(async ({ page }) => {
       await page.addInitScript({ content: FRAME_RECORDER });
       await openLoginPage(page, '/first-screen.html', 'acct-login on its own', ESM_ENTRY, 'acme');
-      assert.deepEqual(await framesUntilForm(page), {
+      assert.deepEqual(await earlyFramesUntilForm(page), {
         spinner: false,
         spinnerBeforeForm: false,
         contentBeforeForm: false,
@@ -276,7 +306,7 @@ describe('the first screen', () => {
     await withPage(async ({ page }) => {
       await page.addInitScript({ content: FRAME_RECORDER });
       await page.goto(`${e2e.server.url}/login/acme`);
-      const frames = await framesUntilForm(page);
+      const frames = await earlyFramesUntilForm(page);
       // The header is in the same shadow root and shows before the form does; a spinner must not.
       assert.deepEqual(
         { ...frames, contentBeforeForm: undefined },
