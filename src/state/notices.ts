@@ -1,4 +1,5 @@
 import { createStore } from 'zustand/vanilla';
+import type { Said } from '../i18n/said';
 
 /** Spec §9: a snackbar stays 2500 ms. */
 export const SNACKBAR_DURATION_MS = 2500;
@@ -6,10 +7,13 @@ export const SNACKBAR_DURATION_MS = 2500;
 export type NoticeMode = 'Success' | 'Failure' | 'Other';
 export type NoticeIcon = 'success' | 'failure' | 'neutral';
 
-/** Snackbar data (spec §3): icon, message, mode. `message` is already translated. */
+/**
+ * Snackbar data (spec §3): icon, message, mode. The message is what to say, put into words when shown:
+ * a notice follows a change of language while it is on screen.
+ */
 export interface Notice {
   id: number;
-  message: string;
+  message: Said;
   mode: NoticeMode;
   icon: NoticeIcon;
 }
@@ -26,7 +30,7 @@ export type NoticeHold = 'hover' | 'focus';
 
 export interface NoticesState {
   queue: Notice[];
-  show(message: string, mode?: NoticeMode): number;
+  show(message: Said, mode?: NoticeMode): number;
   dismiss(id: number): void;
   /**
    * Stop the notices' clocks while a person reads them (WCAG 2.2.1, timing adjustable): the pointer

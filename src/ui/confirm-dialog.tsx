@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../i18n/said';
 import { Dialog, DialogForm } from './dialog';
 
 /**
@@ -25,12 +25,12 @@ export function ConfirmDialog({
   /** Resolves when done (the dialog closes); a rejection is shown in the dialog. */
   onConfirm(): Promise<void>;
   onClose(): void;
-  /** The words for a refusal; without it, a general failure. */
-  describeError?: (problem: unknown) => string;
+  /** What to say of a refusal; without it, a general failure. */
+  describeError?: (problem: unknown) => Said;
 }) {
-  const { t } = useTranslation();
+  const say = useSay();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Said | null>(null);
   // The next question starts without the last one's refusal.
   const close = () => {
     setError(null);
@@ -44,7 +44,7 @@ export function ConfirmDialog({
       await onConfirm();
       close();
     } catch (problem) {
-      setError(describeError ? describeError(problem) : t('common.failed'));
+      setError(describeError ? describeError(problem) : ['common.failed']);
     } finally {
       setBusy(false);
     }
@@ -57,7 +57,7 @@ export function ConfirmDialog({
       text={text}
       action={action}
       busy={busy}
-      error={error}
+      error={say(error)}
       returnFocus={returnFocus}
       onConfirm={() => void confirm()}
       onClose={close}

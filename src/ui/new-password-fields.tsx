@@ -1,6 +1,6 @@
 import { Suspense, useRef, useState, type Ref } from 'react';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../i18n/said';
 import { LIMITS } from '../contract/limits';
 import { lazyScreen } from './lazy-screen';
 import { TextField } from './text-field';
@@ -21,13 +21,13 @@ export function useNewPassword() {
 }
 
 /** Both required and equal: what is wrong with a new password and its confirmation, field by field. */
-export function newPasswordErrors(t: TFunction, password: string, confirm: string) {
+export function newPasswordErrors(password: string, confirm: string): { password?: Said; confirm?: Said } {
   return {
-    password: password ? undefined : t('login.reset.newRequired'),
+    password: password ? undefined : ['login.reset.newRequired'],
     confirm: !confirm
-      ? t('login.reset.confirmRequired')
+      ? ['login.reset.confirmRequired']
       : password && confirm !== password
-        ? t('common.passwordMismatch')
+        ? ['common.passwordMismatch']
         : undefined,
   };
 }
@@ -52,7 +52,7 @@ export function NewPasswordFields({
   confirm: string;
   onPassword(value: string): void;
   onConfirm(value: string): void;
-  errors: { password?: string | null; confirm?: string | null };
+  errors: { password?: Said | null; confirm?: Said | null };
   passwordRef: Ref<HTMLInputElement>;
   confirmRef: Ref<HTMLInputElement>;
   autoFocus?: boolean;
@@ -60,6 +60,7 @@ export function NewPasswordFields({
   userInputs?: string[];
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   return (
     <>
       <TextField
@@ -70,7 +71,7 @@ export function NewPasswordFields({
         maxLength={LIMITS.newPassword}
         value={password}
         onChange={(event) => onPassword(event.target.value)}
-        error={errors.password}
+        error={say(errors.password)}
         hint={t('common.passwordRules')}
         inputRef={passwordRef}
         autoFocus={autoFocus}
@@ -86,7 +87,7 @@ export function NewPasswordFields({
         maxLength={LIMITS.newPassword}
         value={confirm}
         onChange={(event) => onConfirm(event.target.value)}
-        error={errors.confirm}
+        error={say(errors.confirm)}
         inputRef={confirmRef}
       />
     </>

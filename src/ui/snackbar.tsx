@@ -1,4 +1,5 @@
 import { useStore } from 'zustand';
+import { useSay } from '../i18n/said';
 import { noticesStore, type NoticeIcon } from '../state/notices';
 
 function Icon({ kind }: { kind: NoticeIcon }) {
@@ -28,6 +29,7 @@ function Icon({ kind }: { kind: NoticeIcon }) {
 export function Snackbar() {
   const queue = useStore(noticesStore, (state) => state.queue);
   const { hold, release } = noticesStore.getState();
+  const say = useSay();
   return (
     <div
       className="snackbar-region"
@@ -47,7 +49,7 @@ export function Snackbar() {
           tabIndex={0}
         >
           <Icon kind={notice.icon} />
-          <span>{notice.message}</span>
+          <span>{say(notice.message)}</span>
         </div>
       ))}
     </div>

@@ -30,7 +30,8 @@ const PLURAL = /_(zero|one|two|few|many|other)$/;
 
 describe('translation keys', () => {
   it('every English key is used by the code', () => {
-    const dynamicPrefixes = [...code.matchAll(/t\(\s*`([a-zA-Z.]+)\$\{/g)].map((m) => m[1]!);
+    // `t(`prefix.${…}`)`, or a message kept to be said later: `[`prefix.${…}`, values]` (i18n/said.ts).
+    const dynamicPrefixes = [...code.matchAll(/(?:\bt\(|\[)\s*`([a-zA-Z.]+)\$\{/g)].map((m) => m[1]!);
     const unused = english.filter((key) => {
       const base = key.replace(PLURAL, '');
       return (
@@ -44,10 +45,13 @@ describe('translation keys', () => {
 
   it('every key the code asks for exists', () => {
     const known = new Set(english.map((key) => key.replace(PLURAL, '')));
-    // `t('key')`, and `<Trans i18nKey="key">` for a sentence with markup in it.
-    const asked = [...code.matchAll(/\bt\(\s*'([^']+)'|\bi18nKey=["']([^"']+)["']/g)].map(
-      (m) => (m[1] ?? m[2])!,
-    );
+    // `t('key')`, `<Trans i18nKey="key">` for a sentence with markup in it, and a message kept to be
+    // said later (i18n/said.ts): `['key']`, `['key', { values }]`.
+    const asked = [
+      ...code.matchAll(
+        /\bt\(\s*'([^']+)'|\bi18nKey=["']([^"']+)["']|\[\s*'([a-zA-Z]+(?:\.\w+)+)'\s*(?:\]|,\s*\{)/g,
+      ),
+    ].map((m) => (m[1] ?? m[2] ?? m[3])!);
     assert.ok(asked.length > 50, `found the t() calls (${asked.length})`);
     assert.deepEqual(
       asked.filter((key) => !known.has(key)),

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { configure, waitFor, within } from '@testing-library/dom';
 import { readCookie } from '../../src/api/client';
+import { instanceNow } from '../../src/i18n/instance';
+import { sayWith } from '../../src/i18n/said';
+import { noticesStore } from '../../src/state/notices';
 import { sessionStore } from '../../src/state/session';
 
 // testing-library prints the container on a failed query, and cannot print a ShadowRoot: keep the message.
@@ -8,6 +11,12 @@ configure({
   getElementError: (message) => new Error(message ?? 'element not found'),
   asyncUtilTimeout: 5000,
 });
+
+/** The last notice shown, in English's words (the screens' texts, parts and all, are loaded by then). */
+export function lastNotice(): string | undefined {
+  const message = noticesStore.getState().queue.at(-1)?.message;
+  return message && sayWith(instanceNow('en')!.getFixedT('en'), message);
+}
 
 /** Put some markup in the page; returns its first element. */
 export function mount(html: string): HTMLElement {

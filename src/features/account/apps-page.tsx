@@ -45,10 +45,10 @@ function AppsScreen() {
     try {
       await call((ctx) => removeApp(ctx, question.id));
       setApps((list) => (Array.isArray(list) ? list.filter((app) => app.id !== question.id) : list));
-      noticesStore.getState().show(t('apps.removed', { app: question.name }), 'Success');
+      noticesStore.getState().show(['apps.removed', { app: question.name }], 'Success');
     } catch (error) {
       const { status } = refusalOf(error);
-      noticesStore.getState().show(status === 404 ? t('apps.gone') : t('common.failed'), 'Failure');
+      noticesStore.getState().show(status === 404 ? ['apps.gone'] : ['common.failed'], 'Failure');
     }
     setBusy(false);
     reload();

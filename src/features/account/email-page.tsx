@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { useStore } from 'zustand';
 import { cancelEmailChange, getPendingEmail, requestEmailChange, type PendingEmail } from '../../api/account';
 import { LIMITS } from '../../contract/limits';
@@ -39,7 +40,7 @@ function PendingChange({ pending, cancelled }: { pending: PendingEmail; cancelle
     setFailed(false);
     try {
       await call(cancelEmailChange);
-      noticesStore.getState().show(t('account.email.cancelled'), 'Success');
+      noticesStore.getState().show(['account.email.cancelled'], 'Success');
     } catch (error) {
       // 404: it was confirmed, cancelled or expired meanwhile; the screen reads it again either way.
       if (refusalOf(error).status !== 404) {
@@ -76,6 +77,7 @@ function PendingChange({ pending, cancelled }: { pending: PendingEmail; cancelle
 
 function ChangeForm() {
   const { t } = useTranslation();
+  const say = useSay();
   const call = useCall();
   const user = useStore(sessionStore, (state) => state.user);
   const proof = usePasswordProof();
@@ -83,7 +85,7 @@ function ChangeForm() {
   const [pending, setPending] = useState<PendingEmail | null>(null);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ email?: string; password?: string; form?: string }>({});
+  const [errors, setErrors] = useState<{ email?: Said; password?: Said; form?: Said }>({});
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
   const titleId = useId();
@@ -105,8 +107,8 @@ function ChangeForm() {
     event.preventDefault();
     const newEmail = email.trim();
     const found: typeof errors = {};
-    if (!EMAIL.test(newEmail)) found.email = t('account.errors.invalidEmail');
-    if (hasPassword === true && !password) found.password = t('account.errors.passwordRequired');
+    if (!EMAIL.test(newEmail)) found.email = ['account.errors.invalidEmail'];
+    if (hasPassword === true && !password) found.password = ['account.errors.passwordRequired'];
     setErrors(found);
     if (found.email) return emailInput.current?.focus();
     if (found.password) return passwordInput.current?.focus();
@@ -122,14 +124,14 @@ function ChangeForm() {
     } catch (error) {
       const { code } = refusalOf(error);
       if (code && EMAIL_CODES.includes(code)) {
-        setErrors({ email: t(`account.errors.${code}`) });
+        setErrors({ email: [`account.errors.${code}`] });
         requestAnimationFrame(() => emailInput.current?.focus());
       } else if (code && PASSWORD_CODES.includes(code)) {
-        setErrors({ password: t(`account.errors.${code}`) });
+        setErrors({ password: [`account.errors.${code}`] });
         requestAnimationFrame(() => passwordInput.current?.focus());
       } else {
         setErrors({
-          form: code === 'reauthRequired' ? t('account.errors.reauthRequired') : t('common.failed'),
+          form: code === 'reauthRequired' ? ['account.errors.reauthRequired'] : ['common.failed'],
         });
       }
     }
@@ -156,7 +158,7 @@ function ChangeForm() {
           </div>
         ) : null}
         {pending ? <PendingChange pending={pending} cancelled={cancelled} /> : null}
-        {errors.form ? <Alert tone="error">{errors.form}</Alert> : null}
+        {errors.form ? <Alert tone="error">{say(errors.form)}</Alert> : null}
         <BusyForm
           busy={busy}
           busyLabel={t('common.saving')}
@@ -172,13 +174,13 @@ function ChangeForm() {
             value={email}
             inputRef={emailInput}
             onChange={(event) => setEmail(event.target.value)}
-            error={errors.email}
+            error={say(errors.email)}
           />
           <PasswordProofField
             hasPassword={hasPassword === true}
             value={password}
             onChange={setPassword}
-            error={errors.password}
+            error={say(errors.password)}
             inputRef={passwordInput}
             recentSignIn={t('account.email.recentSignIn')}
           />

@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { useStore } from 'zustand';
 import { deleteAccount } from '../../api/account';
 import { WithTextPart } from '../../i18n/parts';
@@ -16,13 +17,14 @@ import { PasswordProofField, ProofGate, usePasswordProof } from './password-proo
 /** Delete the account: re-authenticated, then asked once more in plain words. */
 function LeaveScreen() {
   const { t } = useTranslation();
+  const say = useSay();
   const call = useCall();
   const router = useRouter();
   // The team's display name, as the rest of the portal shows it; its slug only until the team is in.
   const team = useStore(sessionStore, (state) => state.team?.displayName ?? state.user?.team ?? '');
   const { hasPassword, retry } = usePasswordProof();
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ password?: string; form?: string }>({});
+  const [errors, setErrors] = useState<{ password?: Said; form?: Said }>({});
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const titleId = useId();
@@ -32,7 +34,7 @@ function LeaveScreen() {
   function ask(event: FormEvent) {
     event.preventDefault();
     if (hasPassword === true && !password) {
-      setErrors({ password: t('account.errors.passwordRequired') });
+      setErrors({ password: ['account.errors.passwordRequired'] });
       passwordInput.current?.focus();
       return;
     }
@@ -53,16 +55,16 @@ function LeaveScreen() {
       setBusy(false);
       setAsking(false);
       if (code === 'passwordRequired' || code === 'invalidPassword') {
-        setErrors({ password: t(`account.errors.${code}`) });
+        setErrors({ password: [`account.errors.${code}`] });
         setTimeout(() => passwordInput.current?.focus(), 100);
       } else {
         setErrors({
           form:
             code === 'lastOwner'
-              ? t('account.leave.lastOwner')
+              ? ['account.leave.lastOwner']
               : code === 'reauthRequired'
-                ? t('account.errors.reauthRequired')
-                : t('common.failed'),
+                ? ['account.errors.reauthRequired']
+                : ['common.failed'],
         });
         setTimeout(() => formAlert.current?.focus(), 100);
       }
@@ -78,7 +80,7 @@ function LeaveScreen() {
       <ProofGate hasPassword={hasPassword} retry={retry}>
         {errors.form ? (
           <div ref={formAlert} tabIndex={-1}>
-            <Alert tone="error">{errors.form}</Alert>
+            <Alert tone="error">{say(errors.form)}</Alert>
           </div>
         ) : null}
         <form className="stack" noValidate onSubmit={ask}>
@@ -86,7 +88,7 @@ function LeaveScreen() {
             hasPassword={hasPassword === true}
             value={password}
             onChange={setPassword}
-            error={errors.password}
+            error={say(errors.password)}
             inputRef={passwordInput}
             recentSignIn={t('account.leave.recentSignIn')}
           />

@@ -57,15 +57,15 @@ function SessionsScreen() {
         setSessions((list) =>
           Array.isArray(list) ? list.filter((s) => s.id !== question.session.id) : list,
         );
-        noticesStore.getState().show(t('sessions.ended'), 'Success');
+        noticesStore.getState().show(['sessions.ended'], 'Success');
       } else {
         const count = await call(endOtherSessions);
         setSessions((list) => (Array.isArray(list) ? list.filter((s) => s.current) : list));
-        noticesStore.getState().show(t('sessions.endedOthers', { count }), 'Success');
+        noticesStore.getState().show(['sessions.endedOthers', { count }], 'Success');
       }
     } catch (error) {
       const { status } = refusalOf(error);
-      noticesStore.getState().show(status === 404 ? t('sessions.gone') : t('common.failed'), 'Failure');
+      noticesStore.getState().show(status === 404 ? ['sessions.gone'] : ['common.failed'], 'Failure');
     }
     setBusy(false);
     // The list as the server now has it (another browser may have signed in meanwhile).

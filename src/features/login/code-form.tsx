@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { BusyForm } from '../../ui/busy-form';
 import { useFocusAfterRender } from '../../ui/focus';
 import { TextField } from '../../ui/text-field';
@@ -14,7 +15,7 @@ export type Problem = { message: string };
  */
 export function useCodeForm(failureOf: (error: unknown) => 'wrongCode' | Problem) {
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Said>();
   const [failure, setFailure] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -28,7 +29,7 @@ export function useCodeForm(failureOf: (error: unknown) => 'wrongCode' | Problem
    */
   async function send(
     call: (code: string) => Promise<unknown>,
-    texts: { required: string; wrong: string; format?: (value: string) => string | undefined },
+    texts: { required: Said; wrong: Said; format?: (value: string) => Said | undefined },
   ): Promise<boolean> {
     setFailure(null);
     const value = code.trim();
@@ -122,13 +123,14 @@ export function CodeEntry({
   clean?: (value: string) => string;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   return (
     <BusyForm busy={form.busy} busyLabel={t('login.signingIn')} submitLabel={submitLabel} onSubmit={onSubmit}>
       <CodeField
         label={label}
         value={form.code}
         onChange={(value) => form.setCode(clean(value))}
-        error={form.error}
+        error={say(form.error)}
         inputRef={form.input}
         recovery={recovery}
       />

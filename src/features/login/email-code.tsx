@@ -157,10 +157,10 @@ function CodeScreen({
         );
       },
       {
-        required: t('emailCode.codeRequired'),
-        wrong: t('emailCode.wrongCode'),
+        required: ['emailCode.codeRequired'],
+        wrong: ['emailCode.wrongCode'],
         format: (value) =>
-          new RegExp(`^\\d{${EMAIL_CODE_DIGITS}}$`).test(value) ? undefined : t('emailCode.codeFormat'),
+          new RegExp(`^\\d{${EMAIL_CODE_DIGITS}}$`).test(value) ? undefined : ['emailCode.codeFormat'],
       },
     );
     if (taken && answer) finish(answer);

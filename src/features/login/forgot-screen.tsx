@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { requestPasswordReset } from '../../api/endpoints';
 import { refusalOf } from '../../api/refusal';
 import type { Proof } from '../../contract/schemas/challenge';
@@ -25,13 +26,14 @@ import { useTeam } from './use-team';
  */
 export function ForgotScreen({ team }: { team: string }) {
   const { t } = useTranslation();
+  const say = useSay();
   const { issuer, language } = useElement();
   const teamState = useTeam(issuer, team);
   const returnUrl = useSearchParam('ReturnUrl');
   const focusLater = useFocusAfterRender();
   const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [error, setError] = useState<Said | null>(null);
+  const [failure, setFailure] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -50,7 +52,7 @@ export function ForgotScreen({ team }: { team: string }) {
     event.preventDefault();
     setFailure(null);
     if (!isValidEmail(email)) {
-      setError(t('login.forgot.invalidEmail'));
+      setError(['login.forgot.invalidEmail']);
       input.current?.focus();
       return;
     }
@@ -81,9 +83,9 @@ export function ForgotScreen({ team }: { team: string }) {
       }
       // The server refuses an address it cannot hold (400): that is about the field.
       if (status === 400) {
-        setError(t('login.forgot.invalidEmail'));
+        setError(['login.forgot.invalidEmail']);
         focusLater(input);
-      } else setFailure(status === 429 ? t('login.forgot.tooMany') : t('common.failed'));
+      } else setFailure(status === 429 ? ['login.forgot.tooMany'] : ['common.failed']);
     }
     setBusy(false);
   }
@@ -116,7 +118,7 @@ export function ForgotScreen({ team }: { team: string }) {
     <Card busy={busy}>
       <h1 className="title">{t('login.forgot.title')}</h1>
       <p className="lead">{t('login.forgot.intro')}</p>
-      {failure ? <Alert tone="error">{failure}</Alert> : null}
+      {failure ? <Alert tone="error">{say(failure)}</Alert> : null}
       <BusyForm
         busy={busy}
         busyLabel={t('common.loading')}
@@ -136,7 +138,7 @@ export function ForgotScreen({ team }: { team: string }) {
             setEmail(event.target.value);
             setChallenge((now) => now ?? { round: 0, proof: null });
           }}
-          error={error}
+          error={say(error)}
           inputRef={input}
         />
       </BusyForm>

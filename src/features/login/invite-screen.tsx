@@ -28,6 +28,7 @@ import { signInPath } from './routes';
 import { beginSession } from './sign-in-steps';
 import type { AfterSignIn } from './signin-screen';
 import { WithTexts } from './with-texts';
+import { asIs, useSay, type Said } from '../../i18n/said';
 
 /** The second step a team may require: its own chunk, as on the sign-in screen. */
 const SecondStep = lazyScreen(() => import('./second-step'));
@@ -38,7 +39,7 @@ type Inspected =
   | { status: 'gone'; reason: InvitationGone }
   | { status: 'failed' };
 
-type FieldErrors = { name?: string; password?: string; confirm?: string };
+type FieldErrors = { name?: Said; password?: Said; confirm?: Said };
 
 /**
  * The invitation link (`/login/{team}/invite?id=…&token=…`): a lazily loaded chunk with its texts in the
@@ -61,6 +62,7 @@ export default function InviteScreen(props: { team: string; afterSignIn: AfterSi
  */
 function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn }) {
   const { t } = useTranslation();
+  const say = useSay();
   const { issuer, language, emit } = useElement();
   const router = useRouter();
   const id = useSearchParam('id');
@@ -72,7 +74,7 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
   const newPassword = useNewPassword();
   const { password, confirm, passwordRef: passwordInput, confirmRef: confirmInput } = newPassword;
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
   const [joined, setJoined] = useState(false);
   // The team requires two-step sign-in: joined, and the authenticator app comes before the session.
@@ -117,11 +119,11 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
     setFailure(null);
     const found: FieldErrors = {
       name: !name.trim()
-        ? t('invite.nameRequired')
+        ? ['invite.nameRequired']
         : charCount(name) > LIMITS.name
-          ? t('invite.nameInvalid')
+          ? ['invite.nameInvalid']
           : undefined,
-      ...newPasswordErrors(t, password, confirm),
+      ...newPasswordErrors(password, confirm),
     };
     setErrors(found);
     const first = found.name
@@ -186,24 +188,24 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
     const field = errorField(error);
     const message = error instanceof ApiError ? error.message : '';
     if (status === 400 && field === 'name') {
-      setErrors({ name: t('invite.nameInvalid') });
+      setErrors({ name: ['invite.nameInvalid'] });
       focusLater(nameInput);
     } else if (status === 400 && field === 'password') {
-      setErrors({ password: message });
+      setErrors({ password: asIs(message) });
       focusLater(passwordInput);
     } else if (status === 400 && field === 'confirmPassword') {
-      setErrors({ confirm: t('common.passwordMismatch') });
+      setErrors({ confirm: ['common.passwordMismatch'] });
       focusLater(confirmInput);
     } else {
       const code = (error instanceof ApiError && (error.body as { code?: unknown } | null)?.code) || '';
       setFailure(
         code === 'seatLimit'
-          ? t('invite.seatLimit')
+          ? ['invite.seatLimit']
           : code === 'alreadyMember'
-            ? t('invite.alreadyMember')
+            ? ['invite.alreadyMember']
             : status === 429
-              ? t('login.tooMany')
-              : t('common.failed'),
+              ? ['login.tooMany']
+              : ['common.failed'],
       );
       focusLater(failureAlert);
     }
@@ -216,7 +218,7 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
     try {
       await sessionStore.getState().signOut();
     } catch {
-      setFailure(t('common.failed'));
+      setFailure(['common.failed']);
       focusLater(failureAlert);
     }
     setBusy(false);
@@ -243,7 +245,7 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
       const reason = goneReason(error);
       if (reason) setInspected({ status: 'gone', reason });
       else {
-        setFailure(t('login.providerFailed', { provider: label }));
+        setFailure(['login.providerFailed', { provider: label }]);
         focusLater(failureAlert);
       }
     }
@@ -321,7 +323,7 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
         ) : null}
         {failure ? (
           <Alert tone="error" ref={failureAlert}>
-            {failure}
+            {say(failure)}
           </Alert>
         ) : null}
         <button
@@ -361,7 +363,7 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
         />
       </p>
       <ProvidersThenForm
-        failure={failure}
+        failure={say(failure) ?? null}
         failureRef={failureAlert}
         details={providers}
         disabled={busy}
@@ -390,7 +392,7 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
                 limit={LIMITS.name}
                 value={name}
                 onChange={(event) => setName(event.target.value)}
-                error={errors.name}
+                error={say(errors.name)}
                 inputRef={nameInput}
               />
               <NewPasswordFields

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { askToJoin, verifyJoinCode } from '../../api/endpoints';
 import { refusalOf } from '../../api/refusal';
 import { LIMITS } from '../../contract/limits';
@@ -29,12 +30,13 @@ function JoinRequest({
   onBack(): void;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   const { issuer } = useElement();
   const [step, setStep] = useState<Step>({ kind: 'name' });
   const [name, setName] = useState('');
   const [code, setCode] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<Said | null>(null);
+  const [failure, setFailure] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -45,7 +47,7 @@ function JoinRequest({
     (step.kind === 'done' ? heading : input).current?.focus();
   }, [step.kind]);
 
-  const refuse = (message: string) => {
+  const refuse = (message: Said) => {
     setFieldError(message);
     setBusy(false);
     focusLater(input);
@@ -54,7 +56,7 @@ function JoinRequest({
   async function send(event?: FormEvent) {
     event?.preventDefault();
     setFailure(null);
-    if (!name.trim()) return refuse(t('login.join.nameRequired'));
+    if (!name.trim()) return refuse(['login.join.nameRequired']);
     setFieldError(null);
     setBusy(true);
     try {
@@ -63,8 +65,8 @@ function JoinRequest({
       setStep({ kind: 'code', requestId });
     } catch (error) {
       const { status, code: reason } = refusalOf(error);
-      if (reason === 'invalidName') return refuse(t('login.join.nameInvalid'));
-      setFailure(status === 429 ? t('login.join.tooMany') : t('common.failed'));
+      if (reason === 'invalidName') return refuse(['login.join.nameInvalid']);
+      setFailure(status === 429 ? ['login.join.tooMany'] : ['common.failed']);
     }
     setBusy(false);
   }
@@ -73,7 +75,7 @@ function JoinRequest({
     event.preventDefault();
     setFailure(null);
     const digits = code.replace(/\s/g, '');
-    if (!new RegExp(`^\\d{${JOIN_CODE_LENGTH}}$`).test(digits)) return refuse(t('login.join.codeRequired'));
+    if (!new RegExp(`^\\d{${JOIN_CODE_LENGTH}}$`).test(digits)) return refuse(['login.join.codeRequired']);
     setFieldError(null);
     setBusy(true);
     try {
@@ -83,8 +85,8 @@ function JoinRequest({
       return;
     } catch (error) {
       const { status, code: reason } = refusalOf(error);
-      if (reason === 'wrongCode') return refuse(t('login.join.wrongCode'));
-      setFailure(status === 429 ? t('login.join.tooMany') : t('common.failed'));
+      if (reason === 'wrongCode') return refuse(['login.join.wrongCode']);
+      setFailure(status === 429 ? ['login.join.tooMany'] : ['common.failed']);
     }
     setBusy(false);
   }
@@ -109,7 +111,7 @@ function JoinRequest({
   return (
     <Card busy={busy}>
       <h1 className="title">{t('login.join.title', { team: team.displayName })}</h1>
-      {failure ? <Alert tone="error">{failure}</Alert> : null}
+      {failure ? <Alert tone="error">{say(failure)}</Alert> : null}
       {step.kind === 'name' ? (
         <>
           <p className="hint">{t('login.join.intro', { email })}</p>
@@ -126,7 +128,7 @@ function JoinRequest({
               maxLength={LIMITS.nameInput}
               value={name}
               onChange={(event) => setName(event.target.value)}
-              error={fieldError}
+              error={say(fieldError)}
               inputRef={input}
             />
           </BusyForm>
@@ -148,7 +150,7 @@ function JoinRequest({
               value={code}
               onChange={(event) => setCode(event.target.value)}
               hint={t('login.join.codeHint', { email })}
-              error={fieldError}
+              error={say(fieldError)}
               inputRef={input}
             />
           </BusyForm>

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { asIs, type Said } from '../../i18n/said';
 import { ApiError } from '../../api/client';
 import { resetPassword } from '../../api/endpoints';
 import { Alert } from '../../ui/alert';
@@ -30,7 +31,7 @@ export function ResetScreen({ team }: { team: string }) {
   const returnUrl = useSearchParam('ReturnUrl');
   const newPassword = useNewPassword();
   const { password, confirm, passwordRef: passwordInput, confirmRef: confirmInput } = newPassword;
-  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
+  const [errors, setErrors] = useState<{ password?: Said; confirm?: Said }>({});
   const [state, setState] = useState<State>('form');
   const [busy, setBusy] = useState(false);
   const focusLater = useFocusAfterRender();
@@ -45,7 +46,7 @@ export function ResetScreen({ team }: { team: string }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const found = newPasswordErrors(t, password, confirm);
+    const found = newPasswordErrors(password, confirm);
     setErrors(found);
     if (found.password || found.confirm) {
       (found.password ? passwordInput : confirmInput).current?.focus();
@@ -66,7 +67,7 @@ export function ResetScreen({ team }: { team: string }) {
       }
       // Spec §4: the server's message (the password policy's) shows on both fields.
       if (status === 400 && caught instanceof ApiError) {
-        setErrors({ password: caught.message, confirm: caught.message });
+        setErrors({ password: asIs(caught.message), confirm: asIs(caught.message) });
         setBusy(false);
         focusLater(passwordInput);
         return;

@@ -72,8 +72,8 @@ function Verify({ team, methods, onSignedIn, onRestart }: SecondStepProps) {
     const taken = await send(
       (value) => finishSecondStep(ctx, recovery ? { recoveryCode: value } : { code: value }),
       recovery
-        ? { required: t('twoStep.recoveryRequired'), wrong: t('twoStep.wrongRecovery') }
-        : { required: t('twoStep.codeRequired'), wrong: t('twoStep.wrongCode') },
+        ? { required: ['twoStep.recoveryRequired'], wrong: ['twoStep.wrongRecovery'] }
+        : { required: ['twoStep.codeRequired'], wrong: ['twoStep.wrongCode'] },
     );
     if (taken) onSignedIn();
   }
@@ -161,7 +161,7 @@ function Enrol({ teamLabel, account, onSignedIn, onRestart }: SecondStepProps) {
     event.preventDefault();
     const taken = await send(
       async (value) => setCodes((await confirmRequiredEnrolment(ctx, value)).recoveryCodes),
-      { required: t('twoStep.codeRequired'), wrong: t('twoStep.wrongCode') },
+      { required: ['twoStep.codeRequired'], wrong: ['twoStep.wrongCode'] },
     );
     if (taken) setBusy(false);
   }

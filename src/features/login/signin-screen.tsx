@@ -465,7 +465,7 @@ export function SignInScreen({
       <h1 className="title">{t('login.signIn.title', { team: details.displayName ?? team })}</h1>
       {errorMessage ? <Alert tone="error">{errorMessage}</Alert> : null}
       <ProvidersThenForm
-        failure={say(failure)}
+        failure={say(failure) ?? null}
         failureRef={failureAlert}
         details={details}
         disabled={busy}
@@ -513,7 +513,7 @@ export function SignInScreen({
                   maxLength={LIMITS.email}
                   value={email}
                   onChange={(event) => setEmail(event.target.value)}
-                  error={say(errors.email) ?? undefined}
+                  error={say(errors.email)}
                   // Said once the address's domain is known; the button's name changes with it.
                   hint={sso ? t('login.sso.note', { domain: ssoRoute.domain }) : undefined}
                   inputRef={emailInput}
@@ -527,7 +527,7 @@ export function SignInScreen({
                     maxLength={LIMITS.password}
                     value={password}
                     onChange={(event) => setPassword(event.target.value)}
-                    error={say(errors.password) ?? undefined}
+                    error={say(errors.password)}
                     inputRef={passwordInput}
                   />
                 )}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { asIs, useSay, type Said } from '../../i18n/said';
 import { refusalOf } from '../../api/refusal';
 import {
   checkTeamAddress,
@@ -48,7 +49,7 @@ type Availability =
   { state: 'idle' | 'checking' | 'free' } | { state: 'problem'; problem: TeamAddressProblem };
 
 type Fields = 'teamName' | 'address' | 'name' | 'email' | 'code' | 'password' | 'confirm';
-type FieldErrors = Partial<Record<Fields, string>>;
+type FieldErrors = Partial<Record<Fields, Said>>;
 
 /**
  * Starting a team (`/signup`, when the portal's sign-up is open): a lazily loaded chunk with its texts
@@ -102,6 +103,7 @@ function useAvailability(address: string): Availability {
  */
 function SignUp() {
   const { t } = useTranslation();
+  const say = useSay();
   const { issuer, language, emit } = useElement();
   const router = useRouter();
   const linkId = useSearchParam('id');
@@ -117,8 +119,8 @@ function SignUp() {
   const newPassword = useNewPassword();
   const { password, confirm, passwordRef, confirmRef } = newPassword;
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Said | null>(null);
+  const [notice, setNotice] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
   // Another sign-up took the address meanwhile: the password step lets the person pick another.
   const [retakeAddress, setRetakeAddress] = useState(false);
@@ -156,7 +158,7 @@ function SignUp() {
         if (status === 410) setStep({ kind: 'gone' });
         else {
           setStep({ kind: 'details' });
-          setFailure(status === 429 ? t('signup.tooMany') : t('common.failed'));
+          setFailure(status === 429 ? ['signup.tooMany'] : ['common.failed']);
         }
       },
     );
@@ -193,19 +195,19 @@ function SignUp() {
     return true;
   }
 
-  const problemText = (problem: TeamAddressProblem) => t(`signup.problem.${problem}`);
+  const problemText = (problem: TeamAddressProblem): Said => [`signup.problem.${problem}`];
 
   function fail(error: unknown) {
     const { status, code: reason, field } = refusalOf(error);
     if (field === 'address' && reason) return refuse({ address: problemText(reason as TeamAddressProblem) });
     if (field === 'teamName')
       return refuse({
-        teamName: reason === 'offensive' ? t('signup.teamNameOffensive') : t('signup.teamNameRequired'),
+        teamName: reason === 'offensive' ? ['signup.teamNameOffensive'] : ['signup.teamNameRequired'],
       });
-    if (field === 'name') return refuse({ name: t('invite.nameInvalid') });
-    if (field === 'email') return refuse({ email: t('signup.emailInvalid') });
+    if (field === 'name') return refuse({ name: ['invite.nameInvalid'] });
+    if (field === 'email') return refuse({ email: ['signup.emailInvalid'] });
     setFailure(
-      reason === 'locked' ? t('signup.locked') : status === 429 ? t('signup.tooMany') : t('common.failed'),
+      reason === 'locked' ? ['signup.locked'] : status === 429 ? ['signup.tooMany'] : ['common.failed'],
     );
     focusLater(failureAlert);
     return true;
@@ -219,20 +221,20 @@ function SignUp() {
     const found: FieldErrors = {
       teamName: teamName.trim()
         ? charCount(teamName) > LIMITS.name
-          ? t('invite.nameInvalid')
+          ? ['invite.nameInvalid']
           : undefined
-        : t('signup.teamNameRequired'),
+        : ['signup.teamNameRequired'],
       address: local
         ? problemText(local)
         : availability.state === 'problem'
           ? problemText(availability.problem)
           : undefined,
       name: !name.trim()
-        ? t('invite.nameRequired')
+        ? ['invite.nameRequired']
         : charCount(name) > LIMITS.name
-          ? t('invite.nameInvalid')
+          ? ['invite.nameInvalid']
           : undefined,
-      email: /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email.trim()) ? undefined : t('signup.emailInvalid'),
+      email: /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email.trim()) ? undefined : ['signup.emailInvalid'],
     };
     if (step.kind === 'details' && refuse(found)) return;
     setBusy(true);
@@ -248,7 +250,7 @@ function SignUp() {
     setChallenge((now) => ({ round: (now?.round ?? 0) + 1, proof: null }));
     try {
       const { signUpId } = await startSignUp(ctx, { teamName, address, name, email, proof });
-      if (step.kind === 'code') setNotice(t('signup.resent'));
+      if (step.kind === 'code') setNotice(['signup.resent']);
       setCode('');
       setErrors({});
       setStep({ kind: 'code', signUpId });
@@ -277,7 +279,7 @@ function SignUp() {
     setNotice(null);
     const digits = code.replace(/[\s-]/g, '');
     if (!new RegExp(`^\\d{${SIGN_UP_CODE_DIGITS}}$`).test(digits)) {
-      refuse({ code: t('signup.codeRequired') });
+      refuse({ code: ['signup.codeRequired'] });
       return;
     }
     setBusy(true);
@@ -285,7 +287,7 @@ function SignUp() {
       toPassword(await verifySignUp(ctx, signUpId, digits));
     } catch (error) {
       const { code: reason } = refusalOf(error);
-      if (reason === 'wrongCode') refuse({ code: t('signup.wrongCode') });
+      if (reason === 'wrongCode') refuse({ code: ['signup.wrongCode'] });
       else fail(error);
     }
     setBusy(false);
@@ -296,7 +298,7 @@ function SignUp() {
     event.preventDefault();
     setFailure(null);
     const found: FieldErrors = {
-      ...(method === 'password' ? newPasswordErrors(t, password, confirm) : {}),
+      ...(method === 'password' ? newPasswordErrors(password, confirm) : {}),
       address:
         retakeAddress && teamAddressProblem(address) ? problemText(teamAddressProblem(address)!) : undefined,
     };
@@ -315,8 +317,8 @@ function SignUp() {
       else if (field === 'address') {
         setRetakeAddress(true);
         fail(error);
-      } else if (field === 'password') refuse({ password: message ?? t('common.failed') });
-      else if (field === 'confirmPassword') refuse({ confirm: t('common.passwordMismatch') });
+      } else if (field === 'password') refuse({ password: message ? asIs(message) : ['common.failed'] });
+      else if (field === 'confirmPassword') refuse({ confirm: ['common.passwordMismatch'] });
       else fail(error);
       return;
     }
@@ -324,7 +326,7 @@ function SignUp() {
     emit('acct-signed-in', { team: address, email: verified.email });
     if (method === 'passkey' && !(await addFirstPasskey())) {
       // The team and the session stand: the owner adds a passkey or sets a password there.
-      noticesStore.getState().show(t('signup.passkeyFailed'), 'Failure');
+      noticesStore.getState().show(['signup.passkeyFailed'], 'Failure');
       router.navigate('/manage/security', { replace: true });
       return;
     }
@@ -350,7 +352,7 @@ function SignUp() {
   );
   const failureView = failure ? (
     <Alert tone="error" ref={failureAlert}>
-      {failure}
+      {say(failure)}
     </Alert>
   ) : null;
   const teamUrl = `${location.origin}${router.href(`/login/${address || '…'}`)}`;
@@ -367,10 +369,10 @@ function SignUp() {
         setAddressTyped(true);
         setAddress(event.target.value.trim().toLowerCase());
       }}
-      error={errors.address}
+      error={say(errors.address)}
       hint={
         availability.state === 'problem' && !errors.address
-          ? problemText(availability.problem)
+          ? say(problemText(availability.problem))
           : availability.state === 'free'
             ? t('signup.available', { url: teamUrl })
             : availability.state === 'checking'
@@ -412,7 +414,7 @@ function SignUp() {
         <h1 className="title">{t('signup.codeTitle')}</h1>
         <p className="hint">{t('signup.codeIntro', { email: email.trim() })}</p>
         {failureView}
-        {notice ? <Alert tone="success">{notice}</Alert> : null}
+        {notice ? <Alert tone="success">{say(notice)}</Alert> : null}
         <BusyForm
           busy={busy}
           busyLabel={t('common.loading')}
@@ -427,7 +429,7 @@ function SignUp() {
             maxLength={SIGN_UP_CODE_DIGITS + 4}
             value={code}
             onChange={(event) => setCode(event.target.value)}
-            error={errors.code}
+            error={say(errors.code)}
             inputRef={refs.code}
           />
         </BusyForm>
@@ -515,7 +517,7 @@ function SignUp() {
             setTeamName(event.target.value);
             if (!addressTyped) setAddress(suggestTeamAddress(event.target.value));
           }}
-          error={errors.teamName}
+          error={say(errors.teamName)}
           inputRef={refs.teamName}
         />
         {addressField}
@@ -526,7 +528,7 @@ function SignUp() {
           limit={LIMITS.name}
           value={name}
           onChange={(event) => setName(event.target.value)}
-          error={errors.name}
+          error={say(errors.name)}
           inputRef={refs.name}
         />
         <TextField
@@ -540,7 +542,7 @@ function SignUp() {
             startChallenge();
             setEmail(event.target.value);
           }}
-          error={errors.email}
+          error={say(errors.email)}
           hint={t('signup.emailHint')}
           inputRef={refs.email}
         />

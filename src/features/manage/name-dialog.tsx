@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { saveName } from '../../api/endpoints';
 import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
@@ -24,19 +25,20 @@ export function NameDialog({ open, onClose }: { open: boolean; onClose(): void }
 }
 
 function NameForm({ onClose, t, language }: { onClose(): void; t: TFunction; language: string }) {
+  const say = useSay();
   const current = sessionStore.getState().user?.name ?? '';
   const [name, setName] = useState(current);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = name.trim();
-    const problem = !trimmed
-      ? t('manage.name.required')
+    const problem: Said | null = !trimmed
+      ? ['manage.name.required']
       : charCount(trimmed) > LIMITS.name
-        ? t('manage.name.tooLong', { n: LIMITS.name })
+        ? ['manage.name.tooLong', { n: LIMITS.name }]
         : null;
     if (problem) {
       setError(problem);
@@ -48,11 +50,11 @@ function NameForm({ onClose, t, language }: { onClose(): void; t: TFunction; lan
     try {
       const saved = await sessionStore.getState().authorized((ctx) => saveName(ctx, trimmed), language);
       sessionStore.getState().renamed(saved.name);
-      noticesStore.getState().show(t('manage.name.saved'), 'Success');
+      noticesStore.getState().show(['manage.name.saved'], 'Success');
       onClose();
     } catch {
       setBusy(false);
-      setError(t('manage.name.failed'));
+      setError(['manage.name.failed']);
       input.current?.focus();
     }
   }
@@ -66,7 +68,7 @@ function NameForm({ onClose, t, language }: { onClose(): void; t: TFunction; lan
         limit={LIMITS.name}
         value={name}
         onChange={(event) => setName(event.target.value)}
-        error={error}
+        error={say(error)}
         inputRef={input}
         autoFocus
       />

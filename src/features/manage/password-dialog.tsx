@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { asIs, useSay, type Said } from '../../i18n/said';
 import { ApiError } from '../../api/client';
 import { savePassword } from '../../api/endpoints';
 import { WithTextPart } from '../../i18n/parts';
@@ -17,9 +18,9 @@ import { LIMITS } from '../../contract/limits';
 const INVALID_PASSWORD = 'InvalidPassword';
 
 interface Errors {
-  old?: string;
-  new?: string;
-  confirm?: string;
+  old?: Said;
+  new?: Said;
+  confirm?: Said;
 }
 
 /**
@@ -81,6 +82,7 @@ function PasswordForm({
   onClose(): void;
   onSaved(): void;
 }) {
+  const say = useSay();
   const [oldPassword, setOld] = useState('');
   const [newPassword, setNew] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -93,12 +95,12 @@ function PasswordForm({
 
   function validate(): Errors {
     const found: Errors = {};
-    if (hasPassword && !oldPassword) found.old = t('manage.password.oldRequired');
-    if (!newPassword) found.new = t('login.reset.newRequired');
-    else if (hasPassword && newPassword === oldPassword) found.new = t('manage.password.sameAsOld');
-    if (!confirm) found.confirm = t('login.reset.confirmRequired');
+    if (hasPassword && !oldPassword) found.old = ['manage.password.oldRequired'];
+    if (!newPassword) found.new = ['login.reset.newRequired'];
+    else if (hasPassword && newPassword === oldPassword) found.new = ['manage.password.sameAsOld'];
+    if (!confirm) found.confirm = ['login.reset.confirmRequired'];
     else if (hasPassword && newPassword && confirm !== newPassword)
-      found.confirm = t('common.passwordMismatch');
+      found.confirm = ['common.passwordMismatch'];
     return found;
   }
 
@@ -127,16 +129,17 @@ function PasswordForm({
       // A password that existed was changed; a first one was set.
       noticesStore
         .getState()
-        .show(hasPassword ? t('manage.password.changeNotice') : t('manage.password.setNotice'), 'Success');
+        .show(hasPassword ? ['manage.password.changeNotice'] : ['manage.password.setNotice'], 'Success');
       onSaved();
       onClose();
     } catch (error) {
       setBusy(false);
       const message = error instanceof ApiError && error.status === 400 ? error.message : null;
+      const other: Said = message ? asIs(message) : ['common.failed'];
       const found: Errors =
         message === INVALID_PASSWORD
-          ? { old: t('manage.password.wrongCurrent') }
-          : { new: message ?? t('common.failed'), confirm: message ?? t('common.failed') };
+          ? { old: ['manage.password.wrongCurrent'] }
+          : { new: other, confirm: other };
       setErrors(found);
       focusFirst(found);
     }
@@ -163,7 +166,7 @@ function PasswordForm({
             maxLength={LIMITS.newPassword}
             value={oldPassword}
             onChange={(event) => setOld(event.target.value)}
-            error={errors.old}
+            error={say(errors.old)}
             inputRef={oldInput}
             autoFocus
           />

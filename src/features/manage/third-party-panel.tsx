@@ -64,8 +64,8 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
       .getState()
       .show(
         linkError === 'UserAlreadyExists'
-          ? t('manage.external.linkedElsewhere')
-          : t('manage.external.connectFailed'),
+          ? ['manage.external.linkedElsewhere']
+          : ['manage.external.connectFailed'],
         'Failure',
       );
     router.navigate(router.location.path, { replace: true });
@@ -87,7 +87,7 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
 
   function ask(next: Question) {
     if (onlyWayIn) {
-      noticesStore.getState().show(t('manage.external.onlyOption'), 'Failure');
+      noticesStore.getState().show(['manage.external.onlyOption'], 'Failure');
       return;
     }
     setQuestion(next);
@@ -98,7 +98,7 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
     setBusy(true);
     try {
       await sessionStore.getState().authorized((ctx) => disconnectProvider(ctx, provider), language);
-      noticesStore.getState().show(t('manage.external.removed', { provider: label }), 'Success');
+      noticesStore.getState().show(['manage.external.removed', { provider: label }], 'Success');
       refocus.current = provider;
     } catch (error) {
       // 409: the server found it to be the only sign-in option (the view here was out of date, e.g. the
@@ -107,7 +107,7 @@ export function ThirdPartyPanel({ options, reload }: { options: PasswordOptions;
       noticesStore
         .getState()
         .show(
-          only ? t('manage.external.onlyOption') : t('manage.external.removeFailed', { provider: label }),
+          only ? ['manage.external.onlyOption'] : ['manage.external.removeFailed', { provider: label }],
           'Failure',
         );
     }

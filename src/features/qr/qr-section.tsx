@@ -60,7 +60,7 @@ function QrPanel() {
       setCode(answer);
     } catch {
       setCode(null);
-      noticesStore.getState().show(t('qr.failed'), 'Failure');
+      noticesStore.getState().show(['qr.failed'], 'Failure');
     }
     setBusy(false);
   }

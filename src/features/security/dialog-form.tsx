@@ -1,4 +1,5 @@
 import { useRef, useState, type ComponentProps, type ReactNode, type RefObject } from 'react';
+import { useSay, type Said } from '../../i18n/said';
 import { Alert } from '../../ui/alert';
 import { DialogForm as BaseDialogForm } from '../../ui/dialog';
 
@@ -6,13 +7,14 @@ import { DialogForm as BaseDialogForm } from '../../ui/dialog';
  * What went wrong in one of this screen's dialogs: at its field, or about the whole step; `calm` for what
  * is no fault (the user closed the browser's passkey prompt).
  */
-export type DialogProblem<Field extends string> = { at: Field | 'form'; message: string; calm?: boolean };
+export type DialogProblem<Field extends string> = { at: Field | 'form'; message: Said; calm?: boolean };
 
 /** A dialog's problem, and showing one: its text at the field or above the buttons, with the focus. */
 export function useDialogProblem<Field extends string>() {
   const [problem, setProblem] = useState<DialogProblem<Field> | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const alert = useRef<HTMLDivElement>(null);
+  const say = useSay();
 
   function show(found: DialogProblem<Field>) {
     setProblem(found);
@@ -20,7 +22,7 @@ export function useDialogProblem<Field extends string>() {
     requestAnimationFrame(() => (found.at === 'form' ? alert.current : input.current)?.focus());
   }
 
-  const fieldError = (field: Field) => (problem?.at === field ? problem.message : null);
+  const fieldError = (field: Field) => (problem?.at === field ? say(problem.message) : null);
   return { problem, setProblem, show, input, alert, fieldError };
 }
 
@@ -38,12 +40,13 @@ export function DialogForm<Field extends string>({
   alertRef: RefObject<HTMLDivElement | null>;
   actions: ReactNode;
 }) {
+  const say = useSay();
   return (
     <BaseDialogForm {...form}>
       {children}
       {problem?.at === 'form' ? (
         <Alert tone={problem.calm ? 'info' : 'error'} ref={alertRef}>
-          {problem.message}
+          {say(problem.message)}
         </Alert>
       ) : null}
     </BaseDialogForm>

@@ -71,7 +71,7 @@ function NameForm({
     if (!trimmed || charCount(trimmed) > LIMITS.name) {
       setProblem({
         at: 'name',
-        message: trimmed ? t('security.passkeys.errors.invalidName') : t('security.passkeys.nameRequired'),
+        message: trimmed ? ['security.passkeys.errors.invalidName'] : ['security.passkeys.nameRequired'],
       });
       input.current?.focus();
       return;

@@ -10,6 +10,7 @@ import {
   renamePasskey,
   type Passkey,
 } from '../../api/passkeys';
+import type { Said } from '../../i18n/said';
 import { noticesStore } from '../../state/notices';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useElement } from '../../ui/element-context';
@@ -39,17 +40,17 @@ function defaultName(t: TFunction, language: string): string {
 }
 
 /** A server's refusal of a name or a new passkey, as the dialog shows it. */
-function problemOf(t: TFunction, error: unknown): NameProblem {
-  if (isCancelled(error)) return { at: 'form', message: t('security.passkeys.errors.cancelled'), calm: true };
+function problemOf(error: unknown): NameProblem {
+  if (isCancelled(error)) return { at: 'form', message: ['security.passkeys.errors.cancelled'], calm: true };
   // The authenticator already holds a passkey of this account (the server listed it as excluded).
   if (error instanceof Error && error.name === 'InvalidStateError')
-    return { at: 'form', message: t('security.passkeys.errors.alreadyRegistered') };
+    return { at: 'form', message: ['security.passkeys.errors.alreadyRegistered'] };
   const { status, code } = refusalOf(error);
-  if (code === 'invalidName') return { at: 'name', message: t('security.passkeys.errors.invalidName') };
+  if (code === 'invalidName') return { at: 'name', message: ['security.passkeys.errors.invalidName'] };
   if (code === 'passkeyRefused' || code === 'alreadyRegistered')
-    return { at: 'form', message: t(`security.passkeys.errors.${code}`) };
-  if (status === 404) return { at: 'form', message: t('security.passkeys.errors.gone') };
-  return { at: 'form', message: t('common.failed') };
+    return { at: 'form', message: [`security.passkeys.errors.${code}`] };
+  if (status === 404) return { at: 'form', message: ['security.passkeys.errors.gone'] };
+  return { at: 'form', message: ['common.failed'] };
 }
 
 /**
@@ -77,7 +78,7 @@ export function PasskeysPanel({ changed }: { changed(): void }) {
     setEditing(next);
     setOpen(true);
   };
-  const done = (message: string) => {
+  const done = (message: Said) => {
     noticesStore.getState().show(message, 'Success');
     reload();
     changed();
@@ -88,9 +89,9 @@ export function PasskeysPanel({ changed }: { changed(): void }) {
       const response = await createPasskey(await call(getRegistrationOptions));
       await call((ctx) => addPasskey(ctx, name, response));
     } catch (error) {
-      return problemOf(t, error);
+      return problemOf(error);
     }
-    done(t('security.passkeys.added'));
+    done(['security.passkeys.added']);
     return null;
   }
 
@@ -98,22 +99,22 @@ export function PasskeysPanel({ changed }: { changed(): void }) {
     try {
       await call((ctx) => renamePasskey(ctx, passkey.id, name));
     } catch (error) {
-      return problemOf(t, error);
+      return problemOf(error);
     }
-    done(t('security.passkeys.renamed'));
+    done(['security.passkeys.renamed']);
     return null;
   }
 
   async function remove(passkey: Passkey) {
     await call((ctx) => removePasskey(ctx, passkey.id));
-    done(t('security.passkeys.removed'));
+    done(['security.passkeys.removed']);
   }
 
-  function describeRemoval(error: unknown): string {
+  function describeRemoval(error: unknown): Said {
     const { status, code } = refusalOf(error);
-    if (code === 'onlySignIn') return t('security.passkeys.errors.onlySignIn');
-    if (status === 404) return t('security.passkeys.errors.gone');
-    return t('common.failed');
+    if (code === 'onlySignIn') return ['security.passkeys.errors.onlySignIn'];
+    if (status === 404) return ['security.passkeys.errors.gone'];
+    return ['common.failed'];
   }
 
   return (

@@ -91,19 +91,19 @@ function ReauthForm({
     } catch (error) {
       setBusy(false);
       const { code } = refusalOf(error);
-      if (isCancelled(error)) show({ at: 'form', message: t('security.reauth.cancelled'), calm: true });
+      if (isCancelled(error)) show({ at: 'form', message: ['security.reauth.cancelled'], calm: true });
       else if (code === 'InvalidPassword')
-        show({ at: 'password', message: t('security.reauth.InvalidPassword') });
-      else if (code === 'passkeyRefused') show({ at: 'form', message: t('security.reauth.passkeyRefused') });
-      else if (code === 'requiredByTeam') show({ at: 'form', message: t('security.totp.requiredByTeam') });
-      else show({ at: 'form', message: t('common.failed') });
+        show({ at: 'password', message: ['security.reauth.InvalidPassword'] });
+      else if (code === 'passkeyRefused') show({ at: 'form', message: ['security.reauth.passkeyRefused'] });
+      else if (code === 'requiredByTeam') show({ at: 'form', message: ['security.totp.requiredByTeam'] });
+      else show({ at: 'form', message: ['common.failed'] });
     }
   }
 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!password) {
-      show({ at: 'password', message: t('security.reauth.passwordRequired') });
+      show({ at: 'password', message: ['security.reauth.passwordRequired'] });
       return;
     }
     void attempt(async () => ({ password }));

@@ -1,6 +1,7 @@
 import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { useStore } from 'zustand';
 import {
   confirmReplacement,
@@ -47,8 +48,9 @@ function SetUp({
   cancel(): void;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Said | null>(null);
   const [failed, setFailed] = useState<'failed' | 'gone' | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -59,7 +61,7 @@ function SetUp({
     event.preventDefault();
     const typed = code.replace(/\s/g, '');
     if (!typed) {
-      setError(t('security.totp.codeRequired'));
+      setError(['security.totp.codeRequired']);
       input.current?.focus();
       return;
     }
@@ -72,7 +74,7 @@ function SetUp({
     } catch (problem) {
       const { code: refusal } = refusalOf(problem);
       if (refusal === 'invalidCode') {
-        setError(t('security.totp.invalidCode'));
+        setError(['security.totp.invalidCode']);
         requestAnimationFrame(() => input.current?.focus());
       } else setFailed(refusal === 'replacementGone' ? 'gone' : 'failed');
     }
@@ -99,7 +101,7 @@ function SetUp({
           maxLength={10}
           value={code}
           onChange={(event) => setCode(event.target.value)}
-          error={error}
+          error={say(error)}
           inputRef={input}
         />
       </BusyForm>
@@ -158,7 +160,7 @@ export function TwoStepPanels({ passkeysRound }: { passkeysRound: number }) {
   function confirmed(recoveryCodes: string[]) {
     setSecret(null);
     setCodes(recoveryCodes);
-    noticesStore.getState().show(t('security.totp.turnedOn'), 'Success');
+    noticesStore.getState().show(['security.totp.turnedOn'], 'Success');
     reload();
   }
 
@@ -187,7 +189,7 @@ export function TwoStepPanels({ passkeysRound }: { passkeysRound: number }) {
     const replacement = moving.replacement;
     setStatus(await call((ctx) => confirmReplacement(ctx, { replacement, code })));
     setMoving(null);
-    noticesStore.getState().show(t('security.totp.moved'), 'Success');
+    noticesStore.getState().show(['security.totp.moved'], 'Success');
     requestAnimationFrame(() => appHeading.current?.focus());
   }
 
@@ -201,7 +203,7 @@ export function TwoStepPanels({ passkeysRound }: { passkeysRound: number }) {
       setMoving(await call((ctx) => startReplacement(ctx, proof)));
     } else if (asking === 'off') {
       setStatus(await call((ctx) => removeTotp(ctx, proof)));
-      noticesStore.getState().show(t('security.totp.turnedOff'), 'Success');
+      noticesStore.getState().show(['security.totp.turnedOff'], 'Success');
     } else {
       const { recoveryCodes } = await call((ctx) => renewRecoveryCodes(ctx, proof));
       setCodes(recoveryCodes);

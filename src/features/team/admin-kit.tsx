@@ -8,11 +8,11 @@ import {
   type ReactNode,
   type Ref,
 } from 'react';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ApiError, type ApiContext } from '../../api/client';
 import { errorCode } from '../../api/members';
 import { WithTextPart } from '../../i18n/parts';
+import { useSay, type Said } from '../../i18n/said';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
@@ -69,16 +69,16 @@ export function forbidden(error: unknown): boolean {
   return error instanceof ApiError && error.status === 403;
 }
 
-/** A refusal in words: the server's code when the screens know it, else by status. */
-export function failure(t: TFunction, error: unknown): string {
+/** What to say of a refusal: the server's code when the screens know it, else by status. */
+export function failure(error: unknown): Said {
   const code = errorCode(error);
-  if (code && KNOWN.includes(code)) return t(`users.errors.${code}`);
+  if (code && KNOWN.includes(code)) return [`users.errors.${code}`];
   if (error instanceof ApiError) {
-    if (error.status === 403) return t('users.errors.notAdmin');
-    if (error.status === 404) return t('users.errors.notFound');
-    if (error.status === 0) return t('users.errors.network');
+    if (error.status === 403) return ['users.errors.notAdmin'];
+    if (error.status === 404) return ['users.errors.notFound'];
+    if (error.status === 0) return ['users.errors.network'];
   }
-  return t('common.failed');
+  return ['common.failed'];
 }
 
 const ICONS = {
@@ -184,13 +184,12 @@ export function ShowMore({
 
 /** A button copying `value`, its result announced as a notice. */
 export function CopyButton({ value, label, text }: { value: string; label: string; text?: string }) {
-  const { t } = useTranslation();
   async function copy() {
     try {
       await navigator.clipboard.writeText(value);
-      noticesStore.getState().show(t('copy.done'), 'Success');
+      noticesStore.getState().show(['copy.done'], 'Success');
     } catch {
-      noticesStore.getState().show(t('copy.failed'), 'Failure');
+      noticesStore.getState().show(['copy.failed'], 'Failure');
     }
   }
   return text ? (
@@ -352,8 +351,7 @@ export function gone(error: unknown): boolean {
 
 /** The shared confirmation (ui/confirm-dialog.tsx), with the admin screens' words for a refusal. */
 export function Confirm(props: Omit<ComponentProps<typeof ConfirmDialog>, 'describeError'>) {
-  const { t } = useTranslation();
-  return <ConfirmDialog {...props} describeError={(problem) => failure(t, problem)} />;
+  return <ConfirmDialog {...props} describeError={failure} />;
 }
 
 /** `value`, once it has stayed the same for `ms`. */
@@ -372,7 +370,7 @@ export function useDebounced<T>(value: T, ms: number): T {
  * again. Set a new object each time, so the same refusal twice still moves the focus back.
  */
 export function useFieldProblem() {
-  const [problem, setProblem] = useState<{ text: string } | null>(null);
+  const [problem, setProblem] = useState<{ text: Said } | null>(null);
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (problem) field.current?.focus();
@@ -414,9 +412,10 @@ export function MemberSearchField({
 /** A list that failed to load: why, and (unless the caller is no admin) a way to try again. */
 export function LoadFailed({ error, onRetry }: { error: unknown; onRetry(): void }) {
   const { t } = useTranslation();
+  const say = useSay();
   return (
     <Alert tone="error">
-      <p>{failure(t, error)}</p>
+      <p>{say(failure(error))}</p>
       {forbidden(error) ? null : (
         <button type="button" className="button secondary small" part="button" onClick={onRetry}>
           {t('common.retry')}
@@ -595,7 +594,7 @@ export function useDialogCall({ setBusy, onClose }: InDialogProps) {
 }
 
 /** A notice of what was done, or (`ok` false) of why it was not. */
-export function notify(text: string, ok = true) {
+export function notify(text: Said, ok = true) {
   noticesStore.getState().show(text, ok ? 'Success' : 'Failure');
 }
 
@@ -640,7 +639,6 @@ export function useShownOnce<T>() {
  * change: `putting` the changed item in the list, `dropping` the removed one, each with its notice.
  */
 export function useListActions<T>(list: TeamList<T>) {
-  const { t } = useTranslation();
   const call = useCall();
   const { reloadIfGone, watched } = followGone(list.reload);
   const act = <R,>(request: (ctx: ApiContext) => Promise<R>, then: (answer: R) => void) =>
@@ -648,13 +646,13 @@ export function useListActions<T>(list: TeamList<T>) {
   const actNow = <R,>(
     request: (ctx: ApiContext) => Promise<R>,
     then: (answer: R) => void,
-    say: (problem: unknown) => string = (problem) => failure(t, problem),
+    say: (problem: unknown) => Said = failure,
   ) => void act(request, then).catch((problem: unknown) => notify(say(problem), false));
-  const putting = (done: (saved: T) => string) => (saved: T) => {
+  const putting = (done: (saved: T) => Said) => (saved: T) => {
     list.put(saved);
     notify(done(saved));
   };
-  const dropping = (item: T, done: string) => () => {
+  const dropping = (item: T, done: Said) => () => {
     list.drop(item);
     notify(done);
   };
@@ -769,13 +767,12 @@ export function Check({
 
 /**
  * A small form saved in place, in a list's row (a domain's sign-in, a connection's options):
- * `saveChange` runs one change at a time, busy meanwhile, its refusal kept in words (`error`) for
+ * `saveChange` runs one change at a time, busy meanwhile, its refusal kept (`error`) for
  * {@link SaveProblem} to say.
  */
 export function useSaveInPlace() {
-  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Said | null>(null);
   async function saveChange(change: () => Promise<void>) {
     if (busy) return;
     setBusy(true);
@@ -783,7 +780,7 @@ export function useSaveInPlace() {
     try {
       await change();
     } catch (problem) {
-      setError(failure(t, problem));
+      setError(failure(problem));
     } finally {
       setBusy(false);
     }
@@ -792,10 +789,11 @@ export function useSaveInPlace() {
 }
 
 /** The refusal of a form saved in place, said at once. */
-export function SaveProblem({ error }: { error: string | null }) {
+export function SaveProblem({ error }: { error: Said | null }) {
+  const say = useSay();
   return error ? (
     <p className="field-error" role="alert">
-      {error}
+      {say(error)}
     </p>
   ) : null;
 }

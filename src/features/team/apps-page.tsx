@@ -1,5 +1,4 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import {
   changeTeamApp,
@@ -20,6 +19,7 @@ import {
   REDIRECT_KINDS,
 } from '../../contract/app-uris';
 import { charCount, LIMITS } from '../../contract/limits';
+import { useSay, type Said } from '../../i18n/said';
 import { Alert } from '../../ui/alert';
 import { FormDialog } from '../../ui/dialog';
 import { LoadingOverlay } from '../../ui/loading-overlay';
@@ -83,7 +83,7 @@ function Apps() {
   const enable = (app: TeamApp) =>
     actNow(
       (ctx) => changeTeamApp(ctx, app.clientId, { disabled: false }),
-      putting(() => t('teamApps.enable.done', { app: app.name })),
+      putting(() => ['teamApps.enable.done', { app: app.name }]),
     );
 
   return (
@@ -209,7 +209,7 @@ function Apps() {
           onConfirm={() =>
             act(
               (ctx) => changeTeamApp(ctx, asked.app.clientId, { disabled: true }),
-              putting((saved) => t('teamApps.disable.done', { app: saved.name })),
+              putting((saved) => ['teamApps.disable.done', { app: saved.name }]),
             )
           }
           onClose={close}
@@ -224,7 +224,7 @@ function Apps() {
           onConfirm={() =>
             act(
               (ctx) => deleteTeamApp(ctx, asked.app.clientId),
-              dropping(asked.app, t('teamApps.delete.done', { app: asked.app.name })),
+              dropping(asked.app, ['teamApps.delete.done', { app: asked.app.name }]),
             )
           }
           onClose={close}
@@ -281,7 +281,7 @@ type UriField = 'redirectUris' | 'postLogoutRedirectUris';
 const URI_FIELDS: readonly UriField[] = ['redirectUris', 'postLogoutRedirectUris'];
 
 /** The form's problems by field: `name`, `redirectUris` (the list), `redirectUris.1` (an entry). */
-export type Problems = Record<string, string>;
+export type Problems = Record<string, Said>;
 
 const LOGOUT_URI = 'backchannelLogoutUri';
 
@@ -289,38 +289,36 @@ const LOGOUT_URI = 'backchannelLogoutUri';
  * A problem with an address, in words. The back-channel logout URI is the server's to call, so its
  * insecure address is told without the native app's own scheme; the length is the schema's limit.
  */
-function uriProblem(t: TFunction, field: string, code: string): string {
-  if (code === 'uriTooLong') return t('teamApps.errors.uriTooLong', { n: APP_URI_LIMITS.length });
-  if (field === LOGOUT_URI && code === 'insecureUri') return t('teamApps.errors.insecureLogoutUri');
-  return t(`teamApps.errors.${code}`);
+function uriProblem(field: string, code: string): Said {
+  if (code === 'uriTooLong') return ['teamApps.errors.uriTooLong', { n: APP_URI_LIMITS.length }];
+  if (field === LOGOUT_URI && code === 'insecureUri') return ['teamApps.errors.insecureLogoutUri'];
+  return [`teamApps.errors.${code}`];
 }
 
 /** The problems the server would find, found before asking it (the same rule, contract/app-uris.ts). */
 export function checkApp(
   draft: { name: string; kind: TeamAppKind; backchannelLogoutUri: string } & Record<UriField, string[]>,
-  t: TFunction,
 ): Problems {
   const problems: Problems = {};
   const name = draft.name.trim();
-  if (!name) problems.name = t('teamApps.errors.nameRequired');
-  else if (charCount(name) > LIMITS.name)
-    problems.name = t('teamApps.errors.nameTooLong', { n: LIMITS.name });
+  if (!name) problems.name = ['teamApps.errors.nameRequired'];
+  else if (charCount(name) > LIMITS.name) problems.name = ['teamApps.errors.nameTooLong', { n: LIMITS.name }];
   // Empty: the app has none.
   const logoutUri = LOGOUT_KINDS.has(draft.kind) && draft.backchannelLogoutUri.trim();
   const logoutCode = logoutUri ? logoutUriProblem(draft.backchannelLogoutUri) : null;
-  if (logoutCode) problems[LOGOUT_URI] = uriProblem(t, LOGOUT_URI, logoutCode);
+  if (logoutCode) problems[LOGOUT_URI] = uriProblem(LOGOUT_URI, logoutCode);
   if (!REDIRECT_KINDS.has(draft.kind)) return problems;
-  if (draft.redirectUris.length === 0) problems.redirectUris = t('teamApps.errors.uriRequired');
+  if (draft.redirectUris.length === 0) problems.redirectUris = ['teamApps.errors.uriRequired'];
   for (const field of URI_FIELDS)
     draft[field].forEach((uri, index) => {
       const code = uri.trim() ? appUriProblem(uri, draft.kind) : 'blankUri';
-      if (code) problems[`${field}.${index}`] = uriProblem(t, field, code);
+      if (code) problems[`${field}.${index}`] = uriProblem(field, code);
     });
   return problems;
 }
 
 /** A refusal of the server at the field it names, or for the whole form. */
-export function refusalProblems(error: unknown, t: TFunction): Problems {
+export function refusalProblems(error: unknown): Problems {
   const { code, field } = refusalOf(error);
   const known = [
     'invalidUri',
@@ -331,9 +329,9 @@ export function refusalProblems(error: unknown, t: TFunction): Problems {
     'uriNotAllowed',
     'uriTooLong',
   ];
-  if (code === 'invalidName' && field) return { [field]: t('teamApps.errors.invalidName') };
-  if (code && field && known.includes(code)) return { [field]: uriProblem(t, field, code) };
-  return { form: failure(t, error) };
+  if (code === 'invalidName' && field) return { [field]: ['teamApps.errors.invalidName'] };
+  if (code && field && known.includes(code)) return { [field]: uriProblem(field, code) };
+  return { form: failure(error) };
 }
 
 /**
@@ -350,6 +348,7 @@ function AppForm(
 ) {
   const { app, busy, onSaved, onClose, onGone } = props;
   const { t } = useTranslation();
+  const say = useSay();
   const send = useDialogCall(props);
   const form = useRef<HTMLFormElement>(null);
   const [name, setName] = useState(app?.name ?? '');
@@ -373,7 +372,7 @@ function AppForm(
   async function submit(event: FormEvent) {
     event.preventDefault();
     const draft = { name, kind, ...uris, backchannelLogoutUri: logoutUri };
-    const found = checkApp(draft, t);
+    const found = checkApp(draft);
     setProblems(found);
     if (Object.keys(found).length > 0) return;
     const addresses = {
@@ -384,14 +383,14 @@ function AppForm(
     const consent = kind === 'machine' ? false : thirdParty;
     const refused = (error: unknown) => {
       if (gone(error)) onGone?.();
-      setProblems(refusalProblems(error, t));
+      setProblems(refusalProblems(error));
     };
     if (app)
       await send(
         (ctx) => changeTeamApp(ctx, app.clientId, { name: name.trim(), ...addresses, thirdParty: consent }),
         (saved) => {
           onSaved(saved);
-          notify(t('teamApps.edit.done', { app: saved.name }));
+          notify(['teamApps.edit.done', { app: saved.name }]);
         },
         refused,
       );
@@ -400,7 +399,7 @@ function AppForm(
         (ctx) => registerTeamApp(ctx, { name: name.trim(), kind, ...addresses, thirdParty: consent }),
         (made) => {
           onSaved(made);
-          notify(t('teamApps.register.done', { app: made.app.name }));
+          notify(['teamApps.register.done', { app: made.app.name }]);
         },
         refused,
       );
@@ -434,7 +433,7 @@ function AppForm(
           limit={LIMITS.name}
           value={name}
           onChange={(event) => setName(event.target.value)}
-          error={problems.name}
+          error={say(problems.name)}
           autoFocus
         />
         {app ? (
@@ -478,7 +477,7 @@ function AppForm(
             value={logoutUri}
             onChange={(event) => setLogoutUri(event.target.value)}
             hint={t('teamApps.fields.backchannelLogoutUriHint')}
-            error={problems[LOGOUT_URI]}
+            error={say(problems[LOGOUT_URI])}
           />
         ) : null}
         {kind === 'machine' ? null : (
@@ -491,7 +490,7 @@ function AppForm(
           />
         )}
         {!redirects && !app ? <p className="hint">{t(`teamApps.kinds.${kind}.noUris`)}</p> : null}
-        {problems.form ? <Alert tone="error">{problems.form}</Alert> : null}
+        {problems.form ? <Alert tone="error">{say(problems.form)}</Alert> : null}
         <div className="dialog-actions">
           <button type="button" className="button secondary" part="button" onClick={onClose}>
             {t('common.cancel')}
@@ -525,6 +524,7 @@ function UriList({
   onRemove(index: number): void;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   const id = useId();
   const listProblem = problems[field];
   return (
@@ -535,7 +535,7 @@ function UriList({
       </p>
       {listProblem ? (
         <p className="field-error" id={`${id}-error`} tabIndex={-1} data-problem>
-          {listProblem}
+          {say(listProblem)}
         </p>
       ) : null}
       {values.map((value, index) => (
@@ -549,7 +549,7 @@ function UriList({
             spellCheck={false}
             value={value}
             onChange={(event) => onChange(index, event.target.value)}
-            error={problems[`${field}.${index}`]}
+            error={say(problems[`${field}.${index}`])}
           />
           <IconButton
             icon="close"

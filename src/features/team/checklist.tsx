@@ -30,7 +30,7 @@ export function Checklist({
       onDismissed();
     } catch {
       setBusy(false);
-      noticesStore.getState().show(t('common.failed'), 'Failure');
+      noticesStore.getState().show(['common.failed'], 'Failure');
     }
   }
 

@@ -1,6 +1,5 @@
 import { useEffect, useRef, type ComponentProps } from 'react';
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { changeTeamConnection, type TeamConnection } from '../../api/connections';
 import { DialogForm } from '../../ui/dialog';
 import { notify, useDialogCall, type InDialogProps } from './admin-kit';
@@ -25,14 +24,15 @@ export interface DetailsFormProps extends InDialogProps {
 export function FieldsForm({
   problems,
   ...form
-}: Omit<ComponentProps<typeof DialogForm>, 'error'> & { problems: { form?: string } }) {
+}: Omit<ComponentProps<typeof DialogForm>, 'error'> & { problems: { form?: Said } }) {
+  const say = useSay();
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     box.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [problems]);
   return (
     <div ref={box}>
-      <DialogForm {...form} error={problems.form} />
+      <DialogForm {...form} error={say(problems.form)} />
     </div>
   );
 }
@@ -47,10 +47,9 @@ type Done = 'connections.details.done' | 'connections.mapping.done' | 'connectio
  * What a save of the connection says: `done`, or that the connection is off until a test passes again
  * (the change named another entity ID, sign-on URL or provider: its answers are to be read again).
  */
-export function savedText(t: TFunction, before: TeamConnection, saved: TeamConnection, done: Done) {
-  if (before.enabled && !saved.enabled)
-    return t('connections.metadata.turnedOff', { connection: saved.name });
-  return t(done, { connection: saved.name });
+export function savedText(before: TeamConnection, saved: TeamConnection, done: Done): Said {
+  if (before.enabled && !saved.enabled) return ['connections.metadata.turnedOff', { connection: saved.name }];
+  return [done, { connection: saved.name }];
 }
 
 /**
@@ -59,14 +58,13 @@ export function savedText(t: TFunction, before: TeamConnection, saved: TeamConne
  */
 export function useSaveConnection(props: DetailsFormProps) {
   const { connection, onSaved } = props;
-  const { t } = useTranslation();
   const send = useDialogCall(props);
   return (change: Change, done: Done, refused: (error: unknown) => void) =>
     send(
       (ctx) => changeTeamConnection(ctx, connection.id, change),
       (saved) => {
         onSaved(saved);
-        notify(savedText(t, connection, saved, done));
+        notify(savedText(connection, saved, done));
       },
       refused,
     );

@@ -37,7 +37,7 @@ export function ConnectionOptions({
         changeTeamConnection(ctx, connection.id, { idpInitiated: unasked, defaultPermissions: granted }),
       );
       onSaved(saved);
-      notify(t('connections.options.done', { connection: name }));
+      notify(['connections.options.done', { connection: name }]);
     });
   }
 

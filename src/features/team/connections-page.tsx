@@ -1,6 +1,7 @@
 import { useEffect, useEffectEvent, useId, useRef, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import {
   addTeamConnection,
   changeTeamConnection,
@@ -98,12 +99,12 @@ function Connections() {
       const url = await call((ctx) => startConnectionTest(ctx, connection.id));
       // The click's user activation still holds: the provider's page opens in a new tab.
       window.open(url, '_blank', 'noopener');
-      noticesStore.getState().show(t('connections.test.started', { connection: connection.name }), 'Other');
+      noticesStore.getState().show(['connections.test.started', { connection: connection.name }], 'Other');
     } catch (problem) {
       reloadIfGone(problem);
       // The provider's configuration could not be read: the row shows why, as a failed test.
       if (refusalOf(problem).code === 'discovery') connections.reload();
-      notify(failure(t, problem), false);
+      notify(failure(problem), false);
     }
   }
 
@@ -116,14 +117,11 @@ function Connections() {
         changeTeamConnection(ctx, connection.id, { metadataUrl: connection.metadataUrl! }),
       );
       put(saved);
-      notify(savedText(t, connection, saved, 'connections.metadata.refreshed'));
+      notify(savedText(connection, saved, 'connections.metadata.refreshed'));
     } catch (problem) {
       reloadIfGone(problem);
       const { code } = refusalOf(problem);
-      notify(
-        isMetadataRefusal(code) ? t(`connections.metadata.problems.${code}`) : failure(t, problem),
-        false,
-      );
+      notify(isMetadataRefusal(code) ? [`connections.metadata.problems.${code}`] : failure(problem), false);
     } finally {
       setRefreshing(null);
     }
@@ -132,11 +130,12 @@ function Connections() {
   const turn = (connection: TeamConnection, enabled: boolean) =>
     actNow(
       (ctx) => changeTeamConnection(ctx, connection.id, { enabled }),
-      putting((saved) =>
-        t(enabled ? 'connections.enable.done' : 'connections.disable.done', { connection: saved.name }),
-      ),
+      putting((saved) => [
+        enabled ? 'connections.enable.done' : 'connections.disable.done',
+        { connection: saved.name },
+      ]),
       (problem) =>
-        refusalOf(problem).code === 'notTested' ? t('connections.enable.untested') : failure(t, problem),
+        refusalOf(problem).code === 'notTested' ? ['connections.enable.untested'] : failure(problem),
     );
 
   return (
@@ -206,7 +205,7 @@ function Connections() {
           onConfirm={() =>
             act(
               (ctx) => removeTeamConnection(ctx, asked.connection.id),
-              dropping(asked.connection, t('connections.remove.done', { connection: asked.connection.name })),
+              dropping(asked.connection, ['connections.remove.done', { connection: asked.connection.name }]),
             )
           }
           onClose={close}
@@ -509,18 +508,18 @@ type Source = 'url' | 'xml' | 'hand';
 const SOURCES: readonly Source[] = ['url', 'xml', 'hand'];
 
 /** A refusal of the server at the field it names (`certificates.1`: the next certificate's). */
-function refusalAt(error: unknown, t: TFunction): Partial<Record<Field | 'form', string>> {
+function refusalAt(error: unknown): Partial<Record<Field | 'form', Said>> {
   const { code, field } = refusalOf(error);
   if ((field === 'metadataUrl' || field === 'metadataXml') && isMetadataRefusal(code))
-    return { [field]: t(`connections.metadata.problems.${code}`) };
+    return { [field]: [`connections.metadata.problems.${code}`] };
   const at: Field | undefined =
     field === 'certificates.0'
       ? 'certificate'
       : field?.startsWith('certificates')
         ? 'nextCertificate'
         : (field as Field | undefined);
-  if (code && at && REFUSALS.includes(code)) return { [at]: t(`connections.errors.${code}`) };
-  return { form: failure(t, error) };
+  if (code && at && REFUSALS.includes(code)) return { [at]: [`connections.errors.${code}`] };
+  return { form: failure(error) };
 }
 
 /**
@@ -530,18 +529,19 @@ function refusalAt(error: unknown, t: TFunction): Partial<Record<Field | 'form',
 function AddForm(props: InDialogProps & { onAdded(connection: TeamConnection): void }) {
   const { busy, onAdded, onClose } = props;
   const { t } = useTranslation();
+  const say = useSay();
   const send = useDialogCall(props);
   const [preset, setPreset] = useState<Preset>('okta');
   const [name, setName] = useState('');
-  const [problems, setProblems] = useState<Partial<Record<Field | 'form', string>>>({});
+  const [problems, setProblems] = useState<Partial<Record<Field | 'form', Said>>>({});
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const text = name.trim();
-    const problem = !text
-      ? t('connections.errors.nameRequired')
+    const problem: Said | null = !text
+      ? ['connections.errors.nameRequired']
       : charCount(text) > LIMITS.name
-        ? t('connections.errors.nameTooLong', { n: LIMITS.name })
+        ? ['connections.errors.nameTooLong', { n: LIMITS.name }]
         : null;
     setProblems(problem ? { name: problem } : {});
     if (problem) return;
@@ -549,9 +549,9 @@ function AddForm(props: InDialogProps & { onAdded(connection: TeamConnection): v
       (ctx) => addTeamConnection(ctx, { preset, name: text }),
       (added) => {
         onAdded(added);
-        notify(t('connections.add.done', { connection: added.name }));
+        notify(['connections.add.done', { connection: added.name }]);
       },
-      (error) => setProblems(refusalAt(error, t)),
+      (error) => setProblems(refusalAt(error)),
     );
   }
 
@@ -582,7 +582,7 @@ function AddForm(props: InDialogProps & { onAdded(connection: TeamConnection): v
         limit={LIMITS.name}
         value={name}
         onChange={(event) => setName(event.target.value)}
-        error={problems.name}
+        error={say(problems.name)}
         autoFocus
       />
     </FieldsForm>
@@ -598,6 +598,7 @@ function AddForm(props: InDialogProps & { onAdded(connection: TeamConnection): v
 function DetailsForm(props: DetailsFormProps) {
   const { connection, busy, onClose } = props;
   const { t } = useTranslation();
+  const say = useSay();
   const save = useSaveConnection(props);
   const preset = connection.preset === 'oidc' ? 'saml' : connection.preset;
   const [source, setSource] = useState<Source>(connection.metadataUrl ? 'url' : 'hand');
@@ -609,12 +610,12 @@ function DetailsForm(props: DetailsFormProps) {
     metadataUrl: connection.metadataUrl ?? '',
     metadataXml: '',
   });
-  const [problems, setProblems] = useState<Partial<Record<Field | 'form', string>>>({});
+  const [problems, setProblems] = useState<Partial<Record<Field | 'form', Said>>>({});
   const set = (field: keyof typeof draft, value: string) => setDraft((all) => ({ ...all, [field]: value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const found = checkDetails(draft, source, t);
+    const found = checkDetails(draft, source);
     setProblems(found);
     if (Object.keys(found).length > 0) return;
     const change =
@@ -627,7 +628,7 @@ function DetailsForm(props: DetailsFormProps) {
               ssoUrl: draft.ssoUrl.trim(),
               certificates: [draft.certificate, draft.nextCertificate].filter((pem) => pem.trim()),
             };
-    await save(change, 'connections.details.done', (error) => setProblems(refusalAt(error, t)));
+    await save(change, 'connections.details.done', (error) => setProblems(refusalAt(error)));
   }
 
   const label = (field: 'idpEntityId' | 'ssoUrl') => t(`connections.presets.${preset}.${field}`);
@@ -669,7 +670,7 @@ function DetailsForm(props: DetailsFormProps) {
           {...LITERAL}
           value={draft.metadataUrl}
           onChange={(event) => set('metadataUrl', event.target.value)}
-          error={problems.metadataUrl}
+          error={say(problems.metadataUrl)}
         />
       ) : source === 'xml' ? (
         <PastedField
@@ -677,7 +678,7 @@ function DetailsForm(props: DetailsFormProps) {
           hint={t('connections.fields.metadataXmlHint')}
           rows={8}
           value={draft.metadataXml}
-          error={problems.metadataXml}
+          error={say(problems.metadataXml)}
           onChange={(value) => set('metadataXml', value)}
         />
       ) : (
@@ -689,7 +690,7 @@ function DetailsForm(props: DetailsFormProps) {
             {...LITERAL}
             value={draft.idpEntityId}
             onChange={(event) => set('idpEntityId', event.target.value)}
-            error={problems.idpEntityId}
+            error={say(problems.idpEntityId)}
           />
           <TextField
             label={label('ssoUrl')}
@@ -698,20 +699,20 @@ function DetailsForm(props: DetailsFormProps) {
             {...LITERAL}
             value={draft.ssoUrl}
             onChange={(event) => set('ssoUrl', event.target.value)}
-            error={problems.ssoUrl}
+            error={say(problems.ssoUrl)}
           />
           <PastedField
             label={t('connections.fields.certificate')}
             hint={t('connections.fields.certificateHint')}
             value={draft.certificate}
-            error={problems.certificate}
+            error={say(problems.certificate)}
             onChange={(value) => set('certificate', value)}
           />
           <PastedField
             label={t('connections.fields.nextCertificate')}
             hint={t('connections.fields.nextCertificateHint')}
             value={draft.nextCertificate}
-            error={problems.nextCertificate}
+            error={say(problems.nextCertificate)}
             onChange={(value) => set('nextCertificate', value)}
           />
         </>
@@ -767,27 +768,26 @@ function PastedField({
 function checkDetails(
   draft: Record<Exclude<Field, 'name'>, string>,
   source: Source,
-  t: TFunction,
-): Partial<Record<Field, string>> {
-  const problems: Partial<Record<Field, string>> = {};
+): Partial<Record<Field, Said>> {
+  const problems: Partial<Record<Field, Said>> = {};
   if (source === 'url') {
     const url = draft.metadataUrl.trim();
-    if (!url) problems.metadataUrl = t('connections.errors.required');
+    if (!url) problems.metadataUrl = ['connections.errors.required'];
     else if (!/^https?:\/\/[^/]/i.test(url))
-      problems.metadataUrl = t('connections.metadata.problems.invalidUrl');
+      problems.metadataUrl = ['connections.metadata.problems.invalidUrl'];
     return problems;
   }
   if (source === 'xml') {
-    if (!draft.metadataXml.trim()) problems.metadataXml = t('connections.errors.required');
+    if (!draft.metadataXml.trim()) problems.metadataXml = ['connections.errors.required'];
     else if (new TextEncoder().encode(draft.metadataXml).length > METADATA_MAX_BYTES)
-      problems.metadataXml = t('connections.metadata.problems.tooLarge');
+      problems.metadataXml = ['connections.metadata.problems.tooLarge'];
     return problems;
   }
-  if (!draft.idpEntityId.trim()) problems.idpEntityId = t('connections.errors.required');
+  if (!draft.idpEntityId.trim()) problems.idpEntityId = ['connections.errors.required'];
   const url = draft.ssoUrl.trim();
   const urlProblem = url ? appUriProblem(url, 'web') : null;
-  if (!url) problems.ssoUrl = t('connections.errors.required');
-  else if (urlProblem) problems.ssoUrl = t(`connections.errors.${urlProblem}`);
-  if (!draft.certificate.trim()) problems.certificate = t('connections.errors.required');
+  if (!url) problems.ssoUrl = ['connections.errors.required'];
+  else if (urlProblem) problems.ssoUrl = [`connections.errors.${urlProblem}`];
+  if (!draft.certificate.trim()) problems.certificate = ['connections.errors.required'];
   return problems;
 }

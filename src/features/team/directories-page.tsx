@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import {
   addDirectory,
   listDirectories,
@@ -136,7 +137,7 @@ function Directories() {
           onConfirm={() =>
             act(
               (ctx) => revokeDirectory(ctx, asked.directory.id),
-              dropping(asked.directory, t('directories.revoke.done', { directory: asked.directory.name })),
+              dropping(asked.directory, ['directories.revoke.done', { directory: asked.directory.name }]),
             )
           }
           onClose={close}
@@ -154,30 +155,31 @@ function Directories() {
 function AddForm(props: InDialogProps & { onAdded(shown: DirectoryWithToken): void }) {
   const { busy, onAdded, onClose } = props;
   const { t } = useTranslation();
+  const say = useSay();
   const send = useDialogCall(props);
   const [name, setName] = useState('');
   const [signIn, setSignIn] = useState<DirectorySignIn>('sso');
-  const [problems, setProblems] = useState<{ name?: string; form?: string }>({});
+  const [problems, setProblems] = useState<{ name?: Said; form?: Said }>({});
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = name.trim();
-    if (!trimmed) return setProblems({ name: t('directories.errors.nameRequired') });
+    if (!trimmed) return setProblems({ name: ['directories.errors.nameRequired'] });
     if (charCount(trimmed) > LIMITS.name)
-      return setProblems({ name: t('directories.errors.nameTooLong', { n: LIMITS.name }) });
+      return setProblems({ name: ['directories.errors.nameTooLong', { n: LIMITS.name }] });
     setProblems({});
     await send(
       (ctx) => addDirectory(ctx, { name: trimmed, signIn }),
       (shown) => {
         onAdded(shown);
-        notify(t('directories.add.done', { directory: shown.directory.name }));
+        notify(['directories.add.done', { directory: shown.directory.name }]);
       },
       (error) => {
         const { code, field } = refusalOf(error);
         setProblems(
           code === 'invalidName' && field === 'name'
-            ? { name: t('directories.errors.invalidName') }
-            : { form: failure(t, error) },
+            ? { name: ['directories.errors.invalidName'] }
+            : { form: failure(error) },
         );
       },
     );
@@ -189,7 +191,7 @@ function AddForm(props: InDialogProps & { onAdded(shown: DirectoryWithToken): vo
       onSubmit={submit}
       onClose={onClose}
       submitLabel={t('directories.add.submit')}
-      error={problems.form}
+      error={say(problems.form)}
     >
       <div className="stack">
         <TextField
@@ -200,7 +202,7 @@ function AddForm(props: InDialogProps & { onAdded(shown: DirectoryWithToken): vo
           limit={LIMITS.name}
           value={name}
           onChange={(event) => setName(event.target.value)}
-          error={problems.name}
+          error={say(problems.name)}
           autoFocus
         />
         <Choices<DirectorySignIn>

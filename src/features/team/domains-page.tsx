@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import {
   addTeamDomain,
   listTeamDomains,
@@ -85,7 +86,7 @@ function Domains() {
       const now = await call((ctx) => verifyTeamDomain(ctx, domain.domain));
       put(now);
       const proven = !checkable(now);
-      notify(t(proven ? 'domains.verify.done' : 'domains.verify.notYet', { domain: now.domain }), proven);
+      notify([proven ? 'domains.verify.done' : 'domains.verify.notYet', { domain: now.domain }], proven);
       // The Verify button is gone: focus stays in the row, on its name.
       if (proven)
         setTimeout(() =>
@@ -94,7 +95,7 @@ function Domains() {
     } catch (problem) {
       reloadIfGone(problem);
       const taken = refusalOf(problem).code === 'domainTaken';
-      notify(taken ? t('domains.verify.taken', { domain: domain.domain }) : failure(t, problem), false);
+      notify(taken ? ['domains.verify.taken', { domain: domain.domain }] : failure(problem), false);
     } finally {
       setChecking((all) => {
         const left = new Set(all);
@@ -147,7 +148,7 @@ function Domains() {
           onConfirm={() =>
             act(
               (ctx) => removeTeamDomain(ctx, removing.domain),
-              dropping(removing, t('domains.remove.done', { domain: removing.domain })),
+              dropping(removing, ['domains.remove.done', { domain: removing.domain }]),
             )
           }
           onClose={close}
@@ -280,7 +281,7 @@ function DomainSignIn({
         setDomainSignIn(ctx, name, { connectionId: chosen?.id ?? null, requireSso: !!chosen && required }),
       );
       onSaved(saved);
-      notify(t('domains.signIn.done', { domain: name }));
+      notify(['domains.signIn.done', { domain: name }]);
     });
   }
 
@@ -341,7 +342,7 @@ function DomainAutoJoin({ domain, onSaved }: { domain: TeamDomain; onSaved(domai
   const toggle = (autoJoin: boolean) =>
     saveChange(async () => {
       onSaved(await call((ctx) => setDomainAutoJoin(ctx, name, autoJoin)));
-      notify(t(autoJoin ? 'domains.autoJoin.on' : 'domains.autoJoin.off', { domain: name }));
+      notify([autoJoin ? 'domains.autoJoin.on' : 'domains.autoJoin.off', { domain: name }]);
     });
 
   return (
@@ -380,10 +381,11 @@ function stateText(domain: TeamDomain, language: string, t: TFunction): string {
 function AddForm(props: InDialogProps & { known: readonly TeamDomain[]; onAdded(domain: TeamDomain): void }) {
   const { busy, known, onAdded, onClose } = props;
   const { t } = useTranslation();
+  const say = useSay();
   const send = useDialogCall(props);
   const [text, setText] = useState('');
   const { problem, setProblem, field } = useFieldProblem();
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<Said | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -396,19 +398,19 @@ function AddForm(props: InDialogProps & { known: readonly TeamDomain[]; onAdded(
         : known.some((d) => d.domain === domain)
           ? 'alreadyAdded'
           : null;
-    setProblem(found && { text: t(`domains.errors.${found}`) });
+    setProblem(found && { text: [`domains.errors.${found}`] });
     if (found) return;
     await send(
       (ctx) => addTeamDomain(ctx, text),
       (added) => {
         onAdded(added);
-        notify(t('domains.add.done', { domain: added.domain }));
+        notify(['domains.add.done', { domain: added.domain }]);
       },
       (error) => {
         const { code, field: at } = refusalOf(error);
         if (at === 'domain' && code && ADD_REFUSALS.includes(code))
-          setProblem({ text: t(`domains.errors.${code}`) });
-        else setFormError(failure(t, error));
+          setProblem({ text: [`domains.errors.${code}`] });
+        else setFormError(failure(error));
       },
     );
   }
@@ -419,7 +421,7 @@ function AddForm(props: InDialogProps & { known: readonly TeamDomain[]; onAdded(
       onSubmit={submit}
       onClose={onClose}
       submitLabel={t('domains.add.submit')}
-      error={formError}
+      error={say(formError)}
     >
       <TextField
         label={t('domains.add.field')}
@@ -433,7 +435,7 @@ function AddForm(props: InDialogProps & { known: readonly TeamDomain[]; onAdded(
         inputRef={field}
         value={text}
         onChange={(event) => setText(event.target.value)}
-        error={problem?.text}
+        error={say(problem?.text)}
         autoFocus
       />
     </DialogForm>

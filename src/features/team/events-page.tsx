@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { listMembers, type Member } from '../../api/members';
 import { exportEvents, type AuditKind, type EventExportFormat, type EventFilter } from '../../api/team';
 import { AUDIT_KINDS, EVENT_EXPORT_MAX_DAYS } from '../../contract/team-rules';
@@ -229,23 +230,24 @@ function save(blob: Blob, name: string) {
 /** The export of the range the filters above chose (at most EVENT_EXPORT_MAX_DAYS), as CSV or JSON. */
 function ExportPanel({ range, from, to }: { range: ReturnType<typeof dayRange>; from: string; to: string }) {
   const { t } = useTranslation();
+  const say = useSay();
   const call = useCall();
   const id = useId();
   const [busy, setBusy] = useState<EventExportFormat | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Said | null>(null);
 
   async function download(format: EventExportFormat) {
     setProblem(null);
-    if (range === 'bad' || !range.from || !range.to) return setProblem(t('events.export.needRange'));
+    if (range === 'bad' || !range.from || !range.to) return setProblem(['events.export.needRange']);
     if (Date.parse(range.to) - Date.parse(range.from) > EVENT_EXPORT_MAX_DAYS * DAY_MS)
-      return setProblem(t('events.export.tooLong', { days: EVENT_EXPORT_MAX_DAYS }));
+      return setProblem(['events.export.tooLong', { days: EVENT_EXPORT_MAX_DAYS }]);
     const asked = { from: range.from, to: range.to, format };
     setBusy(format);
     try {
       save(await call((ctx) => exportEvents(ctx, asked)), `events-${from}-${to}.${format}`);
-      noticesStore.getState().show(t('events.export.done'), 'Success');
+      noticesStore.getState().show(['events.export.done'], 'Success');
     } catch {
-      setProblem(t('events.export.failed'));
+      setProblem(['events.export.failed']);
     } finally {
       setBusy(null);
     }
@@ -259,7 +261,7 @@ function ExportPanel({ range, from, to }: { range: ReturnType<typeof dayRange>; 
       <p className="hint" id={`${id}-hint`}>
         {t('events.export.hint', { days: EVENT_EXPORT_MAX_DAYS })}
       </p>
-      {problem ? <Alert tone="error">{problem}</Alert> : null}
+      {problem ? <Alert tone="error">{say(problem)}</Alert> : null}
       <div className="event-export">
         {(['csv', 'json'] as const).map((format) => (
           <button

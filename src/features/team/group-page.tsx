@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import {
   createGroup,
   deleteGroup,
@@ -73,9 +73,9 @@ function Groups() {
       put(await call((ctx) => setGroupMember(ctx, group.id, member.id, false)));
       noticesStore
         .getState()
-        .show(t('groups.member.removed', { name: member.name, group: group.name }), 'Success');
+        .show(['groups.member.removed', { name: member.name, group: group.name }], 'Success');
     } catch (problem) {
-      noticesStore.getState().show(failure(t, problem), 'Failure');
+      noticesStore.getState().show(failure(problem), 'Failure');
     }
     // The button is gone with the member: focus goes to the group's heading, not to the page's start.
     listRef.current?.querySelector<HTMLElement>(`[data-group="${group.id}"]`)?.focus();
@@ -157,7 +157,7 @@ function Groups() {
           onConfirm={async () => {
             await call((ctx) => deleteGroup(ctx, asked.group.id));
             groups.drop(asked.group);
-            noticesStore.getState().show(t('groups.delete.done', { group: asked.group.name }), 'Success');
+            noticesStore.getState().show(['groups.delete.done', { group: asked.group.name }], 'Success');
           }}
           onClose={close}
           returnFocus={() => nameField.current}
@@ -167,20 +167,19 @@ function Groups() {
   );
 }
 
-/** A group name checked as the server does (trimmed, 1–50 characters), or the problem in words. */
-function checkName(name: string, t: TFunction): string | null {
+/** A group name checked as the server does (trimmed, 1–50 characters), or what to say of its problem. */
+function checkName(name: string): Said | null {
   const trimmed = name.trim();
-  if (!trimmed) return t('groups.errors.required');
-  if (charCount(trimmed) > LIMITS.name) return t('groups.errors.tooLong', { n: LIMITS.name });
+  if (!trimmed) return ['groups.errors.required'];
+  if (charCount(trimmed) > LIMITS.name) return ['groups.errors.tooLong', { n: LIMITS.name }];
   return null;
 }
 
 /** A refusal of a name: the field's when the server names it (invalidName, nameTaken). */
-function nameProblem(error: unknown, t: TFunction): { field: string | null; form: string | null } {
+function nameProblem(error: unknown): { field: Said | null; form: Said | null } {
   const code = errorCode(error);
-  if (code === 'invalidName' || code === 'nameTaken')
-    return { field: t(`groups.errors.${code}`), form: null };
-  return { field: null, form: failure(t, error) };
+  if (code === 'invalidName' || code === 'nameTaken') return { field: [`groups.errors.${code}`], form: null };
+  return { field: null, form: failure(error) };
 }
 
 function CreateGroup({
@@ -191,16 +190,17 @@ function CreateGroup({
   inputRef: RefObject<HTMLInputElement | null>;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   const call = useCall();
   const [name, setName] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<Said | null>(null);
+  const [formError, setFormError] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFormError(null);
-    const problem = checkName(name, t);
+    const problem = checkName(name);
     setFieldError(problem);
     if (problem) return inputRef.current?.focus();
     setBusy(true);
@@ -208,9 +208,9 @@ function CreateGroup({
       const group = await call((ctx) => createGroup(ctx, name.trim()));
       onCreated(group);
       setName('');
-      noticesStore.getState().show(t('groups.create.done', { group: group.name }), 'Success');
+      noticesStore.getState().show(['groups.create.done', { group: group.name }], 'Success');
     } catch (error) {
-      const refused = nameProblem(error, t);
+      const refused = nameProblem(error);
       setFieldError(refused.field);
       setFormError(refused.form);
     } finally {
@@ -229,14 +229,14 @@ function CreateGroup({
           limit={LIMITS.name}
           value={name}
           onChange={(event) => setName(event.target.value)}
-          error={fieldError}
+          error={say(fieldError)}
           inputRef={inputRef}
         />
         <button type="submit" className="button" part="button">
           {t('groups.create.submit')}
         </button>
       </fieldset>
-      {formError ? <Alert tone="error">{formError}</Alert> : null}
+      {formError ? <Alert tone="error">{say(formError)}</Alert> : null}
     </form>
   );
 }
@@ -251,27 +251,28 @@ function NameForm({
   onClose(): void;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   const call = useCall();
   const [name, setName] = useState(group.name);
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<Said | null>(null);
+  const [formError, setFormError] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFormError(null);
-    const problem = checkName(name, t);
+    const problem = checkName(name);
     setFieldError(problem);
     if (problem) return input.current?.focus();
     setBusy(true);
     try {
       const saved = await call((ctx) => renameGroup(ctx, group.id, name.trim()));
       onSaved(saved);
-      noticesStore.getState().show(t('groups.rename.done', { group: saved.name }), 'Success');
+      noticesStore.getState().show(['groups.rename.done', { group: saved.name }], 'Success');
       onClose();
     } catch (error) {
-      const refused = nameProblem(error, t);
+      const refused = nameProblem(error);
       setFieldError(refused.field);
       setFormError(refused.form);
       setBusy(false);
@@ -288,11 +289,11 @@ function NameForm({
         limit={LIMITS.name}
         value={name}
         onChange={(event) => setName(event.target.value)}
-        error={fieldError}
+        error={say(fieldError)}
         inputRef={input}
         autoFocus
       />
-      {formError ? <Alert tone="error">{formError}</Alert> : null}
+      {formError ? <Alert tone="error">{say(formError)}</Alert> : null}
     </DialogForm>
   );
 }
@@ -308,14 +309,15 @@ function AddMember({
   onClose(): void;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   const call = useCall();
   const [text, setText] = useState('');
   const q = useDebounced(text.trim(), SEARCH_DELAY_MS);
   // What a search found, or why not, with the query it answers.
-  const [found, setFound] = useState<{ q: string; members: Member[] | null; error: string | null } | null>(
+  const [found, setFound] = useState<{ q: string; members: Member[] | null; error: Said | null } | null>(
     null,
   );
-  const [addError, setAddError] = useState<string | null>(null);
+  const [addError, setAddError] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -323,8 +325,7 @@ function AddMember({
     const stop = new AbortController();
     call((ctx) => listMembers(ctx, { q, limit: PICKS }, stop.signal)).then(
       (page) => setFound({ q, members: page.members, error: null }),
-      (problem: unknown) =>
-        !stop.signal.aborted && setFound({ q, members: null, error: failure(t, problem) }),
+      (problem: unknown) => !stop.signal.aborted && setFound({ q, members: null, error: failure(problem) }),
     );
     return () => stop.abort();
   }, [call, q, t]);
@@ -338,10 +339,10 @@ function AddMember({
       onAdded(await call((ctx) => setGroupMember(ctx, group.id, member.id, true)));
       noticesStore
         .getState()
-        .show(t('groups.member.added', { name: member.name, group: group.name }), 'Success');
+        .show(['groups.member.added', { name: member.name, group: group.name }], 'Success');
       onClose();
     } catch (problem) {
-      setAddError(failure(t, problem));
+      setAddError(failure(problem));
       setBusy(false);
     }
   }
@@ -380,7 +381,7 @@ function AddMember({
           ) : null}
         </>
       ) : null}
-      {error ? <Alert tone="error">{error}</Alert> : null}
+      {error ? <Alert tone="error">{say(error)}</Alert> : null}
       <div className="dialog-actions">
         <button type="button" className="button secondary" part="button" onClick={onClose}>
           {t('common.cancel')}

@@ -38,10 +38,10 @@ export function InvitationList({
       .getState()
       .show(
         status === 404
-          ? t('team.gone')
+          ? ['team.gone']
           : code === 'seatLimit'
-            ? t('team.inviteDialog.errors.seatLimit')
-            : t('common.failed'),
+            ? ['team.inviteDialog.errors.seatLimit']
+            : ['common.failed'],
         'Failure',
       );
   };
@@ -50,7 +50,7 @@ export function InvitationList({
     setBusy(invitation.id);
     try {
       await sessionStore.getState().authorized((ctx) => resendInvitation(ctx, invitation.id), language);
-      noticesStore.getState().show(t('team.resent', { email: invitation.email }), 'Success');
+      noticesStore.getState().show(['team.resent', { email: invitation.email }], 'Success');
     } catch (error) {
       failed(error);
     }
@@ -63,7 +63,7 @@ export function InvitationList({
     revoked.current = { id: invitation.id, index: invitations.findIndex((i) => i.id === invitation.id) };
     try {
       await sessionStore.getState().authorized((ctx) => revokeInvitation(ctx, invitation.id), language);
-      noticesStore.getState().show(t('team.revoke.done', { email: invitation.email }), 'Success');
+      noticesStore.getState().show(['team.revoke.done', { email: invitation.email }], 'Success');
     } catch (error) {
       failed(error);
     }

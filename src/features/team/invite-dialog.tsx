@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { LIMITS } from '../../contract/limits';
 import { invite, type Invitation, type TeamPermission } from '../../api/team';
 import { sessionStore } from '../../state/session';
@@ -47,10 +48,11 @@ function InviteForm({
   onInvited(invitation: Invitation): void;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   const { language } = useElement();
   const [email, setEmail] = useState('');
   const [granted, setGranted] = useState<TeamPermission[]>(['EDITOR']);
-  const [errors, setErrors] = useState<{ email?: string; permissions?: string; form?: string }>({});
+  const [errors, setErrors] = useState<{ email?: Said; permissions?: Said; form?: Said }>({});
   const [busy, setBusy] = useState(false);
   const emailInput = useRef<HTMLInputElement>(null);
   const permissionsRef = useRef<HTMLFieldSetElement>(null);
@@ -66,9 +68,9 @@ function InviteForm({
     event.preventDefault();
     const address = email.trim();
     const problems: typeof errors = {};
-    if (!address) problems.email = t('team.inviteDialog.required');
-    else if (!/^[^\s@]+@[^\s@]+$/.test(address)) problems.email = t('team.inviteDialog.errors.invalidEmail');
-    if (granted.length === 0) problems.permissions = t('team.inviteDialog.errors.invalidPermission');
+    if (!address) problems.email = ['team.inviteDialog.required'];
+    else if (!/^[^\s@]+@[^\s@]+$/.test(address)) problems.email = ['team.inviteDialog.errors.invalidEmail'];
+    if (granted.length === 0) problems.permissions = ['team.inviteDialog.errors.invalidPermission'];
     setErrors(problems);
     if (problems.email || problems.permissions) {
       focusFirst(problems);
@@ -84,10 +86,10 @@ function InviteForm({
       setBusy(false);
       const { code } = refusalOf(error);
       const next: typeof errors = {};
-      if (code && EMAIL_CODES.includes(code)) next.email = t(`team.inviteDialog.errors.${code}`);
+      if (code && EMAIL_CODES.includes(code)) next.email = [`team.inviteDialog.errors.${code}`];
       else if (code && PERMISSION_CODES.includes(code))
-        next.permissions = t(`team.inviteDialog.errors.${code}`);
-      else next.form = t('common.failed');
+        next.permissions = [`team.inviteDialog.errors.${code}`];
+      else next.form = ['common.failed'];
       setErrors(next);
       focusFirst(next);
     }
@@ -95,7 +97,7 @@ function InviteForm({
 
   return (
     <DialogForm busy={busy} onSubmit={submit} onClose={onClose} submitLabel={t('team.inviteDialog.submit')}>
-      {errors.form ? <Alert tone="error">{errors.form}</Alert> : null}
+      {errors.form ? <Alert tone="error">{say(errors.form)}</Alert> : null}
       <TextField
         label={t('team.inviteDialog.email')}
         name="email"
@@ -104,7 +106,7 @@ function InviteForm({
         maxLength={LIMITS.email}
         value={email}
         onChange={(event) => setEmail(event.target.value)}
-        error={errors.email}
+        error={say(errors.email)}
         inputRef={emailInput}
         autoFocus
       />
@@ -136,7 +138,7 @@ function InviteForm({
         ))}
         {errors.permissions ? (
           <p className="field-error" id={permissionsError}>
-            {errors.permissions}
+            {say(errors.permissions)}
           </p>
         ) : null}
       </fieldset>

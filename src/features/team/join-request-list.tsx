@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type Said } from '../../i18n/said';
 import { approveJoinRequest, declineJoinRequest, type JoinRequest } from '../../api/join-requests';
 import { noticesStore } from '../../state/notices';
 import { sessionStore } from '../../state/session';
@@ -33,12 +34,12 @@ export function JoinRequestList({
   const failed = (error: unknown) => {
     const { status, code } = refusalOf(error);
     if (code === 'seatLimit') return onSeatLimit();
-    const text =
+    const text: Said =
       status === 404
-        ? t('team.gone')
+        ? ['team.gone']
         : code === 'alreadyMember' || code === 'alreadyInvited'
-          ? t(`team.joinRequests.${code}`)
-          : t('common.failed');
+          ? [`team.joinRequests.${code}`]
+          : ['common.failed'];
     noticesStore.getState().show(text, 'Failure');
   };
 
@@ -49,7 +50,7 @@ export function JoinRequestList({
         .getState()
         .authorized((ctx) => (approve ? approveJoinRequest : declineJoinRequest)(ctx, request.id), language);
       const done = approve ? 'team.joinRequests.approved' : 'team.joinRequests.declined';
-      noticesStore.getState().show(t(done, { name: request.name, email: request.email }), 'Success');
+      noticesStore.getState().show([done, { name: request.name, email: request.email }], 'Success');
     } catch (error) {
       failed(error);
     }

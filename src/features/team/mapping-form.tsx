@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import type { TeamConnection } from '../../api/connections';
 import { NAME_ID, type ConnectionMapping } from '../../contract/connections';
 import { TextField } from '../../ui/text-field';
@@ -52,6 +53,7 @@ function hintOf(t: TFunction, connection: TeamConnection, claim: Claim) {
 export function MappingForm(props: DetailsFormProps) {
   const { connection, busy, onClose } = props;
   const { t } = useTranslation();
+  const say = useSay();
   const save = useSaveConnection(props);
   const intro = useId();
   const [draft, setDraft] = useState<Record<Claim, string>>(
@@ -61,12 +63,12 @@ export function MappingForm(props: DetailsFormProps) {
         string
       >,
   );
-  const [problems, setProblems] = useState<Partial<Record<Claim | 'form', string>>>({});
+  const [problems, setProblems] = useState<Partial<Record<Claim | 'form', Said>>>({});
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const missing: Partial<Record<Claim, string>> = {};
-    for (const claim of REQUIRED) if (!draft[claim].trim()) missing[claim] = t('connections.errors.required');
+    const missing: Partial<Record<Claim, Said>> = {};
+    for (const claim of REQUIRED) if (!draft[claim].trim()) missing[claim] = ['connections.errors.required'];
     setProblems(missing);
     if (Object.keys(missing).length > 0) return;
     const optional = (claim: Claim) => (draft[claim].trim() ? stored(draft[claim]) : null);
@@ -77,7 +79,7 @@ export function MappingForm(props: DetailsFormProps) {
       familyName: optional('familyName'),
       groups: optional('groups'),
     };
-    await save({ mapping }, 'connections.mapping.done', (error) => setProblems({ form: failure(t, error) }));
+    await save({ mapping }, 'connections.mapping.done', (error) => setProblems({ form: failure(error) }));
   }
 
   return (
@@ -101,7 +103,7 @@ export function MappingForm(props: DetailsFormProps) {
           maxLength={300}
           value={draft[claim]}
           onChange={(event) => setDraft((all) => ({ ...all, [claim]: event.target.value }))}
-          error={problems[claim]}
+          error={say(problems[claim])}
           autoFocus={index === 0}
         />
       ))}

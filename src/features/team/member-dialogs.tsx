@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import {
   listGroups,
   PERMISSION_NAMES,
@@ -53,6 +54,7 @@ export function PermissionsDialog({ open, ...props }: PermissionsProps & { open:
 
 function PermissionsForm({ member, rules, onSaved, onFailed, onClose }: PermissionsProps) {
   const { t } = useTranslation();
+  const say = useSay();
   const call = useCall();
   const notes = useId();
   const [chosen, setChosen] = useState<Permission[]>(member.permissions);
@@ -67,7 +69,7 @@ function PermissionsForm({ member, rules, onSaved, onFailed, onClose }: Permissi
     return null;
   };
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Said | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -77,11 +79,11 @@ function PermissionsForm({ member, rules, onSaved, onFailed, onClose }: Permissi
       const permissions = PERMISSION_NAMES.filter((p) => chosen.includes(p));
       const saved = await call((ctx) => updateMember(ctx, member.id, { permissions }));
       onSaved(saved);
-      noticesStore.getState().show(t('users.permissions.saved', { name: member.name }), 'Success');
+      noticesStore.getState().show(['users.permissions.saved', { name: member.name }], 'Success');
       onClose();
     } catch (problem) {
       setBusy(false);
-      setError(failure(t, problem));
+      setError(failure(problem));
       onFailed?.(problem);
     }
   }
@@ -91,7 +93,7 @@ function PermissionsForm({ member, rules, onSaved, onFailed, onClose }: Permissi
       busy={busy}
       onSubmit={submit}
       onClose={onClose}
-      error={error}
+      error={say(error)}
       submitLabel={chosen.length === 0 ? t('users.permissions.saveNone') : t('users.permissions.save')}
     >
       <legend className="visually-hidden">{t('users.columns.permissions')}</legend>
@@ -153,9 +155,10 @@ export function MemberGroupsDialog({ open, ...props }: GroupsProps & { open: boo
 
 function MemberGroups({ member, onChanged, onFailed, onClose }: GroupsProps) {
   const { t } = useTranslation();
+  const say = useSay();
   const call = useCall();
   const [groups, setGroups] = useState<Group[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Said | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [current, setCurrent] = useState(member);
 
@@ -163,7 +166,7 @@ function MemberGroups({ member, onChanged, onFailed, onClose }: GroupsProps) {
     const stop = new AbortController();
     call((ctx) => listGroups(ctx, stop.signal)).then(
       (list) => setGroups(list.groups),
-      (problem: unknown) => !stop.signal.aborted && setError(failure(t, problem)),
+      (problem: unknown) => !stop.signal.aborted && setError(failure(problem)),
     );
     return () => stop.abort();
   }, [call, t]);
@@ -187,7 +190,7 @@ function MemberGroups({ member, onChanged, onFailed, onClose }: GroupsProps) {
       setCurrent(next);
       onChanged(next);
     } catch (problem) {
-      setError(failure(t, problem));
+      setError(failure(problem));
       onFailed?.(problem);
     } finally {
       setBusy(null);
@@ -221,7 +224,7 @@ function MemberGroups({ member, onChanged, onFailed, onClose }: GroupsProps) {
           </div>
         </fieldset>
       ) : null}
-      {error ? <Alert tone="error">{error}</Alert> : null}
+      {error ? <Alert tone="error">{say(error)}</Alert> : null}
       <div className="dialog-actions">
         <button type="button" className="button" part="button" onClick={onClose}>
           {t('users.groups.done')}

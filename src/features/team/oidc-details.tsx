@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { type TeamConnection } from '../../api/connections';
 import { TextField } from '../../ui/text-field';
 import { failure } from './admin-kit';
@@ -43,22 +44,23 @@ export function OidcFacts({ connection }: { connection: TeamConnection }) {
 export function OidcDetailsForm(props: DetailsFormProps) {
   const { connection, busy, onClose } = props;
   const { t } = useTranslation();
+  const say = useSay();
   const save = useSaveConnection(props);
   const [draft, setDraft] = useState<Record<Field, string>>({
     issuer: connection.issuer ?? '',
     clientId: connection.clientId ?? '',
     clientSecret: '',
   });
-  const [problems, setProblems] = useState<Partial<Record<Field | 'form', string>>>({});
+  const [problems, setProblems] = useState<Partial<Record<Field | 'form', Said>>>({});
   const set = (field: Field, value: string) => setDraft((all) => ({ ...all, [field]: value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const missing: Partial<Record<Field, string>> = {};
+    const missing: Partial<Record<Field, Said>> = {};
     for (const field of ['issuer', 'clientId'] as const)
-      if (!draft[field].trim()) missing[field] = t('connections.errors.required');
+      if (!draft[field].trim()) missing[field] = ['connections.errors.required'];
     if (!connection.hasClientSecret && !draft.clientSecret.trim())
-      missing.clientSecret = t('connections.errors.required');
+      missing.clientSecret = ['connections.errors.required'];
     setProblems(missing);
     if (Object.keys(missing).length > 0) return;
     const change = {
@@ -70,8 +72,8 @@ export function OidcDetailsForm(props: DetailsFormProps) {
       const { code, field } = refusalOf(error);
       setProblems(
         field === 'issuer' && code && REFUSALS.includes(code)
-          ? { issuer: t(`connections.errors.${code}`) }
-          : { form: failure(t, error) },
+          ? { issuer: [`connections.errors.${code}`] }
+          : { form: failure(error) },
       );
     });
   }
@@ -93,7 +95,7 @@ export function OidcDetailsForm(props: DetailsFormProps) {
         {...LITERAL}
         value={draft.issuer}
         onChange={(event) => set('issuer', event.target.value)}
-        error={problems.issuer}
+        error={say(problems.issuer)}
         autoFocus
       />
       <TextField
@@ -102,7 +104,7 @@ export function OidcDetailsForm(props: DetailsFormProps) {
         {...LITERAL}
         value={draft.clientId}
         onChange={(event) => set('clientId', event.target.value)}
-        error={problems.clientId}
+        error={say(problems.clientId)}
       />
       <TextField
         label={t('connections.oidc.clientSecret')}
@@ -113,7 +115,7 @@ export function OidcDetailsForm(props: DetailsFormProps) {
         dir="ltr"
         value={draft.clientSecret}
         onChange={(event) => set('clientSecret', event.target.value)}
-        error={problems.clientSecret}
+        error={say(problems.clientSecret)}
       />
     </FieldsForm>
   );

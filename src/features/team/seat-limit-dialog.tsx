@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { setSeatLimit, type TeamAdmin } from '../../api/team';
 import { sessionStore } from '../../state/session';
 import { Dialog, DialogForm } from '../../ui/dialog';
@@ -40,23 +41,24 @@ function LimitForm({
   onSaved(team: TeamAdmin): void;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   const { language } = useElement();
   const [value, setValue] = useState(String(team.seats.limit));
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Said | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const limit = Number(value.trim());
-    const refuse = (message: string) => {
+    const refuse = (message: Said) => {
       setBusy(false);
       setError(message);
       input.current?.focus();
     };
     if (!/^\d+$/.test(value.trim()) || limit < 1 || limit > LIMIT_MAX)
-      return refuse(t('team.limitDialog.invalid', { max: LIMIT_MAX }));
-    if (limit < team.seats.used) return refuse(t('team.limitDialog.belowCount'));
+      return refuse(['team.limitDialog.invalid', { max: LIMIT_MAX }]);
+    if (limit < team.seats.used) return refuse(['team.limitDialog.belowCount']);
     setError(null);
     setBusy(true);
     try {
@@ -64,9 +66,9 @@ function LimitForm({
     } catch (failure) {
       const { code } = refusalOf(failure);
       // 409: more users or invitations arrived meanwhile (the server decides with the team's row held).
-      if (code === 'belowCount') refuse(t('team.limitDialog.belowCount'));
-      else if (code === 'invalidLimit') refuse(t('team.limitDialog.invalid', { max: LIMIT_MAX }));
-      else refuse(t('common.failed'));
+      if (code === 'belowCount') refuse(['team.limitDialog.belowCount']);
+      else if (code === 'invalidLimit') refuse(['team.limitDialog.invalid', { max: LIMIT_MAX }]);
+      else refuse(['common.failed']);
     }
   }
 
@@ -89,7 +91,7 @@ function LimitForm({
           used: team.seats.used,
           limit: team.seats.limit,
         })}
-        error={error}
+        error={say(error)}
         inputRef={input}
         autoFocus
       />

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { getPermissions } from '../../api/endpoints';
 import { listSetupLinks, revokeSetupLink, sendSetupLink, type SetupLink } from '../../api/setup-links';
 import { LIMITS } from '../../contract/limits';
@@ -104,7 +105,7 @@ function SetupLinks() {
               (ctx) => revokeSetupLink(ctx, revoking.id),
               () => {
                 links.put({ ...revoking, state: 'revoked', revokedAt: new Date().toISOString() });
-                notify(t('setupLinks.revoke.done', { email: revoking.email }));
+                notify(['setupLinks.revoke.done', { email: revoking.email }]);
               },
             )
           }
@@ -131,19 +132,20 @@ function stateText(link: SetupLink, language: string, t: TFunction): string {
 function SendForm(props: InDialogProps & { onSent(link: SetupLink): void }) {
   const { busy, onSent, onClose } = props;
   const { t } = useTranslation();
+  const say = useSay();
   const send = useDialogCall(props);
   const [email, setEmail] = useState('');
   const { problem, setProblem, field } = useFieldProblem();
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<Said | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFormError(null);
     const address = email.trim();
-    const found = !address
-      ? t('setupLinks.send.required')
+    const found: Said | null = !address
+      ? ['setupLinks.send.required']
       : !/^[^\s@]+@[^\s@]+$/.test(address)
-        ? t('setupLinks.send.invalidEmail')
+        ? ['setupLinks.send.invalidEmail']
         : null;
     setProblem(found === null ? null : { text: found });
     if (found) return;
@@ -151,11 +153,11 @@ function SendForm(props: InDialogProps & { onSent(link: SetupLink): void }) {
       (ctx) => sendSetupLink(ctx, address),
       (link) => {
         onSent(link);
-        notify(t('setupLinks.send.done', { email: link.email }));
+        notify(['setupLinks.send.done', { email: link.email }]);
       },
       (error) => {
-        if (refusalOf(error).field === 'email') setProblem({ text: t('setupLinks.send.invalidEmail') });
-        else setFormError(failure(t, error));
+        if (refusalOf(error).field === 'email') setProblem({ text: ['setupLinks.send.invalidEmail'] });
+        else setFormError(failure(error));
       },
     );
   }
@@ -166,7 +168,7 @@ function SendForm(props: InDialogProps & { onSent(link: SetupLink): void }) {
       onSubmit={submit}
       onClose={onClose}
       submitLabel={t('setupLinks.send.submit')}
-      error={formError}
+      error={say(formError)}
     >
       <p className="hint">{t('setupLinks.send.explain')}</p>
       <TextField
@@ -177,7 +179,7 @@ function SendForm(props: InDialogProps & { onSent(link: SetupLink): void }) {
         maxLength={LIMITS.email}
         value={email}
         onChange={(event) => setEmail(event.target.value)}
-        error={problem?.text}
+        error={say(problem?.text)}
         inputRef={field}
         autoFocus
       />

@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { composed, useSay, type Said } from '../../i18n/said';
 import type { TFunction } from 'i18next';
 import {
   addStream,
@@ -84,16 +85,16 @@ function Streams() {
   const resume = (stream: EventStream) =>
     actNow(
       (ctx) => setStreamPaused(ctx, stream.id, false),
-      putting((row) => t('streaming.resume.done', { endpoint: shown(row) })),
+      putting((row) => ['streaming.resume.done', { endpoint: shown(row) }]),
     );
 
   const test = (stream: EventStream) =>
     void call((ctx) => testStream(ctx, stream.id))
       .then(({ stream: row, result }) => {
         put(row);
-        notify(testText(t, result, shown(row)), result.ok);
+        notify(testText(result, shown(row)), result.ok);
       })
-      .catch((error: unknown) => notify(failure(t, error), false));
+      .catch((error: unknown) => notify(failure(error), false));
 
   return (
     <TeamListPanel
@@ -141,7 +142,7 @@ function Streams() {
           onConfirm={() =>
             act(
               (ctx) => setStreamPaused(ctx, asked.stream.id, true),
-              putting((row) => t('streaming.pause.done', { endpoint: shown(row) })),
+              putting((row) => ['streaming.pause.done', { endpoint: shown(row) }]),
             )
           }
           onClose={close}
@@ -156,7 +157,7 @@ function Streams() {
           onConfirm={() =>
             act(
               (ctx) => removeStream(ctx, asked.stream.id),
-              dropping(asked.stream, t('streaming.remove.done', { endpoint: shown(asked.stream) })),
+              dropping(asked.stream, ['streaming.remove.done', { endpoint: shown(asked.stream) }]),
             )
           }
           onClose={close}
@@ -171,9 +172,11 @@ function Streams() {
 }
 
 /** The test event's outcome as a notice. */
-function testText(t: TFunction, result: StreamTestResult, endpoint: string): string {
-  if (result.ok) return t('streaming.test.ok', { endpoint, status: result.status ?? 200 });
-  return t('streaming.test.failed', { endpoint, problem: problemText(t, result.problem, result.status) });
+function testText(result: StreamTestResult, endpoint: string): Said {
+  if (result.ok) return ['streaming.test.ok', { endpoint, status: result.status ?? 200 }];
+  return composed((t) =>
+    t('streaming.test.failed', { endpoint, problem: problemText(t, result.problem, result.status) }),
+  );
 }
 
 /** One endpoint: its address, state, last delivery, what waits, and its actions. */
@@ -255,27 +258,28 @@ function StreamItem({
 function AddForm(props: InDialogProps & { onAdded(answer: EventStreamWithSecret): void }) {
   const { busy, onAdded, onClose } = props;
   const { t } = useTranslation();
+  const say = useSay();
   const send = useDialogCall(props);
   const [url, setUrl] = useState('');
-  const [problems, setProblems] = useState<{ url?: string; form?: string }>({});
+  const [problems, setProblems] = useState<{ url?: Said; form?: Said }>({});
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const trimmed = url.trim();
-    if (!trimmed) return setProblems({ url: t('streaming.errors.urlRequired') });
+    if (!trimmed) return setProblems({ url: ['streaming.errors.urlRequired'] });
     setProblems({});
     await send(
       (ctx) => addStream(ctx, { url: trimmed }),
       (answer) => {
         onAdded(answer);
-        notify(t('streaming.add.done', { endpoint: shown(answer.stream) }));
+        notify(['streaming.add.done', { endpoint: shown(answer.stream) }]);
       },
       (error) => {
         const { code } = refusalOf(error);
         if (code === 'invalidUrl' || code === 'insecureUrl')
-          setProblems({ url: t(`streaming.errors.${code}`) });
-        else if (code === 'tooManyStreams') setProblems({ form: t('streaming.errors.tooManyStreams') });
-        else setProblems({ form: failure(t, error) });
+          setProblems({ url: [`streaming.errors.${code}`] });
+        else if (code === 'tooManyStreams') setProblems({ form: ['streaming.errors.tooManyStreams'] });
+        else setProblems({ form: failure(error) });
       },
     );
   }
@@ -286,7 +290,7 @@ function AddForm(props: InDialogProps & { onAdded(answer: EventStreamWithSecret)
       onSubmit={submit}
       onClose={onClose}
       submitLabel={t('streaming.add.submit')}
-      error={problems.form}
+      error={say(problems.form)}
     >
       <TextField
         label={t('streaming.fields.url')}
@@ -299,7 +303,7 @@ function AddForm(props: InDialogProps & { onAdded(answer: EventStreamWithSecret)
         maxLength={STREAM_URL_LENGTH}
         value={url}
         onChange={(event) => setUrl(event.target.value)}
-        error={problems.url}
+        error={say(problems.url)}
         autoFocus
       />
     </DialogForm>

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay, type Said } from '../../i18n/said';
 import { getInvitations, getTeam, setLoginOptions, type AuditKind, type TeamAdmin } from '../../api/team';
 import type { ApiContext } from '../../api/client';
 import { listJoinRequests } from '../../api/join-requests';
@@ -107,10 +108,11 @@ function LoginOptions({
   headingRef?: Ref<HTMLHeadingElement>;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   const call = useCall();
   // The switch shows the change at once; it goes back if the server refuses it.
   const [pending, setPending] = useState<Partial<Record<Option, boolean>>>({});
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Said | null>(null);
   // Requiring two-step sign-in asks first, saying whom it concerns.
   const [askTwoStep, setAskTwoStep] = useState(false);
   const without = team.membersWithoutTwoStep;
@@ -124,10 +126,10 @@ function LoginOptions({
       const { code } = refusalOf(failure);
       setError(
         code === 'lastMethod'
-          ? t('team.lastMethod')
+          ? ['team.lastMethod']
           : code === 'notConfigured'
-            ? t('team.notConfigured')
-            : t('team.optionFailed'),
+            ? ['team.notConfigured']
+            : ['team.optionFailed'],
       );
     }
     setPending((now) => {
@@ -180,7 +182,7 @@ function LoginOptions({
           onChange={(next) => (next ? setAskTwoStep(true) : void change('requireTwoStep', false))}
         />
       </div>
-      {error ? <Alert tone="error">{error}</Alert> : null}
+      {error ? <Alert tone="error">{say(error)}</Alert> : null}
       <Confirm
         open={askTwoStep}
         title={t('team.twoStepConfirm.title')}
@@ -398,7 +400,7 @@ function TeamScreen() {
             now={now}
             onChanged={changed}
             onSeatLimit={() => {
-              noticesStore.getState().show(t('team.inviteDialog.errors.seatLimit'), 'Failure');
+              noticesStore.getState().show(['team.inviteDialog.errors.seatLimit'], 'Failure');
               if (team.callerIsOwner) setLimitOpen(true);
             }}
           />
@@ -452,7 +454,7 @@ function TeamScreen() {
         onSaved={(saved) => {
           setTeam(saved);
           setLimitOpen(false);
-          noticesStore.getState().show(t('team.limitDialog.saved'), 'Success');
+          noticesStore.getState().show(['team.limitDialog.saved'], 'Success');
           reloadAudit();
         }}
       />
@@ -462,7 +464,7 @@ function TeamScreen() {
         onClose={closeInvite}
         onInvited={(invitation) => {
           closeInvite();
-          noticesStore.getState().show(t('team.inviteDialog.sent', { email: invitation.email }), 'Success');
+          noticesStore.getState().show(['team.inviteDialog.sent', { email: invitation.email }], 'Success');
           changed();
         }}
       />

@@ -173,23 +173,23 @@ function Members() {
     replace(saved);
     noticesStore
       .getState()
-      .show(t(disabled ? 'users.disable.done' : 'users.enable.done', { name: member.name }), 'Success');
+      .show([disabled ? 'users.disable.done' : 'users.enable.done', { name: member.name }], 'Success');
   }
   async function enable(member: Member) {
     try {
       await disable(member, false);
     } catch (problem) {
       reloadIfGone(problem);
-      noticesStore.getState().show(failure(t, problem), 'Failure');
+      noticesStore.getState().show(failure(problem), 'Failure');
     }
   }
   async function unlock(member: Member) {
     try {
       replace(await call((ctx) => unlockMember(ctx, member.id)));
-      noticesStore.getState().show(t('users.unlock.done', { name: member.name }), 'Success');
+      noticesStore.getState().show(['users.unlock.done', { name: member.name }], 'Success');
     } catch (problem) {
       reloadIfGone(problem);
-      noticesStore.getState().show(failure(t, problem), 'Failure');
+      noticesStore.getState().show(failure(problem), 'Failure');
     }
   }
   async function remove(member: Member) {
@@ -202,7 +202,7 @@ function Members() {
           total: Math.max(0, current.total - 1),
         },
     );
-    noticesStore.getState().show(t('users.remove.done', { name: member.name }), 'Success');
+    noticesStore.getState().show(['users.remove.done', { name: member.name }], 'Success');
   }
 
   const loading = !error && list?.key !== key;

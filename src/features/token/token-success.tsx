@@ -1,6 +1,7 @@
 import { listText } from '../../i18n/list';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Said } from '../../i18n/said';
 import { noticesStore } from '../../state/notices';
 import { useElement } from '../../ui/element-context';
 import { Link } from '../../ui/router';
@@ -23,16 +24,15 @@ function TokenBox({
   value: string;
   /** A whole sentence per token ('Copy access token'): a label glued into a sentence reads wrong in some languages. */
   copyLabel: string;
-  copied: string;
+  copied: Said;
 }) {
-  const { t } = useTranslation();
   const id = useId();
   async function copy() {
     try {
       await navigator.clipboard.writeText(value);
       noticesStore.getState().show(copied, 'Success');
     } catch {
-      noticesStore.getState().show(t('token.copyFailed'), 'Failure');
+      noticesStore.getState().show(['token.copyFailed'], 'Failure');
     }
   }
   return (
@@ -125,14 +125,14 @@ function TokensShown() {
         hint={t('token.accessHint')}
         value={tokens.access}
         copyLabel={t('token.copyAccess')}
-        copied={t('token.accessCopied')}
+        copied={['token.accessCopied']}
       />
       <TokenBox
         label={t('token.idToken')}
         hint={t('token.idHint')}
         value={tokens.id}
         copyLabel={t('token.copyId')}
-        copied={t('token.idCopied')}
+        copied={['token.idCopied']}
       />
       <p className="hint">{t('token.expiryNote')}</p>
       <Link to="/manage/dev" className="button" part="button">

@@ -5,6 +5,8 @@ import { createElement, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import '../../../src/index';
 import { loadLanguage } from '../../../src/i18n/instance';
+import { noticesStore } from '../../../src/state/notices';
+import { sessionStore } from '../../../src/state/session';
 import { useElementI18n } from '../../../src/i18n/use-element-i18n';
 import { detectLanguage, LANGUAGES, matchLanguage, matchTag } from '../../../src/contract/languages';
 import { mount, rendered } from '../support';
@@ -57,6 +59,22 @@ describe('i18n: a change of language on screen', () => {
     element.setAttribute('lang', 'nl');
     expect(await view.findByText('Voer de naam van je team in.')).to.exist;
     expect(view.getByRole('textbox', { name: 'Teamnaam' })).to.exist;
+  });
+
+  it('says a notice already on screen in the new language', async () => {
+    const [en, nl] = await Promise.all([loadLanguage('en'), loadLanguage('nl')]);
+    const element = mount('<acct-token></acct-token>');
+    const view = within((await rendered(element)) as unknown as HTMLElement);
+    // The snackbar is there once the session check has answered (nobody is signed in here).
+    await waitFor(() => expect(sessionStore.getState().status).to.equal('loggedOut'), { timeout: 5000 });
+    noticesStore.getState().show(['common.failed'], 'Failure');
+    try {
+      expect(await view.findByText(en.getFixedT('en')('common.failed'))).to.exist;
+      element.setAttribute('lang', 'nl');
+      expect(await view.findByText(nl.getFixedT('nl')('common.failed'))).to.exist;
+    } finally {
+      noticesStore.setState({ queue: [] });
+    }
   });
 });
 

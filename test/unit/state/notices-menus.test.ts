@@ -17,13 +17,13 @@ describe('state/notices (snackbar)', () => {
     window.setTimeout = ((run: () => void, ms?: number) => timers.push({ run, ms })) as typeof setTimeout;
     let id: number;
     try {
-      id = noticesStore.getState().show('password set', 'Success');
+      id = noticesStore.getState().show(['manage.password.setNotice'], 'Success');
     } finally {
       window.setTimeout = realSetTimeout;
     }
     expect(noticesStore.getState().queue.at(-1)).to.deep.equal({
       id,
-      message: 'password set',
+      message: ['manage.password.setNotice'],
       mode: 'Success',
       icon: 'success',
     });
@@ -34,7 +34,7 @@ describe('state/notices (snackbar)', () => {
   });
 
   it('can be dismissed early', () => {
-    const id = noticesStore.getState().show('x');
+    const id = noticesStore.getState().show(['common.failed']);
     noticesStore.getState().dismiss(id);
     expect(noticesStore.getState().queue.some((n) => n.id === id)).to.equal(false);
   });

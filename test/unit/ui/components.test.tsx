@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { BRAND_IDS, BRANDS } from '../../../src/brands';
+import { asIs } from '../../../src/i18n/said';
 import { noticesStore } from '../../../src/state/notices';
 import { Dialog } from '../../../src/ui/dialog';
 import { Snackbar } from '../../../src/ui/snackbar';
@@ -197,9 +198,9 @@ describe('ui/snackbar', () => {
 
   it('shows each notice with the icon of its mode in a polite live region', async () => {
     render(<Snackbar />);
-    noticesStore.getState().show('saved', 'Success');
-    noticesStore.getState().show('broken', 'Failure');
-    noticesStore.getState().show('fyi');
+    noticesStore.getState().show(asIs('saved'), 'Success');
+    noticesStore.getState().show(asIs('broken'), 'Failure');
+    noticesStore.getState().show(asIs('fyi'));
     const region = screen.getByRole('status');
     await within(region).findByText('fyi');
     expect(region.getAttribute('aria-live')).to.equal('polite');
@@ -254,7 +255,7 @@ describe('ui/snackbar, timing adjustable', () => {
     const clock = handClock();
     try {
       render(<Snackbar />);
-      act(() => void noticesStore.getState().show('saved', 'Success'));
+      act(() => void noticesStore.getState().show(asIs('saved'), 'Success'));
       const region = screen.getByRole('status');
       const notice = within(region).getByText('saved').parentElement!;
       expect(notice.tabIndex).to.equal(0);

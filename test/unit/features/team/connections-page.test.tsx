@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { fireEvent, waitFor, within } from '@testing-library/react';
 import ConnectionsPage from '../../../../src/features/team/connections-page';
-import { noticesStore } from '../../../../src/state/notices';
 import { expectNoAxeViolations, renderWithElement } from '../../render';
-import { logoutEverywhere, serverReady, signInAs } from '../../support';
+import { lastNotice, logoutEverywhere, serverReady, signInAs } from '../../support';
 
 // The screen against the real server, with a real SAML identity provider (samlify's, run by the test
 // server: /__test/saml-idp) answering the test sign-in, its answer posted back to the ACS URL as the
@@ -22,7 +21,6 @@ async function screen(route = '/manage/team/connections') {
   return rendered;
 }
 
-const lastNotice = () => noticesStore.getState().queue.at(-1)?.message;
 const rowOf = (view: View, name: string) =>
   within(view.getByText(name, { selector: '.member-name' }).closest('li')!);
 

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { fireEvent, waitFor, within } from '@testing-library/react';
 import DomainsPage from '../../../../src/features/team/domains-page';
-import { noticesStore } from '../../../../src/state/notices';
 import { expectNoAxeViolations, renderWithElement } from '../../render';
 import { ssoSetup } from '../../sso-setup';
-import { logoutEverywhere, publishTxt, serverReady, signInAs } from '../../support';
+import { lastNotice, logoutEverywhere, publishTxt, serverReady, signInAs } from '../../support';
 
 before(serverReady);
 afterEach(logoutEverywhere);
@@ -25,8 +24,6 @@ async function addDialog(view: Awaited<ReturnType<typeof domainsScreen>>['view']
   const dialog = within(await view.findByRole('dialog', { name: 'Add a domain' }));
   return { dialog, input: dialog.getByRole('textbox', { name: 'Domain' }) as HTMLInputElement };
 }
-
-const lastNotice = () => noticesStore.getState().queue.at(-1)?.message;
 
 describe('the team domains screen (component)', () => {
   it('lists the team’s verified domain with its date and no record to publish; axe-clean', async () => {

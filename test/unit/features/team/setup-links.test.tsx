@@ -2,10 +2,9 @@ import { expect } from 'chai';
 import { fireEvent, waitFor, within } from '@testing-library/react';
 import ConnectionsPage from '../../../../src/features/team/connections-page';
 import SetupPage from '../../../../src/features/team/setup-page';
-import { noticesStore } from '../../../../src/state/notices';
 import { sessionStore } from '../../../../src/state/session';
 import { expectNoAxeViolations, renderWithElement } from '../../render';
-import { logoutEverywhere, serverReady, setupLinkFor, signInAs } from '../../support';
+import { lastNotice, logoutEverywhere, serverReady, setupLinkFor, signInAs } from '../../support';
 
 // Setup links against the real server: the owner's part of the Single sign-on screen, and the page the
 // IT contact opens from the mailed link, which shows the team's screens with the link's token.
@@ -14,7 +13,6 @@ before(serverReady);
 afterEach(logoutEverywhere);
 
 const fresh = () => `it-${crypto.randomUUID().slice(0, 8)}@acme-it.example`;
-const lastNotice = () => noticesStore.getState().queue.at(-1)?.message;
 
 describe('the owner’s setup links (Single sign-on screen)', () => {
   it('sends a link by e-mail, lists it, and revokes it after a confirmation; axe-clean', async () => {

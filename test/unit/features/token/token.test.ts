@@ -3,6 +3,7 @@ import { fireEvent, waitFor, within } from '@testing-library/dom';
 import '../../../../src/index';
 import { readCookie } from '../../../../src/api/client';
 import { forgetCapturedTokens } from '../../../../src/features/token/fragment';
+import { asIs } from '../../../../src/i18n/said';
 import { noticesStore } from '../../../../src/state/notices';
 import { sessionStore } from '../../../../src/state/session';
 import {
@@ -49,7 +50,7 @@ describe('<acct-token>', () => {
     await waitFor(() => expect(sessionStore.getState().status).to.equal('loggedOut'));
     // React renders the stores' changes in order: once a notice shown after the check is on screen, the
     // check's re-render is done too.
-    noticesStore.getState().show('after the check');
+    noticesStore.getState().show(asIs('after the check'));
     await view.findByText('after the check');
     expect(view.getByLabelText('Access token')).to.equal(access);
     expect(access.value).to.equal(ACCESS);
