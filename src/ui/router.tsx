@@ -2,6 +2,7 @@ import {
   createContext,
   useCallback,
   useContext,
+  useEffectEvent,
   useEffect,
   useMemo,
   useState,
@@ -117,9 +118,12 @@ export function BrowserRouter({
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, [basePath]);
+  // Once per change of place: a new `onNavigate` (its element's language or brand changed) is no
+  // navigation, and must not tell the host of one or check the session again.
+  const navigated = useEffectEvent((location: RouteLocation) => onNavigate?.(location));
   useEffect(() => {
-    onNavigate?.(current);
-  }, [current, onNavigate]);
+    navigated(current);
+  }, [current]);
 
   const navigate = useCallback(
     (to: string, options: NavigateOptions = {}) => {

@@ -179,12 +179,15 @@ export function SignInScreen({
   }
 
   // Spec §4: an already signed-in user on the sign-in screen is sent to '/' — unless the screen is
-  // asked to sign them in again (`max_age`: an app through the OpenID Provider wants a fresh sign-in).
+  // asked to sign them in again (`max_age`: an app through the OpenID Provider wants a fresh sign-in),
+  // or a second step is on screen: its session may be known before the step is done (a new member's
+  // recovery codes are shown once, and a session check then must not take them away).
   const reauthenticate = maxAge !== null;
+  const secondStep = twoStep !== null;
   useEffect(() => {
-    if (loggedIn && !reauthenticate && !completing.current && afterSignIn === 'portal')
+    if (loggedIn && !reauthenticate && !completing.current && !secondStep && afterSignIn === 'portal')
       router.navigate('/', { replace: true });
-  }, [loggedIn, reauthenticate, afterSignIn, router]);
+  }, [loggedIn, reauthenticate, secondStep, afterSignIn, router]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();

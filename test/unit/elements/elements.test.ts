@@ -64,6 +64,25 @@ describe('elements', () => {
     expect(await view.findByRole('heading', { name: 'Sign in to your team' })).to.exist;
   });
 
+  it('tells its host of a navigation only when the place changes, not when the language or brand does', async () => {
+    const element = mount('<acct-portal></acct-portal>');
+    const heard: string[] = [];
+    element.addEventListener('acct-navigate', (event) =>
+      heard.push((event as CustomEvent<{ path: string }>).detail.path),
+    );
+    const root = (await rendered(element)).querySelector('[part="root"]')!;
+    // Where it starts, and where that sends a visitor who is not signed in.
+    await waitFor(() => expect(heard.at(-1)).to.match(/^\/login/));
+    const places = [...heard];
+    element.setAttribute('lang', 'fr');
+    element.setAttribute('brand', 'onsight');
+    await waitFor(() => expect(root.getAttribute('lang')).to.equal('fr'));
+    expect(root.getAttribute('data-brand')).to.equal('onsight');
+    // Time for a render the change would have caused.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(heard).to.deep.equal(places);
+  });
+
   it("shows the loading frame (brand and a loading status) while the screen's lazy chunk loads", async () => {
     let arrive!: (screen: { default: ComponentType }) => void;
     const chunk = new Promise<{ default: ComponentType }>((resolve) => (arrive = resolve));
