@@ -8,20 +8,40 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { screenshot, sweepTab, useE2E, useServer, type ServerHandle } from '../support/browser';
+import { screenshot, sweepTab, useE2E } from '../support/browser';
 import { TEXTS } from '../../demo/server/mail/texts';
 import { LANGUAGE_NAMES } from '../../src/i18n/language-names';
 import { visitProviderPages } from '../support/provider-pages-sweep';
 import { expectedErrors, holdTransient, SHOTS, SHOTS_ENV, transientGone } from '../support/screens';
 import { timed } from '../support/timing';
-import { englishAs, PSEUDO_CLOSE, PSEUDO_OPEN, pseudoLocale, readLocale, translator } from '../support/texts';
+import { showLanguage } from '../support/screens-sweep';
+import {
+  englishAs,
+  PSEUDO_MARKS,
+  PSEUDO_MARKS_OTHER,
+  pseudoLocale,
+  readLocale,
+  translator,
+  type T,
+  type Texts,
+} from '../support/texts';
 
-const pseudo = pseudoLocale(readLocale('en'));
-/** The right-to-left run's: English in Arabic's plural forms, served as Arabic's chunks. */
-const pseudoAr = pseudoLocale(englishAs('ar'));
-const TEXTS_OF = {
-  en: { texts: pseudo, t: translator(pseudo) },
-  ar: { texts: pseudoAr, t: translator(pseudoAr, 'ar') },
+/**
+ * The walk's two languages: the pseudo-locale as English's chunks, and (right to left) as Arabic's —
+ * English in Arabic's plural forms, in marks of its own, so that a text still in English's marks after
+ * the switch shows as one that did not follow it.
+ */
+const PSEUDO: Record<'en' | 'ar', { texts: Texts; t: T; marks: readonly [string, string] }> = {
+  en: {
+    texts: pseudoLocale(readLocale('en')),
+    t: translator(pseudoLocale(readLocale('en'))),
+    marks: PSEUDO_MARKS,
+  },
+  ar: {
+    texts: pseudoLocale(englishAs('ar'), PSEUDO_MARKS_OTHER),
+    t: translator(pseudoLocale(englishAs('ar'), PSEUDO_MARKS_OTHER), 'ar'),
+    marks: PSEUDO_MARKS_OTHER,
+  },
 };
 
 /** Text that is data, not interface: allowed without the marker. */
@@ -115,13 +135,22 @@ const FIND_UNTRANSLATED = `({ marker, close, patterns, plain, intlTimes }) => {
 }`;
 
 /**
- * The texts on the page that carry no marker and are not data. `intlTimes`: the text and title of each
- * `<time>` are data too — dates and times Intl formats in a language other than English.
+ * The texts on the page that carry no marker (`marks`, the pseudo-locale's shown) and are not data.
+ * `intlTimes`: the text and title of each `<time>` are data too — dates and times Intl formats in a
+ * language other than English.
  */
-async function untranslated(page: Page, plain = false, intlTimes = false): Promise<string[]> {
+async function untranslated(
+  page: Page,
+  {
+    plain = false,
+    intlTimes = false,
+    marks = PSEUDO_MARKS,
+  }: { plain?: boolean; intlTimes?: boolean; marks?: readonly [string, string] } = {},
+): Promise<string[]> {
+  const [marker, close] = marks;
   const args = {
-    marker: PSEUDO_OPEN,
-    close: PSEUDO_CLOSE,
+    marker,
+    close,
     patterns: DATA.map((pattern) => [pattern.source, pattern.flags]),
     plain,
     intlTimes,
@@ -133,46 +162,51 @@ const ENV = SHOTS_ENV;
 const e2e = useE2E(ENV);
 
 /**
- * Walk every screen with a language's chunks (its main one and its text parts) swapped for the
- * pseudo-locale, the browser speaking that language: what shows without the marker, and (right to
- * left) any element root that is not mirrored.
+ * Walk every screen with English's and Arabic's chunks (their main ones and their text parts) swapped for
+ * the pseudo-locale, the browser speaking English: each state brought about in English, its texts checked
+ * for the marker; then the same state switched to Arabic where it stands (the elements' `lang`), every
+ * element mirrored and every text — the messages already on screen too — in Arabic's marks.
  */
-async function sweepPseudo(language: 'en' | 'ar', { server }: ServerHandle = e2e): Promise<string[]> {
-  const { texts, t } = TEXTS_OF[language];
+async function sweepPseudo(): Promise<string[]> {
   const found: string[] = [];
-  const context = await e2e.browser.newContext({ locale: language === 'en' ? 'en-US' : language });
-  const folder = language === 'en' ? 'pseudo-locale' : `pseudo-locale-${language}`;
+  const context = await e2e.browser.newContext({ locale: 'en-US' });
   try {
-    // Swap the language's chunk and text parts (on every origin the bundle is served from) for the
-    // pseudo-locale: each gets every text, as a part's texts are merged into the language's.
-    await context.route(
-      new RegExp(
-        `/dist/chunks/(?:manage-|join-|admin-|invite-|account-|security-)?${language}-[\\w-]+\\.js$`,
-      ),
-      (route) =>
-        route.fulfill({
-          contentType: 'text/javascript',
-          body: `export default ${JSON.stringify(texts)};`,
-          headers: { 'access-control-allow-origin': '*' },
-        }),
-    );
+    // Every origin the bundle is served from: each chunk gets every text, as a part's texts are merged
+    // into the language's.
+    for (const language of ['en', 'ar'] as const)
+      await context.route(
+        new RegExp(
+          `/dist/chunks/(?:manage-|join-|admin-|invite-|account-|security-)?${language}-[\\w-]+\\.js$`,
+        ),
+        (route) =>
+          route.fulfill({
+            contentType: 'text/javascript',
+            body: `export default ${JSON.stringify(PSEUDO[language].texts)};`,
+            headers: { 'access-control-allow-origin': '*' },
+          }),
+      );
     const tab = await sweepTab(context);
     for (const shot of SHOTS) {
       const n = shot.name;
       const watch = await timed('tab.next', n, () => tab.next(expectedErrors(shot)));
-      await timed('shot.show', n, () => shot.show(watch.page, server, t));
-      await timed('hold', n, () => holdTransient(shot, watch.page, t));
-      await timed('screenshot', n, () => screenshot(watch.page, folder, shot.name));
+      await timed('shot.show', n, () => shot.show(watch.page, e2e.server, PSEUDO.en.t));
+      await timed('hold', n, () => holdTransient(shot, watch.page, PSEUDO.en.t));
+      await timed('screenshot', n, () => screenshot(watch.page, 'pseudo-locale', n));
+      for (const text of await timed('untranslated', n, () => untranslated(watch.page)))
+        found.push(`${n}: ${text}`);
+      if (await transientGone(shot, watch.page, PSEUDO.en.t))
+        found.push(`${n}: the state was gone before the walk finished`);
+
+      await timed('showLanguage', n, () => showLanguage(watch.page, 'ar', 'rtl'));
+      await timed('screenshot', n, () => screenshot(watch.page, 'pseudo-locale-ar', n));
+      const { marks } = PSEUDO.ar;
       for (const text of await timed('untranslated', n, () =>
-        untranslated(watch.page, false, language !== 'en'),
+        untranslated(watch.page, { intlTimes: true, marks }),
       ))
-        found.push(`${shot.name}: ${text}`);
-      if (language !== 'en')
-        for (const root of await unmirrored(watch.page))
-          found.push(`${shot.name}: ${root} is not right to left`);
-      if (await transientGone(shot, watch.page, t))
-        found.push(`${shot.name}: the state was gone before the walk finished`);
-      assert.deepEqual(await watch.problems(), [], shot.name);
+        found.push(`${n} (ar): ${text}`);
+      if (await transientGone(shot, watch.page, PSEUDO.ar.t))
+        found.push(`${n} (ar): the state was gone before the walk finished`);
+      assert.deepEqual(await watch.problems(), [], n);
     }
   } finally {
     await context.close();
@@ -180,29 +214,9 @@ async function sweepPseudo(language: 'en' | 'ar', { server }: ServerHandle = e2e
   return found;
 }
 
-/** The elements whose root is not right to left (with no `lang` of their own, they take the page's). */
-function unmirrored(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll('acct-portal, acct-header, acct-login, acct-manage, acct-token')]
-      .filter((element) => !element.hasAttribute('lang'))
-      .filter((element) => element.shadowRoot?.querySelector('.acct-root')?.getAttribute('dir') !== 'rtl')
-      .map((element) => element.tagName.toLowerCase()),
-  );
-}
-
 describe('pseudo-locale', () => {
-  it('shows no text that bypasses the locale files, on any screen', async () => {
-    assert.deepEqual(await sweepPseudo('en'), []);
-  });
-
-  // The same walk right to left: the pseudo-locale served as Arabic's chunks, to a browser speaking
-  // Arabic — every screen mirrored, and still nothing that bypasses the locale files. On a server of
-  // its own: the first walk spent the hourly reset mails of the account the reset screens use.
-  describe('right to left', () => {
-    const rtl = useServer(ENV);
-    it('every screen mirrored, no text that bypasses the locale files', async () => {
-      assert.deepEqual(await sweepPseudo('ar', rtl), []);
-    });
+  it('shows no text that bypasses the locale files, on any screen, left to right and right to left', async () => {
+    assert.deepEqual(await sweepPseudo(), []);
   });
 });
 
@@ -231,7 +245,7 @@ describe('pseudo-locale, the OpenID Provider’s own pages', () => {
     try {
       await visitProviderPages(e2e, async (name, page) => {
         await screenshot(page, 'pseudo-locale', name);
-        for (const text of await untranslated(page, true)) found.push(`${name}: ${text}`);
+        for (const text of await untranslated(page, { plain: true })) found.push(`${name}: ${text}`);
       });
     } finally {
       restore();

@@ -1,6 +1,6 @@
 /**
- * Every screen in every brand, light and dark (test/support/screens-sweep.ts), and the sweep's own
- * promise: each screen starts as a new visitor.
+ * Every screen in every brand, light and dark, and in Arabic, right to left, in the first brand
+ * (test/support/screens-sweep.ts); and the sweep's own promise: each screen starts as a new visitor.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -8,7 +8,7 @@ import { sweepTab } from '../support/browser';
 import { sweepScreens } from '../support/screens-sweep';
 
 // The sweep's browser and server (one of each per file).
-const chrome = sweepScreens(['intoware', 'onsight', 'schenck']);
+const chrome = sweepScreens(['intoware', 'onsight', 'schenck'], { alsoIn: 'ar' });
 
 describe('the sweep tab', () => {
   it('starts each screen with no cookies and no stored data on any origin it visited', async () => {

@@ -6,14 +6,18 @@ import { BRANDS } from '../../src/brands';
 import { axeViolations } from './axe';
 import { screenshot, sweepTab, useE2E, useServer, type BrowserHandle, type ServerHandle } from './browser';
 import { sweepProviderPages } from './provider-pages-sweep';
-import { expectedErrors, holdTransient, SHOTS, SHOTS_ENV, transientGone } from './screens';
+import { expectedErrors, holdTransient, SHOTS, SHOTS_ENV, transientGone, type Shot } from './screens';
 import { keysOf, readLocale, translator } from './texts';
 import { timed } from './timing';
 
 type Theme = 'light' | 'dark';
 
 /** Wait until the root of every element of the page carries `value` in `attribute`. */
-async function everyRoot(page: Page, attribute: 'data-theme' | 'data-brand', value: string): Promise<void> {
+async function everyRoot(
+  page: Page,
+  attribute: 'data-theme' | 'data-brand' | 'dir',
+  value: string,
+): Promise<void> {
   await page.waitForFunction(
     ([attribute, value]) =>
       [...document.querySelectorAll('*')]
@@ -47,6 +51,19 @@ async function showBrand(page: Page, brand: BrandName): Promise<void> {
       if (element.tagName.startsWith('ACCT-')) element.setAttribute('brand', brand);
   }, brand);
   await everyRoot(page, 'data-brand', brand);
+}
+
+/**
+ * Switch the elements of the page to `language` where they stand (their `lang` attribute, as a host page
+ * sets it), and wait until every element shows it: its root takes the language's direction in the same
+ * render as its texts.
+ */
+export async function showLanguage(page: Page, language: string, direction: 'ltr' | 'rtl'): Promise<void> {
+  await page.evaluate((language) => {
+    for (const element of document.querySelectorAll('*'))
+      if (element.tagName.startsWith('ACCT-')) element.setAttribute('lang', language);
+  }, language);
+  await everyRoot(page, 'dir', direction);
 }
 
 /** The page's words shaped like a key (kept as source: run in the page, where tsx's helpers are not). */
@@ -104,47 +121,60 @@ async function smallScreens(page: Page, name: string): Promise<string[]> {
 }
 
 /**
- * The screens sweep (test/e2e/screens-brands.test.ts, screens-arabic.test.ts): every screen (screens.ts)
- * in each brand, light and — where the brand has one — dark, written to test-results/screens/ for people
- * to look at, checked with axe-core (WCAG 2.2 AA, zero violations) in each brand and theme, and watched
- * for console errors and CSP violations. The English sweep also checks each screen's reflow on small
- * screens (no sideways scrolling), in the first brand.
+ * The screens sweep (test/e2e/screens-brands.test.ts): every screen (screens.ts) in each brand, light and
+ * — where the brand has one — dark, written to test-results/screens/ for people to look at, checked with
+ * axe-core (WCAG 2.2 AA, zero violations) in each brand and theme, and watched for console errors and CSP
+ * violations; each screen's reflow on small screens (no sideways scrolling), in the first brand; and then
+ * each screen again in `alsoIn` (a right-to-left language), in the first brand, light and dark, with axe
+ * and screenshots (`…-ar.png`).
  *
- * Each state is brought about once, on a server of the first brand, and then shown in each brand and
- * theme where it stands: the brand switches through the elements' `brand` attribute, as a host page sets
- * it, and the theme live, as it does from the header. Bringing the states about was half a brand's sweep
- * (docs/decisions/ci-time.md). The provider's own pages are the server's, in its brand: each other brand
- * gets a server of its own for them. One browser per file, also for the file's other tests (returned with
- * the first brand's server).
+ * Each state is brought about once, in English on a server of the first brand, and then shown in each
+ * brand and theme where it stands: the brand switches through the elements' `brand` attribute, as a host
+ * page sets it, and the theme live, as it does from the header. Bringing the states about was half a
+ * brand's sweep (docs/decisions/ci-time.md). The other language is shown where the state stands too,
+ * through the elements' `lang` attribute: what is on screen follows a change of language, the messages
+ * already shown included (docs/decisions/language-switch.md). The provider's own pages are the server's,
+ * in its brand: each other brand gets a server of its own for them. One browser per file, also for the
+ * file's other tests (returned with the first brand's server).
  */
 export function sweepScreens(
   brands: readonly [BrandName, ...BrandName[]],
-  { language = 'en' }: { language?: string } = {},
+  { alsoIn }: { alsoIn?: 'ar' | 'he' } = {},
 ): BrowserHandle & ServerHandle {
   const [first] = brands;
   const e2e = useE2E({ BRAND: first, ...SHOTS_ENV });
-  const t = translator(readLocale(language), language);
+  const t = translator(readLocale('en'));
+  const other = alsoIn ? translator(readLocale(alsoIn), alsoIn) : null;
   const keys = keysOf(readLocale('en'));
-  // Another language is a sample of the screens' texts and directions: its shots are named after it,
-  // and reflow and the provider's pages are the English sweeps' to check.
-  const english = language === 'en';
-  const suffix = english ? '' : `-${language}`;
   // A brand without a dark theme ignores darkMode: its dark screens would be its light ones again.
   const themesOf = (brand: BrandName): Theme[] => (BRANDS[brand].darkTheme ? ['light', 'dark'] : ['light']);
-  const providerPages = english
-    ? brands.map((brand) => ({
-        brand,
-        at: brand === first ? e2e : useServer({ BRAND: brand, ...SHOTS_ENV }),
-      }))
-    : [];
-  describe(`screens, ${brands.length > 1 ? 'brands' : 'brand'} ${brands.join(', ')}${english ? '' : `, in ${language}`}`, () => {
+  const providerPages = brands.map((brand) => ({
+    brand,
+    at: brand === first ? e2e : useServer({ BRAND: brand, ...SHOTS_ENV }),
+  }));
+  describe(`screens, ${brands.length > 1 ? 'brands' : 'brand'} ${brands.join(', ')}${alsoIn ? `, and in ${alsoIn}` : ''}`, () => {
     it('captures every screen in each brand and theme with no accessibility violations', async () => {
       const failures: string[] = [];
-      const context = await e2e.browser.newContext({
-        viewport: { width: 1024, height: 720 },
-        // The visitor's browser language: what every element shows without a `lang` attribute.
-        ...(english ? {} : { locale: language }),
-      });
+      /** Screenshot and axe in each theme of `brand`, as the page stands (in light, the page's theme). */
+      const look = async (page: Page, shot: Shot, brand: BrandName, suffix = '') => {
+        const n = shot.name;
+        for (const theme of themesOf(brand)) {
+          if (theme !== 'light') await timed('showTheme', n, () => showTheme(page, theme));
+          await timed(`screenshot ${theme}`, n, () =>
+            screenshot(page, 'screens', `${n}-${brand}-${theme}${suffix}`),
+          );
+          // The dark theme changes colours only: the rest was checked in light, on this same document.
+          const only = theme === 'light' ? 'all' : 'colours';
+          for (const violation of await timed(`axe ${only}`, n, () => axeViolations(page, only)))
+            failures.push(`${n} (${brand}, ${theme}${suffix}): ${violation}`);
+        }
+        if (themesOf(brand).includes('dark')) await timed('showTheme', n, () => showTheme(page, 'light'));
+      };
+      const keysShown = async (page: Page, shot: Shot, suffix = '') => {
+        for (const key of await timed('raw keys', shot.name, () => rawKeys(page, keys)))
+          failures.push(`${shot.name}${suffix}: shows the key ${key}, not its text`);
+      };
+      const context = await e2e.browser.newContext({ viewport: { width: 1024, height: 720 } });
       try {
         const tab = await sweepTab(context);
         for (const shot of SHOTS) {
@@ -152,36 +182,50 @@ export function sweepScreens(
           const watch = await timed('tab.next', n, () => tab.next(expectedErrors(shot)));
           await timed('shot.show', n, () => shot.show(watch.page, e2e.server, t));
           await timed('hold', n, () => holdTransient(shot, watch.page, t));
-          for (const key of await timed('raw keys', n, () => rawKeys(watch.page, keys)))
-            failures.push(`${shot.name}: shows the key ${key}, not its text`);
-          let dark = false;
+          await keysShown(watch.page, shot);
           for (const brand of brands) {
-            if (dark) await timed('showTheme', n, () => showTheme(watch.page, 'light'));
             if (brand !== first) await timed('showBrand', n, () => showBrand(watch.page, brand));
-            for (const theme of themesOf(brand)) {
-              if (theme !== 'light') await timed('showTheme', n, () => showTheme(watch.page, theme));
-              dark = theme === 'dark';
-              await timed(`screenshot ${theme}`, n, () =>
-                screenshot(watch.page, 'screens', `${shot.name}-${brand}-${theme}${suffix}`),
-              );
-              // The dark theme changes colours only: the rest was checked in light, on this same document.
-              const only = theme === 'light' ? 'all' : 'colours';
-              for (const violation of await timed(`axe ${only}`, n, () => axeViolations(watch.page, only)))
-                failures.push(`${shot.name} (${brand}, ${theme}): ${violation}`);
-            }
+            await look(watch.page, shot, brand);
           }
           if (await transientGone(shot, watch.page, t))
-            failures.push(`${shot.name}: the state was gone before axe finished`);
-          // Last: a notice may go meanwhile, the screen under it is what has to fit.
-          if (english && !HOST_PAGES.includes(shot.name)) {
-            if (dark) await timed('showTheme', n, () => showTheme(watch.page, 'light'));
-            if (brands.length > 1) await timed('showBrand', n, () => showBrand(watch.page, first));
-            failures.push(...(await timed('small screens', n, () => smallScreens(watch.page, shot.name))));
+            failures.push(`${n}: the state was gone before axe finished`);
+          if (brands.length > 1) await timed('showBrand', n, () => showBrand(watch.page, first));
+          // A notice may go meanwhile: the screen under it is what has to fit.
+          if (!HOST_PAGES.includes(n))
+            failures.push(...(await timed('small screens', n, () => smallScreens(watch.page, n))));
+          if (alsoIn && other && !shot.serverWords) {
+            await timed('showLanguage', n, () => showLanguage(watch.page, alsoIn, 'rtl'));
+            await keysShown(watch.page, shot, ` (${alsoIn})`);
+            await look(watch.page, shot, first, `-${alsoIn}`);
+            if (await transientGone(shot, watch.page, other))
+              failures.push(`${n} (${alsoIn}): the state was gone before axe finished`);
           }
-          assert.deepEqual(await timed('problems', n, () => watch.problems()), [], shot.name);
+          assert.deepEqual(await timed('problems', n, () => watch.problems()), [], n);
         }
       } finally {
         await context.close();
+      }
+      // The states with the server's words: brought about again by a visitor whose browser speaks the
+      // other language, so the server answers in it.
+      if (alsoIn && other) {
+        const speaking = await e2e.browser.newContext({
+          viewport: { width: 1024, height: 720 },
+          locale: alsoIn,
+        });
+        try {
+          const tab = await sweepTab(speaking);
+          for (const shot of SHOTS.filter((shot) => shot.serverWords)) {
+            const n = shot.name;
+            const watch = await timed('tab.next', n, () => tab.next(expectedErrors(shot)));
+            await timed('shot.show', n, () => shot.show(watch.page, e2e.server, other));
+            await timed('hold', n, () => holdTransient(shot, watch.page, other));
+            await keysShown(watch.page, shot, ` (${alsoIn})`);
+            await look(watch.page, shot, first, `-${alsoIn}`);
+            assert.deepEqual(await timed('problems', n, () => watch.problems()), [], `${n} (${alsoIn})`);
+          }
+        } finally {
+          await speaking.close();
+        }
       }
       assert.deepEqual(failures, []);
     });

@@ -34,6 +34,12 @@ export interface Shot {
   hold?(page: Page, t: T): Locator;
   /** Console errors this state is made of beyond HTTP statuses (a network that is down). */
   expectedConsole?: RegExp[];
+  /**
+   * A message the server put into words is on screen (a password policy's refusal): it is in the
+   * language the request asked in, and stays so when the screen's language changes. Another language's
+   * look brings this state about again in that language.
+   */
+  serverWords?: true;
   /** Go to the screen and bring it into the state to capture. */
   show(page: Page, server: TestServer, t: T): Promise<void>;
 }
@@ -845,6 +851,7 @@ const ALL_SHOTS: Shot[] = [
   },
   {
     name: 'reset-policy',
+    serverWords: true,
     expectedStatuses: [400],
     async show(page, server, t) {
       await page.goto(await outboxLink(server, 'globex', 'carol@globex.test'));
@@ -866,6 +873,7 @@ const ALL_SHOTS: Shot[] = [
   },
   {
     name: 'reset-breached',
+    serverWords: true,
     expectedStatuses: [400],
     async show(page, server, t) {
       // Hard to guess by the meter, refused by the server: it is in a known breach (the stand-in's).
@@ -1151,6 +1159,7 @@ const ALL_SHOTS: Shot[] = [
   },
   {
     name: 'invite-policy',
+    serverWords: true,
     expectedStatuses: [400],
     async show(page, server, t) {
       await page.goto(await invitationLink(server, 'invite-policy@acme.test'));

@@ -151,15 +151,20 @@ const ACCENTS: Record<string, string> = {
   Y: 'Ý',
   Z: 'Ž',
 };
-export const PSEUDO_OPEN = '⟦';
-export const PSEUDO_CLOSE = '⟧';
+/** The pseudo-locale's marks around each text. */
+export const PSEUDO_MARKS = ['⟦', '⟧'] as const;
+/**
+ * Another pair, for a second pseudo-locale on the same page: a text still in the first one's marks after
+ * a change of language did not follow it.
+ */
+export const PSEUDO_MARKS_OTHER = ['⟪', '⟫'] as const;
 
 /**
- * The pseudo-locale: every English text accented, 40% longer and wrapped in ⟦ ⟧, placeholders and tags
- * kept.
+ * The pseudo-locale: every English text accented, 40% longer and wrapped in `marks` (⟦ ⟧), placeholders
+ * and tags kept.
  * A text node on screen without ⟦ came from somewhere other than the locale files.
  */
-export function pseudoLocale(english: Texts): Texts {
+export function pseudoLocale(english: Texts, [open, close]: readonly [string, string] = PSEUDO_MARKS): Texts {
   const convert = (value: unknown): unknown => {
     if (typeof value !== 'string') {
       return Object.fromEntries(
@@ -172,7 +177,7 @@ export function pseudoLocale(english: Texts): Texts {
       .map((part, i) => (i % 2 ? part : part.replace(/[a-zA-Z]/g, (c) => ACCENTS[c] ?? c)))
       .join('');
     const padding = '·'.repeat(Math.ceil(value.length * 0.4));
-    return `${PSEUDO_OPEN}${accented}${padding}${PSEUDO_CLOSE}`;
+    return `${open}${accented}${padding}${close}`;
   };
   return convert(english) as Texts;
 }
