@@ -28,31 +28,6 @@ function lazyReactDomClient() {
   };
 }
 
-const STRENGTH_METER = fileURLToPath(new URL('./src/ui/strength/strength-meter.tsx', import.meta.url));
-const NO_STRENGTH_METER = fileURLToPath(
-  new URL('./src/ui/strength/strength-meter-none.tsx', import.meta.url),
-);
-
-/**
- * The classic-script build leaves the password strength meter out, and its texts: it inlines every lazy
- * chunk, and the meter's dictionaries (over a megabyte) would weigh on every page that loads the script.
- */
-function noStrengthMeter() {
-  const NO_TEXTS = '\0no-strength-texts';
-  return {
-    name: 'no-strength-meter',
-    async resolveId(source, importer, options) {
-      if (/\/locales\/strength\/\w+\.json$/.test(source)) return NO_TEXTS;
-      if (!source.includes('strength-meter')) return null;
-      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-      return resolved?.id === STRENGTH_METER ? NO_STRENGTH_METER : null;
-    },
-    load(id) {
-      return id === NO_TEXTS ? 'export default {};' : null;
-    },
-  };
-}
-
 /**
  * The bundle: an ES module entry with lazily loaded chunks (one per language; later the manage area,
  * developer tools and QR), and one classic script for pages without a module pipeline.
@@ -133,7 +108,7 @@ export function esmBuild(input, dir, entryFileNames, tsconfig) {
 export function iifeBuild(input, file, name) {
   return {
     input,
-    plugins: [noStrengthMeter(), ...plugins()],
+    plugins: plugins(),
     onwarn,
     output: { file, format: 'iife', name, inlineDynamicImports: true, sourcemap: true },
   };

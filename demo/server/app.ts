@@ -40,6 +40,7 @@ import { invitationRoutes } from './routes/invitations';
 import { joinRequestRoutes } from './routes/join-requests';
 import { loginRoutes } from './routes/login';
 import { challengeRoutes } from './routes/challenge';
+import { passwordStrengthRoutes } from './routes/password-strength';
 import { emailCodeRoutes } from './routes/email-code';
 import { signUpRoutes } from './routes/sign-up';
 import { oidcRoutes, registerOpenIdProvider } from './routes/oidc';
@@ -75,6 +76,7 @@ import { userRoutes } from './routes/user';
 import { userinfoRoutes } from './routes/userinfo';
 import type { Services } from './services';
 import { breachCheck } from './lib/pwned-passwords';
+import { PasswordStrength } from './lib/password-strength';
 
 export interface AppDeps {
   config: Config;
@@ -169,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       privateAddresses: config.outboundPrivateAddresses,
     }),
     breachCheck: breachCheck(config.pwnedPasswordsUrl ?? deps.pwnedStandInUrl ?? PWNED_PASSWORDS_DEFAULT),
+    passwordStrength: new PasswordStrength(),
     external: new ExternalSignIn(repos, clock, config.publicUrl, (issuer) => {
       if (!issuer.startsWith('demo:')) return issuer;
       // Stand-ins exist only in demo mode; outside it a demo: issuer is unusable.
@@ -180,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => services.domainWatch.stop());
   app.addHook('onReady', async () => services.streams.start());
   app.addHook('onClose', async () => services.streams.stop());
+  app.addHook('onClose', async () => services.passwordStrength.close());
 
   // JSON and url-encoded forms only: text/plain and everything else get 415.
   app.removeContentTypeParser('text/plain');
@@ -212,6 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(discoveryRoutes);
   await app.register(challengeRoutes);
+  await app.register(passwordStrengthRoutes);
   await app.register(userinfoRoutes);
   await app.register(teamRoutes);
   await app.register(teamAdminRoutes);

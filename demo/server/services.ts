@@ -20,6 +20,7 @@ import type { SamlService } from './lib/saml';
 import type { OidcConnectionService } from './lib/oidc-connections';
 import type { ProofOfWork } from './lib/proof-of-work';
 import type { BreachCheck } from './lib/pwned-passwords';
+import type { PasswordStrength } from './lib/password-strength';
 
 /** Everything a route needs, built once at start and reachable as `app.services`. */
 export interface Services {
@@ -54,6 +55,8 @@ export interface Services {
   proofOfWork: ProofOfWork;
   /** Whether a new password is in a known breach (the Pwned Passwords range API, k-anonymity). */
   breachCheck: BreachCheck;
+  /** How hard a new password is to guess, for the meter (zxcvbn, on a worker thread). */
+  passwordStrength: PasswordStrength;
 }
 
 /** How a route takes its body: checked before parsing errors reach the handler (415 otherwise). */

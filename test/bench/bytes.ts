@@ -51,11 +51,9 @@ export function chunkKind(file: string): string {
   const name = file.replace(/^.*\//, '').replace(/-[A-Za-z0-9_-]{8}\.js$/, '');
   // A language's tag: two letters, or with a script (zh-Hans).
   if (/^[a-z]{2}(-[A-Z][a-z]{3})?$/.test(name)) return `language (${name})`;
-  const words = /^words-([a-z]{2}(?:-[A-Z][a-z]{3})?)$/.exec(name);
-  if (words) return `dictionaries (${words[1]})`;
   const part = /^(\w+)-([a-z]{2}(?:-[A-Z][a-z]{3})?)$/.exec(name);
   if (part) return `texts: ${part[1]} (${part[2]})`;
-  if (/^(strength-meter|password-strength)$/.test(name)) return 'password strength meter';
+  if (/^strength-meter$/.test(name)) return 'password strength meter';
   if (/^invite-screen$/.test(name)) return 'login: invitation';
   if (/^reset-screen$/.test(name)) return 'login: password reset';
   if (/^token-/.test(name)) return 'developer tools';

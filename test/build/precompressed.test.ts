@@ -42,12 +42,9 @@ describe('the pre-compressed copies in dist/', () => {
       const gz = readFileSync(join(DIST, `${name}.gz`));
       assert.ok(brotliDecompressSync(br).equals(raw), `${name}.br decodes to another content`);
       assert.ok(gunzipSync(gz).equals(raw), `${name}.gz decodes to another content`);
-      // Tiny chunks gain little (a few header bytes either way); the large files must shrink: code to
-      // under half, the strength meter's word lists (random-looking passwords, little to share) to
-      // under 60 %.
+      // Tiny chunks gain little (a few header bytes either way); the large files must shrink to under half.
       if (raw.length > 4096) {
-        const words = /^chunks\/(password-strength|words-)/.test(name);
-        const most = raw.length * (words ? 0.6 : 0.5);
+        const most = raw.length * 0.5;
         assert.ok(br.length < most, `${name}.br: ${br.length} of ${raw.length} bytes`);
         assert.ok(gz.length < most, `${name}.gz: ${gz.length} of ${raw.length} bytes`);
       }

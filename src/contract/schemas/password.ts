@@ -92,3 +92,54 @@ export const changePasswordSchema = {
   body: ChangePasswordBody,
   response: { 200: MessageReply, ...errors(400, 401, 403, 409, 413, 415, 500, 503) },
 } satisfies RouteSchema;
+
+/**
+ * The patterns that make a password easy to guess, as zxcvbn names them (the meter words each in the
+ * `strength` texts). zxcvbn's own online check, `pwned`, is not used: the breach check is the server's.
+ */
+export const STRENGTH_WARNINGS = [
+  'straightRow',
+  'keyPattern',
+  'simpleRepeat',
+  'extendedRepeat',
+  'sequences',
+  'recentYears',
+  'dates',
+  'topTen',
+  'topHundred',
+  'common',
+  'similarToCommon',
+  'wordByItself',
+  'namesByThemselves',
+  'commonNames',
+  'userInputs',
+] as const;
+export type StrengthWarning = (typeof STRENGTH_WARNINGS)[number];
+
+/**
+ * `POST /api/password/strength`: how hard a new password is to guess, for the meter under a new-password
+ * field. Public (a person choosing a password at sign-up has no session yet); nothing is kept or logged.
+ * The dictionaries are the request language's and English, besides the common lists.
+ */
+export const StrengthBody = Type.Object(
+  {
+    password: Type.String({ minLength: 1, maxLength: LIMITS.newPassword }),
+    /** What counts as easy to guess for this person: their address, name, team. */
+    userInputs: Type.Optional(Type.Array(Type.String({ maxLength: LIMITS.email }), { maxItems: 5 })),
+  },
+  { additionalProperties: false },
+);
+export const StrengthReply = Type.Object(
+  {
+    /** 0 (too easy to guess) … 4 (very hard to guess). */
+    score: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2), Type.Literal(3), Type.Literal(4)]),
+    /** The pattern that makes it easy to guess, if one does. */
+    warning: Type.Union([Type.Enum([...STRENGTH_WARNINGS]), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+/** 429 when an address asks too often (`Retry-After`); 503 when the estimates are busy (the meter stays quiet). */
+export const strengthSchema = {
+  body: StrengthBody,
+  response: { 200: StrengthReply, ...errors(400, 403, 413, 415, 429, 500, 503) },
+} satisfies RouteSchema;

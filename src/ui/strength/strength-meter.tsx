@@ -1,61 +1,52 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { matchLanguage, type Language } from '../../contract/languages';
+import { estimateStrength, type Strength } from '../../api/password-strength';
 import { useTextPart } from '../../i18n/parts';
 import strengthCss from '../../styles/strength.css';
 import { addRules } from '../../styles/sheet';
-import type { Estimate, Strength } from './password-strength';
+import { useElement } from '../element-context';
 
 addRules(strengthCss);
 
-/** Typing pauses this long before a password is estimated again: no estimate runs per keystroke. */
+/** Typing pauses this long before a password is estimated again: no estimate is asked per keystroke. */
 const SETTLE_MS = 150;
 
 /**
- * How hard the new password is to guess (zxcvbn-ts), under a new-password field: a visible label, a
- * four-part bar, and the reason in words in a polite live region. Its own chunk, loaded only where a
- * new password is chosen; the estimator and its dictionaries are a further chunk, loaded once something
- * is typed. `userInputs` (the address, the name) count as easy to guess. Advice only: the server's
- * rules and breach check decide.
+ * How hard the new password is to guess, under a new-password field: a visible label, a four-part bar,
+ * and the reason in words in a polite live region. Its own chunk, loaded only where a new password is
+ * chosen. The identity server estimates (zxcvbn and its dictionaries, which the page does not
+ * download), once typing pauses; `userInputs` (the address, the name) count as easy to guess. Advice
+ * only: the server's rules and breach check decide, and without an answer the meter stays quiet.
  */
 export default function StrengthMeter({ password, userInputs }: { password: string; userInputs?: string[] }) {
-  const { t, i18n } = useTranslation();
-  const language: Language = matchLanguage(i18n.language) ?? 'en';
+  const { t } = useTranslation();
+  const { issuer, language } = useElement();
   const texts = useTextPart('strength');
   const labelId = useId();
-  const [estimator, setEstimator] = useState<{ language: Language; estimate: Estimate } | null>(null);
-  const [strength, setStrength] = useState<Strength | null>(null);
-  const typed = password !== '';
+  const [strength, setStrength] = useState<{ of: string; strength: Strength } | null>(null);
 
-  useEffect(() => {
-    if (!typed || estimator?.language === language) return;
-    let live = true;
-    void import('./password-strength')
-      .then((module) => module.estimatorFor(language))
-      .then(
-        (estimate) => live && setEstimator({ language, estimate }),
-        // Without its dictionaries the meter stays silent: it only advises.
-        () => undefined,
-      );
-    return () => {
-      live = false;
-    };
-  }, [typed, language, estimator]);
-
-  const estimate = estimator?.estimate;
   // By value: a caller may pass a new array at every render.
   const inputs = (userInputs ?? []).filter(Boolean).join('\n');
   useEffect(() => {
-    if (!estimate || !typed) return;
-    const timer = setTimeout(
-      () => setStrength(estimate(password, inputs ? inputs.split('\n') : [])),
-      SETTLE_MS,
-    );
-    return () => clearTimeout(timer);
-  }, [estimate, password, typed, inputs]);
+    if (!password) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      const body = { password, userInputs: inputs ? inputs.split('\n').slice(0, 5) : [] };
+      estimateStrength({ issuer, language, signal: controller.signal }, body).then(
+        (answer) => setStrength({ of: password, strength: answer }),
+        // Offline, busy or refused: the meter only advises, so it says nothing rather than an error.
+        () => undefined,
+      );
+    }, SETTLE_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [issuer, language, password, inputs]);
 
   if (texts !== 'ready') return null;
-  const shown = typed ? strength : null;
+  // The last answer stays while the next is asked for; a cleared field shows none.
+  const shown = password ? strength?.strength : null;
   const reason = !shown
     ? ''
     : shown.warning

@@ -30,11 +30,11 @@ function buildFloors(): { login: Size; minimal: Size; header: Size } {
 
 /**
  * What one visitor can load at most: the entry, every code chunk, and one language with its text parts
- * and its strength-meter dictionaries (the largest of each). A page never loads two languages' texts;
+ * (the largest of each). A page never loads two languages' texts;
  * see docs/decisions/everything-budget.md.
  */
 function oneVisitor(entry: Size, lazy: Array<Size & { kind: string }>): Size {
-  const texts = lazy.filter((f) => /^(language|texts: \w+|dictionaries) \(/.test(f.kind));
+  const texts = lazy.filter((f) => /^(language|texts: \w+) \(/.test(f.kind));
   const largest = [...new Set(texts.map((f) => f.kind.replace(/ \(.*\)$/, '')))].map(
     (kind) => texts.filter((f) => f.kind.startsWith(`${kind} (`)).sort((a, b) => b.gzip - a.gzip)[0]!,
   );
