@@ -1,7 +1,10 @@
 import { Suspense, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSay, type Said } from '../i18n/said';
+import { ApiError } from '../api/client';
+import { asIs, useSay, type Said } from '../i18n/said';
+import { useTextPart } from '../i18n/parts';
 import { LIMITS } from '../contract/limits';
+import { PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from '../contract/password-rules';
 import { lazyScreen } from './lazy-screen';
 import { TextField } from './text-field';
 
@@ -33,6 +36,18 @@ export function newPasswordErrors(password: string, confirm: string): { password
 }
 
 /**
+ * What to say of a new password the server refused: the rule it broke in the element's own texts, so
+ * that it follows a change of language; else the server's words (in the language it was asked in);
+ * else that it failed.
+ */
+export function passwordRefusal(error: unknown): Said {
+  if (!(error instanceof ApiError)) return ['common.failed'];
+  const problem = passwordProblem((error.body as { code?: unknown } | null)?.code);
+  if (problem) return [`strength.policy.${problem}`, { min: PASSWORD_MIN, max: PASSWORD_MAX }];
+  return error.message ? asIs(error.message) : ['common.failed'];
+}
+
+/**
  * The new-password and confirm fields (reset screen, change/set dialog): `autocomplete="new-password"`
  * so password managers offer to generate and save, the password-rules hint and the strength meter
  * under the first.
@@ -61,6 +76,8 @@ export function NewPasswordFields({
 }) {
   const { t } = useTranslation();
   const say = useSay();
+  // The rules' refusals are in the strength meter's texts: loaded with the fields, not at a refusal.
+  useTextPart('strength');
   return (
     <>
       <TextField

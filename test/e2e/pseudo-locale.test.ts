@@ -81,20 +81,6 @@ const DATA = [
   /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b/, // dates (Intl)
   /^\d{1,2}:\d{2}\s?(AM|PM)$/,
   /^(this minute|yesterday|\d+ (minute|hour|day)s? ago)$/, // relative times (Intl.RelativeTimeFormat)
-  // The server's password-policy messages: the server's own texts, in English for a language it lacks
-  // (the pseudo-locale), in Arabic for the right-to-left walk. Each `{{min}}`-style placeholder stands
-  // for a number.
-  ...[TEXTS.en, TEXTS.ar]
-    .flatMap(({ policy }) => Object.values(policy))
-    .map(
-      (text) =>
-        new RegExp(
-          `^${text
-            .split(/\{\{\w+\}\}/)
-            .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-            .join('\\d+')}$`,
-        ),
-    ),
 ];
 
 // Kept as source text: a compiled function would carry the TypeScript loader's helpers into the page.

@@ -193,7 +193,7 @@ export function sweepScreens(
           // A notice may go meanwhile: the screen under it is what has to fit.
           if (!HOST_PAGES.includes(n))
             failures.push(...(await timed('small screens', n, () => smallScreens(watch.page, n))));
-          if (alsoIn && other && !shot.serverWords) {
+          if (alsoIn && other) {
             await timed('showLanguage', n, () => showLanguage(watch.page, alsoIn, 'rtl'));
             await keysShown(watch.page, shot, ` (${alsoIn})`);
             await look(watch.page, shot, first, `-${alsoIn}`);
@@ -204,28 +204,6 @@ export function sweepScreens(
         }
       } finally {
         await context.close();
-      }
-      // The states with the server's words: brought about again by a visitor whose browser speaks the
-      // other language, so the server answers in it.
-      if (alsoIn && other) {
-        const speaking = await e2e.browser.newContext({
-          viewport: { width: 1024, height: 720 },
-          locale: alsoIn,
-        });
-        try {
-          const tab = await sweepTab(speaking);
-          for (const shot of SHOTS.filter((shot) => shot.serverWords)) {
-            const n = shot.name;
-            const watch = await timed('tab.next', n, () => tab.next(expectedErrors(shot)));
-            await timed('shot.show', n, () => shot.show(watch.page, e2e.server, other));
-            await timed('hold', n, () => holdTransient(shot, watch.page, other));
-            await keysShown(watch.page, shot, ` (${alsoIn})`);
-            await look(watch.page, shot, first, `-${alsoIn}`);
-            assert.deepEqual(await timed('problems', n, () => watch.problems()), [], `${n} (${alsoIn})`);
-          }
-        } finally {
-          await speaking.close();
-        }
       }
       assert.deepEqual(failures, []);
     });

@@ -10,6 +10,7 @@ import type { Locator, Page, Route } from 'playwright-core';
 import { DEMO_PARTNER_CLIENT_ID } from '../../demo/server/config';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { sha256 } from '../../demo/server/lib/crypto';
+import { PASSWORD_MIN } from '../../src/contract/password-rules';
 import { failedResource, signInContext } from './browser';
 import { CODE_MEMBER, CODE_TEAM, codeTeam } from './email-code';
 import { proofAt } from './proof';
@@ -34,12 +35,6 @@ export interface Shot {
   hold?(page: Page, t: T): Locator;
   /** Console errors this state is made of beyond HTTP statuses (a network that is down). */
   expectedConsole?: RegExp[];
-  /**
-   * A message the server put into words is on screen (a password policy's refusal): it is in the
-   * language the request asked in, and stays so when the screen's language changes. Another language's
-   * look brings this state about again in that language.
-   */
-  serverWords?: true;
   /** Go to the screen and bring it into the state to capture. */
   show(page: Page, server: TestServer, t: T): Promise<void>;
 }
@@ -851,14 +846,16 @@ const ALL_SHOTS: Shot[] = [
   },
   {
     name: 'reset-policy',
-    serverWords: true,
     expectedStatuses: [400],
     async show(page, server, t) {
       await page.goto(await outboxLink(server, 'globex', 'carol@globex.test'));
       await page.getByLabel(t('login.reset.newPassword'), { exact: true }).fill('password123');
       await page.getByLabel(t('login.reset.confirmPassword')).fill('password123');
       await page.getByRole('button', { name: t('login.reset.submit') }).click();
-      await page.locator('acct-portal .field-error').nth(1).waitFor();
+      await page
+        .locator('acct-portal .field-error', { hasText: t('strength.policy.common') })
+        .nth(1)
+        .waitFor();
     },
   },
   {
@@ -873,7 +870,6 @@ const ALL_SHOTS: Shot[] = [
   },
   {
     name: 'reset-breached',
-    serverWords: true,
     expectedStatuses: [400],
     async show(page, server, t) {
       // Hard to guess by the meter, refused by the server: it is in a known breach (the stand-in's).
@@ -886,7 +882,10 @@ const ALL_SHOTS: Shot[] = [
         timeout: 15_000,
       });
       await page.getByRole('button', { name: t('login.reset.submit') }).click();
-      await page.locator('acct-portal .field-error').nth(1).waitFor();
+      await page
+        .locator('acct-portal .field-error', { hasText: t('strength.policy.breached') })
+        .nth(1)
+        .waitFor();
     },
   },
   {
@@ -1159,7 +1158,6 @@ const ALL_SHOTS: Shot[] = [
   },
   {
     name: 'invite-policy',
-    serverWords: true,
     expectedStatuses: [400],
     async show(page, server, t) {
       await page.goto(await invitationLink(server, 'invite-policy@acme.test'));
@@ -1167,7 +1165,7 @@ const ALL_SHOTS: Shot[] = [
       await page.getByLabel(t('login.reset.newPassword'), { exact: true }).fill('short');
       await page.getByLabel(t('login.reset.confirmPassword')).fill('short');
       await page.getByRole('button', { name: t('invite.submit') }).click();
-      await page.locator('acct-portal [aria-invalid="true"]').waitFor();
+      await page.getByText(t('strength.policy.tooShort', { min: PASSWORD_MIN })).waitFor();
     },
   },
   {

@@ -1,10 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PASSWORD_MAX, PASSWORD_MIN } from './password';
+import type { Language } from '../../../src/contract/languages';
+import { PASSWORD_MAX, PASSWORD_MIN, type PasswordProblem } from '../../../src/contract/password-rules';
+import { serverText } from '../mail/texts';
 
-/** Why a new password is refused (design §4), or null when it is acceptable. */
-export type PolicyProblem = 'tooShort' | 'tooLong' | 'sameAsEmail' | 'common';
+/** Why a new password is refused by the rules (design §4), or null when it is acceptable. */
+export type PolicyProblem = Exclude<PasswordProblem, 'breached'>;
 
 const COMMON = new Set(
   readFileSync(join(import.meta.dirname, 'common-passwords.txt'), 'utf8')
@@ -27,7 +29,12 @@ export function checkPassword(password: string, email: string): PolicyProblem | 
 }
 
 /** Why a new password is refused: the rules above, or its presence in a known breach. */
-export type NewPasswordProblem = PolicyProblem | 'breached';
+export type NewPasswordProblem = PasswordProblem;
+
+/** A refusal in words, in `language`, for the answer's `message` (its `code` is the problem). */
+export function policyText(language: Language, problem: NewPasswordProblem): string {
+  return serverText(language, `policy.${problem}`, { min: PASSWORD_MIN, max: PASSWORD_MAX });
+}
 
 export interface NewPasswordVerdict {
   problem: NewPasswordProblem | null;

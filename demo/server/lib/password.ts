@@ -13,9 +13,6 @@ export const SCRYPT_LN_MAX = 22;
 const KEY_LENGTH = 32;
 const SALT_BYTES = 16;
 
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
-
 export class HashBusyError extends Error {
   constructor() {
     super('too many password checks at once');

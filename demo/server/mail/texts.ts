@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { LANGUAGES, type Language } from '../../../src/contract/languages';
-import type { NewPasswordProblem } from '../lib/password-policy';
+import type { PasswordProblem } from '../../../src/contract/password-rules';
 import { SERVER_LOCALES } from './locales';
 
 /**
@@ -129,7 +129,7 @@ export interface ServerTexts {
     body: string;
   };
   footer: string;
-  policy: Record<NewPasswordProblem, string>;
+  policy: Record<PasswordProblem, string>;
   resetInvalid: string;
   resetMismatch: string;
   confirmMismatch: string;

@@ -9,8 +9,7 @@ import { answerLanguage, requestLanguage } from '../lib/language';
 import { cleanName } from '../lib/names';
 import { clientAddress, normaliseEmail } from '../lib/normalise';
 import { sendInBackground } from '../lib/notify';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
-import { checkNewPassword, checkPassword, type NewPasswordProblem } from '../lib/password-policy';
+import { checkNewPassword, checkPassword, policyText, type NewPasswordProblem } from '../lib/password-policy';
 import { inviteMail, mailBrand } from '../mail/compose';
 import { serverText } from '../mail/texts';
 import { adminOf, type TeamAdmin } from '../plugins/auth';
@@ -255,8 +254,9 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!('name' in name))
         return reply.code(400).send({ message: name.message, code: 'invalidName', field: 'name' });
       const refuse = (problem: NewPasswordProblem) => {
-        const message = serverText(language, `policy.${problem}`, { min: PASSWORD_MIN, max: PASSWORD_MAX });
-        return reply.code(400).send({ message, code: problem, field: 'password' });
+        return reply
+          .code(400)
+          .send({ message: policyText(language, problem), code: problem, field: 'password' });
       };
       const ruled = checkPassword(request.body.password, invitation.email);
       if (ruled) return refuse(ruled);

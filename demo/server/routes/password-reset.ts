@@ -4,10 +4,9 @@ import { recordActivity } from '../lib/activity';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto';
 import { answerLanguage } from '../lib/language';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
 import { requireProof } from '../lib/proof-of-work';
 import type { Limit } from '../lib/rate-limit';
-import { checkNewPassword } from '../lib/password-policy';
+import { checkNewPassword, policyText } from '../lib/password-policy';
 import { notifyPasswordChanged, sendInBackground } from '../lib/notify';
 import { mailBrand, resetMail } from '../mail/compose';
 import { serverText } from '../mail/texts';
@@ -97,8 +96,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       const { problem, unchecked } = await checkNewPassword(request, newPassword, user.email);
       if (problem) {
-        const message = serverText(language, `policy.${problem}`, { min: PASSWORD_MIN, max: PASSWORD_MAX });
-        return reply.code(400).send({ message, code: problem });
+        return reply.code(400).send({ message: policyText(language, problem), code: problem });
       }
       const hash = await hasher.hash(newPassword);
       const redeemed = await repos.passwordResets.redeem(match.id, now, {

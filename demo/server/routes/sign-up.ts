@@ -8,9 +8,8 @@ import { answerLanguage } from '../lib/language';
 import { cleanName } from '../lib/names';
 import { clientAddress, normaliseEmail, normaliseTeam } from '../lib/normalise';
 import { sendInBackground } from '../lib/notify';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
 import { requireProof } from '../lib/proof-of-work';
-import { checkNewPassword, checkPassword, type NewPasswordProblem } from '../lib/password-policy';
+import { checkNewPassword, checkPassword, policyText, type NewPasswordProblem } from '../lib/password-policy';
 import { beginSession } from '../lib/session';
 import { addressProblem, isOffensive } from '../lib/team-addresses';
 import { mailBrand, signUpMail } from '../mail/compose';
@@ -232,13 +231,7 @@ export const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (body.method === 'password') {
         const language = answerLanguage(request, row.language);
         const refuse = (policy: NewPasswordProblem) =>
-          field(
-            reply,
-            400,
-            'password',
-            policy,
-            serverText(language, `policy.${policy}`, { min: PASSWORD_MIN, max: PASSWORD_MAX }),
-          );
+          field(reply, 400, 'password', policy, policyText(language, policy));
         const ruled = checkPassword(body.password, row.email);
         if (ruled) return refuse(ruled);
         if (body.password !== body.confirmPassword)

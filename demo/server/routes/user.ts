@@ -6,8 +6,7 @@ import { recordActivity } from '../lib/activity';
 import { answerLanguage } from '../lib/language';
 import { cleanName } from '../lib/names';
 import { notifyPasswordChanged } from '../lib/notify';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../lib/password';
-import { checkNewPassword, checkPassword, type NewPasswordProblem } from '../lib/password-policy';
+import { checkNewPassword, checkPassword, policyText, type NewPasswordProblem } from '../lib/password-policy';
 import { serverText } from '../mail/texts';
 import { callerOf } from '../plugins/auth';
 import { sessionOf } from '../lib/session';
@@ -77,10 +76,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function refusal(request: FastifyRequest, caller: BearerCaller, next: string, confirm: string) {
     const language = answerLanguage(request, caller.user.language);
     const policy = (problem: NewPasswordProblem) => ({
-      refused: {
-        message: serverText(language, `policy.${problem}`, { min: PASSWORD_MIN, max: PASSWORD_MAX }),
-        code: problem,
-      },
+      refused: { message: policyText(language, problem), code: problem },
     });
     const ruled = checkPassword(next, caller.user.email);
     if (ruled) return policy(ruled);

@@ -18,7 +18,12 @@ import { BusyForm } from '../../ui/busy-form';
 import { Card, LoadingCard } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { useFocusAfterRender } from '../../ui/focus';
-import { NewPasswordFields, newPasswordErrors, useNewPassword } from '../../ui/new-password-fields';
+import {
+  NewPasswordFields,
+  newPasswordErrors,
+  passwordRefusal,
+  useNewPassword,
+} from '../../ui/new-password-fields';
 import { lazyScreen } from '../../ui/lazy-screen';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { TextField } from '../../ui/text-field';
@@ -28,7 +33,7 @@ import { signInPath } from './routes';
 import { beginSession } from './sign-in-steps';
 import type { AfterSignIn } from './signin-screen';
 import { WithTexts } from './with-texts';
-import { asIs, useSay, type Said } from '../../i18n/said';
+import { useSay, type Said } from '../../i18n/said';
 
 /** The second step a team may require: its own chunk, as on the sign-in screen. */
 const SecondStep = lazyScreen(() => import('./second-step'));
@@ -186,12 +191,11 @@ function Invite({ team, afterSignIn }: { team: string; afterSignIn: AfterSignIn 
     }
     const status = error instanceof ApiError ? error.status : 0;
     const field = errorField(error);
-    const message = error instanceof ApiError ? error.message : '';
     if (status === 400 && field === 'name') {
       setErrors({ name: ['invite.nameInvalid'] });
       focusLater(nameInput);
     } else if (status === 400 && field === 'password') {
-      setErrors({ password: asIs(message) });
+      setErrors({ password: passwordRefusal(error) });
       focusLater(passwordInput);
     } else if (status === 400 && field === 'confirmPassword') {
       setErrors({ confirm: ['common.passwordMismatch'] });

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { asIs, type Said } from '../../i18n/said';
+import type { Said } from '../../i18n/said';
 import { ApiError } from '../../api/client';
 import { resetPassword } from '../../api/endpoints';
 import { Alert } from '../../ui/alert';
@@ -9,7 +9,12 @@ import { useElement } from '../../ui/element-context';
 import { BusyForm } from '../../ui/busy-form';
 import { useFocusAfterRender } from '../../ui/focus';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
-import { NewPasswordFields, newPasswordErrors, useNewPassword } from '../../ui/new-password-fields';
+import {
+  NewPasswordFields,
+  newPasswordErrors,
+  passwordRefusal,
+  useNewPassword,
+} from '../../ui/new-password-fields';
 import { ProviderOnlyNotice, providerOnly } from './provider-only';
 import { withReturnUrl } from './routes';
 import { useTeam } from './use-team';
@@ -67,7 +72,8 @@ export function ResetScreen({ team }: { team: string }) {
       }
       // Spec §4: the server's message (the password policy's) shows on both fields.
       if (status === 400 && caught instanceof ApiError) {
-        setErrors({ password: asIs(caught.message), confirm: asIs(caught.message) });
+        const refusal = passwordRefusal(caught);
+        setErrors({ password: refusal, confirm: refusal });
         setBusy(false);
         focusLater(passwordInput);
         return;

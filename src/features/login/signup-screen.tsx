@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { asIs, useSay, type Said } from '../../i18n/said';
+import { useSay, type Said } from '../../i18n/said';
 import { refusalOf } from '../../api/refusal';
 import {
   checkTeamAddress,
@@ -26,7 +26,12 @@ import { BusyForm } from '../../ui/busy-form';
 import { Card, LoadingCard } from '../../ui/card';
 import { useElement } from '../../ui/element-context';
 import { useFocusAfterRender } from '../../ui/focus';
-import { NewPasswordFields, newPasswordErrors, useNewPassword } from '../../ui/new-password-fields';
+import {
+  NewPasswordFields,
+  newPasswordErrors,
+  passwordRefusal,
+  useNewPassword,
+} from '../../ui/new-password-fields';
 import { ProofOfWork } from '../../ui/proof-of-work';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { TextField } from '../../ui/text-field';
@@ -312,12 +317,12 @@ function SignUp() {
       );
     } catch (error) {
       setBusy(false);
-      const { status, field, message } = refusalOf(error);
+      const { status, field } = refusalOf(error);
       if (status === 410) setStep({ kind: 'gone' });
       else if (field === 'address') {
         setRetakeAddress(true);
         fail(error);
-      } else if (field === 'password') refuse({ password: message ? asIs(message) : ['common.failed'] });
+      } else if (field === 'password') refuse({ password: passwordRefusal(error) });
       else if (field === 'confirmPassword') refuse({ confirm: ['common.passwordMismatch'] });
       else fail(error);
       return;

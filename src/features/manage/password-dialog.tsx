@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { asIs, useSay, type Said } from '../../i18n/said';
+import { useSay, type Said } from '../../i18n/said';
 import { ApiError } from '../../api/client';
 import { savePassword } from '../../api/endpoints';
 import { WithTextPart } from '../../i18n/parts';
@@ -10,7 +10,7 @@ import { sessionStore } from '../../state/session';
 import { Dialog } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
 import { LoadingOverlay } from '../../ui/loading-overlay';
-import { NewPasswordFields } from '../../ui/new-password-fields';
+import { NewPasswordFields, passwordRefusal } from '../../ui/new-password-fields';
 import { TextField } from '../../ui/text-field';
 import { LIMITS } from '../../contract/limits';
 
@@ -135,7 +135,7 @@ function PasswordForm({
     } catch (error) {
       setBusy(false);
       const message = error instanceof ApiError && error.status === 400 ? error.message : null;
-      const other: Said = message ? asIs(message) : ['common.failed'];
+      const other: Said = message ? passwordRefusal(error) : ['common.failed'];
       const found: Errors =
         message === INVALID_PASSWORD
           ? { old: ['manage.password.wrongCurrent'] }

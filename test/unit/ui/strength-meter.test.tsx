@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { fireEvent, waitFor } from '@testing-library/react';
 import { useState } from 'react';
-import { NewPasswordFields, useNewPassword } from '../../../src/ui/new-password-fields';
+import { ApiError } from '../../../src/api/client';
+import { sayWith } from '../../../src/i18n/said';
+import { NewPasswordFields, passwordRefusal, useNewPassword } from '../../../src/ui/new-password-fields';
 import StrengthMeter from '../../../src/ui/strength/strength-meter';
 import { expectNoAxeViolations, renderWithElement } from '../render';
 
@@ -99,5 +101,27 @@ describe('ui/strength-meter', () => {
     );
     fireEvent.change(input, { target: { value: '' } });
     expect(liveRegion(container)!.textContent).to.equal('');
+  });
+
+  it('says a rule the server refused in the element’s own texts, other refusals as the server put them', async () => {
+    // The server's answer in English; the element speaks French: the rule is said in French.
+    const refused = new ApiError(400, 'The password must have at least 8 characters.', {
+      message: 'The password must have at least 8 characters.',
+      code: 'tooShort',
+    });
+    function Refused() {
+      const fields = useNewPassword();
+      const refusal = passwordRefusal(refused);
+      return <NewPasswordFields {...fields} errors={{ password: refusal, confirm: refusal }} />;
+    }
+    const { view } = await renderWithElement(<Refused />, { language: 'fr' });
+    expect(await view.findAllByText('Le mot de passe doit contenir au moins 8 caractères.')).to.have.length(
+      2,
+    );
+
+    const other = new ApiError(400, 'Les mots de passe ne correspondent pas.', { code: 'confirmMismatch' });
+    const t = ((key: string) => key) as Parameters<typeof sayWith>[0];
+    expect(sayWith(t, passwordRefusal(other))).to.equal('Les mots de passe ne correspondent pas.');
+    expect(sayWith(t, passwordRefusal(new TypeError('offline')))).to.equal('common.failed');
   });
 });
