@@ -1,5 +1,7 @@
+import { defaultReporter } from '@web/test-runner';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/support/chromium.mjs';
+import { failuresReporter } from './test/support/wtr-failures.mjs';
 import { bundleTests, identityServer } from './test/support/wtr-plugins.mjs';
 
 const identity = identityServer();
@@ -21,8 +23,12 @@ export default {
       createPage: async ({ browser }) => (await browser.createBrowserContext()).newPage(),
     }),
   ],
+  // The usual report, and the failures in short for the end of CI's log (test/support/wtr-failures.mjs).
+  reporters: [defaultReporter(), failuresReporter()],
   middleware: [identity.middleware],
   plugins: [bundleTests(), identity.plugin],
-  testFramework: { config: { timeout: 10000 } },
+  // Limits that catch a hang, not a slow machine: with both cores busy a test that signs in, sends mail and
+  // runs axe twice took over 10 s (docs/decisions/ci-time.md).
+  testFramework: { config: { timeout: 30000 } },
   testsFinishTimeout: 180000,
 };

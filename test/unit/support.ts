@@ -7,9 +7,11 @@ import { noticesStore } from '../../src/state/notices';
 import { sessionStore } from '../../src/state/session';
 
 // testing-library prints the container on a failed query, and cannot print a ShadowRoot: keep the message.
+// A wait gives up after 10 s: what it waits for (a request, a password hashed) can take that long with
+// both cores busy.
 configure({
   getElementError: (message) => new Error(message ?? 'element not found'),
-  asyncUtilTimeout: 5000,
+  asyncUtilTimeout: 10000,
 });
 
 /** The last notice shown, in English's words (the screens' texts, parts and all, are loaded by then). */
