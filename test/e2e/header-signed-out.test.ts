@@ -1,7 +1,8 @@
 /**
  * The shared header signed out, on the portal page and on a suite app of another origin: Sign in (with
  * the way back where the portal can take it), the theme switch and the privacy link, also after signing
- * out from the header; and the bar in one row at 320, 768 and 1280 px wide in every language.
+ * out from the header; and the bar in one row at 320, 768 and 1280 px wide in every language, switched
+ * where the element stands.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -9,7 +10,8 @@ import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
 import { screenshot, signInContext, useE2E } from '../support/browser';
 import { sessionFor } from '../support/test-server';
-import { LANGUAGES } from '../../src/contract/languages';
+import { directionOf, LANGUAGES } from '../../src/contract/languages';
+import { showLanguage } from '../support/screens-sweep';
 import { readLocale, translator } from '../support/texts';
 
 const e2e = useE2E();
@@ -128,20 +130,23 @@ describe('the header signed out', () => {
 
   it(`fits in one row at ${WIDTHS.join(', ')} px in every language`, async () => {
     const problems: string[] = [];
-    for (const width of WIDTHS) {
-      const context = await e2e.browser.newContext({ viewport: { width, height: 480 } });
-      try {
-        const page = await context.newPage();
+    // Each page is loaded once: the language changes where the element stands (its `lang`, as a host
+    // page sets it) and the width with the window, as a person would resize it.
+    const context = await e2e.browser.newContext({ viewport: { width: WIDTHS[0], height: 480 } });
+    try {
+      const page = await context.newPage();
+      for (const [name, url, tag] of [
+        ['suite-app', `${e2e.server.partnerUrl}/suite-app.html`, 'acct-header'],
+        ['portal', `${e2e.server.url}/search`, 'acct-portal'],
+      ] as const) {
+        await page.goto(url);
+        const element = page.locator(tag);
         for (const language of LANGUAGES) {
-          await context.addCookies([{ name: 'acct-lang', value: language, domain: 'localhost', path: '/' }]);
-          const texts = translator(readLocale(language));
-          for (const [name, url, tag] of [
-            ['suite-app', `${e2e.server.partnerUrl}/suite-app.html`, 'acct-header'],
-            ['portal', `${e2e.server.url}/search`, 'acct-portal'],
-          ] as const) {
-            await page.goto(url);
-            const element = page.locator(tag);
-            await element.getByRole('link', { name: texts('header.signIn') }).waitFor();
+          await showLanguage(page, language, directionOf(language));
+          const texts = translator(readLocale(language), language);
+          await element.getByRole('link', { name: texts('header.signIn') }).waitFor();
+          for (const width of WIDTHS) {
+            await page.setViewportSize({ width, height: 480 });
             const where = `${name} at ${width} px in ${language}`;
             const layout = await measure<RowLayout>(page, MEASURE_ROW, tag);
             if (layout.scroll > 0) problems.push(`${where}: the page scrolls sideways by ${layout.scroll}px`);
@@ -156,9 +161,9 @@ describe('the header signed out', () => {
               await screenshot(page, 'e2e/header', `${name}-signed-out-${language}-${width}`);
           }
         }
-      } finally {
-        await context.close();
       }
+    } finally {
+      await context.close();
     }
     assert.deepEqual(problems, []);
   });
