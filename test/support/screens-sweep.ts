@@ -5,6 +5,7 @@ import type { BrandName } from '../../demo/server/config';
 import { BRANDS } from '../../src/brands';
 import { axeViolations } from './axe';
 import { screenshot, sweepTab, useE2E, useServer, type BrowserHandle, type ServerHandle } from './browser';
+import { servePseudo, untranslated, type Pseudo } from './pseudo-locale';
 import { sweepProviderPages } from './provider-pages-sweep';
 import { expectedErrors, holdTransient, SHOTS, SHOTS_ENV, transientGone, type Shot } from './screens';
 import { keysOf, readLocale, translator } from './texts';
@@ -15,7 +16,7 @@ type Theme = 'light' | 'dark';
 /** Wait until the root of every element of the page carries `value` in `attribute`. */
 async function everyRoot(
   page: Page,
-  attribute: 'data-theme' | 'data-brand' | 'dir',
+  attribute: 'data-theme' | 'data-brand' | 'lang' | 'dir',
   value: string,
 ): Promise<void> {
   await page.waitForFunction(
@@ -63,6 +64,7 @@ export async function showLanguage(page: Page, language: string, direction: 'ltr
     for (const element of document.querySelectorAll('*'))
       if (element.tagName.startsWith('ACCT-')) element.setAttribute('lang', language);
   }, language);
+  await everyRoot(page, 'lang', language);
   await everyRoot(page, 'dir', direction);
 }
 
@@ -136,10 +138,14 @@ async function smallScreens(page: Page, name: string): Promise<string[]> {
  * already shown included (docs/decisions/language-switch.md). The provider's own pages are the server's,
  * in its brand: each other brand gets a server of its own for them. One browser per file, also for the
  * file's other tests (returned with the first brand's server).
+ *
+ * Last, each state is switched where it stands to each `pseudo` locale (test/support/pseudo-locale.ts),
+ * screenshotted (test-results/pseudo-locale/) and searched for text without its marks: text that came
+ * from elsewhere than the locale files, or that did not follow the change of language.
  */
 export function sweepScreens(
   brands: readonly [BrandName, ...BrandName[]],
-  { alsoIn }: { alsoIn?: 'ar' | 'he' } = {},
+  { alsoIn, pseudo = [] }: { alsoIn?: 'ar' | 'he'; pseudo?: readonly Pseudo[] } = {},
 ): BrowserHandle & ServerHandle {
   const [first] = brands;
   const e2e = useE2E({ BRAND: first, ...SHOTS_ENV });
@@ -176,6 +182,7 @@ export function sweepScreens(
       };
       const context = await e2e.browser.newContext({ viewport: { width: 1024, height: 720 } });
       try {
+        for (const locale of pseudo) await servePseudo(context, locale);
         const tab = await sweepTab(context);
         for (const shot of SHOTS) {
           const n = shot.name;
@@ -199,6 +206,21 @@ export function sweepScreens(
             await look(watch.page, shot, first, `-${alsoIn}`);
             if (await transientGone(shot, watch.page, other))
               failures.push(`${n} (${alsoIn}): the state was gone before axe finished`);
+          }
+          for (const { language, direction, marks, t: pt } of pseudo) {
+            await timed('showLanguage', n, () => showLanguage(watch.page, language, direction));
+            await timed('screenshot pseudo', n, () =>
+              screenshot(watch.page, 'pseudo-locale', `${n}-${language}`),
+            );
+            // Dates and times are the browser's Intl's, in the pseudo-locale's language: data.
+            for (const text of await timed('untranslated', n, () =>
+              untranslated(watch.page, { intlTimes: true, marks }),
+            ))
+              failures.push(`${n} (pseudo-locale as ${language}): ${text}`);
+            if (await transientGone(shot, watch.page, pt))
+              failures.push(
+                `${n} (pseudo-locale as ${language}): the state was gone before the walk finished`,
+              );
           }
           assert.deepEqual(await timed('problems', n, () => watch.problems()), [], n);
         }

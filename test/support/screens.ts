@@ -1,7 +1,7 @@
 /**
- * Every screen and state worth looking at, as steps a test can replay: the screenshot sweep (with its
- * accessibility check) and the pseudo-locale run both walk this list. Steps find things by the texts
- * of the locale in use (`t(key)`), so the same steps work in English and in the pseudo-locale.
+ * Every screen and state worth looking at, as steps a test can replay: the screens sweep walks this list
+ * (screenshots, axe, and the other languages and the pseudo-locale where each state stands). Steps find
+ * things by the texts of the locale in use (`t(key)`), so the same steps work in any language.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -40,7 +40,7 @@ export interface Shot {
 }
 
 /**
- * The console errors the sweeps (screens, pseudo-locale) allow on a screen: the 401 and 410 answers
+ * The console errors the screens sweep allows on a screen: the 401 and 410 answers
  * they have always allowed on every screen, and the statuses the screen is made of.
  */
 export function expectedErrors(shot: Shot): RegExp[] {
