@@ -3,18 +3,24 @@
  * in its own process, one at a time unless the flags say `--test-concurrency=N` (the server files, each
  * on a database of its own, and the end-to-end files, each with its own server on free ports, run two
  * at a time: the machine has two cores).
+ *
+ * On Node 24 the server files run in groups instead, each group's files in one process
+ * (`--test-isolation=none`), N groups at a time: loading the server and tsx once per file cost about
+ * 3.5 s of CPU each, a third of the suite (docs/decisions/server-test-groups.md). A group's output is
+ * printed when it ends, so groups do not interleave.
  * Usage: node scripts/node-tests.mjs test/server [more node --test flags]; files instead of the folder
  * run just those files.
  */
-import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const args = process.argv.slice(2);
 const paths = args.filter((arg) => !arg.startsWith('--'));
 const flags = args.filter((arg) => arg.startsWith('--'));
 /** The files that take minutes (the screen sweeps walk every screen in every state). */
-const SLOW = /^(screens-|pseudo-locale|attack-redirect)/;
+const SLOW = /^(screens-|attack-redirect)/;
 const files = paths.flatMap((path) =>
   statSync(path).isFile()
     ? [path]
@@ -30,25 +36,82 @@ if (files.length === 0) {
   console.error(`no *.test.ts files under ${paths.join(', ')}`);
   process.exit(1);
 }
-const concurrency = flags.some((flag) => flag.startsWith('--test-concurrency'))
-  ? []
-  : ['--test-concurrency=1'];
+/** TEST_FAILURES's reporter flags, writing to `destination`, beside the chosen reporter to stdout. */
+const reportersTo = (destination) => [
+  flags.find((flag) => flag.startsWith('--test-reporter=')) ?? '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  `--test-reporter=${join(import.meta.dirname, 'failure-reporter.mjs')}`,
+  `--test-reporter-destination=${destination}`,
+];
 // With TEST_FAILURES=<file>, the failures are also written there in short (scripts/failure-reporter.mjs);
 // node then wants a destination for each reporter.
-const reporters = process.env.TEST_FAILURES
-  ? [
-      flags.find((flag) => flag.startsWith('--test-reporter=')) ?? '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      `--test-reporter=${join(import.meta.dirname, 'failure-reporter.mjs')}`,
-      `--test-reporter-destination=${process.env.TEST_FAILURES}`,
-    ]
-  : [];
-const otherFlags = reporters.length ? flags.filter((flag) => !flag.startsWith('--test-reporter')) : flags;
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', ...concurrency, ...otherFlags, ...reporters, ...files],
-  {
-    stdio: 'inherit',
-  },
+const otherFlags = process.env.TEST_FAILURES
+  ? flags.filter((flag) => !flag.startsWith('--test-reporter'))
+  : flags;
+
+/** The folders whose files may share a process: each file has its own server, database and ports. */
+const GROUPED = ['test/server'];
+const FILES_PER_GROUP = 8;
+const groupsOn =
+  Number(process.versions.node.split('.')[0]) >= 24 &&
+  paths.length === 1 &&
+  GROUPED.includes(paths[0].replace(/\/+$/, '')) &&
+  files.length > FILES_PER_GROUP;
+
+if (!groupsOn) {
+  const concurrency = flags.some((flag) => flag.startsWith('--test-concurrency'))
+    ? []
+    : ['--test-concurrency=1'];
+  const reporters = process.env.TEST_FAILURES ? reportersTo(process.env.TEST_FAILURES) : [];
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', ...concurrency, ...otherFlags, ...reporters, ...files],
+    { stdio: 'inherit' },
+  );
+  process.exit(result.status ?? 1);
+}
+
+// Groups of about FILES_PER_GROUP files, the files dealt out in turn (the long ones first), run
+// `--test-concurrency` at a time: more groups than cores, so that one long group does not end alone.
+const concurrency = Number(flags.find((flag) => flag.startsWith('--test-concurrency='))?.split('=')[1] ?? 1);
+const groupCount = Math.ceil(files.length / FILES_PER_GROUP);
+const groups = Array.from({ length: groupCount }, (_, g) => files.filter((_, i) => i % groupCount === g));
+const nodeFlags = otherFlags.filter((flag) => !flag.startsWith('--test-concurrency'));
+// Each group's failures in a file of its own: node empties a reporter's destination as it opens it.
+const failuresDir = process.env.TEST_FAILURES ? mkdtempSync(join(tmpdir(), 'test-failures-')) : null;
+
+function runGroup(group, index) {
+  const reporters = failuresDir ? reportersTo(join(failuresDir, `${index}.txt`)) : [];
+  return new Promise((done) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-isolation=none', ...nodeFlags, ...reporters, ...group],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => {
+      process.stdout.write(`--- group ${index + 1} of ${groups.length}: ${group.join(' ')}\n${output}`);
+      done(code === 0);
+    });
+  });
+}
+
+const queue = groups.map((group, index) => () => runGroup(group, index));
+const results = [];
+await Promise.all(
+  Array.from({ length: Math.max(1, concurrency) }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) results.push(await next());
+  }),
 );
-process.exit(result.status ?? 1);
+if (failuresDir) {
+  for (const name of readdirSync(failuresDir).sort())
+    appendFileSync(process.env.TEST_FAILURES, readFileSync(join(failuresDir, name)));
+  rmSync(failuresDir, { recursive: true, force: true });
+}
+const failed = results.filter((ok) => !ok).length;
+console.log(
+  `--- ${groups.length} groups of ${files.length} files: ${failed ? `${failed} failed` : 'all passed'}`,
+);
+process.exit(failed ? 1 : 0);

@@ -58,17 +58,34 @@ const templateVersion = () =>
  * A migrated and seeded SQLite file, made once per schema/seed version and hash cost and copied for every
  * test server (at the production cost, seeding takes seconds).
  */
-async function seededTemplate(cost: string): Promise<string> {
-  const version = templateVersion();
-  const template = join(tmpdir(), `acct-elements-template-${version}-ln${cost}.db`);
-  if (existsSync(template)) return template;
-  const building = `${template}.${process.pid}.tmp`;
-  const db = await openDatabase(building);
-  await migrate(db.kysely);
-  await seedDemo(db.kysely, seedHasher(cost), new OffsetClock());
-  await db.close(); // closing checkpoints the WAL into the main file
-  renameSync(building, template);
-  return template;
+function seededTemplate(cost: string): Promise<string> {
+  return once(`sqlite-${cost}`, async () => {
+    const version = templateVersion();
+    const template = join(tmpdir(), `acct-elements-template-${version}-ln${cost}.db`);
+    if (existsSync(template)) return template;
+    const building = `${template}.${process.pid}.tmp`;
+    const db = await openDatabase(building);
+    await migrate(db.kysely);
+    await seedDemo(db.kysely, seedHasher(cost), new OffsetClock());
+    await db.close(); // closing checkpoints the WAL into the main file
+    renameSync(building, template);
+    return template;
+  });
+}
+
+/**
+ * Each template is built once per process: the server files may share one (scripts/node-tests.mjs), and
+ * their `before` hooks then start side by side, which would build it twice under one name.
+ */
+const templates = new Map<string, Promise<string>>();
+function once(key: string, build: () => Promise<string>): Promise<string> {
+  let pending = templates.get(key);
+  if (!pending) {
+    pending = build();
+    templates.set(key, pending);
+    pending.catch(() => templates.delete(key));
+  }
+  return pending;
 }
 
 /**
@@ -82,9 +99,10 @@ async function postgresDatabase(cost: string): Promise<{ url: string; drop(): Pr
   const admin = new pg.Client({ connectionString: at('postgres') });
   await admin.connect();
   try {
-    const template = `acct_template_${templateVersion()}_ln${cost}`;
-    const exists = await admin.query('select 1 from pg_database where datname = $1', [template]);
-    if (!exists.rowCount) {
+    const template = await once(`postgres-${cost}`, async () => {
+      const template = `acct_template_${templateVersion()}_ln${cost}`;
+      const exists = await admin.query('select 1 from pg_database where datname = $1', [template]);
+      if (exists.rowCount) return template;
       const building = `acct_building_${process.pid}`;
       await admin.query(`drop database if exists ${building}`);
       await admin.query(`create database ${building}`);
@@ -95,11 +113,12 @@ async function postgresDatabase(cost: string): Promise<{ url: string; drop(): Pr
       try {
         await admin.query(`alter database ${building} rename to ${template}`);
       } catch (error) {
-        // Another test file, running at the same time, made it first: use that one.
+        // Another test process, running at the same time, made it first: use that one.
         if ((error as { code?: string }).code !== '42P04') throw error;
         await admin.query(`drop database ${building}`);
       }
-    }
+      return template;
+    });
     const name = `test_${randomBytes(8).toString('hex')}`;
     await admin.query(`create database ${name} template ${template}`);
     return {
