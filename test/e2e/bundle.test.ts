@@ -376,6 +376,9 @@ describe('lazily loaded chunks', () => {
         'the language chunk is fetched',
       );
 
+      // Leave the sign-in page first: a request it still makes (its passkey offer comes after the
+      // session check) would carry the new session's cookie with the old anti-forgery token: a 403.
+      await page.goto('about:blank');
       await signInContext(context, (await sessionFor(e2e.server.server.app, 'ada@acme.test')).token);
       await visit('/manage');
       await page.getByRole('heading', { name: 'Personal info' }).waitFor();
