@@ -1,13 +1,15 @@
 /**
- * Runs the node:test files under a folder (Node 20's --test takes no globs): every *.test.ts, each file
- * in its own process, one at a time unless the flags say `--test-concurrency=N` (the server files, each
- * on a database of its own, and the end-to-end files, each with its own server on free ports, run two
- * at a time: the machine has two cores).
- *
- * On Node 24 the server files run in groups instead, each group's files in one process
- * (`--test-isolation=none`), N groups at a time: loading the server and tsx once per file cost about
- * 3.5 s of CPU each, a third of the suite (docs/decisions/server-test-groups.md). A group's output is
- * printed when it ends, so groups do not interleave.
+ * Runs the node:test files under a folder (Node 20's --test takes no globs): every *.test.ts.
+ * - One at a time (`--test-concurrency` absent or 1): one `node --test` for all of them.
+ * - N at a time (`--test-concurrency=N`: the server files, each on a database of its own, and the
+ *   end-to-end files, each with its own server on free ports, run two at a time on two cores): this
+ *   script keeps N processes busy from a queue in its own order, the longest files first. `node --test`
+ *   sorts the files it is given, so handing it the list would start the longest file last.
+ * On Node 24 the server files run in groups, each group's files in one process
+ * (`--test-isolation=none`): loading the server and tsx once per file cost about 3.5 s of CPU each,
+ * a third of the suite (docs/decisions/server-test-groups.md). The end-to-end files keep a process
+ * each: one of them changes the server's texts in place.
+ * A process's output is printed when it ends, with its time, so files do not interleave.
  * Usage: node scripts/node-tests.mjs test/server [more node --test flags]; files instead of the folder
  * run just those files.
  */
@@ -19,8 +21,12 @@ import { join } from 'node:path';
 const args = process.argv.slice(2);
 const paths = args.filter((arg) => !arg.startsWith('--'));
 const flags = args.filter((arg) => arg.startsWith('--'));
-/** The files that take minutes (the screen sweeps walk every screen in every state). */
-const SLOW = /^(screens-|attack-redirect)/;
+/** The files that take longest, longest first: the screen sweeps walk every screen in every state. */
+const LONGEST = [/^screens-/, /^attack-redirect/];
+const rank = (name) => {
+  const index = LONGEST.findIndex((pattern) => pattern.test(name));
+  return index === -1 ? LONGEST.length : index;
+};
 const files = paths.flatMap((path) =>
   statSync(path).isFile()
     ? [path]
@@ -28,8 +34,7 @@ const files = paths.flatMap((path) =>
         .map(String)
         .filter((name) => name.endsWith('.test.ts'))
         .sort()
-        // The longest files start first, so two at a time do not end with one long file running alone.
-        .sort((a, b) => Number(SLOW.test(b)) - Number(SLOW.test(a)))
+        .sort((a, b) => rank(a) - rank(b))
         .map((name) => join(path, name)),
 );
 if (files.length === 0) {
@@ -49,35 +54,35 @@ const otherFlags = process.env.TEST_FAILURES
   ? flags.filter((flag) => !flag.startsWith('--test-reporter'))
   : flags;
 
-/** The folders whose files may share a process: each file has its own server, database and ports. */
-const GROUPED = ['test/server'];
-const FILES_PER_GROUP = 8;
-const groupsOn =
-  Number(process.versions.node.split('.')[0]) >= 24 &&
-  paths.length === 1 &&
-  GROUPED.includes(paths[0].replace(/\/+$/, '')) &&
-  files.length > FILES_PER_GROUP;
+const concurrency = Number(flags.find((flag) => flag.startsWith('--test-concurrency='))?.split('=')[1] ?? 1);
+const nodeFlags = otherFlags.filter((flag) => !flag.startsWith('--test-concurrency'));
 
-if (!groupsOn) {
-  const concurrency = flags.some((flag) => flag.startsWith('--test-concurrency'))
-    ? []
-    : ['--test-concurrency=1'];
+if (concurrency <= 1 || files.length === 1) {
   const reporters = process.env.TEST_FAILURES ? reportersTo(process.env.TEST_FAILURES) : [];
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', ...concurrency, ...otherFlags, ...reporters, ...files],
+    ['--import', 'tsx', '--test', '--test-concurrency=1', ...nodeFlags, ...reporters, ...files],
     { stdio: 'inherit' },
   );
   process.exit(result.status ?? 1);
 }
 
-// Groups of about FILES_PER_GROUP files, the files dealt out in turn (the long ones first), run
-// `--test-concurrency` at a time: more groups than cores, so that one long group does not end alone.
-const concurrency = Number(flags.find((flag) => flag.startsWith('--test-concurrency='))?.split('=')[1] ?? 1);
-const groupCount = Math.ceil(files.length / FILES_PER_GROUP);
+/** The folders whose files may share a process: each file has its own server, database and ports. */
+const GROUPED = ['test/server'];
+const FILES_PER_GROUP = 8;
+const node24 = Number(process.versions.node.split('.')[0]) >= 24;
+const grouped =
+  node24 &&
+  paths.length === 1 &&
+  GROUPED.includes(paths[0].replace(/\/+$/, '')) &&
+  files.length > FILES_PER_GROUP;
+// Groups of about FILES_PER_GROUP files, the files dealt out in turn (the long ones first): more groups
+// than processes, so that one long group does not end alone. Otherwise each file is a unit of its own.
+const groupCount = grouped ? Math.ceil(files.length / FILES_PER_GROUP) : files.length;
 const groups = Array.from({ length: groupCount }, (_, g) => files.filter((_, i) => i % groupCount === g));
-const nodeFlags = otherFlags.filter((flag) => !flag.startsWith('--test-concurrency'));
-// Each group's failures in a file of its own: node empties a reporter's destination as it opens it.
+// Node 20 has no --test-isolation: its runner starts a process per file under the one we start.
+const isolation = node24 ? ['--test-isolation=none'] : [];
+// Each unit's failures in a file of its own: node empties a reporter's destination as it opens it.
 const failuresDir = process.env.TEST_FAILURES ? mkdtempSync(join(tmpdir(), 'test-failures-')) : null;
 
 function runGroup(group, index) {
@@ -85,14 +90,19 @@ function runGroup(group, index) {
   return new Promise((done) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', '--test-isolation=none', ...nodeFlags, ...reporters, ...group],
+      ['--import', 'tsx', '--test', ...isolation, ...nodeFlags, ...reporters, ...group],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    const started = performance.now();
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('close', (code) => {
-      process.stdout.write(`--- group ${index + 1} of ${groups.length}: ${group.join(' ')}\n${output}`);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const what = grouped ? 'group' : 'file';
+      process.stdout.write(
+        `--- ${what} ${index + 1} of ${groups.length} (${seconds} s): ${group.join(' ')}\n${output}`,
+      );
       done(code === 0);
     });
   });
@@ -106,12 +116,12 @@ await Promise.all(
   }),
 );
 if (failuresDir) {
-  for (const name of readdirSync(failuresDir).sort())
+  for (const name of readdirSync(failuresDir).sort((a, b) => parseInt(a) - parseInt(b)))
     appendFileSync(process.env.TEST_FAILURES, readFileSync(join(failuresDir, name)));
   rmSync(failuresDir, { recursive: true, force: true });
 }
 const failed = results.filter((ok) => !ok).length;
 console.log(
-  `--- ${groups.length} groups of ${files.length} files: ${failed ? `${failed} failed` : 'all passed'}`,
+  `--- ${files.length} files${grouped ? ` in ${groups.length} groups` : ''}: ${failed ? `${failed} failed` : 'all passed'}`,
 );
 process.exit(failed ? 1 : 0);
