@@ -431,10 +431,12 @@ describe('lazily loaded chunks', () => {
       assert.deepEqual(estimates(requests), [], 'no estimate before anything is typed');
       const loaded = requests.length;
       // The page's timers on a clock the test moves: a busy machine can hold a keystroke past the
-      // meter's pause, which would then be a pause. Typing, however long it takes, asks for nothing;
-      // the pause after it, one estimate.
+      // meter's pause, which would then be a pause. Installed, the clock still runs with real time;
+      // paused, it moves only when the test moves it. Typing, however slowly (here slower than the
+      // pause), asks for nothing; the pause after it, one estimate.
       await page.clock.install();
-      await page.getByLabel('New password', { exact: true }).pressSequentially('password');
+      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+      await page.getByLabel('New password', { exact: true }).pressSequentially('password', { delay: 200 });
       await page.clock.runFor(100);
       await page.waitForLoadState('networkidle');
       assert.deepEqual(estimates(requests), [], 'no estimate while typing');
