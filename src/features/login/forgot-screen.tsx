@@ -39,8 +39,10 @@ export function ForgotScreen({ team }: { team: string }) {
   const input = useRef<HTMLInputElement>(null);
   // The request needs a solved proof-of-work challenge: solved while the person types (from their first
   // key), so that sending rarely waits. `round` starts a new one when the server refuses one.
-  const [challenge, setChallenge] = useState<{ round: number; proof: Proof | null } | null>(null);
-  // The address waiting to be sent once the challenge is solved.
+  const [challenge, setChallenge] = useState<{ round: number } | null>(null);
+  // The solution not used yet, and the address waiting to be sent once one comes: refs, so that a
+  // send made in the moment a solution arrives (before the screen renders again) still sees it.
+  const solution = useRef<Proof | null>(null);
   const waiting = useRef<string | null>(null);
 
   const showsForm = teamState.status !== 'loading';
@@ -58,16 +60,17 @@ export function ForgotScreen({ team }: { team: string }) {
     }
     setError(null);
     setBusy(true);
-    if (challenge?.proof) return send(email.trim(), challenge.proof);
+    if (solution.current) return send(email.trim(), solution.current);
     // Not solved yet (or not started, for an address pasted or filled in): sent when it is.
     waiting.current = email.trim();
-    if (!challenge) setChallenge({ round: 0, proof: null });
+    if (!challenge) setChallenge({ round: 0 });
   }
 
   async function send(address: string, proof: Proof) {
     waiting.current = null;
     // A solution is accepted once: whatever the answer, the next request needs a new one.
-    setChallenge((now) => ({ round: (now?.round ?? 0) + 1, proof: null }));
+    solution.current = null;
+    setChallenge((now) => ({ round: (now?.round ?? 0) + 1 }));
     try {
       await requestPasswordReset(
         { issuer, language },
@@ -94,7 +97,7 @@ export function ForgotScreen({ team }: { team: string }) {
     if (waiting.current !== null) {
       setBusy(true);
       void send(waiting.current, proof);
-    } else setChallenge((now) => ({ round: now?.round ?? 0, proof }));
+    } else solution.current = proof;
   }
 
   if (teamState.status === 'loading') return <LoadingCard />;
@@ -136,7 +139,7 @@ export function ForgotScreen({ team }: { team: string }) {
           value={email}
           onChange={(event) => {
             setEmail(event.target.value);
-            setChallenge((now) => now ?? { round: 0, proof: null });
+            setChallenge((now) => now ?? { round: 0 });
           }}
           error={say(error)}
           inputRef={input}

@@ -142,10 +142,12 @@ function SignUp() {
   // The mail is asked for with a solved proof-of-work challenge, as forgot password does: solved while
   // the person types (from their first key), so sending rarely waits; `round` starts a new one after
   // each use (a solution is accepted once), which a resend then has ready.
-  const [challenge, setChallenge] = useState<{ round: number; proof: Proof | null } | null>(null);
-  // A send that waits for the challenge to be solved.
+  const [challenge, setChallenge] = useState<{ round: number } | null>(null);
+  // The solution not used yet, and whether a send waits for one: refs, so that a send made in the
+  // moment a solution arrives (before the screen renders again) still sees it.
+  const solution = useRef<Proof | null>(null);
   const waiting = useRef(false);
-  const startChallenge = () => setChallenge((now) => now ?? { round: 0, proof: null });
+  const startChallenge = () => setChallenge((now) => now ?? { round: 0 });
   const failureAlert = useRef<HTMLDivElement>(null);
   const focusLater = useFocusAfterRender();
   const availability = useAvailability(address);
@@ -243,7 +245,7 @@ function SignUp() {
     };
     if (step.kind === 'details' && refuse(found)) return;
     setBusy(true);
-    if (challenge?.proof) return post(challenge.proof);
+    if (solution.current) return post(solution.current);
     // Not solved yet (or not started, for details filled in by the browser): sent when it is.
     waiting.current = true;
     startChallenge();
@@ -252,7 +254,8 @@ function SignUp() {
   /** Ask for the mail with a solved challenge. */
   async function post(proof: Proof) {
     waiting.current = false;
-    setChallenge((now) => ({ round: (now?.round ?? 0) + 1, proof: null }));
+    solution.current = null;
+    setChallenge((now) => ({ round: (now?.round ?? 0) + 1 }));
     try {
       const { signUpId } = await startSignUp(ctx, { teamName, address, name, email, proof });
       if (step.kind === 'code') setNotice(['signup.resent']);
@@ -275,7 +278,7 @@ function SignUp() {
 
   function solved(proof: Proof) {
     if (waiting.current) void post(proof);
-    else setChallenge((now) => ({ round: now?.round ?? 0, proof }));
+    else solution.current = proof;
   }
 
   async function confirmCode(event: FormEvent, signUpId: string) {
