@@ -425,8 +425,9 @@ describe('the team screen', () => {
       await page.getByText('Invitation sent to keys@example.test').waitFor();
       await dialog(page).waitFor({ state: 'detached' });
       await inbox().next('keys@example.test', /invited you to Acme/);
-      // Focus is back on the Invite button; the row's buttons follow it.
+      // Focus is back on the Invite button; the row's buttons follow it once the list has it.
       assert.equal(await focused(page), 'Invite');
+      await invites(page).getByRole('listitem').filter({ hasText: 'keys@example.test' }).waitFor();
       await tabTo(page, 'Revoke the invitation for keys@example.test', 3);
       await page.keyboard.press('Enter');
       const question = page.getByRole('alertdialog', { name: 'Revoke this invitation?' });
