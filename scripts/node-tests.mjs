@@ -10,6 +10,9 @@
  * a third of the suite (docs/decisions/server-test-groups.md). The end-to-end files keep a process
  * each: one of them changes the server's texts in place.
  * A process's output is printed when it ends, with its time, so files do not interleave.
+ * `--retry-failed` (the end-to-end files): a file that fails runs once more at the end of the queue. It
+ * fails the run only if it fails again; if it then passes, its first failures are printed as flaky and
+ * written to TEST_FLAKY, to be fixed like any failure (docs/decisions/e2e-retry.md).
  * Usage: node scripts/node-tests.mjs test/server [more node --test flags]; files instead of the folder
  * run just those files.
  */
@@ -18,7 +21,9 @@ import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const args = process.argv.slice(2);
+const RETRY = '--retry-failed';
+const retry = process.argv.includes(RETRY);
+const args = process.argv.slice(2).filter((arg) => arg !== RETRY);
 const paths = args.filter((arg) => !arg.startsWith('--'));
 const flags = args.filter((arg) => arg.startsWith('--'));
 /** The files that take longest, longest first: the screen sweeps walk every screen in every state. */
@@ -85,8 +90,11 @@ const isolation = node24 ? ['--test-isolation=none'] : [];
 // Each unit's failures in a file of its own: node empties a reporter's destination as it opens it.
 const failuresDir = process.env.TEST_FAILURES ? mkdtempSync(join(tmpdir(), 'test-failures-')) : null;
 
-function runGroup(group, index) {
-  const reporters = failuresDir ? reportersTo(join(failuresDir, `${index}.txt`)) : [];
+/** The failures file of a unit's run: `attempt` 0 is the first run, 1 the run again. */
+const failuresOf = (index, attempt) => join(failuresDir, `${index}-${attempt}.txt`);
+
+function runGroup(group, index, attempt = 0) {
+  const reporters = failuresDir ? reportersTo(failuresOf(index, attempt)) : [];
   return new Promise((done) => {
     const child = spawn(
       process.execPath,
@@ -99,29 +107,51 @@ function runGroup(group, index) {
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('close', (code) => {
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      const what = grouped ? 'group' : 'file';
-      process.stdout.write(
-        `--- ${what} ${index + 1} of ${groups.length} (${seconds} s): ${group.join(' ')}\n${output}`,
-      );
+      const what = `${grouped ? 'group' : 'file'} ${index + 1} of ${groups.length}${attempt ? ', run again' : ''}`;
+      const outcome = code === 0 ? '' : ' FAILED';
+      process.stdout.write(`--- ${what} (${seconds} s)${outcome}: ${group.join(' ')}\n${output}`);
       done(code === 0);
     });
   });
 }
 
-const queue = groups.map((group, index) => () => runGroup(group, index));
-const results = [];
+/** Each unit's outcome: 'passed', 'flaky' (failed, then passed when run again) or 'failed'. */
+const outcomes = new Map();
+const queue = groups.map((group, index) => async () => {
+  if (await runGroup(group, index)) return outcomes.set(index, 'passed');
+  if (!retry) return outcomes.set(index, 'failed');
+  // Run again once the files still waiting have started: at the end, beside as few others as possible.
+  queue.push(async () => outcomes.set(index, (await runGroup(group, index, 1)) ? 'flaky' : 'failed'));
+});
 await Promise.all(
   Array.from({ length: Math.max(1, concurrency) }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) results.push(await next());
+    for (let next = queue.shift(); next; next = queue.shift()) await next();
   }),
 );
+const indexes = (outcome) => [...outcomes].filter(([, value]) => value === outcome).map(([index]) => index);
+const failed = indexes('failed');
+const flaky = indexes('flaky');
 if (failuresDir) {
-  for (const name of readdirSync(failuresDir).sort((a, b) => parseInt(a) - parseInt(b)))
-    appendFileSync(process.env.TEST_FAILURES, readFileSync(join(failuresDir, name)));
+  const read = (index, attempt) => {
+    try {
+      return readFileSync(failuresOf(index, attempt), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const sorted = (list) => list.sort((a, b) => a - b);
+  for (const index of sorted(failed))
+    appendFileSync(process.env.TEST_FAILURES, read(index, 0) + read(index, 1));
+  const flakyText = sorted(flaky)
+    .map((index) => read(index, 0))
+    .join('');
+  if (flakyText) {
+    console.log(`--- flaky: failed, then passed when run again\n${flakyText}`);
+    if (process.env.TEST_FLAKY) appendFileSync(process.env.TEST_FLAKY, flakyText);
+  }
   rmSync(failuresDir, { recursive: true, force: true });
 }
-const failed = results.filter((ok) => !ok).length;
 console.log(
-  `--- ${files.length} files${grouped ? ` in ${groups.length} groups` : ''}: ${failed ? `${failed} failed` : 'all passed'}`,
+  `--- ${files.length} files${grouped ? ` in ${groups.length} groups` : ''}: ${failed.length ? `${failed.length} failed` : 'all passed'}${flaky.length ? `, flaky: ${flaky.map((index) => groups[index].join(' ')).join(', ')}` : ''}`,
 );
-process.exit(failed ? 1 : 0);
+process.exit(failed.length ? 1 : 0);
