@@ -32,6 +32,53 @@ function watch(page: Page, path: string) {
   return { workers, calls };
 }
 
+/**
+ * Hold the page's worker answers back: each waits in `window.heldSolutions` until `sendAsSolved` lets
+ * it through. Test-only: the page's own `Worker` is wrapped before any of its scripts run.
+ */
+async function holdSolutions(page: Page) {
+  await page.addInitScript(() => {
+    const held: Array<() => void> = [];
+    Object.assign(window, { heldSolutions: held });
+    const Native = window.Worker;
+    window.Worker = class extends Native {
+      override set onmessage(handler: ((event: MessageEvent) => void) | null) {
+        super.onmessage = handler && ((event) => held.push(() => handler.call(this, event)));
+      }
+      override get onmessage() {
+        return super.onmessage;
+      }
+    };
+  });
+}
+
+/**
+ * Let the held answer through and press `button` in the same task: after the answer's promise callbacks
+ * (microtasks), before React renders again (a task of its own). A click on a busy machine can fall there.
+ */
+async function sendAsSolved(page: Page, button: string) {
+  await page.waitForFunction(
+    () => (window as unknown as { heldSolutions: unknown[] }).heldSolutions.length > 0,
+  );
+  await page.evaluate(async (name) => {
+    const held = (window as unknown as { heldSolutions: Array<() => void> }).heldSolutions;
+    // The button, looking into shadow roots (a walk, not a named function: the test's compiler would
+    // wrap one in a helper the page does not have).
+    const roots: Array<Document | ShadowRoot> = [document];
+    let target: HTMLButtonElement | undefined;
+    while (!target && roots.length) {
+      for (const element of roots.pop()!.querySelectorAll('*')) {
+        if (element.shadowRoot) roots.push(element.shadowRoot);
+        if (element instanceof HTMLButtonElement && element.textContent?.trim() === name) target = element;
+      }
+    }
+    if (!target) throw new Error(`no button "${name}"`);
+    held.shift()!();
+    for (let i = 0; i < 100; i++) await null;
+    target.click();
+  }, button);
+}
+
 describe('proof of work in the browser', () => {
   it('forgot password: solved in a worker while the address is typed, sent with the request', async () => {
     await withPage(async ({ page }) => {
@@ -78,6 +125,40 @@ describe('proof of work in the browser', () => {
       },
       [failedResource(401), failedResource(403)],
     );
+  });
+
+  it('forgot password: a click in the moment the solution arrives sends it', async () => {
+    await withPage(async ({ page }) => {
+      await holdSolutions(page);
+      const seen = watch(page, '/api/user/password/request');
+      await page.goto(`${e2e.server.url}/login/acme/forgotPassword`);
+      await page.getByLabel('Email').fill('ada@acme.test');
+      await sendAsSolved(page, 'Get reset link');
+      await page
+        .getByText('If an account exists for ada@acme.test, a reset link will be sent to it shortly.')
+        .waitFor({ timeout: 10_000 });
+      assert.equal(seen.calls.length, 1);
+      assert.ok(seen.calls[0]!.body.proof, 'the request carries the solution');
+      await smtp!.next('ada@acme.test', /Reset your/);
+    });
+  });
+
+  it('sign-up: a click in the moment the solution arrives sends it', async () => {
+    await withPage(async ({ page }) => {
+      await holdSolutions(page);
+      const seen = watch(page, '/account/signup');
+      const stamp = Date.now().toString(36);
+      await page.goto(`${e2e.server.url}/signup`);
+      await page.getByLabel('Team name').fill('Held Answer');
+      await page.getByLabel('Team address').fill(`held-${stamp}`);
+      await page.getByText(/^This address is free: /).waitFor();
+      await page.getByLabel('Your name').fill('Nia Newcomer');
+      await page.getByLabel('Work email').fill(`held-${stamp}@startup.test`);
+      await sendAsSolved(page, 'Send code');
+      await page.getByRole('heading', { name: 'Check your email' }).waitFor({ timeout: 10_000 });
+      assert.equal(seen.calls.length, 1);
+      assert.ok(seen.calls[0]!.body.proof, 'the request carries the solution');
+    });
   });
 
   it('a visitor who is never challenged loads none of it', async () => {
