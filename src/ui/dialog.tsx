@@ -22,6 +22,27 @@ function deepActiveElement(): HTMLElement | null {
   return active instanceof HTMLElement ? active : null;
 }
 
+/** Our dialogs from opening until closed with the focus given back, and what waits for none to be. */
+const openDialogs = new Set<HTMLDialogElement>();
+let afterClosing: Array<() => void> = [];
+
+function closed(dialog: HTMLDialogElement) {
+  if (!openDialogs.delete(dialog) || openDialogs.size) return;
+  const run = afterClosing;
+  afterClosing = [];
+  for (const then of run) then();
+}
+
+/**
+ * Run `then` once no dialog of ours is open or closing (at once if none is): what follows a dialog —
+ * the next dialog, a focus moved elsewhere, the content's removal — comes after it has given the focus
+ * back, whatever the machine's timing, instead of after a delay that is usually long enough.
+ */
+export function afterDialogs(then: () => void): void {
+  if (openDialogs.size === 0) then();
+  else afterClosing.push(then);
+}
+
 /**
  * A modal dialog on the native `<dialog>`: the rest of the page is inert while it is open (focus stays
  * inside), Escape closes it unless `closable` is false (while a request runs), and focus goes back to
@@ -58,6 +79,14 @@ export function Dialog({
     (opener.current?.isConnected ? opener.current : returnFocus?.())?.focus();
   });
 
+  // Removed while open or closing: nothing waits for it any more.
+  useEffect(() => {
+    const dialog = ref.current;
+    return () => {
+      if (dialog) closed(dialog);
+    };
+  }, []);
+
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -67,6 +96,7 @@ export function Dialog({
       if (!dialog.open) {
         opener.current = deepActiveElement();
         dialog.showModal();
+        openDialogs.add(dialog);
       }
       return;
     }
@@ -79,6 +109,7 @@ export function Dialog({
           dialog.classList.remove('closing');
           setShown(false);
           focusBack();
+          closed(dialog);
         },
         reduced ? 0 : CLOSE_MS,
       );
@@ -109,6 +140,7 @@ export function Dialog({
         if (closable) {
           setShown(false);
           onClose();
+          closed(dialog);
         } else dialog.showModal();
       }}
     >

@@ -7,6 +7,7 @@ import { WithTextPart } from '../../i18n/parts';
 import { sessionStore } from '../../state/session';
 import { Alert } from '../../ui/alert';
 import { QuestionDialog } from '../../ui/confirm-dialog';
+import { afterDialogs } from '../../ui/dialog';
 import { useRouter } from '../../ui/router';
 import { ScreenLoading } from '../../ui/spinner';
 import { Failed } from '../../ui/failed';
@@ -56,7 +57,7 @@ function LeaveScreen() {
       setAsking(false);
       if (code === 'passwordRequired' || code === 'invalidPassword') {
         setErrors({ password: [`account.errors.${code}`] });
-        setTimeout(() => passwordInput.current?.focus(), 100);
+        afterDialogs(() => passwordInput.current?.focus());
       } else {
         setErrors({
           form:
@@ -66,7 +67,7 @@ function LeaveScreen() {
                 ? ['account.errors.reauthRequired']
                 : ['common.failed'],
         });
-        setTimeout(() => formAlert.current?.focus(), 100);
+        afterDialogs(() => formAlert.current?.focus());
       }
     }
   }

@@ -16,7 +16,7 @@ import { useSay, type Said } from '../../i18n/said';
 import { noticesStore } from '../../state/notices';
 import { Alert } from '../../ui/alert';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { Dialog } from '../../ui/dialog';
+import { afterDialogs, Dialog } from '../../ui/dialog';
 import { useElement } from '../../ui/element-context';
 import { ScreenLoading, Spinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
@@ -289,13 +289,10 @@ export function Choices<Choice extends string>({
   );
 }
 
-/** Longer than a dialog's exit animation (ui/dialog.tsx). */
-export const DIALOG_GONE_MS = 100;
-
 /**
  * What the server answers once (an app's secret, a directory's token), shown in a dialog of its own
  * (`children`: the values to copy and why now) that closes on `done`. Opened once the dialog that asked
- * for it has gone (`DIALOG_GONE_MS`), so it returns focus where that one did.
+ * for it has gone (`afterDialogs`), so it returns focus where that one did.
  */
 export function ShownOnceDialog({
   title,
@@ -313,8 +310,8 @@ export function ShownOnceDialog({
   const [open, setOpen] = useState(true);
   const close = () => {
     setOpen(false);
-    // The content stays for the dialog's exit animation.
-    setTimeout(onClose, DIALOG_GONE_MS);
+    // The content stays for the dialog's exit animation and until the focus is back.
+    afterDialogs(onClose);
   };
   return (
     <Dialog open={open} title={title} onClose={close} returnFocus={returnFocus}>
@@ -619,14 +616,14 @@ export function useAsked<T>() {
 
 /**
  * What the server answers once (an app's secret, a directory's token), for its ShownOnceDialog:
- * `reveal` opens it once the dialog that asked for it has gone (`DIALOG_GONE_MS`) and given the focus
- * back to its opener, so that closing, this one returns the focus as that one did.
+ * `reveal` opens it once the dialog that asked for it has gone and given the focus back to its opener,
+ * so that closing, this one returns the focus as that one did.
  */
 export function useShownOnce<T>() {
   const [shown, setShown] = useState<T | null>(null);
   return {
     shown,
-    reveal: (value: T) => void setTimeout(() => setShown(value), DIALOG_GONE_MS),
+    reveal: (value: T) => afterDialogs(() => setShown(value)),
     dismiss: () => setShown(null),
   };
 }

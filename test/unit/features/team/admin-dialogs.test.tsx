@@ -1,7 +1,9 @@
 import { expect } from 'chai';
-import { fireEvent, within } from '@testing-library/react';
+import { fireEvent, waitFor, within } from '@testing-library/react';
+import { useRef, useState } from 'react';
 import type { Member } from '../../../../src/api/members';
 import type { TeamAdmin } from '../../../../src/api/team';
+import { ShownOnceDialog } from '../../../../src/features/team/admin-kit';
 import { PermissionsDialog } from '../../../../src/features/team/member-dialogs';
 import { SeatLimitDialog } from '../../../../src/features/team/seat-limit-dialog';
 import { WithTextPart } from '../../../../src/i18n/parts';
@@ -189,5 +191,52 @@ describe('requiring two-step sign-in (component, real server)', () => {
     ).to.exist;
     fireEvent.click(ask.getByRole('button', { name: 'Cancel' }));
     expect(toggle.getAttribute('aria-checked')).to.equal('false');
+  });
+});
+
+/** A secret shown once, opened from its button, as the apps and directories screens do. */
+function ShownOnce() {
+  const [shown, setShown] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  return (
+    <>
+      <button ref={opener} type="button" onClick={() => setShown(true)}>
+        Make a secret
+      </button>
+      {shown ? (
+        <ShownOnceDialog
+          title="Your secret"
+          done="Done"
+          onClose={() => setShown(false)}
+          returnFocus={() => opener.current}
+        >
+          <p>s3cret</p>
+        </ShownOnceDialog>
+      ) : null}
+    </>
+  );
+}
+
+describe('a dialog shown once', () => {
+  it('gives the focus back before it goes, however late its exit animation ends', async () => {
+    // On a busy machine the dialog's exit timer (75 ms) can start well after the click. Here it ends
+    // 60 ms late: going after a fixed delay, the dialog went before giving the focus back.
+    expect(matchMedia('(prefers-reduced-motion: reduce)').matches).to.equal(false);
+    const native = window.setTimeout;
+    window.setTimeout = ((run: () => void, ms?: number) =>
+      native(run, ms === 75 ? 135 : ms)) as typeof setTimeout;
+    try {
+      const { view } = await renderWithElement(<ShownOnce />);
+      const opener = view.getByRole('button', { name: 'Make a secret' });
+      opener.focus();
+      fireEvent.click(opener);
+      const dialog = await view.findByRole('dialog', { name: 'Your secret' });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+      await waitFor(() => expect(view.queryByRole('dialog', { hidden: true })).to.equal(null));
+      const focused = (opener.getRootNode() as ShadowRoot).activeElement;
+      expect(focused?.textContent ?? 'nothing').to.equal('Make a secret');
+    } finally {
+      window.setTimeout = native;
+    }
   });
 });
