@@ -64,6 +64,10 @@ describe('a keyboard journey in Hebrew', () => {
       await page.keyboard.press('Enter');
       await page.waitForURL(`${e2e.server.url}/manage`);
       await focusIs(page, { tag: 'H1' });
+      // The menu's Dashboard item comes with the switcher's answer, as the header's link does.
+      await page
+        .locator('acct-portal a', { hasText: t('header.goToDashboard') })
+        .waitFor({ state: 'attached' });
 
       const menuLabel = t('header.accountMenu', { name: 'Ada Lovelace' });
       for (let i = 0; i < 40 && (await focused(page)).label !== menuLabel; i++)

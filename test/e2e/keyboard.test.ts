@@ -89,7 +89,7 @@ describe('keyboard-only journeys', () => {
     await withPage(async ({ page }) => {
       await page.goto(`${e2e.server.url}/login/team`);
       await page.locator('acct-portal input').first().waitFor();
-      assert.equal((await focused(page)).tag, 'INPUT', 'the team field has focus');
+      await focusIs(page, { tag: 'INPUT' });
       await page.keyboard.type('acme');
       await page.keyboard.press('Enter');
       await page.waitForURL(`${e2e.server.url}/login/acme`);
@@ -102,6 +102,8 @@ describe('keyboard-only journeys', () => {
       await page.waitForURL(`${e2e.server.url}/manage`);
       // Signed in, focus is on the new screen's heading, not lost to the page's body.
       await focusIs(page, { tag: 'H1' });
+      // The menu's Dashboard item comes with the switcher's answer, as the header's link does.
+      await page.locator('acct-portal a', { hasText: 'Go to dashboard' }).waitFor({ state: 'attached' });
       await tabTo(page, { label: 'Account menu for Ada Lovelace' }, true);
       await page.keyboard.press('Enter');
       const first = await focused(page);

@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import * as client from 'openid-client';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { useE2E } from '../support/browser';
+import { codeFieldFocused, useE2E } from '../support/browser';
 import { tokenFor } from '../support/test-server';
 import { appOf, codeFor, makeUser, memberWithApp } from '../support/two-step';
 import { addVirtualAuthenticator, registerPasskey } from '../support/virtual-authenticator';
@@ -109,6 +109,7 @@ describe('the id token says how the user signed in', () => {
         await page.getByLabel('Password').fill(DEMO_PASSWORD);
         await page.getByRole('button', { name: 'Continue' }).click();
         await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+        await codeFieldFocused(page);
         await page.keyboard.type(codeFor(app(), secret));
         await page.keyboard.press('Enter');
       })) as string[];

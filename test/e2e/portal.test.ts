@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { screenshot, signInContext, useE2E } from '../support/browser';
+import { screenshot, signInContext, until, useE2E } from '../support/browser';
 import { sessionFor, startTestServer } from '../support/test-server';
 
 const e2e = useE2E();
@@ -117,6 +117,8 @@ describe('the portal shell', () => {
       await page.goto(`${e2e.server.url}/manage`);
       const account = portal(page).getByRole('button', { name: 'Account menu for Ada Lovelace' });
       const apps = portal(page).getByRole('button', { name: 'Apps' });
+      // The menu's Dashboard item comes with the switcher's answer, as the header's link does.
+      await portal(page).locator('a', { hasText: 'Go to dashboard' }).waitFor({ state: 'attached' });
       await account.click();
       assert.equal(await account.getAttribute('aria-expanded'), 'true');
       const menu = portal(page).getByRole('menu', { name: 'Account menu for Ada Lovelace' });
@@ -322,7 +324,8 @@ describe('the portal shell', () => {
       await portal(page).getByRole('heading', { name: 'Bei Ihrem Team anmelden' }).waitFor();
       assert.equal(await portal(page).locator('[part="root"]').getAttribute('lang'), 'de');
       // The portal owns its page: the page's own language follows, for screen readers' voices.
-      assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
+      await page.waitForFunction(() => document.documentElement.lang === 'de');
+      await until(async () => events.length > 0, 'the page told');
       assert.deepEqual(events, [{ language: 'de' }]);
       // After a reload the stored choice is read without blocking (the Cookie Store API): no frame may
       // show the browser's language (English) meanwhile, even when the cookie store is slow to answer.

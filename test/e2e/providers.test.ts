@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { screenshot, signInContext, useE2E } from '../support/browser';
+import { screenshot, signInContext, until, useE2E } from '../support/browser';
 import { sessionFor } from '../support/test-server';
 
 const e2e = useE2E();
@@ -231,9 +231,10 @@ describe('provider sign-in from a page on another origin', () => {
         await google.click();
         const alert = page.getByRole('alert').filter({ hasText: 'Signing in with Google could not start.' });
         await alert.waitFor();
-        assert.equal(
-          await alert.evaluate((node) => node === (node.getRootNode() as ShadowRoot).activeElement),
-          true,
+        // The screen moves the focus to it once it has rendered.
+        await until(
+          () => alert.evaluate((node) => node === (node.getRootNode() as ShadowRoot).activeElement),
+          'focus on the alert',
         );
         assert.equal(await google.isEnabled(), true);
         await screenshot(page, 'e2e/providers', 'partner-start-failed');

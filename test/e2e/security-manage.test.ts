@@ -205,7 +205,7 @@ describe('the passkeys and two-step screen', () => {
         await codes.waitFor();
         assert.equal(await codes.getByRole('listitem').count(), 10);
         const first = await codes.getByRole('listitem').allTextContents();
-        assert.equal(await focusedText(page), 'Your recovery codes');
+        await until(async () => (await focusedText(page)) === 'Your recovery codes', 'focus on the codes');
         await page.getByRole('button', { name: 'Done' }).click();
         await codes.waitFor({ state: 'detached' });
         await appPanel(page).getByText('Two-step sign-in is on.').waitFor();

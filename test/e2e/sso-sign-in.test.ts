@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { failedResource, screenshot, signInContext, useE2E } from '../support/browser';
+import { failedResource, screenshot, signInContext, until, useE2E } from '../support/browser';
 import { row, samlAdmin, signInAtProvider } from '../support/saml-connection';
 import { IDP_USERS, useSimpleSamlPhp } from '../support/simplesamlphp';
 import { sessionFor } from '../support/test-server';
@@ -142,7 +142,10 @@ describe('signing in through a team’s SAML connection by e-mail domain', () =>
         // Back to single sign-on for the address, as the message asks: its button, the address focused.
         await ssoButton(page).waitFor();
         assert.equal(await page.getByLabel('Password').count(), 0);
-        assert.equal(await field(page, 'Email').evaluate((element) => element.matches(':focus')), true);
+        await until(
+          () => field(page, 'Email').evaluate((element) => element.matches(':focus')),
+          'Email focused',
+        );
         await screenshot(page, SHOTS, 'sso-required-refused');
       },
       [failedResource(403)],

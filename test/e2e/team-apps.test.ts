@@ -131,7 +131,7 @@ describe('the team apps screen', () => {
       await shown.getByRole('button', { name: 'Done' }).click();
       await shown.waitFor({ state: 'detached' });
       // Focus back on the screen, not lost to the page's start.
-      assert.equal(await focused(page), 'Register an app');
+      await until(async () => (await focused(page)) === 'Register an app', 'focus back on Register an app');
       const spa = row(page, 'E2E Single Page');
       await spa.getByText('Single-page app').waitFor();
       await spa.getByText(spaId).waitFor();

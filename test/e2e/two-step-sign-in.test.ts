@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../demo/server/db/seed';
-import { failedResource, screenshot, signInContext, useE2E } from '../support/browser';
+import { codeFieldFocused, failedResource, screenshot, signInContext, useE2E } from '../support/browser';
 import { sessionFor, tokenFor } from '../support/test-server';
 import { appOf, bearer, codeFor, makeUser, memberWithApp } from '../support/two-step';
 import { addVirtualAuthenticator, registerPasskey } from '../support/virtual-authenticator';
@@ -30,7 +30,9 @@ async function password(page: Page, email: string, team = 'acme') {
 }
 
 /** Type into the focused field and press Enter: the keyboard-only way through the second step. */
+/** Types a code into the code field once it has the focus (the screen gives it after it renders). */
 async function typeCode(page: Page, code: string) {
+  await codeFieldFocused(page);
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.type(code);
   await page.keyboard.press('Enter');
@@ -205,15 +207,7 @@ describe('a team that requires two-step sign-in', () => {
         const secret = key!.replace(/\s/g, '');
         await screenshot(page, 'e2e/two-step', 'enrol');
         // The code field has the focus once the key is shown: typing the app's code is all there is to do.
-        await page.waitForFunction(
-          () => {
-            let active = document.activeElement;
-            while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-            return active instanceof HTMLInputElement && active.name === 'code';
-          },
-          undefined,
-          { timeout: 5000 },
-        );
+        await codeFieldFocused(page, 5000);
         await typeCode(page, codeFor(app(), secret));
         await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor();
         assert.equal(await page.locator('acct-portal .recovery-codes li').count(), 10);

@@ -305,3 +305,19 @@ export async function until(check: () => Promise<boolean>, what: string) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * Wait until the code field (`name="code"`) has the focus and takes input: screens give it the focus
+ * after they render, and keys typed before then go elsewhere.
+ */
+export async function codeFieldFocused(page: Page, timeout = 15_000) {
+  await page.waitForFunction(
+    () => {
+      let active = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return active instanceof HTMLInputElement && active.name === 'code' && !active.disabled;
+    },
+    undefined,
+    { timeout },
+  );
+}
