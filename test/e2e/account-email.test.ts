@@ -110,8 +110,14 @@ describe('changing the e-mail address', () => {
         await form
           .getByText('A change to ada.later@example.test', { exact: false })
           .waitFor({ state: 'detached' });
+        // No change waiting, judged once the screen has asked (the field shows before the answer).
+        const asked = page.waitForResponse(
+          (response) =>
+            response.request().method() === 'GET' && new URL(response.url()).pathname === '/api/user/email',
+        );
         await page.reload();
         await form.getByLabel('New email address').waitFor();
+        await asked;
         assert.equal(await form.getByText('is waiting', { exact: false }).count(), 0);
 
         await page.goto(confirmMail.link);

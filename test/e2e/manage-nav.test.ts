@@ -87,8 +87,13 @@ describe('manage navigation', () => {
 
   it('shows a member no team group', async () => {
     await withPage(async ({ page }) => {
+      // No team group, judged once the permissions are in (the group shows only after them).
+      const permissions = page.waitForResponse(
+        (response) => new URL(response.url()).pathname === '/api/user/permissions',
+      );
       await open(page, 'bob@acme.test', '/manage');
       await heading(page, 'manage.heading.info').waitFor();
+      await permissions;
       assert.equal(await nav(page).getByRole('list').count(), 2);
       assert.equal(
         await nav(page)

@@ -190,7 +190,10 @@ describe('the portal shell', () => {
         route.fulfill({ contentType: 'application/json', body: JSON.stringify({ dashboard: null }) }),
       );
       await as(page, 'ada@acme.test');
+      // No dashboard, judged once the switcher has answered (the menus open before it does).
+      const answered = page.waitForResponse(/\/api\/switcher$/);
       await page.goto(`${e2e.server.url}/manage`);
+      await answered;
       await portal(page).getByRole('button', { name: 'Account menu for Ada Lovelace' }).click();
       const menu = portal(page).getByRole('menu', { name: 'Account menu for Ada Lovelace' });
       await menu.getByRole('menuitem', { name: 'Manage account' }).waitFor();
