@@ -16,14 +16,16 @@ const SETTLE_MS = 150;
  * and the reason in words in a polite live region. Its own chunk, loaded only where a new password is
  * chosen. The identity server estimates (zxcvbn and its dictionaries, which the page does not
  * download), once typing pauses; `userInputs` (the address, the name) count as easy to guess. Advice
- * only: the server's rules and breach check decide, and without an answer the meter stays quiet.
+ * only: the server's rules and breach check decide. Without an answer (offline, busy) it says it cannot
+ * check now, rather than leave the last password's estimate under the new one.
  */
 export default function StrengthMeter({ password, userInputs }: { password: string; userInputs?: string[] }) {
   const { t } = useTranslation();
   const { issuer, language } = useElement();
   const texts = useTextPart('strength');
   const labelId = useId();
-  const [strength, setStrength] = useState<{ of: string; strength: Strength } | null>(null);
+  // `strength` null: the server gave no estimate of that password.
+  const [strength, setStrength] = useState<{ of: string; strength: Strength | null } | null>(null);
 
   // By value: a caller may pass a new array at every render.
   const inputs = (userInputs ?? []).filter(Boolean).join('\n');
@@ -34,8 +36,10 @@ export default function StrengthMeter({ password, userInputs }: { password: stri
       const body = { password, userInputs: inputs ? inputs.split('\n').slice(0, 5) : [] };
       estimateStrength({ issuer, language, signal: controller.signal }, body).then(
         (answer) => setStrength({ of: password, strength: answer }),
-        // Offline, busy or refused: the meter only advises, so it says nothing rather than an error.
-        () => undefined,
+        // Offline, busy or refused; an aborted request is only a newer password being typed.
+        () => {
+          if (!controller.signal.aborted) setStrength({ of: password, strength: null });
+        },
       );
     }, SETTLE_MS);
     return () => {
@@ -54,6 +58,13 @@ export default function StrengthMeter({ password, userInputs }: { password: stri
       : shown.score < 3
         ? t('strength.addWords')
         : '';
+  const said = shown
+    ? reason
+      ? t('strength.withReason', { level: t(`strength.scores.${shown.score}`), reason })
+      : t(`strength.scores.${shown.score}`)
+    : password && strength?.strength === null
+      ? t('strength.unavailable')
+      : '';
   return (
     <div className="strength-meter" role="group" aria-labelledby={labelId} data-score={shown?.score ?? ''}>
       <div className="strength-head">
@@ -68,11 +79,7 @@ export default function StrengthMeter({ password, userInputs }: { password: stri
         </span>
       </div>
       <p className="strength-text" aria-live="polite">
-        {!shown
-          ? ''
-          : reason
-            ? t('strength.withReason', { level: t(`strength.scores.${shown.score}`), reason })
-            : t(`strength.scores.${shown.score}`)}
+        {said}
       </p>
     </div>
   );

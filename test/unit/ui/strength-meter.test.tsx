@@ -56,6 +56,31 @@ describe('ui/strength-meter', function () {
     await expectNoAxeViolations(container);
   });
 
+  it('says it cannot check now when no estimate comes, instead of keeping the last password’s', async () => {
+    const { container, rerender } = await renderWithElement(<StrengthMeter password="password" />);
+    await waitFor(() => expect(liveRegion(container)!.textContent).to.match(/^Too easy to guess: /), LOADED);
+    // The network drops: what the browser does offline, for the estimate's address only.
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input instanceof Request ? input.url : input).includes('/api/password/strength')
+        ? Promise.reject(new TypeError('Failed to fetch'))
+        : realFetch(input, init);
+    try {
+      rerender(<StrengthMeter password="violet tractor quietly hums 71 hymns" />);
+      await waitFor(
+        () => expect(liveRegion(container)!.textContent).to.equal('The strength can’t be checked right now'),
+        LOADED,
+      );
+      expect(container.querySelector('.strength-meter')!.getAttribute('data-score')).to.equal('');
+      await expectNoAxeViolations(container);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    // Back online, the next pause in typing is estimated again.
+    rerender(<StrengthMeter password="violet tractor quietly hums 72 hymns" />);
+    await waitFor(() => expect(liveRegion(container)!.textContent).to.equal('Very hard to guess'), LOADED);
+  });
+
   it('names a single common word of the page’s language', async () => {
     const { container } = await renderWithElement(<StrengthMeter password="yesterday" />);
     await waitFor(
