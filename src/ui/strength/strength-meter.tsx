@@ -10,14 +10,20 @@ addRules(strengthCss);
 
 /** Typing pauses this long before a password is estimated again: no estimate is asked per keystroke. */
 const SETTLE_MS = 150;
+/**
+ * An estimate not back after this long is said to be unavailable rather than leave the last password's
+ * on screen; the request goes on, and a late answer still shows. A busy server's first estimate can take
+ * several seconds, so this is patience, not a deadline.
+ */
+const ANSWER_MS = 6000;
 
 /**
  * How hard the new password is to guess, under a new-password field: a visible label, a four-part bar,
  * and the reason in words in a polite live region. Its own chunk, loaded only where a new password is
  * chosen. The identity server estimates (zxcvbn and its dictionaries, which the page does not
  * download), once typing pauses; `userInputs` (the address, the name) count as easy to guess. Advice
- * only: the server's rules and breach check decide. Without an answer (offline, busy) it says it cannot
- * check now, rather than leave the last password's estimate under the new one.
+ * only: the server's rules and breach check decide. Without an answer (offline, busy, or none in a few
+ * seconds) it says it cannot check now, rather than leave the last password's estimate under the new one.
  */
 export default function StrengthMeter({ password, userInputs }: { password: string; userInputs?: string[] }) {
   const { t } = useTranslation();
@@ -32,18 +38,24 @@ export default function StrengthMeter({ password, userInputs }: { password: stri
   useEffect(() => {
     if (!password) return;
     const controller = new AbortController();
+    let late: ReturnType<typeof setTimeout> | undefined;
+    const unavailable = () => setStrength({ of: password, strength: null });
     const timer = setTimeout(() => {
       const body = { password, userInputs: inputs ? inputs.split('\n').slice(0, 5) : [] };
-      estimateStrength({ issuer, language, signal: controller.signal }, body).then(
-        (answer) => setStrength({ of: password, strength: answer }),
-        // Offline, busy or refused; an aborted request is only a newer password being typed.
-        () => {
-          if (!controller.signal.aborted) setStrength({ of: password, strength: null });
-        },
-      );
+      late = setTimeout(unavailable, ANSWER_MS);
+      estimateStrength({ issuer, language, signal: controller.signal }, body)
+        .then(
+          (answer) => setStrength({ of: password, strength: answer }),
+          // Offline, busy or refused; an aborted request is only a newer password being typed.
+          () => {
+            if (!controller.signal.aborted) unavailable();
+          },
+        )
+        .finally(() => clearTimeout(late));
     }, SETTLE_MS);
     return () => {
       clearTimeout(timer);
+      clearTimeout(late);
       controller.abort();
     };
   }, [issuer, language, password, inputs]);

@@ -81,6 +81,31 @@ describe('ui/strength-meter', function () {
     await waitFor(() => expect(liveRegion(container)!.textContent).to.equal('Very hard to guess'), LOADED);
   });
 
+  it('says it cannot check now while an estimate is long in coming, and shows it when it comes', async () => {
+    const { container, rerender } = await renderWithElement(<StrengthMeter password="password" />);
+    await waitFor(() => expect(liveRegion(container)!.textContent).to.match(/^Too easy to guess: /), LOADED);
+    // The server takes the estimate's request and does not answer until it is let go.
+    const realFetch = globalThis.fetch;
+    let letGo = () => {};
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input instanceof Request ? input.url : input).includes('/api/password/strength')
+        ? held.then(() => realFetch(input, init))
+        : realFetch(input, init);
+    try {
+      rerender(<StrengthMeter password="violet tractor quietly hums 71 hymns" />);
+      await waitFor(
+        () => expect(liveRegion(container)!.textContent).to.equal('The strength can’t be checked right now'),
+        { timeout: 10_000 },
+      );
+      expect(container.querySelector('.strength-meter')!.getAttribute('data-score')).to.equal('');
+      letGo();
+      await waitFor(() => expect(liveRegion(container)!.textContent).to.equal('Very hard to guess'), LOADED);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+
   it('names a single common word of the page’s language', async () => {
     const { container } = await renderWithElement(<StrengthMeter password="yesterday" />);
     await waitFor(
