@@ -363,7 +363,8 @@ function SignUp() {
       {say(failure)}
     </Alert>
   ) : null;
-  const teamUrl = `${location.origin}${router.href(`/login/${address || '…'}`)}`;
+  // Shown as read, not as sent: the placeholder (and anything typed) is not percent-encoded.
+  const teamUrl = `${location.origin}${router.href('/login/')}${address || '…'}`;
   const addressField = (
     <TextField
       label={t('signup.address')}

@@ -42,6 +42,17 @@ describe('<SignUpScreen> (start a team)', () => {
     await expectNoAxeViolations(container);
   });
 
+  it('shows the team’s sign-in address as it reads, within a 320 px screen', async () => {
+    const { view, container } = await renderWithElement(<SignUpScreen />, { route: '/signup' });
+    (container.getRootNode() as ShadowRoot).host.setAttribute('style', 'display: block; width: 288px');
+    const address = await view.findByRole('textbox', { name: 'Team address' });
+    const fits = (hint: HTMLElement) => expect(hint.scrollWidth).to.be.at.most(hint.clientWidth);
+    fits(await view.findByText(`Your team will sign in at ${location.origin}/login/…`));
+    // The longest address there can be, with nowhere a line would break on its own.
+    fireEvent.change(address, { target: { value: 'a'.repeat(40) } });
+    fits(await view.findByText(`This address is free: ${location.origin}/login/${'a'.repeat(40)}`));
+  });
+
   it('refuses missing details at their fields, then mails a code and asks for it', async () => {
     const { view } = await renderWithElement(<SignUpScreen />, { route: '/signup' });
     await view.findByRole('heading', { level: 1, name: 'Start a team' });
