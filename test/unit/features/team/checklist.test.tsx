@@ -35,6 +35,24 @@ describe('the team’s first-steps checklist (component)', () => {
     await waitFor(() => expect(calls).to.deep.equal(['invite', 'methods', 'dismissed']));
   });
 
+  it('keeps a step that wraps on a narrow screen reading from its start', async () => {
+    await signInAs('ada@acme.test');
+    const { view, container } = await renderWithElement(
+      <WithTextPart part="admin" waiting={null} failed={null}>
+        <Checklist onInvite={() => {}} onMethods={() => {}} onDismissed={() => {}} />
+      </WithTextPart>,
+      { route: '/manage/team' },
+    );
+    (container.getRootNode() as ShadowRoot).host.setAttribute('style', 'display: block; width: 160px');
+    const step = await view.findByRole('button', { name: 'Choose how members sign in' });
+    const words = document.createRange();
+    words.selectNodeContents(step);
+    const lines = [...words.getClientRects()];
+    expect(lines.length, 'it wraps').to.be.above(1);
+    // Each line starts where the button does, as a link's lines do (a button centres them).
+    for (const line of lines) expect(line.left).to.be.closeTo(step.getBoundingClientRect().left, 1);
+  });
+
   it('is not shown for a team no sign-up made', async () => {
     await signInAs('ada@acme.test');
     const { view } = await renderWithElement(<TeamPage />, { route: '/manage/team' });
