@@ -448,6 +448,15 @@ describe('lazily loaded chunks', () => {
         [],
         'nothing else is fetched for it: the dictionaries stay on the server',
       );
+      // In a contrast theme (forced colours: system colours only) the filled segment is drawn in the
+      // text's colour, the empty ones are not.
+      await page.emulateMedia({ forcedColors: 'active' });
+      const filled = await page
+        .locator('acct-portal .strength-bar span')
+        .evaluateAll((spans) =>
+          spans.map((span) => getComputedStyle(span).backgroundColor === getComputedStyle(span).color),
+        );
+      assert.deepEqual(filled, [true, false, false, false]);
     });
   });
 });

@@ -159,6 +159,32 @@ describe('the team screen', () => {
         assert.equal(await nav.getByRole('link', { name, exact: true }).getAttribute('href'), href);
       }
       await screenshot(page, 'e2e/team', 'team');
+
+      // A contrast theme (forced colours) keeps system colours only; what the brand's colours alone drew
+      // is drawn again: a switch's state, a limit's share, the current page's marker.
+      await page.emulateMedia({ forcedColors: 'active' });
+      const drawn = (locator: Locator, property: string, child = false) =>
+        locator.evaluate(
+          (element, [name, inner]) =>
+            getComputedStyle((inner ? element.firstElementChild : element)!).getPropertyValue(name),
+          [property, child] as const,
+        );
+      const on = page.getByRole('switch', { name: 'Password' });
+      const off = page.getByRole('switch', { name: 'Require two-step sign-in' });
+      assert.equal(await on.getAttribute('aria-checked'), 'true');
+      assert.equal(await off.getAttribute('aria-checked'), 'false');
+      assert.notEqual(await drawn(on, 'background-color'), await drawn(off, 'background-color'));
+      assert.notEqual(await drawn(on, 'background-color'), await drawn(on, 'background-color', true));
+      assert.notEqual(await drawn(off, 'background-color'), await drawn(off, 'background-color', true));
+      assert.notEqual(
+        await drawn(storage, 'background-color'),
+        await drawn(storage, 'background-color', true),
+      );
+      assert.notEqual(
+        await drawn(nav.getByRole('link', { name: 'Team', exact: true }), 'border-inline-start-color'),
+        await drawn(nav.getByRole('link', { name: 'Users', exact: true }), 'border-inline-start-color'),
+      );
+      await screenshot(page, 'e2e/team', 'team-forced-colors');
     });
   });
 
