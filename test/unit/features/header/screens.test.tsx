@@ -27,4 +27,17 @@ describe('header screen (component)', () => {
     expect(menu.getByRole('menuitem', { name: 'Sign out' })).to.exist;
     await expectNoAxeViolations(container);
   });
+
+  it('marks the current language in its menu for the eye, not only for a screen reader', async () => {
+    const { view } = await renderWithElement(<HeaderBar homeHref="/" />, { language: 'de' });
+    fireEvent.click(await view.findByRole('button', { name: 'Sprache: Deutsch' }));
+    const menu = within(view.getByRole('menu', { name: 'Sprache: Deutsch' }));
+    const mark = (name: string) =>
+      getComputedStyle(menu.getByRole('menuitemradio', { name }), '::after').content;
+    expect(menu.getByRole('menuitemradio', { name: 'Deutsch' }).getAttribute('aria-checked')).to.equal(
+      'true',
+    );
+    expect(mark('Deutsch')).to.equal('"✓" / ""');
+    expect(mark('English')).to.equal('none');
+  });
 });
