@@ -32,7 +32,16 @@ export interface RequestOptions {
   /** An `application/x-www-form-urlencoded` body; array values repeat the field. */
   form?: FormFields;
   signal?: AbortSignal;
+  /** How long to wait for the answer to begin (ms; `ANSWER_WITHIN_MS` unless given). */
+  answerWithin?: number;
 }
+
+/**
+ * A server that takes a request and never answers would otherwise leave a screen busy for good: after
+ * this long without the answer's headers the call fails as a network failure does (status 0), and the
+ * screen says so. Only the start of the answer is timed, so a long export still arrives.
+ */
+export const ANSWER_WITHIN_MS = 30_000;
 
 /** Where the page is; injectable so the header rules can be tested for any origin. */
 export interface PageLocation {
@@ -150,17 +159,33 @@ async function send(
     body = formBody(options.form);
   }
   const toIssuer = originOf(url, page.href) === originOf(ctx.issuer, page.href);
+  // The caller's signal ends the call as before, also while the body is read; a second one ends it
+  // when no answer came. (Without AbortSignal.any, an old browser waits as long as the server takes.)
+  const caller = options.signal ?? ctx.signal;
+  const noAnswer = new AbortController();
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    noAnswer.abort();
+  }, options.answerWithin ?? ANSWER_WITHIN_MS);
+  const signal = !caller
+    ? noAnswer.signal
+    : 'any' in AbortSignal
+      ? AbortSignal.any([caller, noAnswer.signal])
+      : caller;
   try {
     return await fetch(url, {
       method,
       headers,
       body,
       credentials: toIssuer ? 'include' : 'same-origin',
-      signal: options.signal ?? ctx.signal,
+      signal,
     });
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, 'network');
+    if (!late && error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, late ? 'timeout' : 'network');
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ApiError, authHeaders, readCookie, request } from '../../../src/api/client';
+import { ANSWER_WITHIN_MS, ApiError, authHeaders, readCookie, request } from '../../../src/api/client';
 import { issuerUrl, isRelativeUrl, normalizeIssuer } from '../../../src/api/url';
 import { getTeamPublic } from '../../../src/api/endpoints';
 import { callPhases, serverReady } from '../support';
@@ -150,6 +150,57 @@ describe('api/client against the reference server', () => {
     try {
       const error = await request(ctx, '/api/team/public/acme', { signal: stop.signal }).then(
         (answer) => answer,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(DOMException);
+      expect((error as DOMException).name).to.equal('AbortError');
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+
+  it('gives up with status 0 when the answer does not begin in time, and not before', async () => {
+    // A server that takes the request and never answers: the fetch ends only when its signal does.
+    const realFetch = globalThis.fetch;
+    const held: AbortSignal[] = [];
+    globalThis.fetch = (_input: RequestInfo | URL, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        const signal = init?.signal;
+        if (!signal) return;
+        held.push(signal);
+        signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      });
+    try {
+      const started = performance.now();
+      const error = await request(ctx, '/api/team/public/acme', { answerWithin: 300 }).catch(
+        (e: unknown) => e,
+      );
+      expect(performance.now() - started).to.be.within(290, 5000);
+      expect(error).to.be.instanceOf(ApiError);
+      expect((error as ApiError).status).to.equal(0);
+      expect(held[0]?.aborted, 'the request itself is ended').to.equal(true);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    // A real answer within the time, with the caller's own signal beside the timer.
+    const team = await request<{ teamDisabled: boolean }>(ctx, '/api/team/public/acme', {
+      signal: new AbortController().signal,
+      answerWithin: 10_000,
+    });
+    expect(team.teamDisabled).to.equal(false);
+    expect(ANSWER_WITHIN_MS, 'the default').to.equal(30_000);
+  });
+
+  it("ends the call at once on the caller's abort, as an abort", async () => {
+    const stop = new AbortController();
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (_input: RequestInfo | URL, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        setTimeout(() => stop.abort(), 10);
+      });
+    try {
+      const error = await request(ctx, '/api/team/public/acme', { signal: stop.signal }).catch(
         (e: unknown) => e,
       );
       expect(error).to.be.instanceOf(DOMException);
