@@ -48,8 +48,9 @@ export interface SessionState {
   /** Back to logged out, forgetting the token, the user and the timer. */
   reset(): void;
   /**
-   * Make a bearer call with the current token; if the server says 401 (the token expired), check the
-   * session once — which fetches a fresh token — and retry. Without a token it checks first, and fails
+   * Make a bearer call with the current token; if the server says the session may be gone (401, or the
+   * anti-forgery refusal of a session ended elsewhere), check the session once — which fetches a fresh
+   * token, or finds it ended — and retry for the same person. Without a token it checks first, and fails
    * with a 401 without a request when not signed in.
    */
   authorized<T>(call: (ctx: ApiContext) => Promise<T>, language?: string): Promise<T>;
@@ -88,6 +89,17 @@ function tokenFresh(token: string | null): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A refusal that may mean the session is gone: the token expired or was revoked (401), or the session
+ * ended elsewhere, so this browser's anti-forgery token no longer matches (403 `antiForgery`).
+ */
+function sessionInDoubt(error: unknown): error is ApiError {
+  if (!(error instanceof ApiError)) return false;
+  if (error.status === 401) return true;
+  const body = error.body as { code?: unknown } | null;
+  return error.status === 403 && body?.code === 'antiForgery';
 }
 
 export function createSessionStore(scheduler: Scheduler = realScheduler): StoreApi<SessionState> {
@@ -255,8 +267,12 @@ export function createSessionStore(scheduler: Scheduler = realScheduler): StoreA
         try {
           return await attempt();
         } catch (error) {
-          if (!(error instanceof ApiError) || error.status !== 401) throw error;
+          if (!sessionInDoubt(error)) throw error;
+          const asker = get().user?.sub;
           if (!(await get().check())) throw error;
+          // Sent again only for the person who asked: someone who signed in to this browser meanwhile
+          // must not make their change.
+          if (asker !== undefined && get().user?.sub !== asker) throw error;
           return attempt();
         }
       },

@@ -159,7 +159,8 @@ describe('anti-forgery on every non-GET route (design §4)', () => {
             status: '403',
             detail: 'anti-forgery token missing or invalid',
           });
-        else assert.deepEqual(body, { message: 'anti-forgery token missing or invalid' });
+        else
+          assert.deepEqual(body, { message: 'anti-forgery token missing or invalid', code: 'antiForgery' });
       }
       // With the session's own token the rule lets it through (whatever the route then answers).
       const allowed = await send(route, { cookie: ada.cookie, 'x-xsrf-token': ada.xsrf });

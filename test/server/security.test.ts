@@ -59,7 +59,10 @@ describe('anti-forgery (design §4)', () => {
       for (const [name, headers] of cases) {
         const response = await send(route, headers);
         assert.equal(response.statusCode, 403, `${route.url}: ${name}`);
-        assert.deepEqual(response.json(), { message: 'anti-forgery token missing or invalid' });
+        assert.deepEqual(response.json(), {
+          message: 'anti-forgery token missing or invalid',
+          code: 'antiForgery',
+        });
       }
     }
   });

@@ -5,7 +5,8 @@
  *   commonjs plugin. A worker's address resolves to one that serves nothing (see `noWorkerUrl`).
  * - `identityServer`: the real reference server, in-process on a free port, reached by the test page
  *   through a same-origin proxy (so cookies and the anti-forgery header behave as on the portal page),
- *   plus harness-only addresses: `/__test/session?email=…`, that signs a seeded user in, and
+ *   plus harness-only addresses: `/__test/session?email=…`, that signs a seeded user in,
+ *   `/__test/end-session?publicId=…`, that ends a session as another device would,
  *   `/__test/setup-link?email=…`, a setup link from acme's owner (its token, as the mail would carry it),
  *   `/__test/email-code-team`, a team that offers sign-in with an e-mail code,
  *   `/__test/big-team`, a team with more members than a screen lists at once, and
@@ -99,6 +100,19 @@ export function identityServer() {
       ctx.append('Set-Cookie', `acct_session=${session.token}; Path=/; HttpOnly; Secure; SameSite=None`);
       ctx.append('Set-Cookie', `XSRF-TOKEN=${session.xsrf}; Path=/; Secure; SameSite=None`);
       ctx.body = { publicId: session.publicId };
+      return;
+    }
+    // A session ended from elsewhere (another device's "sign out everywhere else"): this browser keeps
+    // its cookies.
+    if (ctx.path === '/__test/end-session') {
+      const { app } = await testApp(ctx.origin);
+      await app.db.kysely
+        .updateTable('sessions')
+        .set({ revoked_at: app.clock.now() })
+        .where('public_id', '=', String(ctx.query.publicId))
+        .execute();
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { ended: true };
       return;
     }
     if (ctx.path === '/__test/setup-link') {

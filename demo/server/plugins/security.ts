@@ -79,7 +79,7 @@ export function registerSecurity(app: FastifyInstance, config: Config, closing: 
     const { xsrf } = request.server.services;
     sessionOf(request).then((session) => {
       if (!xsrf.verify(presented, session, cookiesOf(request)[XSRF_COOKIE])) {
-        reply.code(403).send({ message: 'anti-forgery token missing or invalid' });
+        reply.code(403).send({ message: 'anti-forgery token missing or invalid', code: 'antiForgery' });
         return;
       }
       done();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readCookie } from '../../../src/api/client';
-import { checkLogin, getUserInfo } from '../../../src/api/endpoints';
+import { checkLogin, getUserInfo, saveName } from '../../../src/api/endpoints';
 import { createSessionStore, initials, LOGIN_RECHECK_MS, type Scheduler } from '../../../src/state/session';
 import { serverReady } from '../support';
 
@@ -25,8 +25,15 @@ class ManualScheduler implements Scheduler {
   }
 }
 
-async function signIn(email: string) {
+async function signIn(email: string): Promise<string> {
   const response = await fetch(`/__test/session?email=${encodeURIComponent(email)}`);
+  expect(response.ok).to.equal(true);
+  return ((await response.json()) as { publicId: string }).publicId;
+}
+
+/** End a session as another device would ("sign out everywhere else"): this browser keeps its cookies. */
+async function endElsewhere(publicId: string) {
+  const response = await fetch(`/__test/end-session?publicId=${encodeURIComponent(publicId)}`);
   expect(response.ok).to.equal(true);
 }
 
@@ -170,6 +177,46 @@ describe('state/session (spec §4 login state)', () => {
       .getState()
       .authorized((ctx) => getUserInfo(ctx, store.getState().endpoints!.userinfo_endpoint));
     expect(user.email).to.equal('ada@acme.test');
+  });
+});
+
+describe('state/session when the session ends elsewhere', () => {
+  afterEach(serverLogout);
+
+  it('finds the session ended at a refused change, and says so, instead of failing as if it could work', async () => {
+    const publicId = await signIn('ada@acme.test');
+    const store = createSessionStore(new ManualScheduler());
+    expect(await store.getState().configure(location.origin)).to.equal(true);
+    await endElsewhere(publicId);
+    // The browser's anti-forgery token was bound to the ended session: the server refuses the change.
+    const failure = await store
+      .getState()
+      .authorized((ctx) => saveName(ctx, 'Ada King'))
+      .catch((error: unknown) => error);
+    expect((failure as { status?: number }).status).to.equal(403);
+    expect(store.getState(), 'checked, and signed out').to.include({ status: 'loggedOut', loggedIn: false });
+    expect(store.getState().ended, 'the sign-in screens can say why').to.deep.equal({ team: 'acme' });
+  });
+
+  it('does not send a change again for someone else who signed in meanwhile', async () => {
+    const publicId = await signIn('ada@acme.test');
+    const store = createSessionStore(new ManualScheduler());
+    expect(await store.getState().configure(location.origin)).to.equal(true);
+    // Ada's session ends, and Carol signs in to this browser; the store still holds Ada's token.
+    await endElsewhere(publicId);
+    await signIn('carol@globex.test');
+    let sent = 0;
+    const failure = await store
+      .getState()
+      .authorized((ctx) => {
+        sent++;
+        return saveName(ctx, 'Ada King');
+      })
+      .catch((error: unknown) => error);
+    expect((failure as { status?: number }).status, "Ada's call refused").to.equal(401);
+    expect(sent, 'not sent again as Carol').to.equal(1);
+    expect(store.getState().user?.email, 'the page now shows who is signed in').to.equal('carol@globex.test');
+    expect(store.getState().user?.name).to.not.equal('Ada King');
   });
 });
 
