@@ -242,54 +242,79 @@ describe('<acct-manage> developer tools link (spec §2: hidden on old IE-like br
   });
 });
 
+/**
+ * Disconnect Google, with that one DELETE answered by `answer` instead of the server (everything else
+ * reaches the real server): ada's Google account stays connected for the other tests.
+ */
+async function disconnectGoogleAnswered(answer: () => Promise<Response>) {
+  await signInAs('ada@acme.test');
+  const { element, view } = await openManage();
+  const accounts = await waitFor(() => panel(view, 'Third-party accounts'));
+  const disconnect = await accounts.findByRole('button', { name: 'Disconnect Google' });
+  const realFetch = window.fetch;
+  let answered!: () => void;
+  const sent = new Promise<void>((resolve) => (answered = resolve));
+  window.fetch = (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    if (init?.method !== 'DELETE' || url.pathname !== '/api/user/password/Google')
+      return realFetch(input, init);
+    answered();
+    return answer();
+  };
+  try {
+    fireEvent.click(disconnect);
+    fireEvent.click((await confirmation(element)).getByRole('button', { name: 'Disconnect' }));
+    await sent;
+    return view;
+  } finally {
+    window.fetch = realFetch;
+  }
+}
+
 describe('<acct-manage> third-party accounts', () => {
-  it('says it cannot remove the account when the server refuses (a real 403: a stale anti-forgery token)', async () => {
+  it('checks the session when the server refuses a stale anti-forgery token, and asks to sign in again (a real 403)', async () => {
     await signInAs('ada@acme.test');
     const { element, view } = await openManage();
     const accounts = await waitFor(() => panel(view, 'Third-party accounts'));
     const disconnect = await accounts.findByRole('button', { name: 'Disconnect Google' });
     const xsrf = readCookie(document.cookie, 'XSRF-TOKEN')!;
-    // A token that is not this session's: the server's anti-forgery rule refuses the DELETE, and ada's
-    // Google account stays connected for the other tests.
+    // A token that is not this session's (as after a session ended elsewhere): the server's anti-forgery
+    // rule refuses the DELETE, and the session check it leads to, so ada's Google account stays connected
+    // for the other tests.
     document.cookie = 'XSRF-TOKEN=not-this-sessions-token; Path=/; Secure; SameSite=None';
     try {
       fireEvent.click(disconnect);
       fireEvent.click((await confirmation(element)).getByRole('button', { name: 'Disconnect' }));
-      expect(await view.findByText('Unable to remove the Google account')).to.exist;
+      // Not "try again", which could never work: the element says to sign in.
+      expect(await view.findByText('You are not signed in.')).to.exist;
+      expect(view.getByRole('link', { name: 'Sign in' })).to.exist;
+      expect(view.queryByText('Unable to remove the Google account')).to.equal(null);
     } finally {
       document.cookie = `XSRF-TOKEN=${xsrf}; Path=/; Secure; SameSite=None`;
     }
-    expect(await accounts.findByRole('button', { name: 'Disconnect Google' })).to.exist;
+    await signInAs('ada@acme.test');
+    const again = await openManage();
+    const stillThere = await waitFor(() => panel(again.view, 'Third-party accounts'));
+    expect(await stillThere.findByRole('button', { name: 'Disconnect Google' })).to.exist;
+  });
+
+  it('says it cannot remove the account when the server cannot be reached', async () => {
+    // The connection lost for this one DELETE only.
+    const view = await disconnectGoogleAnswered(() => Promise.reject(new TypeError('Failed to fetch')));
+    expect(await view.findByText('Unable to remove the Google account')).to.exist;
   });
 
   it('explains a 409 from the server as the only sign-in option', async () => {
-    await signInAs('ada@acme.test');
-    const { element, view } = await openManage();
-    const accounts = await waitFor(() => panel(view, 'Third-party accounts'));
-    const disconnect = await accounts.findByRole('button', { name: 'Disconnect Google' });
     // No seeded user can reach the server's 409 through this panel (it refuses the only sign-in option
     // itself first; the server's answer matters when the view is stale, e.g. another tab disconnected the
     // other account). Last resort: this one DELETE is answered here with the server's 409, and is never
-    // sent — everything else reaches the real server.
-    const realFetch = window.fetch;
-    window.fetch = (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input), location.href);
-      if (init?.method === 'DELETE' && url.pathname === '/api/user/password/Google') {
-        return Promise.resolve(
-          Response.json({ message: 'this is the only sign-in option' }, { status: 409 }),
-        );
-      }
-      return realFetch(input, init);
-    };
-    try {
-      fireEvent.click(disconnect);
-      fireEvent.click((await confirmation(element)).getByRole('button', { name: 'Disconnect' }));
-      expect(await view.findByText('You cannot remove your only sign-in option. Set a password first.')).to
-        .exist;
-      expect(view.queryByText('Unable to remove the Google account')).to.equal(null);
-    } finally {
-      window.fetch = realFetch;
-    }
+    // sent.
+    const view = await disconnectGoogleAnswered(async () =>
+      Response.json({ message: 'this is the only sign-in option' }, { status: 409 }),
+    );
+    expect(await view.findByText('You cannot remove your only sign-in option. Set a password first.')).to
+      .exist;
+    expect(view.queryByText('Unable to remove the Google account')).to.equal(null);
   });
 
   it('refuses to disconnect the only sign-in option without asking the server', async () => {
