@@ -64,15 +64,26 @@ const KNOWN = [
   'invalidCursor',
 ];
 
+/**
+ * A refusal of the session, not of the person: no valid token (401), or an anti-forgery token bound to
+ * a session ended elsewhere. The session store checks the session on these, and the portal goes to
+ * sign-in if it has ended; the screen must not say that admin rights are missing meanwhile.
+ */
+function sessionRefused(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  return error.status === 401 || (error.status === 403 && errorCode(error) === 'antiForgery');
+}
+
 /** Whether the caller is refused the screen: not an admin of the team (403). */
 export function forbidden(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 403;
+  return error instanceof ApiError && error.status === 403 && !sessionRefused(error);
 }
 
 /** What to say of a refusal: the server's code when the screens know it, else by status. */
 export function failure(error: unknown): Said {
   const code = errorCode(error);
   if (code && KNOWN.includes(code)) return [`users.errors.${code}`];
+  if (sessionRefused(error)) return ['manage.signedOut'];
   if (error instanceof ApiError) {
     if (error.status === 403) return ['users.errors.notAdmin'];
     if (error.status === 404) return ['users.errors.notFound'];

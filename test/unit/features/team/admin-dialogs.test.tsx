@@ -1,12 +1,14 @@
 import { expect } from 'chai';
 import { fireEvent, waitFor, within } from '@testing-library/react';
 import { useRef, useState } from 'react';
+import { readCookie } from '../../../../src/api/client';
 import type { Member } from '../../../../src/api/members';
 import type { TeamAdmin } from '../../../../src/api/team';
 import { ShownOnceDialog } from '../../../../src/features/team/admin-kit';
 import { PermissionsDialog } from '../../../../src/features/team/member-dialogs';
 import { SeatLimitDialog } from '../../../../src/features/team/seat-limit-dialog';
 import { WithTextPart } from '../../../../src/i18n/parts';
+import { noticesStore } from '../../../../src/state/notices';
 import TeamPage from '../../../../src/features/team/team-page';
 import UserPage from '../../../../src/features/team/user-page';
 import { expectNoAxeViolations, renderWithElement } from '../../render';
@@ -170,6 +172,29 @@ describe('the users list (component, real server)', () => {
     expect(view.getByRole('button', { name: 'Unlock Lee Locke' })).to.exist;
     expect(view.getByText('Two-step sign-in')).to.exist;
     expect(view.getByText('Off')).to.exist;
+  });
+
+  it('says to sign in, not that admin rights are missing, when a session ended elsewhere (a real 403)', async () => {
+    await signInAs('ada@acme.test');
+    const { view } = await renderWithElement(<UserPage />, { route: '/manage/user?q=lee' });
+    const unlock = await view.findByRole('button', { name: 'Unlock Lee Locke' });
+    const xsrf = readCookie(document.cookie, 'XSRF-TOKEN')!;
+    // Not this session's anti-forgery token, as after "sign out everywhere else" on another device: the
+    // server refuses the unlock (and the session check it leads to), so Lee stays locked.
+    document.cookie = 'XSRF-TOKEN=not-this-sessions-token; Path=/; Secure; SameSite=None';
+    try {
+      fireEvent.click(unlock);
+      // The failure notice (the element's snackbar, not rendered here): what it says.
+      const said = await waitFor(() => {
+        const failed = noticesStore.getState().queue.find((notice) => notice.mode === 'Failure');
+        if (!failed) throw new Error('no failure notice yet');
+        return failed.message;
+      });
+      expect(said).to.deep.equal(['manage.signedOut']);
+    } finally {
+      noticesStore.setState({ queue: [] });
+      document.cookie = `XSRF-TOKEN=${xsrf}; Path=/; Secure; SameSite=None`;
+    }
   });
 });
 
