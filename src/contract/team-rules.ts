@@ -56,6 +56,8 @@ export const mayGrant = (permissions: readonly Permission[], actorIsOwner: boole
 
 /** What the audit trail records (design §7: who, what, whom, when). */
 export const AUDIT_ACTIONS = [
+  // Its first event: who started the team by signing up (the actor, its first owner).
+  'team.created',
   'member.invited',
   'invitation.resent',
   'invitation.revoked',

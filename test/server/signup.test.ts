@@ -147,6 +147,17 @@ describe('starting a team', () => {
     const view = team.json() as { name: string; displayName: string; checklist?: boolean };
     assert.deepEqual([view.name, view.displayName, view.checklist], [address, 'Rocket Science', true]);
 
+    // The team's log begins with who started it, before the owner's first sign-in.
+    const log = await api(t, 'GET', '/api/team/audit?kind=team', token);
+    assert.equal(log.statusCode, 200, log.body);
+    const events = (
+      log.json() as { events: Array<{ action: string; target: string; actor: { email: string } }> }
+    ).events;
+    assert.deepEqual(
+      events.map((event) => [event.action, event.target, event.actor.email]),
+      [['team.created', 'Rocket Science', email]],
+    );
+
     // The checklist is put away for good; a demo team never had one.
     assert.equal((await api(t, 'DELETE', '/api/team/checklist', token)).statusCode, 204);
     assert.equal((await api(t, 'GET', '/api/team', token)).json().checklist, undefined);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, SignUpsTable } from './schema';
+import { recordAudit } from './audit';
 import { insertMember } from './members';
 import { isUniqueViolation } from './unique';
 
@@ -155,6 +156,13 @@ export function signUpsRepository(db: Kysely<Database>) {
             passwordHash: team.passwordHash,
             permissions: ['OWNER'],
             language: row.language,
+            now: team.now,
+          });
+          await recordAudit(trx, {
+            teamId,
+            actor: { id: userId, name: row.name, email: row.email },
+            action: 'team.created',
+            target: team.teamName,
             now: team.now,
           });
           return { ok: true, userId, teamId, email: row.email };

@@ -143,6 +143,8 @@ export function auditSentence(event: AuditEvent, language: string, t: TFunction)
     case 'setupLink.revoked':
     case 'setupLink.opened':
       return t(`team.log.${event.action}`, { actor, email: event.target });
+    case 'team.created':
+      return t('team.log.team.created', { actor, team: event.target });
     case 'team.seatLimit':
       return t('team.log.team.seatLimit', { actor, limit: Number(detail.to ?? event.target) });
     case 'team.loginOptions': {

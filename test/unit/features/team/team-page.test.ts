@@ -167,6 +167,10 @@ describe('an admin action as a sentence: actor, target and change', () => {
     );
   });
 
+  it('who started the team, by its name', () => {
+    expect(event('team.created', 'Acme')).to.equal('Ada Lovelace created the team Acme');
+  });
+
   it('a member who left, a removal, permissions, the user limit', () => {
     const bob = { id: 'b', name: 'Bob Stone', email: 'bob@acme.test' };
     expect(event('member.removed', 'bob@acme.test', { self: true, name: 'Bob Stone' }, bob)).to.equal(
