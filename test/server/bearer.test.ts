@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { insertMember } from '../../demo/server/db/members';
 import { TestSmtp } from '../support/smtp';
 import { createTestApp, sessionFor, tokenFor, type TestApp } from '../support/test-server';
 import { proofFor } from '../support/proof';
@@ -192,6 +193,23 @@ describe('access tokens end with what they were issued on', () => {
     t.clock.advance(1500);
     const later = await deviceToken((await tokenFor(t.app, 'ada@acme.test')).accessToken);
     assert.equal(await permissions(later), 200);
+  });
+
+  it('keeps the tokens of an account issued in the second it was made with its password', async () => {
+    // A new owner sent straight back to an app from sign-up gets its token in the account's first
+    // second. Made half a second ahead, the account's second is never before the token's.
+    const { team_id: teamId } = await userOf('ada@acme.test');
+    await insertMember(t.db.kysely, {
+      teamId,
+      email: 'newcomer@acme.test',
+      name: 'Nia Newcomer',
+      passwordHash: 'set when the account was made',
+      permissions: ['EDITOR'],
+      language: null,
+      now: t.clock.now() + 500,
+    });
+    const portal = await tokenFor(t.app, 'newcomer@acme.test');
+    assert.equal(await permissions(await deviceToken(portal.accessToken)), 200);
   });
 });
 

@@ -32,7 +32,8 @@ export async function bearerClaimsOf(request: FastifyRequest): Promise<AccessCla
  * - A token without a session (the QR device grant: the mobile app holds no browser session) lives
  *   only while the password it was issued under does: issued in or before the second of the last
  *   password change, it is refused. `iat` has whole seconds, so a token issued in that same second after
- *   the change is refused too — failing closed; the app just signs in again.
+ *   the change is refused too — failing closed; the app just signs in again. The password an account
+ *   was made with is no change (`passwordStands`).
  *
  * The user, the team name and the session are read in one statement, built once (`findTokenHolder` in
  * db/users.ts): on SQLite each statement that reads a table opens its own read transaction, and
@@ -41,6 +42,17 @@ export async function bearerClaimsOf(request: FastifyRequest): Promise<AccessCla
  * rename or a deletion is a write, so the next call reads again, and a revoked session stops its tokens
  * at once all the same (docs/decisions/bearer-read-cache.md). The session's end is kept as a time and compared with the clock on every call.
  */
+/**
+ * Whether a token without a session was issued under the user's current password: no password change
+ * since, or none at all. A password set when the account was made changed nothing: no token can be older
+ * than the account, and one issued in its first second (a new owner sent straight back to an app) holds.
+ */
+function passwordStands(user: Readonly<User>, iat: unknown): boolean {
+  const changed = user.password_changed_at;
+  if (changed === null || changed === user.created_at) return true;
+  return typeof iat === 'number' && iat > Math.floor(changed / 1000);
+}
+
 export async function bearerCallerOf(request: FastifyRequest): Promise<BearerCaller | null> {
   const { repos, clock } = request.server.services;
   const claims = await bearerClaimsOf(request);
@@ -50,8 +62,7 @@ export async function bearerCallerOf(request: FastifyRequest): Promise<BearerCal
     !!caller &&
     (claims.sid !== undefined
       ? caller.sessionEndsAt !== null && caller.sessionEndsAt > clock.now()
-      : caller.user.password_changed_at === null ||
-        (typeof claims.iat === 'number' && claims.iat > Math.floor(caller.user.password_changed_at / 1000)));
+      : passwordStands(caller.user, claims.iat));
   if (!claims || !caller || !backed) return null;
   return { claims, user: caller.user, teamName: caller.teamName };
 }
