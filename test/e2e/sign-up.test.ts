@@ -30,6 +30,11 @@ async function startTeam(page: Page, email: string, address: string) {
   await page.goto(`${e2e.server.url}/login/team`);
   await page.getByRole('link', { name: 'Register' }).click();
   await page.waitForURL(`${e2e.server.url}/signup`);
+  await giveDetails(page, email, address);
+}
+
+/** The sign-up screen's details, sent; the code screen shows. */
+async function giveDetails(page: Page, email: string, address: string) {
   await page.getByRole('heading', { name: 'Start a team' }).waitFor();
   await page.getByLabel('Team name').fill('Rocket Science');
   await page.getByLabel('Team address').fill(address);
@@ -57,7 +62,7 @@ async function mailFor(email: string) {
 }
 
 /** The password step: a breached password refused at its field, then a good one makes the team. */
-async function choosePassword(page: Page) {
+async function choosePassword(page: Page, landing = `${e2e.server.url}/manage/team`) {
   await page.getByRole('heading', { name: 'Choose your password' }).waitFor();
   await page.getByLabel('New password', { exact: true }).fill(BREACHED);
   await page.getByLabel('Confirm new password').fill(BREACHED);
@@ -70,8 +75,7 @@ async function choosePassword(page: Page) {
   await page.getByLabel('Confirm new password').fill(PASSWORD);
   await screenshot(page, 'e2e/sign-up', 'password');
   await page.getByRole('button', { name: 'Create the team' }).click();
-  await page.waitForURL(`${e2e.server.url}/manage/team`);
-  await page.locator('acct-portal .avatar-button').waitFor();
+  await page.waitForURL(landing);
 }
 
 describe('starting a team', () => {
@@ -90,6 +94,7 @@ describe('starting a team', () => {
         await field.fill(`${code.slice(0, 3)} ${code.slice(3)}`);
         await page.getByRole('button', { name: 'Confirm' }).click();
         await choosePassword(page);
+        await page.locator('acct-portal .avatar-button').waitFor();
 
         // The checklist: each step leads where it is done; put away, it stays away.
         const checklist = page.getByRole('region', { name: 'Get your team started' });
@@ -131,6 +136,44 @@ describe('starting a team', () => {
         .execute();
       assert.deepEqual(stored, [{ password_hash: null }], 'one passkey, no password');
     });
+  });
+
+  it('goes on to the app whose sign-in it was started from', async () => {
+    const { email, address } = fresh();
+    await e2e.withPage(
+      async ({ page }) => {
+        // The demo's suite app (another origin) signs in through the portal's OpenID Provider.
+        const suiteApp = `${e2e.server.partnerUrl}/suite-app.html`;
+        await page.goto(suiteApp);
+        await page.getByRole('button', { name: 'Sign in with the portal' }).click();
+        await page.waitForURL((at) => at.pathname === '/login/team');
+        await page.getByRole('link', { name: 'Register' }).click();
+        await page.waitForURL(
+          (at) => at.pathname === '/signup' && !!at.searchParams.get('ReturnUrl')?.startsWith('/oidc/'),
+        );
+        await giveDetails(page, email, address);
+        const { code, link } = await mailFor(email);
+        // The mail's link goes on to the same place, for a person who finishes from the mail.
+        assert.equal(
+          new URL(link).searchParams.get('ReturnUrl'),
+          new URL(page.url()).searchParams.get('ReturnUrl'),
+        );
+        await page.getByLabel('Code', { exact: true }).fill(code);
+        await page.getByRole('button', { name: 'Confirm' }).click();
+        await choosePassword(page, suiteApp);
+        // Signed in to the app as the new team's owner, with no second sign-in.
+        await page.locator('#oidc-status').filter({ hasText: 'Signed in through the portal.' }).waitFor();
+        assert.equal(await page.locator('#oidc-email').textContent(), email);
+        assert.equal(await page.locator('#oidc-team').textContent(), address);
+        // Its token works on the API at once (it may be issued in the account's first second).
+        await page
+          .locator('#oidc-userinfo')
+          .filter({ hasText: `${email} (${address})` })
+          .waitFor();
+        await screenshot(page, 'e2e/sign-up', 'back-in-the-app');
+      },
+      [failedResource(400)],
+    );
   });
 
   it('verifies with the mail’s link, in another browser too', async () => {

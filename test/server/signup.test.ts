@@ -168,6 +168,24 @@ describe('starting a team', () => {
     assert.equal(login.statusCode, 200, login.body);
   });
 
+  it('carries a ReturnUrl on the portal in the mail’s link, and never one elsewhere', async () => {
+    const linkFor = async (returnUrl: string) => {
+      const { email, address } = fresh('back');
+      assert.equal((await start(email, address, { returnUrl })).statusCode, 202);
+      return new URL((await smtp.next(email, /code to start/)).link!);
+    };
+    const back = await linkFor('/oidc/interaction/abc123');
+    assert.equal(back.searchParams.get('ReturnUrl'), '/oidc/interaction/abc123');
+    assert.ok(back.searchParams.get('id') && back.searchParams.get('token'));
+    for (const hostile of [
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      'javascript:alert(1)',
+    ])
+      assert.equal((await linkFor(hostile)).searchParams.get('ReturnUrl'), null, hostile);
+  });
+
   it('verifies with the one-click link instead of the code (once)', async () => {
     const { email, address } = fresh('link');
     const { signUpId, token, code } = await mailed(email, address);

@@ -20,6 +20,7 @@ import {
   SIGN_UP_PENDING_HOURS,
   SIGN_UP_RESEND_SECONDS,
 } from '../../../src/contract/sign-up';
+import { safeReturnUrl } from '../../../src/contract/return-url';
 import {
   signUpCompleteSchema,
   signUpLinkSchema,
@@ -147,7 +148,10 @@ export const signUpRoutes: FastifyPluginAsyncTypebox = async (app) => {
         expires_at: now + SIGN_UP_PENDING_MS,
       });
       // Built from PUBLIC_URL, never from the request's Host header.
-      const link = `${config.publicUrl}/signup?${new URLSearchParams({ id: signUpId, token })}`;
+      const query = new URLSearchParams({ id: signUpId, token });
+      const returnUrl = safeReturnUrl(request.body.returnUrl, new URL(config.publicUrl).origin);
+      if (returnUrl) query.set('ReturnUrl', returnUrl);
+      const link = `${config.publicUrl}/signup?${query}`;
       const mail = signUpMail({
         language,
         brand: mailBrand(config.brand),

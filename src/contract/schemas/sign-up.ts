@@ -47,6 +47,11 @@ export const SignUpStartBody = Type.Object(
     address: Address,
     name: Type.String({ maxLength: LIMITS.nameInput }),
     email: Type.String({ minLength: 1, maxLength: LIMITS.email }),
+    /**
+     * Where the new owner goes once the team is made (a path on the portal, by its ReturnUrl rule), e.g.
+     * back to an app's sign-in: the mail's link carries it; anything else is left out.
+     */
+    returnUrl: Type.Optional(Type.String({ maxLength: 2000 })),
     /** A solved proof-of-work challenge (schemas/challenge.ts): required; 403 with its code otherwise. */
     proof: Type.Optional(ProofField),
   },

@@ -32,6 +32,9 @@ export function parseLoginPath(path: string): LoginRoute {
   return { screen: 'team', team: null };
 }
 
+/** The portal's own sign-up screen (the Register button's address when the deployment opens sign-up). */
+export const SIGN_UP_PATH = '/signup';
+
 /** The path of a team's sign-in screen. */
 export function signInPath(team: string): string {
   return `/login/${encodeURIComponent(team)}`;

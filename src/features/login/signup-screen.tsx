@@ -11,6 +11,7 @@ import {
   type SignUpVerified,
 } from '../../api/sign-up';
 import { charCount, LIMITS } from '../../contract/limits';
+import { safeReturnUrl } from '../../contract/return-url';
 import type { Proof } from '../../contract/schemas/challenge';
 import {
   SIGN_UP_CODE_DIGITS,
@@ -35,6 +36,7 @@ import {
 import { ProofOfWork } from '../../ui/proof-of-work';
 import { Link, useRouter, useSearchParam } from '../../ui/router';
 import { TextField } from '../../ui/text-field';
+import { SIGN_UP_PATH, withReturnUrl } from './routes';
 import { beginSession } from './sign-in-steps';
 import { WithTexts } from './with-texts';
 
@@ -113,6 +115,9 @@ function SignUp() {
   const router = useRouter();
   const linkId = useSearchParam('id');
   const linkToken = useSearchParam('token');
+  // Where the person came from, such as an app's sign-in: the new owner goes on there.
+  const returnUrl = useSearchParam('ReturnUrl');
+  const validReturnUrl = safeReturnUrl(returnUrl, location.origin);
   const [step, setStep] = useState<Step>(linkId && linkToken ? { kind: 'link' } : { kind: 'details' });
   const [teamName, setTeamName] = useState('');
   const [address, setAddress] = useState('');
@@ -257,7 +262,14 @@ function SignUp() {
     solution.current = null;
     setChallenge((now) => ({ round: (now?.round ?? 0) + 1 }));
     try {
-      const { signUpId } = await startSignUp(ctx, { teamName, address, name, email, proof });
+      const { signUpId } = await startSignUp(ctx, {
+        teamName,
+        address,
+        name,
+        email,
+        returnUrl: validReturnUrl ?? undefined,
+        proof,
+      });
       if (step.kind === 'code') setNotice(['signup.resent']);
       setCode('');
       setErrors({});
@@ -338,7 +350,8 @@ function SignUp() {
       router.navigate('/manage/security', { replace: true });
       return;
     }
-    router.navigate(AFTER_SIGN_UP, { replace: true });
+    if (validReturnUrl) location.assign(validReturnUrl);
+    else router.navigate(AFTER_SIGN_UP, { replace: true });
   }
 
   /** The browser's prompt for the owner's first passkey; whether one was added. */
@@ -354,7 +367,7 @@ function SignUp() {
   }
 
   const signInLink = (
-    <Link to="/login/team" className="link">
+    <Link to={withReturnUrl('/login/team', returnUrl)} className="link">
       {t('signup.haveTeam')}
     </Link>
   );
@@ -407,7 +420,7 @@ function SignUp() {
           className="button block"
           part="button"
           onClick={() => {
-            router.navigate('/signup', { replace: true });
+            router.navigate(withReturnUrl(SIGN_UP_PATH, returnUrl), { replace: true });
             setStep({ kind: 'details' });
           }}
         >

@@ -16,7 +16,7 @@ import { useFocusAfterRender } from '../../ui/focus';
 import { useRouter, useSearchParam } from '../../ui/router';
 import { lazyScreen } from '../../ui/lazy-screen';
 import { TextField } from '../../ui/text-field';
-import { signInPath, withReturnUrl } from './routes';
+import { signInPath, SIGN_UP_PATH, withReturnUrl } from './routes';
 import { teamNotFound } from './use-team';
 
 /** Asking to join a team from its domain: its own chunk, loaded when it is offered. */
@@ -169,7 +169,17 @@ export function TeamScreen() {
           <div className="divider" role="separator">
             <span>{t('login.or')}</span>
           </div>
-          <a className="button secondary block" part="button" href={settings.signUpUrl}>
+          <a
+            className="button secondary block"
+            part="button"
+            // The portal's own sign-up keeps the flow's ReturnUrl: a newcomer from an app's sign-in
+            // goes back to that app once their team is made.
+            href={
+              settings.signUpUrl === SIGN_UP_PATH
+                ? withReturnUrl(SIGN_UP_PATH, returnUrl)
+                : settings.signUpUrl
+            }
+          >
             {t('login.register')}
           </a>
         </>
