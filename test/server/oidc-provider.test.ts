@@ -477,6 +477,8 @@ describe('the OpenID Provider', () => {
     assert.equal(response.headers['content-security-policy'], "default-src 'none'; style-src 'self'");
     assert.match(response.body, /<html lang="de" dir="ltr">/);
     assert.match(response.body, /Kehren Sie zur App zurück/);
+    // A way on for someone signed in here meanwhile (a sign-up finished from its mail elsewhere).
+    assert.match(response.body, /<a href="\/">Zu Ihrem Konto<\/a>/);
     assert.match(response.body, /Fehlercode: invalid_request/);
   });
 

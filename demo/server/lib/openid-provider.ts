@@ -55,13 +55,18 @@ export const REFUSAL_PAGE_CSP = PLAIN_PAGE_CSP;
 
 /**
  * The page for an app's sign-in request that cannot go on (refused by the provider, or expired): the
- * browser cannot safely go back to the app, so the user is told to go back and try again. The error
- * code is shown for whoever helps them.
+ * browser cannot safely go back to the app, so the user is told to go back and try again, or to open
+ * their account here (a sign-up finished from its mail on another device ends here, signed in). The
+ * error code is shown for whoever helps them.
  */
 export function refusalPage(language: Language, code: string): string {
-  const t = (key: 'title' | 'retry' | 'code') =>
+  const t = (key: 'title' | 'retry' | 'account' | 'code') =>
     escapeHtml(serverText(language, `signInRefused.${key}`, { code }));
-  return plainPage(language, t('title'), `<p>${t('retry')}</p><p>${t('code')}</p>`);
+  return plainPage(
+    language,
+    t('title'),
+    `<p>${t('retry')}</p><p><a href="/">${t('account')}</a></p><p>${t('code')}</p>`,
+  );
 }
 
 const signOutText = (language: Language, key: 'title' | 'body' | 'confirm' | 'stay' | 'done' | 'close') =>

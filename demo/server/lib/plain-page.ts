@@ -40,6 +40,8 @@ export function plainPageCss(brand: BrandId): string {
     'strong{font-size:1.5rem;letter-spacing:.1em}',
     'button{font:inherit;min-height:2.75rem;padding:.5rem 1rem;margin:0 0 .5rem;margin-inline-end:.5rem;border:1px solid var(--primary);border-radius:.25rem;background:var(--primary);color:var(--on-primary);cursor:pointer}',
     'button.secondary{background:var(--surface);color:var(--primary)}',
+    // Primary on surface: the secondary button's pair, so its contrast holds for links too.
+    'a{color:var(--primary)}',
     ':focus-visible{outline:3px solid var(--focus);outline-offset:2px}',
     '@media (max-width:32rem){main{margin:0;border-width:0 0 1px;border-radius:0}}',
   ].join('\n');

@@ -140,6 +140,8 @@ export interface ServerTexts {
   signInRefused: {
     title: string;
     retry: string;
+    /** The link to the portal: the person may be signed in already (a sign-up finished on another device). */
+    account: string;
     code: string;
   };
   signOut: {
